@@ -1,0 +1,221 @@
+/*
+ * liftwave.h -- discrete wavelet transforms by lifting, on CPUs and NVIDIA GPUs.
+ *
+ * This is the only public header of libliftwave.  Everything else is internal.
+ *
+ * Model (FFTW / cuFFT style)
+ *   1. Fill an lw_config (start from lw_config_init(), which sets the defaults).
+ *   2. lw_plan_create() validates it and prepares everything the transform
+ *      needs (geometry, tables, backend resources).
+ *   3. lw_execute() runs the transform as many times as you like on any buffers
+ *      of the planned shape and dtype.
+ *   4. lw_destroy() frees the plan (NULL is accepted).
+ *
+ * Conventions (normative; see DESIGN.md section 2 in the project repository)
+ *   - Arrays are dense and in C order (last axis fastest).  Up to LW_MAX_RANK
+ *     axes; the transform runs along a chosen subset of 1..3 axes, every other
+ *     axis is a batch.
+ *   - Along an axis of length n, a level produces ceil(n/2) lowpass and
+ *     floor(n/2) highpass coefficients; even positions are lowpass.
+ *   - Forward: at each level the transformed axes are lifted in increasing axis
+ *     order (axis 0, the slowest, first: "vertical then horizontal" in 2-D, as
+ *     JPEG 2000 does).  Inverse undoes the axes in the reverse order.  For the
+ *     float wavelets the order does not change the result beyond rounding; for
+ *     the integer variants it is part of the definition.
+ *   - Boundary samples are read through the boundary mode at every lifting
+ *     step, so the transform is perfectly invertible for every length.
+ *   - A length-1 axis is left unchanged.
+ *
+ * Thread safety
+ *   lw_plan_create / lw_destroy may be called from any thread.  lw_execute does
+ *   not modify the plan: several threads may execute the same plan at once on
+ *   different buffers (for the CUDA backend with host pointers, each call uses
+ *   its own staging; with device pointers the calls are queued on the plan's
+ *   stream).  lw_last_error() is per thread.
+ *
+ * Errors
+ *   Every function returns an lw_status.  The library never prints and never
+ *   exits.  On failure, lw_last_error() returns a one-line description of the
+ *   most recent failure in the calling thread.
+ */
+#ifndef LIFTWAVE_H
+#define LIFTWAVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LW_VERSION_MAJOR 0
+#define LW_VERSION_MINOR 1
+#define LW_VERSION_PATCH 0
+#define LW_VERSION_STRING "0.1.0"
+
+/* Largest array rank accepted by a plan, and the most axes one plan transforms. */
+#define LW_MAX_RANK 4
+#define LW_MAX_AXES 3
+
+/* levels value meaning "as many as the shape allows" (DESIGN.md: --levels max). */
+#define LW_LEVELS_MAX (-1)
+
+/* Status codes.  Values never change once released; new ones are appended. */
+typedef enum lw_status {
+    LW_OK = 0,
+    LW_ERR_INVALID_ARGUMENT = 1, /* NULL pointer, bad enum value, bad rank/axes */
+    LW_ERR_INVALID_SHAPE = 2,    /* zero or negative length, size overflow */
+    LW_ERR_INVALID_LEVELS = 3,   /* more levels than the shape allows */
+    LW_ERR_ODD_PERIODIC = 4,     /* periodic mode met an odd length at some level */
+    LW_ERR_UNSUPPORTED = 5,      /* combination not offered (e.g. integer cdf97) */
+    LW_ERR_OUT_OF_MEMORY = 6,    /* host allocation failed */
+    LW_ERR_NO_BACKEND = 7,       /* requested backend absent (not built, no device) */
+    LW_ERR_CUDA = 8,             /* a CUDA call failed; lw_last_error has its text */
+    LW_ERR_DEVICE_OUT_OF_MEMORY = 9,
+    LW_ERR_INTERNAL = 10
+} lw_status;
+
+typedef enum lw_dtype {
+    LW_FLOAT32 = 0,
+    LW_FLOAT64 = 1,
+    LW_INT32 = 2 /* only with the integer (reversible) transforms */
+} lw_dtype;
+
+typedef enum lw_wavelet {
+    LW_HAAR = 0,   /* Haar; integer variant: the S-transform */
+    LW_CDF53 = 1,  /* CDF 5/3 (LeGall); integer variant: JPEG 2000 reversible */
+    LW_CDF97 = 2,  /* CDF 9/7, JPEG 2000 irreversible constants; float only */
+    LW_DD137 = 3,  /* Deslauriers-Dubuc 13/7; integer variant: Dirac */
+    LW_D4 = 4,     /* Daubechies-4, equal to PyWavelets db2 periodization; float only */
+    LW_FS = 5      /* Faber-Schauder, non-separable in 2-D/3-D */
+} lw_wavelet;
+
+/* Boundary extension, read at every lifting step.
+ *   LW_SYMMETRIC  ... x2 x1 | x0 x1 x2 ... x(n-2) x(n-1) | x(n-2) x(n-3) ...
+ *                 whole-sample symmetric (JPEG 2000 F-4; PyWavelets "reflect")
+ *   LW_PERIODIC   ... x(n-2) x(n-1) | x0 x1 ... x(n-1) | x0 x1 ...
+ *                 every transformed length at every level must be even. */
+typedef enum lw_mode {
+    LW_SYMMETRIC = 0,
+    LW_PERIODIC = 1
+} lw_mode;
+
+/* Output layout.
+ *   LW_MALLAT       per axis and level: ceil(n/2) lowpass first, then the
+ *                   highpass; the next level recurses into the lowpass corner.
+ *   LW_INTERLEAVED  coefficients stay at their sample positions; level k works
+ *                   on indices that are multiples of 2^(k-1) on every
+ *                   transformed axis ("mixed scales"). */
+typedef enum lw_layout {
+    LW_MALLAT = 0,
+    LW_INTERLEAVED = 1
+} lw_layout;
+
+typedef enum lw_direction {
+    LW_FORWARD = 0,
+    LW_INVERSE = 1
+} lw_direction;
+
+typedef enum lw_backend {
+    LW_BACKEND_AUTO = 0, /* CUDA when a device is present, else CPU */
+    LW_BACKEND_CPU = 1,
+    LW_BACKEND_CUDA = 2,
+    LW_BACKEND_CPU_REF = 3 /* the double-precision reference, for testing */
+} lw_backend;
+
+/* lw_config.flags */
+#define LW_FLAG_DEVICE_POINTERS 0x1u /* in/out of lw_execute are CUDA device pointers */
+
+/* Everything a plan needs.  Initialise with lw_config_init() and change fields. */
+typedef struct lw_config {
+    int rank;                      /* 1..LW_MAX_RANK */
+    int64_t shape[LW_MAX_RANK];    /* lengths, C order; each >= 1 */
+    int naxes;                     /* 0 = transform every axis (rank must be <= 3) */
+    int axes[LW_MAX_AXES];         /* distinct, increasing, in [0, rank) */
+    lw_dtype dtype;                /* default LW_FLOAT32 */
+    lw_wavelet wavelet;            /* default LW_CDF97 */
+    lw_mode mode;                  /* default LW_SYMMETRIC */
+    lw_layout layout;              /* default LW_MALLAT */
+    int levels;                    /* >= 0, or LW_LEVELS_MAX; default 1 */
+    lw_direction direction;        /* default LW_FORWARD */
+    int integer;                   /* nonzero: integer (reversible) variant; dtype must be LW_INT32 */
+    lw_backend backend;            /* default LW_BACKEND_AUTO */
+    unsigned flags;                /* LW_FLAG_* */
+    const char *scheme;            /* GPU algorithm name; NULL or "auto" = default engine */
+} lw_config;
+
+typedef struct lw_plan lw_plan;
+
+/* Defaults: rank 0 (must be set), cdf97, symmetric, mallat, 1 level, forward,
+ * float32, auto backend, all axes. */
+void lw_config_init(lw_config *cfg);
+
+/* Create a plan.  On success *plan owns its resources; free with lw_destroy.
+ * On failure *plan is NULL. */
+lw_status lw_plan_create(lw_plan **plan, const lw_config *cfg);
+
+/* Run the planned transform.  in and out each hold prod(shape) elements of the
+ * planned dtype (host memory, or device memory with LW_FLAG_DEVICE_POINTERS).
+ * in == out is allowed (in place); otherwise the buffers must not overlap and
+ * in is not modified.  With device pointers the call is asynchronous on the
+ * plan's stream. */
+lw_status lw_execute(const lw_plan *plan, const void *in, void *out);
+
+/* Free a plan.  NULL is accepted. */
+void lw_destroy(lw_plan *plan);
+
+/* The configuration the plan was made from, with levels resolved to a number
+ * and axes filled in.  The pointer lives as long as the plan. */
+const lw_config *lw_plan_config(const lw_plan *plan);
+
+/* Name of the backend the plan runs on ("cpu", "cpu-ref", "cuda"). */
+const char *lw_plan_backend_name(const lw_plan *plan);
+
+/* Bytes of device workspace the plan holds (0 on the CPU). */
+lw_status lw_workspace_size(const lw_plan *plan, size_t *bytes);
+
+/* CUDA stream (a cudaStream_t passed as void*) for device-pointer execution.
+ * NULL means the default stream.  Not thread safe against a concurrent execute. */
+lw_status lw_set_stream(lw_plan *plan, void *stream);
+
+/* Number of levels the shape allows along the given axes (DESIGN.md: the
+ * largest L for which every transformed axis with n > 1 still has length >= 2
+ * at level L).  naxes == 0 means all axes. */
+lw_status lw_max_levels(int rank, const int64_t *shape, int naxes, const int *axes, int *levels);
+
+/* Length of the lowpass part of an axis of length n after `level` levels. */
+int64_t lw_lowpass_length(int64_t n, int level);
+
+/* Text of a status ("invalid argument", ...).  Never NULL. */
+const char *lw_status_string(lw_status status);
+
+/* One line describing the last failure in this thread ("" if none). */
+const char *lw_last_error(void);
+
+/* Name <-> enum helpers for command lines and bindings.  The parse functions
+ * return LW_ERR_INVALID_ARGUMENT for unknown names. */
+const char *lw_wavelet_name(lw_wavelet w);
+lw_status lw_wavelet_parse(const char *name, lw_wavelet *w);
+const char *lw_mode_name(lw_mode m);
+lw_status lw_mode_parse(const char *name, lw_mode *m);
+const char *lw_layout_name(lw_layout l);
+lw_status lw_layout_parse(const char *name, lw_layout *l);
+const char *lw_dtype_name(lw_dtype t);
+size_t lw_dtype_size(lw_dtype t);
+const char *lw_backend_name(lw_backend b);
+lw_status lw_backend_parse(const char *name, lw_backend *b);
+
+/* Library version string, and whether a backend is usable on this machine
+ * (built in, and for CUDA a device present). */
+const char *lw_version(void);
+int lw_backend_available(lw_backend b);
+
+/* Describe the CUDA devices in a caller buffer (one line each); writes "" when
+ * there is none.  Returns the number of devices. */
+int lw_cuda_device_info(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIFTWAVE_H */

@@ -1,0 +1,38 @@
+/* The CUDA backend's entry when the library is built without nvcc. */
+#include "lw_internal.h"
+
+#include <stdio.h>
+
+static int absent_available(void) { return 0; }
+
+static lw_status absent_plan(lw_plan *plan)
+{
+    (void)plan;
+    return lw_fail(LW_ERR_NO_BACKEND, "liftwave was built without CUDA");
+}
+
+static lw_status absent_execute(const lw_plan *plan, const void *in, void *out)
+{
+    (void)plan, (void)in, (void)out;
+    return lw_fail(LW_ERR_NO_BACKEND, "liftwave was built without CUDA");
+}
+
+static void absent_destroy(lw_plan *plan) { (void)plan; }
+
+const lw_backend_ops lw_backend_cuda = {
+    "cuda", LW_BACKEND_CUDA, absent_available, absent_plan, absent_execute, absent_destroy, NULL};
+
+int lw_cuda_device_info(char *buf, size_t len)
+{
+    if (buf && len) snprintf(buf, len, "%s", "");
+    return 0;
+}
+
+#include "lw_bench.h"
+
+lw_status lw_cuda_bench(const lw_config *cfg, lw_bench_config config, int repeat, const void *host_in,
+                        const void *host_ref, double tol, lw_bench_result *res)
+{
+    (void)cfg, (void)config, (void)repeat, (void)host_in, (void)host_ref, (void)tol, (void)res;
+    return lw_fail(LW_ERR_NO_BACKEND, "liftwave was built without CUDA");
+}

@@ -1,0 +1,40 @@
+/* Device-side timing used by `liftwave bench --backend cuda` (internal).
+ * Implemented in src/cuda when built with CUDA; otherwise returns
+ * LW_ERR_NO_BACKEND. */
+#ifndef LW_BENCH_H
+#define LW_BENCH_H
+
+#include "lw_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum lw_bench_config {
+    LW_BENCH_G2G = 0, /* device buffers in and out */
+    LW_BENCH_C2C = 1  /* pinned host buffers, library moves the data */
+} lw_bench_config;
+
+typedef struct lw_bench_result {
+    double median_s;     /* median time of one execute, seconds */
+    double min_s;
+    int runs;            /* timed runs after warm-up */
+    const char *bound;   /* "device-copy" (G2G) or "pcie" (C2C) */
+    double bound_gbps;   /* measured in the same run: bytes read + written per second */
+    int verified;        /* 1: output of the timed runs equals host_ref within tol */
+    double max_rel_err;  /* vs host_ref, relative to max |host_ref| */
+    char device[128];    /* device name */
+} lw_bench_result;
+
+/* Plan cfg on the CUDA backend, upload host_in (random data of the plan's
+ * shape and dtype), warm up, time `repeat` runs with CUDA events (median),
+ * measure the bound in the same run, poison the output before the timed runs
+ * and compare the result with host_ref (NULL: not verified). */
+lw_status lw_cuda_bench(const lw_config *cfg, lw_bench_config config, int repeat, const void *host_in,
+                        const void *host_ref, double tol, lw_bench_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

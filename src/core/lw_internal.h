@@ -1,0 +1,162 @@
+/* Internal declarations shared by the core, the backends and the tests.
+ * Not installed. */
+#ifndef LW_INTERNAL_H
+#define LW_INTERNAL_H
+
+#include "liftwave.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors -------------------------------------------------------------- */
+
+/* Record a formatted one-line message for lw_last_error() and return status. */
+lw_status lw_fail(lw_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void lw_clear_error(void);
+
+#define LW_TRY(expr)                          \
+    do {                                      \
+        lw_status lw_try_s_ = (expr);         \
+        if (lw_try_s_ != LW_OK) return lw_try_s_; \
+    } while (0)
+
+/* Overflow-checked size arithmetic: return 0 on success, -1 on overflow. */
+int lw_mul_size(size_t a, size_t b, size_t *out);
+int lw_mul_i64(int64_t a, int64_t b, int64_t *out);
+
+/* ---- wavelet tables ------------------------------------------------------ */
+
+#define LW_MAX_STEPS 4
+#define LW_MAX_TAPS 4
+
+/* One lifting step: the samples of one parity (target) are updated from the
+ * samples of the other parity at the given (odd) offsets.
+ *   float:   x[t] += sum_i weight[i] * x[t + offset[i]]
+ *   integer: x[t] += sign * floor((sum_i icoef[i] * x[t + offset[i]] + iadd) / 2^ishift)
+ */
+typedef struct lw_step {
+    int target_odd; /* 1: odd samples updated (predict), 0: even (update) */
+    int ntaps;
+    int offset[LW_MAX_TAPS];
+    double weight[LW_MAX_TAPS];
+    int icoef[LW_MAX_TAPS];
+    int isign;
+    int iadd;
+    int ishift;
+} lw_step;
+
+typedef struct lw_wavelet_def {
+    lw_wavelet id;
+    const char *name;
+    int nsteps;
+    lw_step steps[LW_MAX_STEPS];
+    double zeta_low;  /* even samples scaled by this after the steps (float) */
+    double zeta_high; /* odd samples scaled by this (float) */
+    int has_integer;  /* integer variant exists */
+    int has_float;
+    int separable;    /* 0 for Faber-Schauder (non-separable in nD) */
+    int halo;         /* max |offset| summed over steps: reach of one level */
+} lw_wavelet_def;
+
+const lw_wavelet_def *lw_wavelet_get(lw_wavelet w);
+
+/* Index of sample i through the boundary mode for a line of length n >= 1.
+ * Symmetric: whole-sample reflection (period 2n-2); periodic: i mod n. */
+static inline int64_t lw_boundary_index(int64_t i, int64_t n, lw_mode mode)
+{
+    if (i >= 0 && i < n) return i;
+    if (n == 1) return 0;
+    if (mode == LW_PERIODIC) {
+        int64_t r = i % n;
+        return r < 0 ? r + n : r;
+    }
+    int64_t p = 2 * (n - 1);
+    int64_t r = i % p;
+    if (r < 0) r += p;
+    return r < n ? r : p - r;
+}
+
+/* floor(v / 2^s) for any sign, s in [0, 62]. */
+static inline int64_t lw_floor_shift(int64_t v, int s)
+{
+    if (s == 0) return v;
+    int64_t d = (int64_t)1 << s;
+    int64_t q = v / d; /* truncates toward zero */
+    if ((v % d) != 0 && v < 0) q -= 1;
+    return q;
+}
+
+/* ---- geometry ------------------------------------------------------------ */
+
+/* A validated plan geometry: the array shape, which axes transform, and the
+ * length of every transformed axis at every level. */
+#define LW_MAX_LEVELS 64
+
+typedef struct lw_geometry {
+    int rank;
+    int64_t shape[LW_MAX_RANK];
+    int64_t strides[LW_MAX_RANK]; /* in elements, C order */
+    int64_t total;                /* number of elements */
+    int naxes;
+    int axes[LW_MAX_AXES];
+    int levels;
+    /* len[k][a]: length of transformed axis a (index into axes) at the input of
+     * level k+1 (k = 0 is the full length). len[levels][a] is the final
+     * lowpass length. */
+    int64_t len[LW_MAX_LEVELS + 1][LW_MAX_AXES];
+} lw_geometry;
+
+/* Validate cfg and fill geo (levels resolved).  Sets the error text. */
+lw_status lw_geometry_init(lw_geometry *geo, const lw_config *cfg);
+
+/* ---- plans and backends ------------------------------------------------- */
+
+struct lw_backend_ops;
+
+struct lw_plan {
+    lw_config cfg;        /* resolved copy (levels, axes filled) */
+    lw_geometry geo;
+    const lw_wavelet_def *wav;
+    const struct lw_backend_ops *ops;
+    void *impl;           /* backend-private state */
+    char scheme[32];      /* copy of cfg.scheme; cfg.scheme points here */
+    void *stream;         /* cudaStream_t for device pointers */
+};
+
+typedef struct lw_backend_ops {
+    const char *name;
+    lw_backend id;
+    int (*available)(void);
+    lw_status (*plan)(lw_plan *plan);        /* fill plan->impl */
+    lw_status (*execute)(const lw_plan *plan, const void *in, void *out);
+    void (*destroy)(lw_plan *plan);          /* free plan->impl */
+    lw_status (*workspace)(const lw_plan *plan, size_t *bytes);
+} lw_backend_ops;
+
+extern const lw_backend_ops lw_backend_cpu_ref;
+extern const lw_backend_ops lw_backend_cpu;
+extern const lw_backend_ops lw_backend_cuda; /* reports unavailable when not built */
+
+/* ---- CPU reference entry points (used by the CPU backends and the tests) -- */
+
+/* In-place transform of buf (dtype per cfg) following the plan's geometry. */
+lw_status lw_ref_transform(const lw_plan *plan, void *buf);
+
+/* 1-D lifting of one line held in double / int64, in interleaved order, for
+ * one level.  n >= 1.  Forward or inverse. */
+void lw_ref_lift_line_f(const lw_wavelet_def *w, lw_mode mode, double *x, int64_t n, int inverse);
+void lw_ref_lift_line_i(const lw_wavelet_def *w, lw_mode mode, int64_t *x, int64_t n, int inverse);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LW_INTERNAL_H */

@@ -1,0 +1,127 @@
+/* Plan creation, execution and destruction: validation and backend dispatch. */
+#include "lw_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void lw_config_init(lw_config *cfg)
+{
+    if (!cfg) return;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->dtype = LW_FLOAT32;
+    cfg->wavelet = LW_CDF97;
+    cfg->mode = LW_SYMMETRIC;
+    cfg->layout = LW_MALLAT;
+    cfg->levels = 1;
+    cfg->direction = LW_FORWARD;
+    cfg->backend = LW_BACKEND_AUTO;
+    cfg->scheme = NULL;
+}
+
+static const lw_backend_ops *backend_table(lw_backend b)
+{
+    switch (b) {
+    case LW_BACKEND_CPU: return &lw_backend_cpu;
+    case LW_BACKEND_CPU_REF: return &lw_backend_cpu_ref;
+    case LW_BACKEND_CUDA: return &lw_backend_cuda;
+    case LW_BACKEND_AUTO: break;
+    }
+    return NULL;
+}
+
+int lw_backend_available(lw_backend b)
+{
+    if (b == LW_BACKEND_AUTO) return 1;
+    const lw_backend_ops *ops = backend_table(b);
+    return ops && ops->available();
+}
+
+static lw_status choose_backend(const lw_config *cfg, const lw_backend_ops **ops)
+{
+    lw_backend b = cfg->backend;
+    if (b == LW_BACKEND_AUTO) {
+        int want_cuda = (cfg->flags & LW_FLAG_DEVICE_POINTERS) || lw_backend_cuda.available();
+        b = want_cuda ? LW_BACKEND_CUDA : LW_BACKEND_CPU;
+    }
+    *ops = backend_table(b);
+    if (!*ops || !(*ops)->available())
+        return lw_fail(LW_ERR_NO_BACKEND, "backend '%s' is not available on this machine%s",
+                       lw_backend_name(b),
+                       b == LW_BACKEND_CUDA ? " (no CUDA device, or built without CUDA)" : "");
+    if ((cfg->flags & LW_FLAG_DEVICE_POINTERS) && (*ops)->id != LW_BACKEND_CUDA)
+        return lw_fail(LW_ERR_INVALID_ARGUMENT, "device pointers need the cuda backend");
+    return LW_OK;
+}
+
+lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
+{
+    if (!out) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL plan pointer");
+    *out = NULL;
+    if (!cfg) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL config");
+    lw_clear_error();
+
+    lw_plan *p = calloc(1, sizeof *p);
+    if (!p) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a plan");
+    p->cfg = *cfg;
+    lw_status st = lw_geometry_init(&p->geo, cfg);
+    if (st == LW_OK) st = choose_backend(cfg, &p->ops);
+    if (st == LW_OK && cfg->scheme) {
+        if (strlen(cfg->scheme) >= sizeof p->scheme)
+            st = lw_fail(LW_ERR_INVALID_ARGUMENT, "scheme name too long");
+        else
+            strcpy(p->scheme, cfg->scheme);
+    }
+    if (st != LW_OK) {
+        free(p);
+        return st;
+    }
+    if (!p->scheme[0]) strcpy(p->scheme, "auto");
+    p->cfg.scheme = p->scheme;
+    p->cfg.levels = p->geo.levels;
+    p->cfg.naxes = p->geo.naxes;
+    for (int i = 0; i < p->geo.naxes; i++) p->cfg.axes[i] = p->geo.axes[i];
+    p->cfg.backend = p->ops->id;
+    p->wav = lw_wavelet_get(cfg->wavelet);
+    st = p->ops->plan(p);
+    if (st != LW_OK) {
+        free(p);
+        return st;
+    }
+    *out = p;
+    return LW_OK;
+}
+
+lw_status lw_execute(const lw_plan *plan, const void *in, void *out)
+{
+    if (!plan) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL plan");
+    if (!in || !out) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL data pointer");
+    return plan->ops->execute(plan, in, out);
+}
+
+void lw_destroy(lw_plan *plan)
+{
+    if (!plan) return;
+    if (plan->ops && plan->ops->destroy) plan->ops->destroy(plan);
+    free(plan);
+}
+
+const lw_config *lw_plan_config(const lw_plan *plan) { return plan ? &plan->cfg : NULL; }
+
+const char *lw_plan_backend_name(const lw_plan *plan) { return plan ? plan->ops->name : "?"; }
+
+lw_status lw_workspace_size(const lw_plan *plan, size_t *bytes)
+{
+    if (!plan || !bytes) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL argument");
+    if (!plan->ops->workspace) {
+        *bytes = 0;
+        return LW_OK;
+    }
+    return plan->ops->workspace(plan, bytes);
+}
+
+lw_status lw_set_stream(lw_plan *plan, void *stream)
+{
+    if (!plan) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL plan");
+    plan->stream = stream;
+    return LW_OK;
+}

@@ -1,0 +1,92 @@
+/* File input and output for the liftwave CLI: NumPy .npy, PNM (.pgm/.ppm/.pnm),
+ * PNG (libpng, when built with it) and .raw.  Internal to the tools; not part of
+ * the library's public API.
+ *
+ * Every function returns 0 on success and -1 on failure with a one-line
+ * message in err (no trailing newline).  Nothing here prints or exits. */
+#ifndef LW_IO_H
+#define LW_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LW_IO_MAX_RANK 4
+
+typedef enum lw_io_type {
+    LW_IO_U8 = 0,
+    LW_IO_U16 = 1,
+    LW_IO_I16 = 2,
+    LW_IO_I32 = 3,
+    LW_IO_F32 = 4,
+    LW_IO_F64 = 5
+} lw_io_type;
+
+/* A dense C-order array.  Images are (height, width) for gray and
+ * (height, width, channels) for colour / alpha (channels last). */
+typedef struct lw_array {
+    int rank;
+    int64_t shape[LW_IO_MAX_RANK];
+    lw_io_type type;
+    void *data; /* owned; malloc'd; free with lw_array_free */
+} lw_array;
+
+typedef enum lw_io_format {
+    LW_FMT_UNKNOWN = 0,
+    LW_FMT_NPY,
+    LW_FMT_PNM, /* .pgm .ppm .pnm */
+    LW_FMT_PNG,
+    LW_FMT_RAW
+} lw_io_format;
+
+/* Format from the file name's extension (case-insensitive). */
+lw_io_format lw_io_format_of(const char *path);
+
+/* For .raw: the shape and element type the caller states. */
+typedef struct lw_raw_spec {
+    int rank; /* 0 = not given */
+    int64_t shape[LW_IO_MAX_RANK];
+    lw_io_type type;
+    int have_type;
+} lw_raw_spec;
+
+size_t lw_io_type_size(lw_io_type t);
+const char *lw_io_type_name(lw_io_type t);          /* "uint8", "float32", ... */
+int lw_io_type_parse(const char *name, lw_io_type *t); /* 0 ok, -1 unknown */
+/* "512x512", "512,512" or "4x512x512" -> rank and shape; 0 ok, -1 bad. */
+int lw_io_shape_parse(const char *text, lw_raw_spec *spec);
+
+/* Element count and byte count with overflow checks (0 ok, -1 overflow). */
+int lw_array_count(const lw_array *a, int64_t *count, size_t *bytes);
+/* Allocate a->data for a->rank/shape/type (0 ok, -1 with err). */
+int lw_array_alloc(lw_array *a, char *err, size_t errlen);
+void lw_array_free(lw_array *a);
+
+/* Read any supported file (format from the extension; raw needs spec).
+ * Checks every header field and the data length against the file size. */
+int lw_io_read(const char *path, const lw_raw_spec *spec, lw_array *out, char *err, size_t errlen);
+
+/* Write an array.  The file appears atomically: data goes to a temporary file
+ * in the same directory, which is renamed over path only when complete, so a
+ * failure never leaves a partial output.  PNM/PNG accept LW_IO_U8 and
+ * LW_IO_U16 arrays of rank 2 (gray) or rank 3 with 1..4 channels (PNM: 1 or 3). */
+int lw_io_write(const char *path, const lw_array *a, char *err, size_t errlen);
+
+/* Format-specific readers from memory (used by the fuzz targets). */
+int lw_npy_read_mem(const unsigned char *buf, size_t len, lw_array *out, char *err, size_t errlen);
+int lw_pnm_read_mem(const unsigned char *buf, size_t len, lw_array *out, char *err, size_t errlen);
+int lw_png_read_mem(const unsigned char *buf, size_t len, lw_array *out, char *err, size_t errlen);
+int lw_raw_read_mem(const unsigned char *buf, size_t len, const lw_raw_spec *spec, lw_array *out,
+                    char *err, size_t errlen);
+
+/* 1 if PNG support was compiled in. */
+int lw_io_have_png(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LW_IO_H */
