@@ -20,7 +20,11 @@ demo: build
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# ASan + UBSan build of the whole suite (CI's second stage).  protect_shadow_gap=0
+# lets the CUDA runtime map its memory under ASan.
 sanitize:
+	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(MAKE) check BUILD=build-asan CMAKE_FLAGS="-DLW_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
 
 install: build
