@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,6 +85,41 @@ int lw_raw_read_mem(const unsigned char *buf, size_t len, const lw_raw_spec *spe
 
 /* 1 if PNG support was compiled in. */
 int lw_io_have_png(void);
+
+/* ---- Lower-level pieces shared by the src/io sources (and the tests) ------
+ * Messages written by these carry no file name; lw_io_read / lw_io_write
+ * prefix the path. */
+
+/* Write "fmt ..." into err (err may be NULL or errlen 0); always returns -1. */
+int lw_io_fail(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* "512x512" text of a shape (truncated to fit len). */
+void lw_io_shape_text(int rank, const int64_t *shape, char *buf, size_t len);
+/* A usable array: rank 1..4, every axis >= 1, a known type, byte count that
+ * fits size_t, data not NULL.  count/bytes may be NULL. */
+int lw_array_check(const lw_array *a, int64_t *count, size_t *bytes, char *err, size_t errlen);
+/* Can this format hold this array?  Checked before any file is created. */
+int lw_io_check_writable(lw_io_format fmt, const lw_array *a, char *err, size_t errlen);
+/* 1 on a little-endian host. */
+int lw_io_host_le(void);
+/* Copy n elements of size elsize (1, 2, 4 or 8) from src to dst reversing the
+ * bytes of each; dst may equal src. */
+void lw_io_swap_copy(void *dst, const void *src, size_t n, size_t elsize);
+
+/* Whole-file read: regular files only, size checked; *buf is malloc'd (free it). */
+int lw_io_read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen);
+
+/* Stream writers (the stream is a temporary file opened by lw_io_write). */
+int lw_npy_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen);
+int lw_pnm_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen);
+int lw_png_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen);
+int lw_raw_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen);
+/* Per-format writability checks used by lw_io_check_writable. */
+int lw_pnm_check_writable(const lw_array *a, char *err, size_t errlen);
+int lw_png_check_writable(const lw_array *a, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
