@@ -24,6 +24,7 @@ typedef struct lw_bench_result {
     int verified;        /* 1: output of the timed runs equals host_ref within tol */
     double max_rel_err;  /* vs host_ref, relative to max |host_ref| */
     char device[128];    /* device name */
+    size_t device_extra_bytes; /* device memory the plan took beyond in and out (peak seen) */
 } lw_bench_result;
 
 /* Plan cfg on the CUDA backend, upload host_in (random data of the plan's

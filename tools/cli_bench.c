@@ -1,0 +1,501 @@
+/* `liftwave bench`: in-memory timing of the transform (no file I/O) on random
+ * data, one record per combination of the listed option values.
+ *
+ *   host (cpu, cpu-ref)  warm-up, median of N runs timed with CLOCK_MONOTONIC;
+ *                        bound = memcpy of the array's bytes, measured in the
+ *                        same run on the same number of threads.
+ *   G2G, C2C (cuda)      lw_cuda_bench() (src/core/lw_bench.h): CUDA events,
+ *                        bound = device copy (G2G) or PCIe (C2C).
+ *
+ * Every record is checked: the output is poisoned before the timed runs and
+ * compared afterwards with the cpu-ref backend on the same input.
+ *
+ * This file: options, combinations and output; cli_bench_run.c: one record. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "cli_bench.h"
+#include "cli_bench_int.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef LW_GIT_COMMIT
+#define LW_GIT_COMMIT "unknown"
+#endif
+
+#define MAXV 16 /* values per option list */
+#define MAX_COMBOS 4096
+#define config_names lw_bench_config_names
+
+typedef struct bench_opts {
+    int nbackend, nwavelet, nlevels, nmode, nshape, ndtype, ndir, nconfig, nscheme, nthreads;
+    lw_backend backend[MAXV];
+    lw_wavelet wavelet[MAXV];
+    int levels[MAXV]; /* LW_LEVELS_MAX for "max" */
+    lw_mode mode[MAXV];
+    int rank[MAXV];
+    int64_t shape[MAXV][3];
+    lw_dtype dtype[MAXV];
+    lw_direction dir[MAXV];
+    int config[MAXV];
+    char scheme[MAXV][32];
+    int threads[MAXV]; /* 0 = the runtime's default */
+    int integer, json, repeat;
+    /* resolved (backend, config) pairs */
+    int npair;
+    lw_backend pair_backend[2 * MAXV * 3];
+    int pair_config[2 * MAXV * 3];
+} bench_opts;
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static int usage_error(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    lw_bench_errline("%s (see 'liftwave bench --help')", msg);
+    return 2;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    if (!s || !*s || isspace((unsigned char)*s)) return -1;
+    long v = strtol(s, &end, 10);
+    if (*end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+/* Split a comma list in place (copy of the argument).  Returns the count or
+ * -1 (empty item, too many). */
+static int split_list(char *s, char **items)
+{
+    int n = 0;
+    for (char *p = s;;) {
+        char *c = strchr(p, ',');
+        if (c) *c = '\0';
+        if (!*p || n == MAXV) return -1;
+        items[n++] = p;
+        if (!c) break;
+        p = c + 1;
+    }
+    return n;
+}
+
+static int parse_shape(const char *s, int *rank, int64_t *shape)
+{
+    char buf[128];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    int r = 0;
+    for (char *p = buf;;) {
+        char *x = strchr(p, 'x');
+        if (x) *x = '\0';
+        long v;
+        if (r == 3 || parse_int(p, 1, 1L << 40, &v) != 0) return -1;
+        shape[r++] = v;
+        if (!x) break;
+        p = x + 1;
+    }
+    *rank = r;
+    return 0;
+}
+
+static const char *dtype_list[] = {"float32", "float64", "int32"};
+
+/* ---- option parsing ----------------------------------------------------- */
+
+static void print_help(void)
+{
+    printf(
+        "usage: liftwave bench [--backend B] [--wavelet W] [--levels N|max] [--mode M]\n"
+        "                      [--shape 8192x8192] [--dtype float32|float64|int32] [--integer]\n"
+        "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
+        "                      [--repeat N] [--threads N] [--json] [--help]\n"
+        "\n"
+        "Times the transform in memory (no file I/O) on random data.  Options marked\n"
+        "[list] take comma lists (--wavelet cdf97,cdf53 --shape 1920x1080,8192x8192);\n"
+        "one record is printed per combination.\n"
+        "\n"
+        "  --backend B     [list] cpu, cpu-ref, cuda or auto (cuda when usable, else cpu) [auto]\n"
+        "  --wavelet W     [list] haar cdf53 cdf97 dd137 d4 fs [cdf97]\n"
+        "  --levels N|max  [list] levels, or the most the shape allows [1]\n"
+        "  --mode M        [list] symmetric or periodic [symmetric]\n"
+        "  --shape S       [list] 1-D to 3-D shape, C order, e.g. 4096x4096 or 256x256x256 [4096x4096]\n"
+        "  --dtype T       [list] float32 float64 int32 [float32; int32 with --integer]\n"
+        "  --integer       the integer (reversible) transforms, on int32 data\n"
+        "  --direction D   [list] forward or inverse (of random coefficients) [forward]\n"
+        "  --config C      [list] host (cpu backends), G2G (device buffers) or C2C (host buffers,\n"
+        "                  transfers included) for cuda [host for cpu, G2G for cuda]\n"
+        "  --scheme S      [list] GPU algorithm (cuda only; host accepts only auto) [auto]\n"
+        "  --repeat N      timed runs after warm-up [host: at least %d and about %.1f s of runs,\n"
+        "                  at most %d; cuda: %d]\n"
+        "  --threads N     [list] CPU threads (OpenMP builds only) [the OpenMP default]\n"
+        "  --json          one JSON object per line instead of the table\n"
+        "\n"
+        "Host timing: median of the timed runs (CLOCK_MONOTONIC).  bound: memcpy of the array's\n"
+        "bytes measured in the same run, split over the same threads (at least 256 KiB each),\n"
+        "best of at least 10 copies; bound_gbps counts bytes read plus written.  cuda: device-to-device copy (G2G) or PCIe\n"
+        "transfers (C2C), measured by the cuda backend in the same run.\n"
+        "effective_gbps = floor bytes / median, the floor being 2 * itemsize * the samples\n"
+        "transformed at each level, summed over the levels (DESIGN.md section 5);\n"
+        "fraction_of_bound = effective_gbps / bound_gbps.\n"
+        "\n"
+        "Verification: the output is poisoned before the timed runs and compared with the\n"
+        "cpu-ref backend afterwards (float32 within 1e-5 of max|ref|, float64 1e-12, int32\n"
+        "exact).  Arrays over %lld Mi samples are not verified: their records say\n"
+        "\"verified\": false.  A mismatch is reported on stderr and the exit status is 1.\n"
+        "\n"
+        "JSON keys: wavelet levels shape dtype mode backend scheme direction config median_s\n"
+        "gsamples_per_s ps_per_sample effective_gbps bound bound_gbps fraction_of_bound threads\n"
+        "device commit date verified  (threads is 0 for the cuda configs).\n"
+        "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n",
+        LW_BENCH_AUTO_MIN_RUNS, LW_BENCH_AUTO_TARGET_S, LW_BENCH_AUTO_MAX_RUNS, LW_BENCH_CUDA_RUNS,
+        (long long)(LW_BENCH_VERIFY_LIMIT >> 20));
+}
+
+/* Parse one list option's value into o.  Returns 0 or an exit status. */
+static int parse_value(bench_opts *o, const char *opt, const char *val)
+{
+    char buf[1024], *items[MAXV];
+    if (strlen(val) >= sizeof buf) return usage_error("%s: value too long", opt);
+    strcpy(buf, val);
+    if (!strcmp(opt, "--repeat")) {
+        long v;
+        if (parse_int(val, 1, 1000000, &v)) return usage_error("--repeat wants a count in 1..1000000, not '%s'", val);
+        o->repeat = (int)v;
+        return 0;
+    }
+    int n = split_list(buf, items);
+    if (n < 0) return usage_error("%s: bad list '%s' (empty item or more than %d values)", opt, val, MAXV);
+    for (int i = 0; i < n; i++) {
+        const char *s = items[i];
+        long v;
+        if (!strcmp(opt, "--backend")) {
+            if (lw_backend_parse(s, &o->backend[i]) != LW_OK)
+                return usage_error("unknown backend '%s' (cpu, cpu-ref, cuda, auto)", s);
+        } else if (!strcmp(opt, "--wavelet")) {
+            if (lw_wavelet_parse(s, &o->wavelet[i]) != LW_OK)
+                return usage_error("unknown wavelet '%s' (haar cdf53 cdf97 dd137 d4 fs)", s);
+        } else if (!strcmp(opt, "--levels")) {
+            if (!strcmp(s, "max")) o->levels[i] = LW_LEVELS_MAX;
+            else if (parse_int(s, 0, 64, &v) == 0) o->levels[i] = (int)v;
+            else return usage_error("--levels wants a number in 0..64 or 'max', not '%s'", s);
+        } else if (!strcmp(opt, "--mode")) {
+            if (lw_mode_parse(s, &o->mode[i]) != LW_OK)
+                return usage_error("unknown mode '%s' (symmetric, periodic)", s);
+        } else if (!strcmp(opt, "--shape")) {
+            if (parse_shape(s, &o->rank[i], o->shape[i]))
+                return usage_error("bad shape '%s' (1 to 3 lengths >= 1, like 4096x4096)", s);
+        } else if (!strcmp(opt, "--dtype")) {
+            int k = 0;
+            while (k < 3 && strcmp(s, dtype_list[k])) k++;
+            if (k == 3) return usage_error("unknown dtype '%s' (float32, float64, int32)", s);
+            o->dtype[i] = (lw_dtype)k;
+        } else if (!strcmp(opt, "--direction")) {
+            if (!strcmp(s, "forward")) o->dir[i] = LW_FORWARD;
+            else if (!strcmp(s, "inverse")) o->dir[i] = LW_INVERSE;
+            else return usage_error("unknown direction '%s' (forward, inverse)", s);
+        } else if (!strcmp(opt, "--config")) {
+            int k = 0;
+            while (k < 3 && strcmp(s, config_names[k])) k++;
+            if (k == 3 && !strcmp(s, "g2g")) k = CFG_G2G;
+            if (k == 3 && !strcmp(s, "c2c")) k = CFG_C2C;
+            if (k == 3) return usage_error("unknown config '%s' (host, G2G, C2C)", s);
+            o->config[i] = k;
+        } else if (!strcmp(opt, "--scheme")) {
+            if (strlen(s) >= sizeof o->scheme[i]) return usage_error("scheme name '%s' too long", s);
+            strcpy(o->scheme[i], s);
+        } else if (!strcmp(opt, "--threads")) {
+            if (parse_int(s, 1, 4096, &v)) return usage_error("--threads wants a count in 1..4096, not '%s'", s);
+            o->threads[i] = (int)v;
+        }
+    }
+    if (!strcmp(opt, "--backend")) o->nbackend = n;
+    else if (!strcmp(opt, "--wavelet")) o->nwavelet = n;
+    else if (!strcmp(opt, "--levels")) o->nlevels = n;
+    else if (!strcmp(opt, "--mode")) o->nmode = n;
+    else if (!strcmp(opt, "--shape")) o->nshape = n;
+    else if (!strcmp(opt, "--dtype")) o->ndtype = n;
+    else if (!strcmp(opt, "--direction")) o->ndir = n;
+    else if (!strcmp(opt, "--config")) o->nconfig = n;
+    else if (!strcmp(opt, "--scheme")) o->nscheme = n;
+    else if (!strcmp(opt, "--threads")) o->nthreads = n;
+    return 0;
+}
+
+static const char *const value_opts[] = {"--backend", "--wavelet", "--levels", "--mode", "--shape", "--dtype",
+                                         "--direction", "--config", "--scheme", "--repeat", "--threads"};
+
+/* Fill defaults and the (backend, config) pairs.  Returns 0 or an exit status. */
+static int resolve_opts(bench_opts *o)
+{
+    if (!o->nwavelet) o->wavelet[o->nwavelet++] = LW_CDF97;
+    if (!o->nlevels) o->levels[o->nlevels++] = 1;
+    if (!o->nmode) o->mode[o->nmode++] = LW_SYMMETRIC;
+    if (!o->nshape) {
+        o->rank[0] = 2;
+        o->shape[0][0] = o->shape[0][1] = 4096;
+        o->nshape = 1;
+    }
+    if (!o->ndtype) o->dtype[o->ndtype++] = o->integer ? LW_INT32 : LW_FLOAT32;
+    for (int i = 0; i < o->ndtype; i++) {
+        if (o->integer && o->dtype[i] != LW_INT32)
+            return usage_error("--integer works on int32 data, not %s", lw_dtype_name(o->dtype[i]));
+        if (!o->integer && o->dtype[i] == LW_INT32)
+            return usage_error("int32 data needs --integer (the reversible transforms)");
+    }
+    if (!o->ndir) o->dir[o->ndir++] = LW_FORWARD;
+    if (!o->nscheme) strcpy(o->scheme[o->nscheme++], "auto");
+    if (!o->nthreads) o->threads[o->nthreads++] = 0;
+#ifndef _OPENMP
+    for (int i = 0; i < o->nthreads; i++)
+        if (o->threads[i] > 1) return usage_error("--threads %d: this build has no OpenMP (one thread only)", o->threads[i]);
+#endif
+    if (!o->nbackend) o->backend[o->nbackend++] = LW_BACKEND_AUTO;
+    for (int i = 0; i < o->nbackend; i++) {
+        if (o->backend[i] != LW_BACKEND_AUTO) continue;
+        if (o->nconfig) { /* the configs asked for decide */
+            int gpu = 0;
+            for (int k = 0; k < o->nconfig; k++) gpu |= o->config[k] != CFG_HOST;
+            o->backend[i] = gpu ? LW_BACKEND_CUDA : LW_BACKEND_CPU;
+        } else {
+            o->backend[i] = lw_backend_available(LW_BACKEND_CUDA) ? LW_BACKEND_CUDA : LW_BACKEND_CPU;
+        }
+    }
+    /* pairs: each backend with each listed config it can run (or its natural one) */
+    int used_cfg[3] = {0, 0, 0};
+    o->npair = 0;
+    for (int i = 0; i < o->nbackend; i++) {
+        int gpu = o->backend[i] == LW_BACKEND_CUDA, found = 0;
+        for (int j = 0; j < i; j++)
+            if (o->backend[j] == o->backend[i]) found = -1; /* duplicate backend */
+        if (found < 0) continue;
+        if (!o->nconfig) {
+            o->pair_backend[o->npair] = o->backend[i];
+            o->pair_config[o->npair++] = gpu ? CFG_G2G : CFG_HOST;
+            continue;
+        }
+        for (int k = 0; k < o->nconfig; k++) {
+            int dup = 0;
+            for (int j = 0; j < k; j++) dup |= o->config[j] == o->config[k];
+            if (dup || (o->config[k] != CFG_HOST) != gpu) continue;
+            o->pair_backend[o->npair] = o->backend[i];
+            o->pair_config[o->npair++] = o->config[k];
+            used_cfg[o->config[k]] = found = 1;
+        }
+        if (!found)
+            return usage_error("backend %s runs none of the configs asked for (host is for cpu and cpu-ref, "
+                               "G2G and C2C for cuda)", lw_backend_name(o->backend[i]));
+    }
+    for (int k = 0; k < o->nconfig; k++)
+        if (!used_cfg[o->config[k]])
+            return usage_error("config %s needs %s", config_names[o->config[k]],
+                               o->config[k] == CFG_HOST ? "a cpu backend" : "the cuda backend");
+    for (int p = 0; p < o->npair; p++) {
+        if (o->pair_config[p] != CFG_HOST) continue;
+        for (int s = 0; s < o->nscheme; s++)
+            if (strcmp(o->scheme[s], "auto"))
+                return usage_error("scheme '%s' exists only on the cuda backend", o->scheme[s]);
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, bench_opts *o, int *help)
+{
+    memset(o, 0, sizeof *o);
+    *help = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            *help = 1;
+            return 0;
+        }
+        if (!strcmp(a, "--json")) { o->json = 1; continue; }
+        if (!strcmp(a, "--integer")) { o->integer = 1; continue; }
+        char name[32];
+        const char *val = NULL, *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        if (len >= sizeof name) return usage_error("unknown option '%s'", a);
+        memcpy(name, a, len);
+        name[len] = '\0';
+        int known = 0;
+        for (size_t k = 0; k < sizeof value_opts / sizeof *value_opts; k++) known |= !strcmp(name, value_opts[k]);
+        if (!known) {
+            if (a[0] == '-') return usage_error("unknown option '%s'", a);
+            return usage_error("unexpected argument '%s'", a);
+        }
+        if (eq) val = eq + 1;
+        else if (i + 1 < argc) val = argv[++i];
+        else return usage_error("option %s needs a value", name);
+        int rc = parse_value(o, name, val);
+        if (rc) return rc;
+    }
+    return resolve_opts(o);
+}
+
+/* ---- combinations ------------------------------------------------------- */
+
+static long combo_count(const bench_opts *o)
+{
+    long n = 1;
+    const int f[] = {o->nshape, o->ndtype, o->nwavelet, o->nlevels, o->nmode, o->ndir, o->npair, o->nscheme, o->nthreads};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        n *= f[i];
+        if (n > MAX_COMBOS) return -1;
+    }
+    return n;
+}
+
+static void combo_at(const bench_opts *o, long idx, combo *c)
+{
+    int i;
+    i = (int)(idx % o->nthreads), idx /= o->nthreads, c->threads = o->threads[i];
+    i = (int)(idx % o->nscheme), idx /= o->nscheme, c->scheme = o->scheme[i];
+    i = (int)(idx % o->npair), idx /= o->npair, c->backend = o->pair_backend[i], c->config = o->pair_config[i];
+    i = (int)(idx % o->ndir), idx /= o->ndir, c->dir = o->dir[i];
+    i = (int)(idx % o->nmode), idx /= o->nmode, c->mode = o->mode[i];
+    i = (int)(idx % o->nlevels), idx /= o->nlevels, c->levels = o->levels[i];
+    i = (int)(idx % o->nwavelet), idx /= o->nwavelet, c->wavelet = o->wavelet[i];
+    i = (int)(idx % o->ndtype), idx /= o->ndtype, c->dtype = o->dtype[i];
+    i = (int)(idx % o->nshape), c->rank = o->rank[i];
+    memcpy(c->shape, o->shape[i], sizeof c->shape);
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static double finite(double v) { return isfinite(v) ? v : 0.0; }
+
+static void print_json(const record *r, const char *date)
+{
+    const combo *c = &r->c;
+    printf("{\"wavelet\": \"%s\", \"levels\": %d, \"shape\": [", lw_wavelet_name(c->wavelet), r->levels);
+    for (int a = 0; a < c->rank; a++) printf("%s%lld", a ? ", " : "", (long long)c->shape[a]);
+    printf("], \"dtype\": \"%s\", \"mode\": \"%s\", \"backend\": \"%s\", \"scheme\": ", lw_dtype_name(c->dtype),
+           lw_mode_name(c->mode), lw_backend_name(c->backend));
+    json_string(stdout, c->scheme);
+    printf(", \"direction\": \"%s\", \"config\": \"%s\", \"median_s\": %.6g, \"gsamples_per_s\": %.6g, "
+           "\"ps_per_sample\": %.6g, \"effective_gbps\": %.6g, \"bound\": \"%s\", \"bound_gbps\": %.6g, "
+           "\"fraction_of_bound\": %.6g, \"threads\": %d, \"device\": ",
+           c->dir == LW_FORWARD ? "forward" : "inverse", config_names[c->config], finite(r->median_s),
+           finite(r->gsps), finite(r->ps), finite(r->eff_gbps), r->bound, finite(r->bound_gbps), finite(r->frac),
+           r->threads);
+    json_string(stdout, r->device);
+    printf(", \"commit\": ");
+    json_string(stdout, LW_GIT_COMMIT);
+    printf(", \"date\": \"%s\", \"verified\": %s}\n", date, r->verified ? "true" : "false");
+}
+
+static void print_row(const record *r, int *header, char *last_device, size_t ldlen)
+{
+    const combo *c = &r->c;
+    if (!*header) {
+        printf("# liftwave %s bench, commit %s\n", lw_version(), LW_GIT_COMMIT);
+        printf("%-6s %3s %-14s %-7s %-9s %-3s %-7s %-4s %-10s %3s %11s %8s %8s %8s %-11s %8s %5s %s\n", "wavelet",
+               "lev", "shape", "dtype", "mode", "dir", "backend", "cfg", "scheme", "thr", "median_ms", "Gsmp/s",
+               "ps/smp", "eff_GB/s", "bound", "bnd_GB/s", "frac", "verified");
+        *header = 1;
+    }
+    if (strcmp(last_device, r->device)) {
+        printf("# device (%s): %s\n", config_names[c->config], r->device);
+        snprintf(last_device, ldlen, "%s", r->device);
+    }
+    char shp[64] = "";
+    for (int a = 0; a < c->rank; a++)
+        snprintf(shp + strlen(shp), sizeof shp - strlen(shp), "%s%lld", a ? "x" : "", (long long)c->shape[a]);
+    printf("%-6s %3d %-14s %-7s %-9s %-3s %-7s %-4s %-10s %3d %11.4f %8.3f %8.1f %8.2f %-11s %8.2f %5.3f %s\n",
+           lw_wavelet_name(c->wavelet), r->levels, shp, lw_dtype_name(c->dtype), lw_mode_name(c->mode),
+           c->dir == LW_FORWARD ? "fwd" : "inv", lw_backend_name(c->backend), config_names[c->config], c->scheme,
+           r->threads,
+           r->median_s * 1e3, r->gsps, r->ps, r->eff_gbps, r->bound, r->bound_gbps, r->frac,
+           r->verified ? "yes" : r->checked ? "NO" : "skipped");
+}
+
+static void iso_date(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- entry -------------------------------------------------------------- */
+
+int lw_cli_bench(int argc, char **argv)
+{
+    bench_opts *o = calloc(1, sizeof *o);
+    if (!o) {
+        lw_bench_errline("out of memory");
+        return 1;
+    }
+    int help = 0, rc = parse_args(argc, argv, o, &help);
+    if (rc || help) {
+        if (help) print_help();
+        free(o);
+        return rc;
+    }
+    long count = combo_count(o);
+    if (count < 0) {
+        free(o);
+        return usage_error("more than %d combinations asked for", MAX_COMBOS);
+    }
+    int need_cuda = 0;
+    for (int p = 0; p < o->npair; p++) need_cuda |= o->pair_config[p] != CFG_HOST;
+    if (need_cuda && !lw_backend_available(LW_BACKEND_CUDA)) {
+        free(o);
+        lw_bench_errline("the cuda backend is not available (built without CUDA, or no CUDA device)");
+        return 1;
+    }
+    /* Validate every combination (plan on its backend) before timing anything. */
+    for (long i = 0; i < count && !rc; i++) {
+        combo c;
+        combo_at(o, i, &c);
+        lw_config cfg;
+        lw_bench_make_config(&c, o->integer, c.backend, c.scheme, &cfg);
+        if (c.config == CFG_G2G) cfg.flags |= LW_FLAG_DEVICE_POINTERS;
+        lw_plan *p = NULL;
+        lw_status s = lw_plan_create(&p, &cfg);
+        if (s != LW_OK) rc = lw_bench_lw_error(&c, "plan", s);
+        lw_destroy(p);
+    }
+    int header = 0, mismatch = 0;
+    char last_device[128] = "";
+    for (long i = 0; i < count && !rc; i++) {
+        combo c;
+        record r;
+        combo_at(o, i, &c);
+        rc = lw_bench_run_one(&c, o->integer, o->repeat, &r);
+        if (rc) break;
+        mismatch |= r.checked && !r.verified;
+        char date[32];
+        iso_date(date, sizeof date);
+        if (o->json) print_json(&r, date);
+        else print_row(&r, &header, last_device, sizeof last_device);
+        fflush(stdout);
+    }
+    free(o);
+    if (!rc && mismatch) rc = 1;
+    return rc;
+}

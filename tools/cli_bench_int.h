@@ -1,0 +1,64 @@
+/* Internal to `liftwave bench` (tools/cli_bench.c: options and output;
+ * tools/cli_bench_run.c: timing and verification of one record). */
+#ifndef LW_CLI_BENCH_INT_H
+#define LW_CLI_BENCH_INT_H
+
+#include "liftwave.h"
+
+#include <stdint.h>
+
+#define LW_BENCH_VERIFY_LIMIT ((int64_t)64 << 20) /* samples; above: verified = false */
+#define LW_BENCH_AUTO_TARGET_S 0.5                /* auto --repeat: about this much timed work */
+#define LW_BENCH_AUTO_MIN_RUNS 5
+#define LW_BENCH_AUTO_MAX_RUNS 1000
+#define LW_BENCH_CUDA_RUNS 20                     /* default --repeat on cuda */
+
+enum { CFG_HOST = 0, CFG_G2G = 1, CFG_C2C = 2 };
+extern const char *const lw_bench_config_names[3]; /* "host", "G2G", "C2C" */
+
+/* One combination of the option values: one record. */
+typedef struct combo {
+    int rank;
+    int64_t shape[3];
+    lw_dtype dtype;
+    lw_wavelet wavelet;
+    int levels;
+    lw_mode mode;
+    lw_direction dir;
+    lw_backend backend;
+    int config;         /* CFG_* */
+    const char *scheme; /* "auto" or a GPU algorithm */
+    int threads;        /* 0: the OpenMP default */
+} combo;
+
+/* One result (the JSON record's values). */
+typedef struct record {
+    combo c;
+    int levels; /* resolved */
+    double median_s, gsps, ps, eff_gbps, bound_gbps, frac;
+    const char *bound;  /* "memcpy", "device-copy", "pcie" */
+    int threads;        /* CPU threads; 0 for the cuda configs */
+    int verified;       /* output equals cpu-ref within tolerance */
+    int checked;        /* a comparison was made (0: over the size limit) */
+    char device[128];
+} record;
+
+/* "liftwave: bench: <message>" on stderr. */
+void lw_bench_errline(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Report a library failure for combination c; returns the exit status (2 for
+ * an impossible configuration, 1 otherwise). */
+int lw_bench_lw_error(const combo *c, const char *what, lw_status s);
+
+void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const char *scheme, lw_config *cfg);
+
+/* Time one combination and fill r.  repeat 0: automatic.  Returns 0 or an
+ * exit status (the error already printed).  A verification mismatch is
+ * printed and leaves r->checked = 1, r->verified = 0 with status 0. */
+int lw_bench_run_one(const combo *c, int integer, int repeat, record *r);
+
+#endif

@@ -1,0 +1,406 @@
+/* `liftwave bench`, one record: random data, warm-up, timed runs (median),
+ * the memcpy bound on the host, and verification against cpu-ref.  CUDA
+ * configs go through lw_cuda_bench() (src/core/lw_bench.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "cli_bench_int.h"
+
+#include "core/lw_bench.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+const char *const lw_bench_config_names[3] = {"host", "G2G", "C2C"};
+
+void lw_bench_errline(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("liftwave: bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static int status_exit(lw_status s)
+{
+    switch (s) {
+    case LW_ERR_INVALID_ARGUMENT:
+    case LW_ERR_INVALID_SHAPE:
+    case LW_ERR_INVALID_LEVELS:
+    case LW_ERR_ODD_PERIODIC:
+    case LW_ERR_UNSUPPORTED:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void combo_text(const combo *c, char *buf, size_t len)
+{
+    char shp[64] = "";
+    for (int a = 0; a < c->rank; a++)
+        snprintf(shp + strlen(shp), sizeof shp - strlen(shp), "%s%lld", a ? "x" : "", (long long)c->shape[a]);
+    char lv[16];
+    if (c->levels == LW_LEVELS_MAX) strcpy(lv, "max");
+    else snprintf(lv, sizeof lv, "%d", c->levels);
+    snprintf(buf, len, "%s %s levels=%s %s %s %s on %s/%s", lw_wavelet_name(c->wavelet), shp, lv,
+             lw_dtype_name(c->dtype), lw_mode_name(c->mode), c->dir == LW_FORWARD ? "forward" : "inverse",
+             lw_backend_name(c->backend), lw_bench_config_names[c->config]);
+}
+
+void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const char *scheme, lw_config *cfg)
+{
+    lw_config_init(cfg);
+    cfg->rank = c->rank;
+    for (int a = 0; a < c->rank; a++) cfg->shape[a] = c->shape[a];
+    cfg->dtype = c->dtype;
+    cfg->wavelet = c->wavelet;
+    cfg->mode = c->mode;
+    cfg->levels = c->levels;
+    cfg->direction = c->dir;
+    cfg->integer = integer;
+    cfg->backend = backend;
+    cfg->scheme = scheme;
+}
+
+/* ---- data --------------------------------------------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Random values, never zero: floats in [-1.5,-0.5] U [0.5,1.5]; int32 16-bit range. */
+static void fill_random(void *buf, lw_dtype t, int64_t n, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = rng_next(&s);
+        double u = (double)(r >> 11) * (1.0 / 9007199254740992.0);
+        double v = (r & 1) ? 0.5 + u : -0.5 - u;
+        switch (t) {
+        case LW_FLOAT32: ((float *)buf)[i] = (float)v; break;
+        case LW_FLOAT64: ((double *)buf)[i] = v; break;
+        case LW_INT32: {
+            int32_t k = (int32_t)((r >> 20) % 65535u) - 32767;
+            ((int32_t *)buf)[i] = k ? k : 1;
+            break;
+        }
+        }
+    }
+}
+
+static void *alloc_buf(size_t bytes)
+{
+    size_t b = (bytes + 63) / 64 * 64;
+    return aligned_alloc(64, b ? b : 64);
+}
+
+static double tolerance(lw_dtype t) { return t == LW_FLOAT32 ? 1e-5 : t == LW_FLOAT64 ? 1e-12 : 0.0; }
+
+/* Compare out with ref: 1 equal within the dtype's tolerance, 0 not. */
+static double value_at(const void *buf, lw_dtype t, int64_t i)
+{
+    switch (t) {
+    case LW_FLOAT32: return ((const float *)buf)[i];
+    case LW_FLOAT64: return ((const double *)buf)[i];
+    case LW_INT32: return ((const int32_t *)buf)[i];
+    }
+    return 0;
+}
+
+/* Largest |out - ref| relative to max|ref| (NaN counts as infinite); returns 1
+ * within the dtype's tolerance (int32: exact). */
+static int compare(const void *out, const void *ref, lw_dtype t, int64_t n, double *max_rel)
+{
+    double amax = 0, emax = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double o = value_at(out, t, i), r = value_at(ref, t, i);
+        double e = fabs(o - r);
+        if (!(e <= emax)) emax = isnan(e) ? INFINITY : e;
+        if (fabs(r) > amax) amax = fabs(r);
+    }
+    if (amax == 0) amax = 1;
+    *max_rel = emax / amax;
+    return t == LW_INT32 ? emax == 0 : *max_rel <= tolerance(t);
+}
+
+/* memcpy split over the threads when the build has OpenMP (at least
+ * COPY_CHUNK bytes a thread: below that, waking threads costs more than it
+ * gains). */
+#define COPY_CHUNK ((size_t)256 << 10)
+static void par_copy(void *dst, const void *src, size_t bytes, int threads)
+{
+#ifdef _OPENMP
+    if ((size_t)threads > bytes / COPY_CHUNK) threads = (int)(bytes / COPY_CHUNK);
+    if (threads > 1) {
+#pragma omp parallel num_threads(threads)
+        {
+            size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+            size_t chunk = (bytes / nt + 63) / 64 * 64, b = t * chunk;
+            if (b < bytes) memcpy((char *)dst + b, (const char *)src + b, chunk < bytes - b ? chunk : bytes - b);
+        }
+        return;
+    }
+#endif
+    (void)threads;
+    memcpy(dst, src, bytes);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) && strncmp(line, "Hardware", 8) && strncmp(line, "cpu model", 9)) continue;
+        char *c = strchr(line, ':');
+        if (!c) continue;
+        c++;
+        while (*c == ' ' || *c == '\t') c++;
+        c[strcspn(c, "\n")] = '\0';
+        if (*c) snprintf(buf, len, "%s", c);
+        break;
+    }
+    fclose(f);
+}
+
+/* Floor bytes (DESIGN.md §5): 2 * itemsize * the samples transformed at each level. */
+static double floor_bytes(const lw_config *cfg)
+{
+    double sum = 0;
+    for (int k = 0; k < cfg->levels; k++) {
+        double s = 1;
+        for (int a = 0; a < cfg->rank; a++) s *= (double)lw_lowpass_length(cfg->shape[a], k);
+        sum += s;
+    }
+    return 2.0 * (double)lw_dtype_size(cfg->dtype) * sum;
+}
+
+static int64_t samples_of(const combo *c)
+{
+    int64_t n = 1;
+    for (int a = 0; a < c->rank; a++) n *= c->shape[a];
+    return n;
+}
+
+/* ---- one record ---------------------------------------------------------- */
+
+int lw_bench_lw_error(const combo *c, const char *what, lw_status s)
+{
+    char desc[256];
+    combo_text(c, desc, sizeof desc);
+    const char *e = lw_last_error();
+    lw_bench_errline("%s: %s: %s", desc, what, *e ? e : lw_status_string(s));
+    return status_exit(s);
+}
+
+/* The reference result on the same input (NULL when over the size limit). */
+static int reference(const combo *c, int integer, const void *in, size_t bytes, void **ref)
+{
+    *ref = NULL;
+    if (samples_of(c) > LW_BENCH_VERIFY_LIMIT) return 0;
+    lw_config cfg;
+    lw_bench_make_config(c, integer, LW_BACKEND_CPU_REF, NULL, &cfg);
+    lw_plan *p = NULL;
+    lw_status s = lw_plan_create(&p, &cfg);
+    if (s != LW_OK) return lw_bench_lw_error(c, "cpu-ref plan", s);
+    void *r = alloc_buf(bytes);
+    if (!r) {
+        lw_destroy(p);
+        lw_bench_errline("cannot allocate %zu bytes for the reference", bytes);
+        return 1;
+    }
+    s = lw_execute(p, in, r);
+    lw_destroy(p);
+    if (s != LW_OK) {
+        free(r);
+        return lw_bench_lw_error(c, "cpu-ref execute", s);
+    }
+    *ref = r;
+    return 0;
+}
+
+static int run_host(const combo *c, int repeat, lw_plan *plan, void *in, void *out, size_t bytes,
+                    record *r)
+{
+    double t0 = now_s();
+    lw_status s = lw_execute(plan, in, out); /* warm-up */
+    double t1 = now_s();
+    if (s == LW_OK) s = lw_execute(plan, in, out);
+    double t2 = now_s();
+    if (s != LW_OK) return lw_bench_lw_error(c, "execute", s);
+    (void)t0, (void)t1;
+    int runs = repeat;
+    if (!runs) {
+        double one = t2 - t1 > 1e-9 ? t2 - t1 : 1e-9;
+        double want = ceil(LW_BENCH_AUTO_TARGET_S / one);
+        runs = want < LW_BENCH_AUTO_MIN_RUNS ? LW_BENCH_AUTO_MIN_RUNS : want > LW_BENCH_AUTO_MAX_RUNS ? LW_BENCH_AUTO_MAX_RUNS : (int)want;
+    }
+    int copies = runs < 10 ? 10 : runs;
+    double *tv = malloc(sizeof(double) * (size_t)(copies > runs ? copies : runs));
+    if (!tv) {
+        lw_bench_errline("out of memory");
+        return 1;
+    }
+    /* bound: memcpy of the same bytes, same threads, same run (best of >= 10) */
+    par_copy(out, in, bytes, r->threads);
+    for (int i = 0; i < copies; i++) {
+        double a = now_s();
+        par_copy(out, in, bytes, r->threads);
+        tv[i] = now_s() - a;
+    }
+    /* the bound is the best copy (as STREAM reports): a fraction of it never flatters */
+    double copy_s = tv[0];
+    for (int i = 1; i < copies; i++) copy_s = tv[i] < copy_s ? tv[i] : copy_s;
+    /* poison, then the timed runs */
+    memset(out, c->dtype == LW_INT32 ? 0x7f : 0xff, bytes);
+    for (int i = 0; i < runs && s == LW_OK; i++) {
+        double a = now_s();
+        s = lw_execute(plan, in, out);
+        tv[i] = now_s() - a;
+    }
+    if (s != LW_OK) {
+        free(tv);
+        return lw_bench_lw_error(c, "execute", s);
+    }
+    r->median_s = median(tv, runs);
+    free(tv);
+    if (r->median_s < 1e-9) r->median_s = 1e-9;
+    if (copy_s < 1e-9) copy_s = 1e-9;
+    r->bound = "memcpy";
+    r->bound_gbps = 2.0 * (double)bytes / copy_s / 1e9;
+    cpu_model(r->device, sizeof r->device);
+    return 0;
+}
+
+int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->c = *c;
+    int64_t n = samples_of(c);
+    size_t isz = lw_dtype_size(c->dtype);
+    if ((uint64_t)n > SIZE_MAX / isz) {
+        lw_bench_errline("shape too large");
+        return 1;
+    }
+    size_t bytes = (size_t)n * isz;
+    int host = c->config == CFG_HOST;
+    r->threads = 0;
+    if (host) {
+#ifdef _OPENMP
+        if (c->threads > 0) omp_set_num_threads(c->threads);
+        r->threads = omp_get_max_threads();
+#else
+        r->threads = 1;
+#endif
+    }
+    lw_config cfg;
+    lw_bench_make_config(c, integer, c->backend, c->scheme, &cfg);
+    lw_plan *plan = NULL;
+    lw_status s = LW_OK;
+    if (host) {
+        s = lw_plan_create(&plan, &cfg);
+        if (s != LW_OK) return lw_bench_lw_error(c, "plan", s);
+        cfg = *lw_plan_config(plan);
+    } else {
+        lw_config rc;
+        lw_plan *p = NULL;
+        lw_bench_make_config(c, integer, LW_BACKEND_CPU_REF, NULL, &rc);
+        s = lw_plan_create(&p, &rc);
+        if (s != LW_OK) return lw_bench_lw_error(c, "plan", s);
+        cfg.levels = lw_plan_config(p)->levels;
+        lw_destroy(p);
+    }
+    r->levels = cfg.levels;
+    void *in = alloc_buf(bytes), *out = host ? alloc_buf(bytes) : NULL, *ref = NULL;
+    int rc = 0;
+    if (!in || (host && !out)) {
+        lw_bench_errline("cannot allocate %zu bytes for the data", bytes);
+        rc = 1;
+        goto done;
+    }
+    fill_random(in, c->dtype, n, (uint64_t)n + 17u * (uint64_t)c->wavelet);
+    if (host) {
+        rc = run_host(c, repeat, plan, in, out, bytes, r);
+        if (!rc) rc = reference(c, integer, in, bytes, &ref);
+        if (!rc && ref) {
+            double err;
+            r->checked = 1;
+            r->verified = compare(out, ref, c->dtype, n, &err);
+            if (!r->verified) {
+                char desc[256];
+                combo_text(c, desc, sizeof desc);
+                lw_bench_errline("%s: output differs from cpu-ref (max error %.3g of max|ref|)", desc, err);
+            }
+        }
+    } else {
+        rc = reference(c, integer, in, bytes, &ref);
+        if (rc) goto done;
+        lw_bench_result br;
+        memset(&br, 0, sizeof br);
+        s = lw_cuda_bench(&cfg, c->config == CFG_G2G ? LW_BENCH_G2G : LW_BENCH_C2C,
+                          repeat ? repeat : LW_BENCH_CUDA_RUNS, in, ref, tolerance(c->dtype), &br);
+        if (s != LW_OK) {
+            rc = s == LW_ERR_NO_BACKEND ? (lw_bench_errline("CUDA is not available: %s", lw_last_error()), 1)
+                                        : lw_bench_lw_error(c, "cuda bench", s);
+            goto done;
+        }
+        r->median_s = br.median_s > 1e-12 ? br.median_s : 1e-12;
+        r->bound = br.bound && !strcmp(br.bound, "pcie") ? "pcie" : "device-copy";
+        r->bound_gbps = br.bound_gbps;
+        r->checked = ref != NULL;
+        r->verified = ref && br.verified;
+        snprintf(r->device, sizeof r->device, "%s", br.device[0] ? br.device : "unknown GPU");
+        if (ref && !br.verified) {
+            char desc[256];
+            combo_text(c, desc, sizeof desc);
+            lw_bench_errline("%s: output differs from cpu-ref (max error %.3g of max|ref|)", desc, br.max_rel_err);
+        }
+    }
+    if (!rc) {
+        cfg.levels = r->levels;
+        r->gsps = (double)n / r->median_s / 1e9;
+        r->ps = r->median_s / (double)n * 1e12;
+        r->eff_gbps = floor_bytes(&cfg) / r->median_s / 1e9;
+        r->frac = r->bound_gbps > 0 ? r->eff_gbps / r->bound_gbps : 0.0;
+    }
+done:
+    lw_destroy(plan);
+    free(in);
+    free(out);
+    free(ref);
+    return rc;
+}

@@ -1,0 +1,483 @@
+/* Option parsing, error reporting, file checks and dtype conversion shared by
+ * the liftwave subcommands. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli_common.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* ---- errors -------------------------------------------------------------- */
+
+int lw_cli_fail(int status, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* One line, always: fold any newline a message might carry. */
+    for (char *p = msg; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(stderr, "liftwave: %s\n", msg);
+    fflush(stderr);
+    return status;
+}
+
+int lw_cli_fail_lib(lw_status st)
+{
+    const char *e = lw_last_error();
+    return lw_cli_fail(LW_EXIT_DATA, "%s", (e && e[0]) ? e : lw_status_string(st));
+}
+
+/* ---- option parsing ------------------------------------------------------ */
+
+enum opt_id {
+    OPT_WAVELET, OPT_LEVELS, OPT_MODE, OPT_LAYOUT, OPT_INTEGER, OPT_AXES, OPT_BACKEND,
+    OPT_SCHEME, OPT_SHAPE, OPT_DTYPE, OPT_STRETCH, OPT_VERBOSE, OPT_HELP
+};
+
+typedef struct opt_def {
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0 if none */
+    int has_value;
+    unsigned group;   /* LW_OPT_* bit, 0 = every command */
+    enum opt_id id;
+} opt_def;
+
+static const opt_def opt_table[] = {
+    {"wavelet", 'w', 1, LW_OPT_TRANSFORM, OPT_WAVELET},
+    {"levels", 'l', 1, LW_OPT_TRANSFORM, OPT_LEVELS},
+    {"mode", 'm', 1, LW_OPT_TRANSFORM, OPT_MODE},
+    {"layout", 0, 1, LW_OPT_TRANSFORM, OPT_LAYOUT},
+    {"integer", 0, 0, LW_OPT_TRANSFORM, OPT_INTEGER},
+    {"axes", 0, 1, LW_OPT_TRANSFORM, OPT_AXES},
+    {"backend", 'b', 1, LW_OPT_TRANSFORM, OPT_BACKEND},
+    {"scheme", 0, 1, LW_OPT_TRANSFORM, OPT_SCHEME},
+    {"shape", 0, 1, LW_OPT_RAW, OPT_SHAPE},
+    {"dtype", 0, 1, LW_OPT_RAW, OPT_DTYPE},
+    {"stretch", 0, 1, LW_OPT_VIEW, OPT_STRETCH},
+    {"verbose", 'v', 0, 0, OPT_VERBOSE},
+    {"help", 'h', 0, 0, OPT_HELP},
+};
+#define NOPTS ((int)(sizeof opt_table / sizeof opt_table[0]))
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_axes(const char *cmd, const char *text, lw_cli_opts *o)
+{
+    char buf[128];
+    if (strlen(text) >= sizeof buf || !text[0])
+        return lw_cli_fail(LW_EXIT_USAGE, "bad --axes '%s': write e.g. 0,1", text);
+    strcpy(buf, text);
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (parse_int(tok, -LW_MAX_RANK, LW_MAX_RANK - 1, &v) != 0)
+            return lw_cli_fail(LW_EXIT_USAGE, "bad --axes '%s': '%s' is not an axis in %d..%d", text, tok,
+                               -LW_MAX_RANK, LW_MAX_RANK - 1);
+        if (n == LW_MAX_AXES)
+            return lw_cli_fail(LW_EXIT_USAGE, "bad --axes '%s': at most %d axes", text, LW_MAX_AXES);
+        o->axes[n++] = (int)v;
+    }
+    if (n == 0 || text[strlen(text) - 1] == ',' || text[0] == ',' || strstr(text, ",,"))
+        return lw_cli_fail(LW_EXIT_USAGE, "bad --axes '%s': write e.g. 0,1", text);
+    o->naxes = n;
+    (void)cmd;
+    return LW_EXIT_OK;
+}
+
+static int set_option(const char *cmd, const opt_def *d, const char *val, lw_cli_opts *o, int *help)
+{
+    long v;
+    switch (d->id) {
+    case OPT_WAVELET:
+        if (lw_wavelet_parse(val, &o->wavelet) != LW_OK)
+            return lw_cli_fail(LW_EXIT_USAGE, "unknown wavelet '%s' (choose haar, cdf53, cdf97, dd137, d4, fs)", val);
+        break;
+    case OPT_LEVELS:
+        if (strcmp(val, "max") == 0)
+            o->levels = LW_LEVELS_MAX;
+        else if (parse_int(val, 0, 1000000, &v) == 0)
+            o->levels = (int)v;
+        else
+            return lw_cli_fail(LW_EXIT_USAGE, "bad level count '%s': give a number >= 0 or 'max'", val);
+        break;
+    case OPT_MODE:
+        if (lw_mode_parse(val, &o->mode) != LW_OK)
+            return lw_cli_fail(LW_EXIT_USAGE, "unknown boundary mode '%s' (choose symmetric, periodic)", val);
+        break;
+    case OPT_LAYOUT:
+        if (lw_layout_parse(val, &o->layout) != LW_OK)
+            return lw_cli_fail(LW_EXIT_USAGE, "unknown layout '%s' (choose mallat, interleaved)", val);
+        break;
+    case OPT_INTEGER: o->integer = 1; break;
+    case OPT_AXES: return parse_axes(cmd, val, o);
+    case OPT_BACKEND:
+        if (lw_backend_parse(val, &o->backend) != LW_OK)
+            return lw_cli_fail(LW_EXIT_USAGE, "unknown backend '%s' (choose auto, cpu, cuda, cpu-ref)", val);
+        break;
+    case OPT_SCHEME:
+        if (!val[0]) return lw_cli_fail(LW_EXIT_USAGE, "empty --scheme name");
+        o->scheme = val;
+        break;
+    case OPT_SHAPE: {
+        lw_raw_spec tmp;
+        memset(&tmp, 0, sizeof tmp);
+        if (lw_io_shape_parse(val, &tmp) != 0 || tmp.rank < 1)
+            return lw_cli_fail(LW_EXIT_USAGE, "bad --shape '%s': write e.g. 512x512 (at most %d axes, each >= 1)",
+                               val, LW_IO_MAX_RANK);
+        o->raw.rank = tmp.rank;
+        memcpy(o->raw.shape, tmp.shape, sizeof tmp.shape);
+        o->have_shape = 1;
+        break;
+    }
+    case OPT_DTYPE:
+        if (lw_io_type_parse(val, &o->raw.type) != 0)
+            return lw_cli_fail(LW_EXIT_USAGE,
+                               "unknown --dtype '%s' (choose uint8, uint16, int16, int32, float32, float64)", val);
+        o->raw.have_type = 1;
+        o->have_dtype = 1;
+        break;
+    case OPT_STRETCH:
+        if (strcmp(val, "robust") == 0)
+            o->stretch = LW_STRETCH_ROBUST;
+        else if (strcmp(val, "minmax") == 0)
+            o->stretch = LW_STRETCH_MINMAX;
+        else
+            return lw_cli_fail(LW_EXIT_USAGE, "unknown --stretch '%s' (choose robust, minmax)", val);
+        break;
+    case OPT_VERBOSE: o->verbose = 1; break;
+    case OPT_HELP: *help = 1; break;
+    }
+    return LW_EXIT_OK;
+}
+
+static const opt_def *find_long(const char *name, size_t len)
+{
+    for (int i = 0; i < NOPTS; i++)
+        if (strlen(opt_table[i].name) == len && strncmp(opt_table[i].name, name, len) == 0) return &opt_table[i];
+    return NULL;
+}
+
+static const opt_def *find_short(char c)
+{
+    for (int i = 0; i < NOPTS; i++)
+        if (opt_table[i].short_name == c) return &opt_table[i];
+    return NULL;
+}
+
+static void opts_init(lw_cli_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->wavelet = LW_CDF97;
+    o->mode = LW_SYMMETRIC;
+    o->layout = LW_MALLAT;
+    o->levels = 1;
+    o->backend = LW_BACKEND_AUTO;
+    o->stretch = LW_STRETCH_ROBUST;
+}
+
+int lw_cli_parse(int argc, char **argv, unsigned accept, int npos, const char *usage, lw_cli_opts *o)
+{
+    const char *cmd = argc > 0 ? argv[0] : "?";
+    int help = 0, only_pos = 0;
+    opts_init(o);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+            if (o->npos == LW_CLI_MAX_POS || o->npos >= npos)
+                return lw_cli_fail(LW_EXIT_USAGE, "unexpected argument '%s' (try 'liftwave %s --help')", arg, cmd);
+            o->pos[o->npos++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        const opt_def *d;
+        const char *val = NULL;
+        if (arg[1] == '-') {
+            const char *name = arg + 2, *eq = strchr(name, '=');
+            d = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
+            if (!d) return lw_cli_fail(LW_EXIT_USAGE, "unknown option '%s' (try 'liftwave %s --help')", arg, cmd);
+            if (eq) {
+                if (!d->has_value) return lw_cli_fail(LW_EXIT_USAGE, "option --%s takes no value", d->name);
+                val = eq + 1;
+            }
+        } else {
+            d = find_short(arg[1]);
+            if (!d || (!d->has_value && arg[2] != '\0'))
+                return lw_cli_fail(LW_EXIT_USAGE, "unknown option '%s' (try 'liftwave %s --help')", arg, cmd);
+            if (arg[2] != '\0') val = arg + 2;
+        }
+        if (d->group && !(d->group & accept))
+            return lw_cli_fail(LW_EXIT_USAGE, "option --%s does not apply to '%s' (try 'liftwave %s --help')",
+                               d->name, cmd, cmd);
+        if (d->has_value && !val) {
+            if (i + 1 >= argc) return lw_cli_fail(LW_EXIT_USAGE, "option --%s needs a value", d->name);
+            val = argv[++i];
+        }
+        int rc = set_option(cmd, d, val ? val : "", o, &help);
+        if (rc != LW_EXIT_OK) return rc;
+    }
+    if (help) {
+        fputs(usage, stdout);
+        fflush(stdout);
+        return LW_EXIT_HELP;
+    }
+    if (o->npos < npos)
+        return lw_cli_fail(LW_EXIT_USAGE, "'%s' needs %d file argument%s, got %d (try 'liftwave %s --help')", cmd,
+                           npos, npos == 1 ? "" : "s", o->npos, cmd);
+    return LW_EXIT_OK;
+}
+
+/* ---- file checks --------------------------------------------------------- */
+
+int lw_cli_is_image_path(const char *path)
+{
+    lw_io_format f = lw_io_format_of(path);
+    return f == LW_FMT_PNM || f == LW_FMT_PNG;
+}
+
+int lw_cli_check_input(const char *path, const lw_cli_opts *o)
+{
+    lw_io_format f = lw_io_format_of(path);
+    if (f == LW_FMT_UNKNOWN)
+        return lw_cli_fail(LW_EXIT_USAGE,
+                           "cannot tell the format of '%s' from its extension (use .npy, .pgm, .ppm, .pnm, .png or .raw)",
+                           path);
+    if (f == LW_FMT_RAW && (!o->have_shape || !o->have_dtype))
+        return lw_cli_fail(LW_EXIT_USAGE, "reading '%s' needs --shape and --dtype", path);
+    if (f != LW_FMT_RAW && (o->have_shape || o->have_dtype))
+        return lw_cli_fail(LW_EXIT_USAGE, "--shape and --dtype apply only to .raw input, not '%s'", path);
+    if (f == LW_FMT_PNG && !lw_io_have_png())
+        return lw_cli_fail(LW_EXIT_DATA, "cannot read '%s': this liftwave was built without PNG support", path);
+    return LW_EXIT_OK;
+}
+
+int lw_cli_check_output(const char *path, int image_only)
+{
+    lw_io_format f = lw_io_format_of(path);
+    if (image_only && f != LW_FMT_PNG && f != LW_FMT_PNM)
+        return lw_cli_fail(LW_EXIT_USAGE, "cannot tell an image format from '%s' (use .png, .pgm or .ppm)", path);
+    if (f == LW_FMT_UNKNOWN)
+        return lw_cli_fail(LW_EXIT_USAGE,
+                           "cannot tell the format of '%s' from its extension (use .npy, .pgm, .ppm, .pnm, .png or .raw)",
+                           path);
+    if (f == LW_FMT_PNG && !lw_io_have_png())
+        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': this liftwave was built without PNG support", path);
+
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': it is a directory", path);
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash) {
+        strcpy(dir, ".");
+    } else {
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        if (n >= sizeof dir) return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': path too long", path);
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    if (stat(dir, &st) != 0)
+        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': directory '%s' does not exist", path, dir);
+    if (!S_ISDIR(st.st_mode))
+        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': '%s' is not a directory", path, dir);
+    return LW_EXIT_OK;
+}
+
+/* Print an I/O error, naming the file unless the message already does. */
+static int io_fail(const char *verb, const char *path, const char *err)
+{
+    if (!err[0]) return lw_cli_fail(LW_EXIT_DATA, "cannot %s '%s'", verb, path);
+    if (strstr(err, path)) return lw_cli_fail(LW_EXIT_DATA, "%s", err);
+    return lw_cli_fail(LW_EXIT_DATA, "%s: %s", path, err);
+}
+
+int lw_cli_read(const char *path, const lw_cli_opts *o, lw_array *a)
+{
+    char err[512] = "";
+    memset(a, 0, sizeof *a);
+    const lw_raw_spec *spec = lw_io_format_of(path) == LW_FMT_RAW ? &o->raw : NULL;
+    if (lw_io_read(path, spec, a, err, sizeof err) != 0) {
+        lw_array_free(a);
+        return io_fail("read", path, err);
+    }
+    return LW_EXIT_OK;
+}
+
+int lw_cli_write(const char *path, const lw_array *a)
+{
+    char err[512] = "";
+    if (lw_io_write(path, a, err, sizeof err) != 0) return io_fail("write", path, err);
+    return LW_EXIT_OK;
+}
+
+/* ---- arrays and conversion ----------------------------------------------- */
+
+int64_t lw_cli_count(const lw_array *a)
+{
+    int64_t n = 1;
+    for (int i = 0; i < a->rank; i++) n *= a->shape[i];
+    return n;
+}
+
+void lw_cli_shape_string(const lw_array *a, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < a->rank && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%lld", i ? "x" : "", (long long)a->shape[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+lw_io_type lw_cli_io_type(lw_dtype t)
+{
+    switch (t) {
+    case LW_FLOAT32: return LW_IO_F32;
+    case LW_FLOAT64: return LW_IO_F64;
+    case LW_INT32: return LW_IO_I32;
+    }
+    return LW_IO_F64;
+}
+
+double lw_cli_get(const lw_array *a, int64_t i)
+{
+    switch (a->type) {
+    case LW_IO_U8: return ((const uint8_t *)a->data)[i];
+    case LW_IO_U16: return ((const uint16_t *)a->data)[i];
+    case LW_IO_I16: return ((const int16_t *)a->data)[i];
+    case LW_IO_I32: return ((const int32_t *)a->data)[i];
+    case LW_IO_F32: return ((const float *)a->data)[i];
+    case LW_IO_F64: return ((const double *)a->data)[i];
+    }
+    return 0.0;
+}
+
+/* Copy-convert src's elements into dst (already allocated) of a wider type. */
+#define CONVERT_LOOP(DT, ST)                                                   \
+    do {                                                                       \
+        const ST *s_ = (const ST *)src->data;                                  \
+        DT *d_ = (DT *)dst->data;                                              \
+        for (int64_t i_ = 0; i_ < n; i_++) d_[i_] = (DT)s_[i_];                \
+    } while (0)
+
+#define CONVERT_TO(DT)                                                         \
+    do {                                                                       \
+        switch (src->type) {                                                   \
+        case LW_IO_U8: CONVERT_LOOP(DT, uint8_t); break;                       \
+        case LW_IO_U16: CONVERT_LOOP(DT, uint16_t); break;                     \
+        case LW_IO_I16: CONVERT_LOOP(DT, int16_t); break;                      \
+        case LW_IO_I32: CONVERT_LOOP(DT, int32_t); break;                      \
+        case LW_IO_F32: CONVERT_LOOP(DT, float); break;                        \
+        case LW_IO_F64: CONVERT_LOOP(DT, double); break;                       \
+        }                                                                      \
+    } while (0)
+
+static void convert(const lw_array *src, lw_array *dst)
+{
+    int64_t n = lw_cli_count(src);
+    switch (dst->type) {
+    case LW_IO_I32: CONVERT_TO(int32_t); break;
+    case LW_IO_F32: CONVERT_TO(float); break;
+    case LW_IO_F64: CONVERT_TO(double); break;
+    default: break; /* not used as a target */
+    }
+}
+
+int lw_cli_to_work_type(lw_array *a, int integer, lw_dtype *dt)
+{
+    lw_io_type want;
+    if (integer) {
+        if (a->type == LW_IO_F32 || a->type == LW_IO_F64)
+            return lw_cli_fail(LW_EXIT_DATA, "--integer needs integer input data (this input is %s)",
+                               lw_io_type_name(a->type));
+        want = LW_IO_I32;
+        *dt = LW_INT32;
+    } else if (a->type == LW_IO_F64 || a->type == LW_IO_I32) {
+        want = LW_IO_F64;
+        *dt = LW_FLOAT64;
+    } else {
+        want = LW_IO_F32;
+        *dt = LW_FLOAT32;
+    }
+    if (a->type == want) return LW_EXIT_OK;
+
+    lw_array w = *a;
+    char err[256] = "";
+    w.type = want;
+    w.data = NULL;
+    if (lw_array_alloc(&w, err, sizeof err) != 0)
+        return lw_cli_fail(LW_EXIT_DATA, "%s", err[0] ? err : "out of memory");
+    convert(a, &w);
+    lw_array_free(a);
+    *a = w;
+    return LW_EXIT_OK;
+}
+
+int lw_cli_to_image(const lw_array *src, lw_array *dst)
+{
+    int64_t n = lw_cli_count(src);
+    double lo = INFINITY, hi = -INFINITY;
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double v = lw_cli_get(src, i);
+        if (isnan(v)) {
+            bad = 1;
+            continue;
+        }
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    if (n == 0) lo = hi = 0;
+    double rlo = round(lo), rhi = round(hi);
+    if (bad || rlo < 0 || rhi > 65535) {
+        if (bad)
+            return lw_cli_fail(LW_EXIT_DATA,
+                               "values do not fit an image (NaN among them); write .npy or use 'liftwave view'");
+        return lw_cli_fail(LW_EXIT_DATA,
+                           "values do not fit an image (min %.6g .. max %.6g); write .npy or use 'liftwave view'", lo,
+                           hi);
+    }
+    *dst = *src;
+    dst->data = NULL;
+    dst->type = rhi <= 255 ? LW_IO_U8 : LW_IO_U16;
+    char err[256] = "";
+    if (lw_array_alloc(dst, err, sizeof err) != 0)
+        return lw_cli_fail(LW_EXIT_DATA, "%s", err[0] ? err : "out of memory");
+    if (dst->type == LW_IO_U8) {
+        uint8_t *d = dst->data;
+        for (int64_t i = 0; i < n; i++) d[i] = (uint8_t)round(lw_cli_get(src, i));
+    } else {
+        uint16_t *d = dst->data;
+        for (int64_t i = 0; i < n; i++) d[i] = (uint16_t)round(lw_cli_get(src, i));
+    }
+    return LW_EXIT_OK;
+}
+
+double lw_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
