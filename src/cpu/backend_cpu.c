@@ -1,6 +1,6 @@
-/* CPU backends: the double-precision reference ("cpu-ref") and the default
- * CPU path ("cpu"), which runs the reference until the tuned path replaces it. */
-#include "../core/lw_internal.h"
+/* CPU backends: the double-precision reference ("cpu-ref") and the tuned
+ * default CPU path ("cpu", fast_*.c: SIMD + OpenMP single-loop lifting). */
+#include "fast_internal.h"
 
 #include <string.h>
 
@@ -28,4 +28,4 @@ const lw_backend_ops lw_backend_cpu_ref = {
     "cpu-ref", LW_BACKEND_CPU_REF, cpu_available, cpu_plan, cpu_execute, cpu_destroy, NULL};
 
 const lw_backend_ops lw_backend_cpu = {
-    "cpu", LW_BACKEND_CPU, cpu_available, cpu_plan, cpu_execute, cpu_destroy, NULL};
+    "cpu", LW_BACKEND_CPU, cpu_available, lw_fast_plan_create, lw_fast_execute, lw_fast_destroy, NULL};

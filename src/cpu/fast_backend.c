@@ -1,0 +1,336 @@
+/* The tuned cpu backend: plan-time tables and the level loop.
+ *
+ * Every level runs out of place, from a source nobody writes during the
+ * level, so threads never race and the Mallat reordering needs no cycle
+ * following:
+ *   forward  level 0 reads in, writes out; the all-lowpass samples of level k
+ *            go to a dense buffer T(k+1) (the next level's input) instead of
+ *            out, except at the last level.
+ *   inverse  level k reads the detail coefficients from in and the lowpass
+ *            ones from T(k+1) (the previous inverse level's output), and
+ *            writes T(k), or out at level 0.
+ * So an out-of-place transform reads and writes each sample once per level it
+ * touches, with scratch of 1/2^d + 1/4^d of the data (d active axes).  In
+ * place (in == out), the input is first copied to a full-size buffer.
+ *
+ * Integer transforms run in int32 lanes.  That is exact while every value a
+ * lifting step reads or writes stays below 2^29 in magnitude (2^26 for
+ * dd137, whose taps sum to 20), and the kernels flag any value beyond; a
+ * flagged transform is recomputed by the reference from the untouched input,
+ * so results always equal the reference bit for bit. */
+#include "fast_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef LW_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#define LW_FAST_NT_BYTES (16.0 * 1024 * 1024)
+
+static void prep_steps(lw_fast_plan *fp, const lw_wavelet_def *w)
+{
+    int sumc = 0;
+    fp->nsteps = w->nsteps;
+    fp->D = 1;
+    for (int q = 0; q < w->nsteps; q++) {
+        const lw_step *s = &w->steps[q];
+        lw_fstep *f = &fp->steps[q];
+        memset(f, 0, sizeof *f);
+        f->target_odd = s->target_odd;
+        f->ntaps = s->ntaps;
+        int sc = 0;
+        for (int i = 0; i < s->ntaps; i++) {
+            f->off[i] = s->offset[i];
+            f->wd[i] = s->weight[i];
+            f->wf[i] = (float)s->weight[i];
+            f->ic[i] = s->icoef[i];
+            sc += abs(s->icoef[i]);
+            int a = abs(s->offset[i]);
+            if (a > fp->D) fp->D = a;
+        }
+        if (sc > sumc) sumc = sc;
+        f->iadd = s->iadd;
+        f->ishift = s->ishift;
+        f->isign = s->isign;
+        if (s->ntaps == 1) {
+            f->kind = LW_FK_1;
+        } else if (s->ntaps == 2) {
+            f->kind = (s->weight[0] == s->weight[1] && s->icoef[0] == s->icoef[1]) ? LW_FK_2S : LW_FK_2;
+        } else {
+            /* taps -3, -1, +1, +3, symmetric: weights (wf, wn) kept in [0], [1] */
+            f->kind = LW_FK_4S;
+        }
+    }
+    fp->E = fp->nsteps * fp->D;
+    uint32_t lim = sumc > 4 ? (1u << 26) : (1u << 29);
+    for (int q = 0; q < fp->nsteps; q++) {
+        fp->steps[q].gbias = lim - 1;
+        fp->steps[q].glim = 2 * lim - 2;
+    }
+}
+
+lw_status lw_fast_plan_create(lw_plan *plan)
+{
+    if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)
+        return lw_fail(LW_ERR_INVALID_ARGUMENT, "device pointers need the cuda backend");
+    if (strcmp(plan->scheme, "auto") != 0)
+        return lw_fail(LW_ERR_UNSUPPORTED, "scheme '%s' exists only on the cuda backend", plan->scheme);
+    const lw_wavelet_def *w = plan->wav;
+    for (int q = 0; q < w->nsteps; q++) {
+        const lw_step *s = &w->steps[q];
+        int ok = s->ntaps == 1 || s->ntaps == 2 ||
+                 (s->ntaps == 4 && s->offset[0] == -3 && s->offset[1] == -1 && s->offset[2] == 1 &&
+                  s->offset[3] == 3 && s->weight[0] == s->weight[3] && s->weight[1] == s->weight[2] &&
+                  s->icoef[0] == s->icoef[3] && s->icoef[1] == s->icoef[2]);
+        if (!ok) return lw_fail(LW_ERR_INTERNAL, "cpu backend: unsupported lifting step shape in %s", w->name);
+    }
+    lw_fast_plan *fp = calloc(1, sizeof *fp);
+    if (!fp) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu plan");
+    fp->simd = lw_simd_choose();
+    fp->k = lw_simd_kernels(fp->simd, plan->cfg.dtype);
+    fp->es = lw_dtype_size(plan->cfg.dtype);
+    fp->isint = plan->cfg.integer != 0;
+    prep_steps(fp, w);
+    fp->fused = fp->k->lift2s != NULL && (fp->nsteps == 1 || fp->nsteps == 2 || fp->nsteps == 4);
+    for (int q = 0; q < fp->nsteps; q++) {
+        const lw_fstep *f = &fp->steps[q];
+        if (f->kind != LW_FK_2S || f->off[0] != -1 || f->off[1] != 1 || f->target_odd != !(q & 1)) fp->fused = 0;
+    }
+    fp->zl = fp->isint ? 1.0 : w->zeta_low;
+    fp->zh = fp->isint ? 1.0 : w->zeta_high;
+    plan->impl = fp;
+    return LW_OK;
+}
+
+void lw_fast_destroy(lw_plan *plan)
+{
+    lw_fast_plan *fp = (lw_fast_plan *)plan->impl;
+    if (fp) free(fp->cache);
+    free(fp);
+    plan->impl = NULL;
+}
+
+/* Scratch for one execute: the plan's cached block when free, else malloc. */
+static void *scratch_get(lw_fast_plan *fp, size_t bytes, int *cached)
+{
+    *cached = 0;
+    if (!__atomic_exchange_n(&fp->cache_busy, 1, __ATOMIC_ACQUIRE)) {
+        if (fp->cache_size < bytes) {
+            free(fp->cache);
+            fp->cache = malloc(bytes);
+            fp->cache_size = fp->cache ? bytes : 0;
+        }
+        if (fp->cache) {
+            *cached = 1;
+            return fp->cache;
+        }
+        __atomic_store_n(&fp->cache_busy, 0, __ATOMIC_RELEASE);
+    }
+    return malloc(bytes);
+}
+
+static void scratch_put(lw_fast_plan *fp, void *p, int cached)
+{
+    if (cached)
+        __atomic_store_n(&fp->cache_busy, 0, __ATOMIC_RELEASE);
+    else
+        free(p);
+}
+
+/* ---- views ---------------------------------------------------------------- */
+
+typedef struct fast_shape {
+    int nact;
+    int ax[LW_MAX_AXES];  /* array axis of each active (length > 1) transformed axis */
+    int gi[LW_MAX_AXES];  /* its index in geo->axes / geo->len */
+    int fsmode, cmode;    /* non-separable Faber-Schauder; rows of contiguous batch elements */
+    int64_t C;            /* elements after the last active axis */
+} fast_shape;
+
+static void dense_strides(const lw_plan *plan, const fast_shape *fs, int k, int64_t *st)
+{
+    const lw_geometry *geo = &plan->geo;
+    int64_t len[LW_MAX_RANK];
+    for (int i = 0; i < geo->rank; i++) len[i] = geo->shape[i];
+    for (int a = 0; a < fs->nact; a++) len[fs->ax[a]] = geo->len[k][fs->gi[a]];
+    int64_t s = 1;
+    for (int i = geo->rank - 1; i >= 0; i--) {
+        st[i] = s;
+        s *= len[i];
+    }
+}
+
+static int64_t dense_count(const lw_plan *plan, const fast_shape *fs, int k)
+{
+    const lw_geometry *geo = &plan->geo;
+    int64_t c = geo->total;
+    for (int a = 0; a < fs->nact; a++) c = c / geo->shape[fs->ax[a]] * geo->len[k][fs->gi[a]];
+    return c;
+}
+
+static int is_active(const fast_shape *fs, int axis)
+{
+    for (int a = 0; a < fs->nact; a++)
+        if (fs->ax[a] == axis) return 1;
+    return 0;
+}
+
+/* Describe level k with the given per-array-axis strides of src, dst, ll. */
+static void build_level(const lw_plan *plan, const fast_shape *fs, int k, const int64_t *sst, const int64_t *dst,
+                        const int64_t *lst, lw_fast_level *lv)
+{
+    const lw_geometry *geo = &plan->geo;
+    memset(lv, 0, sizeof *lv);
+    lv->fp = (const lw_fast_plan *)plan->impl;
+    lv->mode = plan->cfg.mode;
+    lv->mallat = plan->cfg.layout == LW_MALLAT;
+    lv->inverse = plan->cfg.direction == LW_INVERSE;
+    lv->has_ll = lst != NULL;
+    int last = fs->ax[fs->nact - 1];
+    int nv = (fs->fsmode || fs->cmode) ? fs->nact : fs->nact - 1;
+    lv->nv = nv;
+    for (int d = 0; d < nv; d++) {
+        int a = fs->ax[d];
+        lv->n[d] = geo->len[k][fs->gi[d]];
+        lv->ss[d] = sst[a];
+        lv->ds[d] = dst[a];
+        lv->ls[d] = lst ? lst[a] : 0;
+    }
+    if (fs->cmode) {
+        lv->hlift = 0;
+        lv->rowlen = fs->C;
+        lv->srs = lv->drs = lv->lrs = 1;
+    } else if (fs->fsmode) {
+        lv->hlift = 0;
+        lv->rowlen = 1;
+        lv->srs = lv->drs = lv->lrs = 1;
+    } else {
+        lv->hlift = 1;
+        lv->rowlen = geo->len[k][fs->gi[fs->nact - 1]];
+        lv->srs = sst[last];
+        lv->drs = dst[last];
+        lv->lrs = lst ? lst[last] : 1;
+    }
+    for (int i = 0; i < geo->rank; i++) {
+        if (is_active(fs, i) || geo->shape[i] == 1) continue;
+        if (fs->cmode && i > last) continue; /* inside the rows */
+        lv->bn[lv->nb] = geo->shape[i];
+        lv->bss[lv->nb] = sst[i];
+        lv->bds[lv->nb] = dst[i];
+        lv->bls[lv->nb] = lst ? lst[i] : 0;
+        lv->nb++;
+    }
+}
+
+static void par_copy(void *dst, const void *src, size_t bytes, int threads)
+{
+    size_t chunk = (size_t)1 << 20;
+    int64_t nch = (int64_t)((bytes + chunk - 1) / chunk);
+    (void)threads;
+#ifdef LW_HAVE_OPENMP
+#pragma omp parallel for num_threads(threads) if (threads > 1 && nch > 1) schedule(static)
+#endif
+    for (int64_t i = 0; i < nch; i++) {
+        size_t o = (size_t)i * chunk, m = bytes - o < chunk ? bytes - o : chunk;
+        memcpy((char *)dst + o, (const char *)src + o, m);
+    }
+}
+
+static lw_status run_level(const lw_plan *plan, const fast_shape *fs, int k, const char *src, const int64_t *sst,
+                           char *dst, const int64_t *dst_st, char *ll, const int64_t *lst, int threads, int *guard,
+                           char *scratch, size_t per_thread)
+{
+    lw_fast_level lv;
+    build_level(plan, fs, k, sst, dst_st, ll ? lst : NULL, &lv);
+    /* streaming stores once a level's output is well beyond the caches */
+    lv.nt = (double)dense_count(plan, fs, k) * (double)lv.fp->es >= LW_FAST_NT_BYTES;
+    if (fs->fsmode) return lw_fast_fs_level(&lv, src, dst, ll, threads, guard);
+    return lw_fast_run_level(&lv, src, dst, ll, threads, guard, scratch, per_thread);
+}
+
+lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
+{
+    const lw_geometry *geo = &plan->geo;
+    const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
+    size_t es = fp->es, bytes = (size_t)geo->total * es;
+    int L = geo->levels, threads = lw_cpu_threads();
+    fast_shape fs;
+    memset(&fs, 0, sizeof fs);
+    for (int a = 0; a < geo->naxes; a++)
+        if (geo->shape[geo->axes[a]] > 1) {
+            fs.ax[fs.nact] = geo->axes[a];
+            fs.gi[fs.nact++] = a;
+        }
+    if (L == 0 || fs.nact == 0) {
+        if (in != out) par_copy(out, in, bytes, threads);
+        return LW_OK;
+    }
+    fs.C = 1;
+    for (int i = fs.ax[fs.nact - 1] + 1; i < geo->rank; i++) fs.C *= geo->shape[i];
+    fs.fsmode = !plan->wav->separable && fs.nact >= 2;
+    fs.cmode = !fs.fsmode && fs.C >= 16;
+
+    /* one block: F (in place only: a copy of the input), T(odd k) sized for
+     * level 1, T(even k >= 2) for level 2 */
+    size_t fb = in == out ? bytes : 0, t0 = 0, t1 = 0;
+    if (L > 1) t0 = (size_t)dense_count(plan, &fs, 1) * es;
+    if (L > 2) t1 = (size_t)dense_count(plan, &fs, 2) * es;
+    fb = (fb + 63) & ~(size_t)63;
+    t0 = (t0 + 63) & ~(size_t)63;
+    t1 = (t1 + 63) & ~(size_t)63;
+    /* per-thread rings, sized for level 0 (the largest) */
+    size_t per_thread = 0;
+    if (!fs.fsmode) {
+        lw_fast_level lv0;
+        build_level(plan, &fs, 0, geo->strides, geo->strides, NULL, &lv0);
+        per_thread = lw_fast_level_scratch(&lv0);
+    }
+    size_t tb = per_thread * (size_t)threads;
+    char *blk = NULL, *F = NULL, *T[2] = {NULL, NULL};
+    int cached = 0;
+    lw_status st = LW_OK;
+    char *ring = NULL;
+    if (fb + t0 + t1 + tb > 0) {
+        blk = scratch_get((lw_fast_plan *)fp, fb + t0 + t1 + tb + 64, &cached);
+        if (!blk)
+            return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of cpu backend buffers",
+                           fb + t0 + t1 + tb);
+        char *a = (char *)(((uintptr_t)blk + 63) & ~(uintptr_t)63);
+        if (fb) F = a;
+        if (t0) T[0] = a + fb;
+        if (t1) T[1] = a + fb + t0;
+        if (tb) ring = a + fb + t0 + t1;
+    }
+    const char *src0 = (const char *)in;
+    if (F) {
+        par_copy(F, in, bytes, threads);
+        src0 = F;
+    }
+    int guard = 0, inverse = plan->cfg.direction == LW_INVERSE;
+    for (int q = 0; q < L && st == LW_OK; q++) {
+        int k = inverse ? L - 1 - q : q;
+        int64_t orig[LW_MAX_RANK], grid[LW_MAX_RANK], cur[LW_MAX_RANK], nxt[LW_MAX_RANK];
+        int64_t g = plan->cfg.layout == LW_INTERLEAVED ? ((int64_t)1 << k) : 1;
+        for (int i = 0; i < geo->rank; i++) orig[i] = grid[i] = geo->strides[i];
+        for (int a = 0; a < fs.nact; a++) grid[fs.ax[a]] *= g;
+        dense_strides(plan, &fs, k, cur);
+        dense_strides(plan, &fs, k + 1, nxt);
+        char *Tk = k > 0 ? T[(k - 1) & 1] : NULL;
+        char *Tn = k + 1 < L ? T[k & 1] : NULL;
+        if (!inverse)
+            st = run_level(plan, &fs, k, k == 0 ? src0 : Tk, k == 0 ? orig : cur, (char *)out, grid, Tn, nxt,
+                           threads, &guard, ring, per_thread);
+        else
+            st = run_level(plan, &fs, k, src0, grid, k == 0 ? (char *)out : Tk, k == 0 ? orig : cur, Tn, nxt,
+                           threads, &guard, ring, per_thread);
+    }
+    if (st == LW_OK && guard) {
+        /* int32 lanes could have overflowed: recompute exactly */
+        if ((const void *)src0 != out) par_copy(out, src0, bytes, threads);
+        st = lw_ref_transform(plan, out);
+    }
+    if (blk) scratch_put((lw_fast_plan *)fp, blk, cached);
+    return st;
+}

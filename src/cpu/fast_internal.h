@@ -1,0 +1,276 @@
+/* Tuned CPU backend ("cpu"): shared declarations of its files.
+ *
+ *   fast_dispatch.c     SIMD path choice (cpuid, LW_CPU_SIMD) and thread count
+ *   fast_simd_*.c       per-ISA kernels (one templated body: fast_tmpl_*.h):
+ *                       step loops, fused two-tap kernels, split / merge
+ *   fast_line.c         1-D lifting of one line segment along a contiguous
+ *                       (or strided) axis held split: load, lift, store
+ *   fast_nd.c           the single-loop pipeline: lifting along the slow axes
+ *                       on a ring of sub-blocks, each finished sub-block handed
+ *                       to the next axis while hot in cache; items, strips
+ *                       and 3-D tiles over OpenMP threads
+ *   fast_fs.c           Faber-Schauder with 2-3 active axes (non-separable)
+ *   fast_backend.c      plan / execute: levels (out of place, lowpass to the
+ *                       next level's buffer), scratch cache, batches, integer
+ *                       overflow guard with exact fallback
+ * Design notes and measurements: bench/NOTES-cpu.md.
+ *
+ * Internal; not installed. */
+#ifndef LW_FAST_INTERNAL_H
+#define LW_FAST_INTERNAL_H
+
+#include "../core/lw_internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- SIMD paths ----------------------------------------------------------- */
+
+typedef enum lw_simd {
+    LW_SIMD_SCALAR = 0,
+    LW_SIMD_SSE2 = 1,
+    LW_SIMD_AVX2 = 2,
+    LW_SIMD_AVX512 = 3,
+    LW_SIMD_COUNT = 4
+} lw_simd;
+
+/* One lifting step prepared for the kernels.  dst[j] +=/-= delta(j) with
+ *   float:   delta = sum_i w[i] * nb[i][j]     (kind selects the grouping)
+ *   integer: delta = sign * ((sum_i c[i] * nb[i][j] + add) >> shift)
+ * Integer kernels also OR into *guard when a value read or written lies
+ * outside (-glim, glim): beyond that the int32 arithmetic could overflow. */
+enum { LW_FK_1 = 0, LW_FK_2 = 1, LW_FK_2S = 2, LW_FK_4S = 3 };
+
+typedef struct lw_fstep {
+    int target_odd;
+    int ntaps;
+    int off[LW_MAX_TAPS];
+    int kind;
+    float wf[LW_MAX_TAPS];
+    double wd[LW_MAX_TAPS];
+    int32_t ic[LW_MAX_TAPS];
+    int32_t iadd, ishift, isign;
+    uint32_t gbias, glim; /* guard: (uint32)(x + gbias) > glim means |x| >= gbias + 1 */
+} lw_fstep;
+
+typedef void (*lw_k_step)(void *dst, const void *const *nb, size_t n, const lw_fstep *s, int inverse,
+                          int *guard);
+/* dst[i] = src[i] * f (integer types: copy). dst and src do not overlap. */
+typedef void (*lw_k_scale)(void *dst, const void *src, size_t n, double f);
+/* L[i] = src[2i] * fl, H[i] = src[2i+1] * fh for i < npairs. */
+typedef void (*lw_k_split)(const void *src, void *lo, void *hi, size_t npairs, double fl, double fh);
+/* dst[2i] = L[i] * fl, dst[2i+1] = H[i] * fh for i < npairs. */
+typedef void (*lw_k_merge)(void *dst, const void *lo, const void *hi, size_t npairs, double fl, double fh);
+
+/* Forward lift2s may store whole final blocks straight to their outputs:
+ * L index j to dl[j + offl] times fl when jl0 <= j < jl1 (likewise H); other
+ * blocks stay in place.  nt: streaming stores where aligned. */
+typedef struct lw_lift_out {
+    void *dl, *dh;
+    ptrdiff_t offl, offh;
+    size_t jl0, jl1, jh0, jh1;
+    double fl, fh;
+    int nt;
+} lw_lift_out;
+
+typedef struct lw_fkern {
+    lw_k_step step;
+    lw_k_scale scale;
+    lw_k_split split;
+    lw_k_merge merge;
+    lw_k_scale scale_nt; /* same, with streaming stores (large outputs) */
+    lw_k_merge merge_nt;
+    /* all steps of a "P, U, P, U" two-tap wavelet in one pass over a split
+     * line (see fast_tmpl_type.h); NULL on the scalar path */
+    void (*lift2s)(void *lo, void *hi, size_t nblk, const lw_fstep *steps, int nsteps, int inverse, int *guard,
+                   const struct lw_lift_out *out);
+    int lanes; /* elements per vector (1: scalar) */
+    /* the same steps down a ring of rows: rows[0] = row i, rows[q] = row i-q */
+    void (*vchain)(void *const *rows, size_t n, const lw_fstep *steps, int nsteps, int inverse, int *guard);
+} lw_fkern;
+
+/* Kernel tables, indexed by dtype (LW_FLOAT32, LW_FLOAT64, LW_INT32). */
+extern const lw_fkern lw_fk_scalar[3];
+#if defined(__x86_64__) || defined(__i386__)
+#define LW_FAST_X86 1
+extern const lw_fkern lw_fk_sse2[3];
+extern const lw_fkern lw_fk_avx2[3];
+extern const lw_fkern lw_fk_avx512[3];
+#endif
+
+/* Whether this CPU (and build) can run a path. */
+int lw_simd_supported(lw_simd s);
+/* The path to use: LW_CPU_SIMD (scalar|sse2|avx2|avx512) if set and
+ * supported, else the best supported one. */
+lw_simd lw_simd_choose(void);
+const char *lw_simd_name(lw_simd s);
+lw_status lw_simd_parse(const char *name, lw_simd *s);
+const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t);
+
+/* Threads used by the cpu backend: the setter's value when > 0, else the
+ * OpenMP default (OMP_NUM_THREADS, omp_set_num_threads); 1 without OpenMP. */
+void lw_cpu_set_threads(int n);
+int lw_cpu_threads(void);
+
+/* ---- plan-time tables ----------------------------------------------------- */
+
+typedef struct lw_fast_plan {
+    lw_simd simd;
+    const lw_fkern *k;
+    int nsteps;
+    lw_fstep steps[LW_MAX_STEPS];
+    int D;            /* max |offset| of any step */
+    int E;            /* halo rows of a strip window: nsteps * D */
+    double zl, zh;    /* zeta low / high (float path) */
+    int isint;
+    size_t es;        /* element size */
+    int fused;        /* lines lifted by k->lift2s (cdf53, cdf97, fs) */
+    /* level buffers kept between executions (fresh pages cost more than the
+     * transform); one execute at a time uses them, concurrent ones malloc */
+    void *cache;
+    size_t cache_size;
+    volatile int cache_busy; /* taken with __atomic builtins */
+} lw_fast_plan;
+
+/* ---- the windowed 1-D line lifting (fast_line.c) --------------------------- */
+
+/* A window of a line held split: the samples t of [x0, x1) (x0 even; the
+ * core window [w0, w1) plus margins for the fused kernel) as even samples
+ * L[(t - x0) / 2] from index 0, then odd samples H[(t - x0 - 1) / 2] from
+ * index hoff; fmt elements in all, padded so that consecutive split rows stay
+ * 64-byte aligned and the fused kernel may read past the ends. */
+typedef struct lw_line_geom {
+    int64_t n;        /* line length */
+    int64_t w0, w1;   /* core window */
+    int64_t x0, x1;   /* held window */
+    int64_t cl, ch;   /* even / odd samples held */
+    size_t nblk;      /* vector blocks of the fused kernel */
+    size_t hoff, fmt;
+} lw_line_geom;
+
+void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g);
+
+/* Load the window's samples from a line (element stride ss), times f. */
+void lw_line_load_fwd(const lw_fast_plan *fp, const lw_line_geom *g, const char *src, int64_t ss, char *base,
+                      double f);
+/* Load the window's coefficients (Mallat or interleaved order, stride ss;
+ * the lowpass ones from lo (stride ls) when lo != NULL), divided by the zetas
+ * and times f. */
+void lw_line_load_inv(const lw_fast_plan *fp, const lw_line_geom *g, int mallat, const char *src, int64_t ss,
+                      const char *lo, int64_t ls, char *base, double f);
+/* The lifting steps, in place (forward order, or reverse with inverse). */
+void lw_line_lift(const lw_fast_plan *fp, const lw_line_geom *g, char *base, int inverse, int *guard);
+/* Store outputs [o0, o1) as coefficients times f and their zeta, in Mallat
+ * or interleaved order (element stride ds); lowpass ones to lo (stride ls)
+ * when lo != NULL.  nt: streaming stores. */
+void lw_line_store_fwd(const lw_fast_plan *fp, const lw_line_geom *g, int mallat, const char *base, char *dst,
+                       int64_t ds, char *lo, int64_t ls, int64_t o0, int64_t o1, double f, int nt);
+/* lw_line_lift forward then lw_line_store_fwd, fused where possible. */
+void lw_line_lift_store_fwd(const lw_fast_plan *fp, const lw_line_geom *g, int mallat, char *base, char *dst,
+                            int64_t ds, char *lo, int64_t ls, int64_t o0, int64_t o1, double f, int nt, int *guard);
+/* Store samples [o0, o1) in natural order (stride ds), times f. */
+void lw_line_store_inv(const lw_fast_plan *fp, const lw_line_geom *g, const char *base, char *dst, int64_t ds,
+                       int64_t o0, int64_t o1, double f, int nt);
+
+/* Scratch of lw_line_fwd / lw_line_inv for windows of up to wmax samples. */
+size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax);
+
+/* Whole segment [o0, o1) of a line: load, lift, store (scratch per thread). */
+void lw_line_fwd(const lw_fast_plan *fp, lw_mode mode, int mallat, const char *src, int64_t ss, char *dst,
+                 int64_t ds, char *lo, int64_t ls, int64_t n, int64_t o0, int64_t o1, double fin, int nt,
+                 void *scratch, int *guard);
+void lw_line_inv(const lw_fast_plan *fp, lw_mode mode, int mallat, const char *src, int64_t ss, const char *lo,
+                 int64_t ls, char *dst, int64_t ds, int64_t n, int64_t o0, int64_t o1, double fout, int nt,
+                 void *scratch, int *guard);
+
+/* Window [w0, w1) holding every sample that outputs [o0, o1) depend on. */
+static inline void lw_fast_window(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1,
+                                  int64_t *w0, int64_t *w1)
+{
+    *w0 = o0 - fp->E;
+    *w1 = o1 + fp->E;
+    if (mode != LW_PERIODIC) {
+        if (*w0 < 0) *w0 = 0;
+        if (*w1 > n) *w1 = n;
+    }
+}
+
+/* Index of u inside the window [w0, w1) by whole-sample reflection at its
+ * ends: the true symmetric boundary when the window is the whole axis, a
+ * don't-care value (outside every output's dependency cone) otherwise. */
+static inline int64_t lw_fast_reflect(int64_t u, int64_t w0, int64_t w1)
+{
+    if (u >= w0 && u < w1) return u;
+    return w0 + lw_boundary_index(u - w0, w1 - w0, LW_SYMMETRIC);
+}
+
+/* Position of sample t (0 <= t < n) in Mallat order. */
+static inline int64_t lw_mallat_pos(int64_t t, int64_t n)
+{
+    return (t & 1) ? (n + 1) / 2 + (t >> 1) : (t >> 1);
+}
+
+static inline int64_t lw_wrap(int64_t i, int64_t n)
+{
+    int64_t r = i % n;
+    return r < 0 ? r + n : r;
+}
+
+/* ---- the nD single-loop pipeline (fast_nd.c) ------------------------------ */
+
+/* One level of one problem: nv slow ("vertical") axes lifted through rings of
+ * sub-blocks, then either a lifted line (hlift) or a plain vector of rowlen
+ * contiguous batch elements per row. */
+typedef struct lw_fast_level {
+    const lw_fast_plan *fp;
+    lw_mode mode;
+    int mallat;
+    int inverse;
+    int nv;                    /* vertical axes, 0..3 */
+    int64_t n[LW_MAX_AXES];    /* their lengths at this level */
+    int64_t ss[LW_MAX_AXES];   /* src strides (elements) */
+    int64_t ds[LW_MAX_AXES];   /* dst strides */
+    int hlift;                 /* 1: rows are lines lifted along the last axis */
+    int nt;                    /* streaming stores for dst and ll (large levels) */
+    int64_t rowlen;            /* line length (hlift) or vector length */
+    int64_t srs, drs;          /* element stride along the row (src, dst) */
+    /* the all-lowpass samples (even index on every axis) go to / come from a
+     * separate dense buffer when has_ll: forward writes the next level's
+     * input there, inverse reads the previous level's output from there */
+    int has_ll;
+    int64_t ls[LW_MAX_AXES], lrs;
+    /* items: up to 4 batch axes */
+    int nb;
+    int64_t bn[LW_MAX_RANK], bss[LW_MAX_RANK], bds[LW_MAX_RANK], bls[LW_MAX_RANK];
+} lw_fast_level;
+
+/* Per-thread scratch bytes of a level (64-byte multiple). */
+size_t lw_fast_level_scratch(const lw_fast_level *lv);
+
+/* Run one level from src to dst (distinct buffers, ll a third one or NULL)
+ * on `threads` threads; scratch holds threads * per_thread bytes (64-byte
+ * aligned), or is NULL (then each thread allocates its own). */
+lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                            char *scratch, size_t per_thread);
+
+/* ---- Faber-Schauder with several active axes (fast_fs.c) ------------------- */
+
+/* One level (lv->nv active axes, rowlen 1) from src to dst, for every item;
+ * the all-even samples to / from ll when lv->has_ll, as in fast_nd.c. */
+lw_status lw_fast_fs_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard);
+
+/* ---- backend entry points (fast_backend.c) --------------------------------- */
+
+lw_status lw_fast_plan_create(lw_plan *plan);
+lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out);
+void lw_fast_destroy(lw_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,432 @@
+/* The single-loop pipeline of the cpu backend.
+ *
+ * A level of an nD problem is run as nested sweeps.  Along the slowest
+ * ("vertical") axis, sub-blocks (a row in 2-D, a tile of rows of a plane in
+ * 3-D) enter a ring of R = (S+1)*D + 1 slots of per-thread scratch; after
+ * sub-block i arrives, lifting step q (1..S) runs on sub-block i - q*D when
+ * that has the step's parity, as one vector loop over the whole sub-block (so
+ * the vertical pass works on every column at once).  For the two-tap
+ * wavelets all steps of an iteration run as one fused pass (k->vchain), each
+ * row loaded once.  A uniform lag D (the largest tap offset) makes every
+ * neighbour available and not yet advanced past the step it must be read at.
+ * Sub-block i - (S+1)*D is then final: it is handed, still hot, to the next
+ * axis, which lifts it in place (the next vertical axis directly inside the
+ * slot, or the line lifting of fast_line.c) and writes it to its Mallat or
+ * interleaved place in dst.  Rows stay split (even | odd samples) from entry
+ * to exit.  The inverse runs the other way round: the inner axes are
+ * inverted into the slot, the vertical steps run in reverse order, and
+ * finished sub-blocks are copied out.
+ *
+ * Boundaries: neighbours outside the window [w0, w1) are reflected at its
+ * ends, which is the symmetric boundary at the ends of the axis.  Work units
+ * (OpenMP, dynamic): batch items x strips of the slowest axis x tiles of dim
+ * 1 (3-D cache blocking: a tile's ring stays within ~512 KiB).  A strip's or
+ * tile's window adds E = S*D halo on each side, recomputed redundantly, so
+ * units never communicate.  Periodic axes always use halo windows with
+ * wrapped loads. */
+#include "fast_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef LW_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#define ALIGN64(x) (((x) + 63) & ~(size_t)63)
+
+typedef struct nd_ctx {
+    const lw_fast_level *lv;
+    const lw_fast_plan *fp;
+    int R, lag;
+    char *ring[LW_MAX_AXES];
+    size_t blk[LW_MAX_AXES];        /* elements of a sub-block at depth d */
+    int64_t dense[LW_MAX_AXES];     /* dense strides of the sub-block dims */
+    size_t rowfmt;                  /* elements of a row in a ring */
+    lw_line_geom g;                 /* split form of a whole row (hlift) */
+    size_t cb;                      /* column block of the vertical steps */
+    int64_t tile;                   /* rows of dim 1 per tile of the depth-0 ring (nv >= 2) */
+    int64_t tsel;                   /* the one tile to run, or -1 for all */
+    char *direct[LW_MAX_AXES];      /* forward: dim d lifted in place in the outer slot */
+    int64_t dbase[LW_MAX_AXES];     /* ... whose row 0 is index dbase[d] */
+    void *line;                     /* fast_line.c scratch (no vertical axis) */
+    int guard;
+} nd_ctx;
+
+enum { CONV_RING = 0, CONV_IN = 1, CONV_OUT = 2 };
+
+/* Copy the sub-array of dims d..nv-1 (+ row) from src to dst, times f.
+ * conv: CONV_RING ring to ring (rows in split form), CONV_IN line to split
+ * form, CONV_OUT split form to natural order line (inverse output). */
+static void copy_block(const nd_ctx *c, int d, const char *src, const int64_t *sst, int64_t srs, char *dst,
+                       const int64_t *dst_st, int64_t drs, double f, int conv, int nt)
+{
+    const lw_fast_level *lv = c->lv;
+    const lw_fkern *k = c->fp->k;
+    size_t es = c->fp->es;
+    if (d == lv->nv) {
+        if (lv->hlift && conv == CONV_IN) {
+            lw_line_load_fwd(c->fp, &c->g, src, srs, dst, f);
+        } else if (lv->hlift && conv == CONV_OUT) {
+            lw_line_store_inv(c->fp, &c->g, src, dst, drs, 0, lv->rowlen, f, nt);
+        } else if (conv == CONV_RING) {
+            k->scale(dst, src, c->rowfmt, f);
+        } else if (srs == 1 && drs == 1) {
+            (nt ? k->scale_nt : k->scale)(dst, src, (size_t)lv->rowlen, f);
+        } else {
+            for (int64_t j = 0; j < lv->rowlen; j++)
+                k->scale(dst + (size_t)(j * drs) * es, src + (size_t)(j * srs) * es, 1, f);
+        }
+        return;
+    }
+    if (d < 0 || d >= LW_MAX_AXES) return; /* nv <= 3: never */
+    for (int64_t j = 0; j < lv->n[d]; j++)
+        copy_block(c, d + 1, src + (size_t)(j * sst[d]) * es, sst, srs, dst + (size_t)(j * dst_st[d]) * es, dst_st,
+                   drs, f, conv, nt);
+}
+
+/* Software prefetch of the next input rows, so that memory stays busy while
+ * a row is being lifted (the rows are far apart in 2-D). */
+#define PF_AHEAD 2
+static inline void prefetch(const char *p, size_t bytes)
+{
+#if defined(__GNUC__)
+    for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, 0, 2);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+static inline char *slot_of(const nd_ctx *c, int d, int64_t t, int64_t w0)
+{
+    if (c->direct[d]) return c->direct[d] + (size_t)((t - c->dbase[d]) * c->dense[d]) * c->fp->es;
+    return c->ring[d] + (size_t)((t - w0) % c->R) * c->blk[d] * c->fp->es;
+}
+
+/* Vertical steps of iteration i at depth d (forward order, or reverse). */
+static void ring_steps(nd_ctx *c, int d, int64_t i, int64_t w0, int64_t w1, int inverse, size_t blk)
+{
+    const lw_fast_plan *fp = c->fp;
+    size_t es = fp->es;
+    int S = fp->nsteps;
+    if (fp->fused && i - S - 1 >= w0 && i < w1 && (int)((i - 1) & 1) == fp->steps[inverse ? S - 1 : 0].target_odd) {
+        /* every step active, no neighbour reflected: one fused pass */
+        void *rows[LW_MAX_STEPS + 2];
+        for (int q = 0; q <= S + 1; q++) rows[q] = slot_of(c, d, i - q, w0);
+        fp->k->vchain(rows, blk, fp->steps, S, inverse, &c->guard);
+        return;
+    }
+    char *tgt[LW_MAX_STEPS];
+    const char *nbs[LW_MAX_STEPS][LW_MAX_TAPS];
+    const lw_fstep *st[LW_MAX_STEPS];
+    int m = 0;
+    for (int q = 1; q <= fp->nsteps; q++) {
+        const lw_fstep *s = &fp->steps[inverse ? fp->nsteps - q : q - 1];
+        int64_t t = i - (int64_t)q * fp->D;
+        if (t < w0 || t >= w1 || (int)(t & 1) != s->target_odd) continue;
+        tgt[m] = slot_of(c, d, t, w0);
+        for (int a = 0; a < s->ntaps; a++) nbs[m][a] = slot_of(c, d, lw_fast_reflect(t + s->off[a], w0, w1), w0);
+        st[m++] = s;
+    }
+    if (!m) return;
+    for (size_t j = 0; j < blk; j += c->cb) {
+        size_t cnt = blk - j < c->cb ? blk - j : c->cb;
+        for (int q = 0; q < m; q++) {
+            const void *nb[LW_MAX_TAPS];
+            for (int a = 0; a < st[q]->ntaps; a++) nb[a] = nbs[q][a] + j * es;
+            fp->k->step(tgt[q] + j * es, nb, cnt, st[q], inverse, &c->guard);
+        }
+    }
+}
+
+#define NO_BASE INT64_MIN
+
+/* Forward over dims d.. of src (in_ring: src is a ring sub-block, rows in
+ * split form, its dim-d row 0 being index sbase, or NO_BASE when it holds
+ * the whole dim in natural order; else the level's input).  Outputs [o0, o1)
+ * of dim d.  At depth 0 with two or more vertical dims the ring holds tiles
+ * of dim 1 (with their halo) rather than whole planes, to stay in cache. */
+static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_t srs, char *dst, const int64_t *dst_st,
+                   int64_t drs, char *ll, int64_t o0, int64_t o1, double fin, int in_ring, int64_t sbase)
+{
+    const lw_fast_level *lv = c->lv;
+    const lw_fast_plan *fp = c->fp;
+    size_t es = fp->es;
+    if (d == lv->nv) {
+        if (lv->hlift && in_ring) {
+            /* the finished row is lifted in place in its slot, then placed */
+            lw_line_lift_store_fwd(fp, &c->g, lv->mallat, (char *)src, dst, drs, ll, lv->lrs, 0, lv->rowlen, fin,
+                                   lv->nt, &c->guard);
+        } else if (lv->hlift) {
+            lw_line_fwd(fp, lv->mode, lv->mallat, src, srs, dst, drs, ll, lv->lrs, lv->rowlen, o0, o1, fin, lv->nt,
+                        c->line, &c->guard);
+        } else {
+            copy_block(c, d, src, sst, srs, ll ? ll : dst, dst_st, ll ? lv->lrs : drs, fin, CONV_IN, lv->nt);
+        }
+        return;
+    }
+    if (d < 0 || d + 1 >= LW_MAX_AXES + 1) return; /* nv <= 3: never */
+    int64_t n = lv->n[d], w0, w1;
+    lw_fast_window(fp, lv->mode, n, o0, o1, &w0, &w1);
+    int tiled = d == 0 && lv->nv >= 2;
+    int64_t n1 = tiled ? lv->n[1] : 1, tile = tiled ? c->tile : 1;
+    int64_t inner = (d + 1 < lv->nv && d + 1 < LW_MAX_AXES) ? lv->n[d + 1] : lv->rowlen;
+    int pf = !in_ring && d + 1 == lv->nv && srs == 1; /* rows of the input: prefetch ahead */
+    /* a tile slot of the outer dim holds this dim's whole window: lift it in
+     * place there (no copy); the pending factor then goes to the output */
+    int direct = in_ring && sbase != NO_BASE;
+    c->direct[d] = direct ? (char *)src : NULL;
+    c->dbase[d] = sbase;
+    double fpass = direct ? fin : 1.0;
+    int64_t ta = 0, tb = n1;
+    if (tiled && c->tsel >= 0) {
+        ta = c->tsel * tile;
+        tb = ta + tile < n1 ? ta + tile : n1;
+    }
+    for (int64_t a0 = ta; a0 < tb; a0 += tile) {
+        int64_t a1 = a0 + tile < n1 ? a0 + tile : n1, aw0 = 0, aw1 = 1;
+        if (tiled) lw_fast_window(fp, lv->mode, n1, a0, a1, &aw0, &aw1);
+        size_t blk = tiled ? (size_t)(aw1 - aw0) * (size_t)c->dense[1] : c->blk[d];
+        for (int64_t i = w0; i < w1 + c->lag; i++) {
+            if (pf && i + PF_AHEAD < w1)
+                prefetch(src + (size_t)(lw_wrap(i + PF_AHEAD, n) * sst[d]) * es, lv->rowlen * es);
+            if (i < w1 && !direct) {
+                int64_t u = lw_wrap(i, n);
+                const char *sp = src + (size_t)(u * sst[d]) * es;
+                char *slot = slot_of(c, d, i, w0);
+                int conv = in_ring ? CONV_RING : CONV_IN;
+                if (tiled) {
+                    for (int64_t r = aw0; r < aw1; r++)
+                        copy_block(c, 2, sp + (size_t)(lw_wrap(r, n1) * sst[1]) * es, sst, srs,
+                                   slot + (size_t)((r - aw0) * c->dense[1]) * es, c->dense, 1, fin, conv, 0);
+                } else {
+                    copy_block(c, d + 1, sp, sst, srs, slot, c->dense, 1, fin, conv, 0);
+                }
+            }
+            ring_steps(c, d, i, w0, w1, 0, blk);
+            int64_t t = i - c->lag;
+            if (t >= o0 && t < o1) {
+                double z = ((t & 1) ? fp->zh : fp->zl) * fpass;
+                int64_t p = lv->mallat ? lw_mallat_pos(t, n) : t;
+                char *li = (ll && !(t & 1)) ? ll + (size_t)((t >> 1) * lv->ls[d]) * es : NULL;
+                nd_fwd(c, d + 1, slot_of(c, d, t, w0), c->dense, 1, dst + (size_t)(p * dst_st[d]) * es, dst_st, drs,
+                       li, tiled ? a0 : 0, tiled ? a1 : inner, z, 1, tiled ? aw0 : NO_BASE);
+            }
+        }
+    }
+}
+
+/* Inverse over dims d.. (to_ring: dst is a ring sub-block, rows kept in
+ * split form, holding dim-d indices from dbase on; else the level's output).
+ * Outputs [o0, o1) of dim d.  Tiled at depth 0 like nd_fwd; there the tile
+ * slot holds the whole window of dim 1's own pipeline, which then runs in
+ * place inside it (direct) with nothing to copy out. */
+static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_t srs, const char *ll, char *dst,
+                   const int64_t *dst_st, int64_t drs, int64_t o0, int64_t o1, double fout, int to_ring, int64_t dbase,
+                   int direct)
+{
+    const lw_fast_level *lv = c->lv;
+    const lw_fast_plan *fp = c->fp;
+    size_t es = fp->es;
+    if (d == lv->nv) {
+        if (lv->hlift && to_ring) {
+            lw_line_load_inv(fp, &c->g, lv->mallat, src, srs, ll, lv->lrs, dst, fout);
+            lw_line_lift(fp, &c->g, dst, 1, &c->guard);
+        } else if (lv->hlift) {
+            lw_line_inv(fp, lv->mode, lv->mallat, src, srs, ll, lv->lrs, dst, drs, lv->rowlen, o0, o1, fout, lv->nt,
+                        c->line, &c->guard);
+        } else {
+            copy_block(c, d, ll ? ll : src, sst, ll ? lv->lrs : srs, dst, dst_st, drs, fout, CONV_OUT,
+                       lv->nt && !to_ring);
+        }
+        return;
+    }
+    if (d < 0 || d + 1 >= LW_MAX_AXES + 1) return; /* nv <= 3: never */
+    int64_t n = lv->n[d], w0, w1;
+    lw_fast_window(fp, lv->mode, n, o0, o1, &w0, &w1);
+    c->direct[d] = direct ? dst : NULL;
+    c->dbase[d] = w0;
+    int tiled = d == 0 && lv->nv >= 2;
+    int64_t n1 = tiled ? lv->n[1] : 1, tile = tiled ? c->tile : 1;
+    int64_t inner = (d + 1 < lv->nv && d + 1 < LW_MAX_AXES) ? lv->n[d + 1] : lv->rowlen;
+    double il = 1.0 / fp->zl, ih = 1.0 / fp->zh;
+    int pf = d == 0 && d + 1 == lv->nv && srs == 1;
+    int64_t ta = 0, tb = n1;
+    if (tiled && c->tsel >= 0) {
+        ta = c->tsel * tile;
+        tb = ta + tile < n1 ? ta + tile : n1;
+    }
+    for (int64_t a0 = ta; a0 < tb; a0 += tile) {
+        /* [aw0, aw1): rows of dim 1 this tile's outputs need; [bw0, bw1): the
+         * window dim 1's pipeline reads to produce them (held in the slot) */
+        int64_t a1 = a0 + tile < n1 ? a0 + tile : n1, aw0 = 0, aw1 = 1, bw0 = 0, bw1 = 1;
+        if (tiled) {
+            lw_fast_window(fp, lv->mode, n1, a0, a1, &aw0, &aw1);
+            lw_fast_window(fp, lv->mode, n1, aw0, aw1, &bw0, &bw1);
+        }
+        size_t blk = tiled ? (size_t)(bw1 - bw0) * (size_t)c->dense[1] : c->blk[d];
+        for (int64_t i = w0; i < w1 + c->lag; i++) {
+            if (pf && i + PF_AHEAD < w1) {
+                int64_t u = lw_wrap(i + PF_AHEAD, n);
+                int64_t p = lv->mallat ? lw_mallat_pos(u, n) : u;
+                prefetch(src + (size_t)(p * sst[d]) * es, lv->rowlen * es);
+            }
+            if (i < w1) {
+                int64_t u = lw_wrap(i, n);
+                int64_t p = lv->mallat ? lw_mallat_pos(u, n) : u;
+                const char *li = (ll && !(u & 1)) ? ll + (size_t)((u >> 1) * lv->ls[d]) * es : NULL;
+                double f = ((i & 1) ? ih : il) * (direct ? fout : 1.0);
+                nd_inv(c, d + 1, src + (size_t)(p * sst[d]) * es, sst, srs, li, slot_of(c, d, i, w0), c->dense, 1,
+                       tiled ? aw0 : 0, tiled ? aw1 : inner, f, 1, 0, tiled);
+            }
+            ring_steps(c, d, i, w0, w1, 1, blk);
+            int64_t t = i - c->lag;
+            if (t >= o0 && t < o1 && !direct) {
+                char *slot = slot_of(c, d, t, w0), *dp = dst + (size_t)((t - dbase) * dst_st[d]) * es;
+                int conv = to_ring ? CONV_RING : CONV_OUT, nt = lv->nt && !to_ring;
+                if (tiled) {
+                    for (int64_t r = a0; r < a1; r++)
+                        copy_block(c, 2, slot + (size_t)((r - bw0) * c->dense[1]) * es, c->dense, 1,
+                                   dp + (size_t)(r * dst_st[1]) * es, dst_st, drs, fout, conv, nt);
+                } else {
+                    copy_block(c, d + 1, slot, c->dense, 1, dp, dst_st, drs, fout, conv, nt);
+                }
+            }
+        }
+    }
+}
+
+#define LINE_SEG ((int64_t)1 << 15)
+
+/* Per-thread scratch: one ring per vertical depth, or the line halves.
+ * Returns its size; with mem != NULL also lays it out. */
+static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
+{
+    const lw_fast_plan *fp = lv->fp;
+    memset(c, 0, sizeof *c);
+    c->lv = lv;
+    c->fp = fp;
+    c->lag = (fp->nsteps + 1) * fp->D;
+    c->R = c->lag + 1;
+    c->cb = 4096 / fp->es;
+    if (lv->hlift) lw_line_geom_init(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &c->g);
+    c->rowfmt = lv->hlift ? c->g.fmt : (size_t)lv->rowlen;
+    int64_t st = (int64_t)c->rowfmt;
+    for (int d = lv->nv - 1; d >= 0; d--) {
+        c->dense[d] = st;
+        c->blk[d] = (size_t)st;
+        st *= lv->n[d];
+    }
+    if (lv->nv >= 2) {
+        /* tiles of dim 1 whose ring (R sub-blocks with halo) fits in ~512 KiB */
+        int64_t rowb = (int64_t)c->R * c->dense[1] * (int64_t)fp->es;
+        int64_t t = ((int64_t)512 * 1024) / (rowb > 0 ? rowb : 1) - 2 * (int64_t)fp->E;
+        if (t < 8) t = 8;
+        if (t > lv->n[1]) t = lv->n[1];
+        c->tile = t;
+        int64_t w0, w1, wmax = 0;
+        for (int64_t a0 = 0; a0 < lv->n[1]; a0 += t) {
+            lw_fast_window(fp, lv->mode, lv->n[1], a0, a0 + t < lv->n[1] ? a0 + t : lv->n[1], &w0, &w1);
+            if (lv->inverse) lw_fast_window(fp, lv->mode, lv->n[1], w0, w1, &w0, &w1); /* see nd_inv */
+            if (w1 - w0 > wmax) wmax = w1 - w0;
+        }
+        c->blk[0] = (size_t)(wmax * c->dense[1]);
+    }
+    size_t total = 0;
+    for (int d = 0; d < lv->nv; d++) total += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
+    int64_t seg = lv->rowlen < LINE_SEG ? lv->rowlen : LINE_SEG; /* bound of a line segment */
+    size_t lb = (lv->hlift && lv->nv == 0) ? lw_line_scratch_bytes(fp, seg + 2 * (int64_t)fp->E + 2) : 0;
+    if (mem) {
+        memset(mem, 0, total); /* split-row padding stays zero: steps on it are harmless */
+        char *p = mem;
+        for (int d = 0; d < lv->nv; d++) {
+            c->ring[d] = p;
+            p += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
+        }
+        c->line = lb ? p : NULL;
+    }
+    return ALIGN64(total + lb + 64);
+}
+
+size_t lw_fast_level_scratch(const lw_fast_level *lv)
+{
+    nd_ctx c;
+    return ctx_init(&c, lv, NULL);
+}
+
+lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                            char *scratch, size_t per_thread)
+{
+    const lw_fast_plan *fp = lv->fp;
+    int64_t nitems = 1;
+    for (int b = 0; b < lv->nb; b++) nitems *= lv->bn[b];
+    /* work units: items x strips of the slowest axis (or segments of the
+     * line) x tiles of dim 1 (nv >= 2) */
+    nd_ctx c0;
+    size_t need = ctx_init(&c0, lv, NULL);
+    int64_t ntiles = lv->nv >= 2 ? (lv->n[1] + c0.tile - 1) / c0.tile : 1;
+    int64_t n0 = lv->nv > 0 ? lv->n[0] : lv->rowlen;
+    int64_t nstrips = 1, minlen = lv->nv > 0 ? 4 * (int64_t)fp->E + 16 : 4096;
+    if (threads > 1 && nitems * ntiles < 4 * threads) {
+        nstrips = (4 * threads + nitems * ntiles - 1) / (nitems * ntiles);
+        if (nstrips > n0 / minlen) nstrips = n0 / minlen;
+        if (nstrips < 1) nstrips = 1;
+    }
+    if (lv->nv == 0 && n0 > LINE_SEG && nstrips < (n0 + LINE_SEG - 1) / LINE_SEG)
+        nstrips = (n0 + LINE_SEG - 1) / LINE_SEG;
+    int64_t seg = (n0 + nstrips - 1) / nstrips;
+    int64_t nunits = nitems * nstrips * ntiles;
+    if (threads > nunits) threads = (int)(nunits > 0 ? nunits : 1);
+    int fail = 0, bad = 0;
+    size_t es = fp->es;
+    if (!scratch || per_thread < need) per_thread = 0; /* the caller's is too small: own */
+
+#ifdef LW_HAVE_OPENMP
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : fail, bad)
+#endif
+    {
+        nd_ctx c;
+        int tid = 0;
+#ifdef LW_HAVE_OPENMP
+        tid = omp_get_thread_num();
+#endif
+        char *mem = per_thread ? scratch + (size_t)tid * per_thread : aligned_alloc(64, need);
+        if (mem)
+            ctx_init(&c, lv, mem);
+        else
+            fail = 1;
+#ifdef LW_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int64_t u = 0; u < nunits; u++) {
+            if (fail) continue;
+            int64_t item = u / (nstrips * ntiles), strip = (u / ntiles) % nstrips;
+            c.tsel = ntiles > 1 ? u % ntiles : -1;
+            int64_t so = 0, dof = 0, lof = 0, rem = item;
+            for (int b = lv->nb - 1; b >= 0; b--) {
+                int64_t ib = rem % lv->bn[b];
+                rem /= lv->bn[b];
+                so += ib * lv->bss[b];
+                dof += ib * lv->bds[b];
+                lof += ib * lv->bls[b];
+            }
+            int64_t o0 = strip * seg, o1 = o0 + seg < n0 ? o0 + seg : n0;
+            if (o0 >= o1) continue;
+            const char *s = src + (size_t)so * es;
+            char *d = dst + (size_t)dof * es;
+            char *l = lv->has_ll ? ll + (size_t)lof * es : NULL;
+            if (lv->inverse)
+                nd_inv(&c, 0, s, lv->ss, lv->srs, l, d, lv->ds, lv->drs, o0, o1, 1.0, 0, 0, 0);
+            else
+                nd_fwd(&c, 0, s, lv->ss, lv->srs, d, lv->ds, lv->drs, l, o0, o1, 1.0, 0, NO_BASE);
+        }
+        if (mem) {
+            bad |= c.guard;
+            if (!per_thread) free(mem);
+        }
+    }
+    if (bad) *guard = 1;
+    if (fail) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu backend's per-thread scratch");
+    return LW_OK;
+}

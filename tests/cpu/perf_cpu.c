@@ -1,0 +1,123 @@
+/* Quick timing of the cpu backend against a memcpy of the same bytes on the
+ * same threads (not a test; `liftwave bench` is the real benchmark).
+ *
+ *   perf_cpu [-s 8192x8192] [-w cdf97] [-m periodic] [-l 1] [-t float32]
+ *            [-i] [-p] [-r 9]
+ * -i inverse, -p in place.  Threads: OMP_NUM_THREADS; SIMD: LW_CPU_SIMD. */
+#include "liftwave.h"
+#include "cpu/fast_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void par_copy(char *d, const char *s, size_t bytes, int th)
+{
+    int64_t nch = (int64_t)th * 8;
+    (void)th;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(th) schedule(static)
+#endif
+    for (int64_t k = 0; k < nch; k++) {
+        size_t ch = (bytes + (size_t)nch - 1) / (size_t)nch, o = (size_t)k * ch;
+        if (o < bytes) memcpy(d + o, s + o, o + ch <= bytes ? ch : bytes - o);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2;
+    c.shape[0] = c.shape[1] = 8192;
+    c.mode = LW_PERIODIC;
+    c.backend = LW_BACKEND_CPU;
+    int reps = 9, inplace = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
+        if (!strcmp(a, "-s")) {
+            c.rank = 0;
+            for (const char *p = v; *p && c.rank < 3;) {
+                c.shape[c.rank++] = strtoll(p, (char **)&p, 10);
+                if (*p == 'x') p++;
+            }
+            i++;
+        } else if (!strcmp(a, "-w")) {
+            lw_wavelet_parse(v, &c.wavelet), i++;
+        } else if (!strcmp(a, "-m")) {
+            lw_mode_parse(v, &c.mode), i++;
+        } else if (!strcmp(a, "-l")) {
+            c.levels = !strcmp(v, "max") ? LW_LEVELS_MAX : atoi(v), i++;
+        } else if (!strcmp(a, "-t")) {
+            c.dtype = !strcmp(v, "float64") ? LW_FLOAT64 : !strcmp(v, "int32") ? LW_INT32 : LW_FLOAT32;
+            c.integer = c.dtype == LW_INT32;
+            i++;
+        } else if (!strcmp(a, "-i")) {
+            c.direction = LW_INVERSE;
+        } else if (!strcmp(a, "-p")) {
+            inplace = 1;
+        } else if (!strcmp(a, "-r")) {
+            reps = atoi(v), i++;
+        }
+    }
+    if (reps < 1 || reps > 200) reps = 9;
+    lw_plan *p;
+    if (lw_plan_create(&p, &c) != LW_OK) {
+        fprintf(stderr, "plan: %s\n", lw_last_error());
+        return 1;
+    }
+    int64_t n = 1;
+    for (int i = 0; i < c.rank; i++) n *= c.shape[i];
+    size_t es = lw_dtype_size(c.dtype), bytes = (size_t)n * es;
+    char *x = malloc(bytes), *y = malloc(bytes);
+    uint64_t s = 88172645463325252ull;
+    for (int64_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        double u = (double)(s >> 11) / 9007199254740992.0;
+        if (c.dtype == LW_FLOAT32) ((float *)x)[i] = (float)u;
+        else if (c.dtype == LW_FLOAT64) ((double *)x)[i] = u;
+        else ((int32_t *)x)[i] = (int32_t)(u * 65536);
+    }
+    memset(y, 0, bytes);
+    int th = lw_cpu_threads();
+    double tt[200], tc[200];
+    if (inplace) memcpy(y, x, bytes);
+    lw_execute(p, inplace ? y : x, y);
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        par_copy(y, x, bytes, th);
+        tc[r] = now() - t0;
+        t0 = now();
+        lw_execute(p, inplace ? y : x, y);
+        tt[r] = now() - t0;
+    }
+    qsort(tt, (size_t)reps, sizeof(double), cmpd);
+    qsort(tc, (size_t)reps, sizeof(double), cmpd);
+    double mt = tt[reps / 2], mc = tc[reps / 2];
+    printf("%s %s %s %s levels %d %s%s shape", lw_wavelet_name(c.wavelet), lw_mode_name(c.mode),
+           lw_dtype_name(c.dtype), c.direction ? "inverse" : "forward", lw_plan_config(p)->levels,
+           inplace ? "in-place " : "", "");
+    for (int i = 0; i < c.rank; i++) printf("%s%lld", i ? "x" : " ", (long long)c.shape[i]);
+    printf(" | simd %s threads %d | median %.2f ms (min %.2f) %.3f Gsamples/s | memcpy %.2f ms %.1f GB/s | "
+           "fraction %.3f\n",
+           lw_simd_name(((const lw_fast_plan *)p->impl)->simd), th, mt * 1e3, tt[0] * 1e3, (double)n / mt * 1e-9,
+           mc * 1e3, 2.0 * (double)bytes / mc * 1e-9, mc / mt);
+    lw_destroy(p);
+    free(x);
+    free(y);
+    return 0;
+}

@@ -1,0 +1,289 @@
+/* The tuned cpu backend equals the reference (cpu-ref) across the sweep:
+ * every wavelet x mode x layout x dtype x direction, ranks 1-4 with axes
+ * subsets and batches, odd / even / length-1 axes, random levels up to max,
+ * in place and out of place.  float32 within 1e-5 and float64 within 1e-12
+ * of max |reference|, int32 bit-exact (also for inputs large enough that the
+ * int32 lanes must hand over to the exact path).
+ *
+ * The SIMD path and thread count come from the environment (LW_CPU_SIMD,
+ * OMP_NUM_THREADS), one ctest per combination; a path this CPU lacks is
+ * skipped with exit status 77. */
+#include "liftwave.h"
+#include "cpu/fast_internal.h"
+#include "lw_test.h"
+
+#include <math.h>
+#include <string.h>
+
+static long n_cases;
+
+static int periodic_levels(int rank, const int64_t *shape, int naxes, const int *axes)
+{
+    int best = 64;
+    for (int i = 0; i < (naxes ? naxes : rank); i++) {
+        int64_t n = shape[naxes ? axes[i] : i];
+        if (n == 1) continue;
+        int l = 0;
+        while (n >= 2 && (n & 1) == 0) {
+            n /= 2;
+            l++;
+            if (n == 1) break;
+        }
+        if (l < best) best = l;
+    }
+    return best == 64 ? 0 : best;
+}
+
+static void fill(void *buf, lw_dtype t, int64_t n, int64_t imax)
+{
+    for (int64_t i = 0; i < n; i++) {
+        switch (t) {
+        case LW_FLOAT32: ((float *)buf)[i] = (float)(lw_rng_unit() * 2 - 1); break;
+        case LW_FLOAT64: ((double *)buf)[i] = lw_rng_unit() * 2 - 1; break;
+        case LW_INT32: ((int32_t *)buf)[i] = (int32_t)lw_rng_range(-imax, imax); break;
+        }
+    }
+}
+
+static double value(const void *buf, lw_dtype t, int64_t i)
+{
+    switch (t) {
+    case LW_FLOAT32: return ((const float *)buf)[i];
+    case LW_FLOAT64: return ((const double *)buf)[i];
+    case LW_INT32: return ((const int32_t *)buf)[i];
+    }
+    return 0;
+}
+
+static lw_status make(lw_plan **p, int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w,
+                      lw_mode m, lw_layout lay, lw_dtype t, int levels, lw_direction dir, lw_backend b)
+{
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = rank;
+    for (int i = 0; i < rank; i++) c.shape[i] = shape[i];
+    c.naxes = naxes;
+    for (int i = 0; i < naxes; i++) c.axes[i] = axes[i];
+    c.wavelet = w;
+    c.mode = m;
+    c.layout = lay;
+    c.dtype = t;
+    c.integer = t == LW_INT32;
+    c.levels = levels;
+    c.direction = dir;
+    c.backend = b;
+    return lw_plan_create(p, &c);
+}
+
+static lw_simd g_want;
+
+/* Compare cpu with cpu-ref on one configuration (levels < 0: random). */
+static void check(int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w, lw_mode m,
+                  lw_layout lay, lw_dtype t, int levels, lw_direction dir, int64_t imax)
+{
+    int lmax = 0;
+    lw_max_levels(rank, shape, naxes, axes, &lmax);
+    if (m == LW_PERIODIC) {
+        int pl = periodic_levels(rank, shape, naxes, axes);
+        if (pl < lmax) lmax = pl;
+    }
+    if (levels < 0) {
+        levels = lmax > 0 ? (int)lw_rng_range(1, lmax) : 0;
+        if (lmax > 0 && lw_rng_range(0, 2) == 0) levels = lmax;
+    }
+    if (levels > lmax) levels = lmax;
+    lw_plan *pf = NULL, *pr = NULL;
+    lw_status s1 = make(&pf, rank, shape, naxes, axes, w, m, lay, t, levels, dir, LW_BACKEND_CPU);
+    lw_status s2 = make(&pr, rank, shape, naxes, axes, w, m, lay, t, levels, dir, LW_BACKEND_CPU_REF);
+    CHECK(s1 == LW_OK && s2 == LW_OK, "plan %s %s %s %s rank %d: %s", lw_wavelet_name(w), lw_mode_name(m),
+          lw_layout_name(lay), lw_dtype_name(t), rank, lw_last_error());
+    if (s1 != LW_OK || s2 != LW_OK) {
+        lw_destroy(pf);
+        lw_destroy(pr);
+        return;
+    }
+    const lw_fast_plan *fp = (const lw_fast_plan *)pf->impl;
+    CHECK(fp->simd == g_want, "plan uses %s, not the forced %s", lw_simd_name(fp->simd), lw_simd_name(g_want));
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++) n *= shape[i];
+    size_t es = lw_dtype_size(t);
+    void *x = malloc((size_t)n * es), *y = malloc((size_t)n * es), *z = malloc((size_t)n * es);
+    fill(x, t, n, imax);
+    int inplace = lw_rng_range(0, 3) == 0;
+    memset(y, 0x5a, (size_t)n * es);
+    if (inplace) {
+        memcpy(y, x, (size_t)n * es);
+        CHECK(lw_execute(pf, y, y) == LW_OK, "execute in place: %s", lw_last_error());
+    } else {
+        void *xc = malloc((size_t)n * es);
+        memcpy(xc, x, (size_t)n * es);
+        CHECK(lw_execute(pf, xc, y) == LW_OK, "execute: %s", lw_last_error());
+        CHECK(memcmp(xc, x, (size_t)n * es) == 0, "input modified");
+        free(xc);
+    }
+    CHECK(lw_execute(pr, x, z) == LW_OK, "reference");
+    double err = 0, ref = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double a = value(y, t, i), b = value(z, t, i);
+        double e = fabs(a - b);
+        if (!(e <= err)) err = isnan(e) ? INFINITY : e;
+        ref = fmax(ref, fabs(b));
+    }
+    double tol = t == LW_INT32 ? 0.0 : t == LW_FLOAT32 ? 1e-5 : 1e-12;
+    CHECK(err <= tol * (ref > 0 ? ref : 1),
+          "%s %s %s %s %s shape %lldx%lldx%lldx%lld axes %d levels %d%s: err %g (max %g)", lw_wavelet_name(w),
+          lw_mode_name(m), lw_layout_name(lay), lw_dtype_name(t), dir == LW_FORWARD ? "forward" : "inverse",
+          (long long)shape[0], (long long)(rank > 1 ? shape[1] : 1), (long long)(rank > 2 ? shape[2] : 1),
+          (long long)(rank > 3 ? shape[3] : 1), naxes, levels, inplace ? " in place" : "", err, ref);
+    free(x);
+    free(y);
+    free(z);
+    lw_destroy(pf);
+    lw_destroy(pr);
+    n_cases++;
+}
+
+static int64_t rnd_len(int64_t hi, int periodic)
+{
+    int64_t v = lw_rng_range(1, hi);
+    if (periodic && v > 1) v &= ~(int64_t)1;
+    return v;
+}
+
+static void sweep(void)
+{
+    for (int w = 0; w <= LW_FS; w++)
+        for (int m = 0; m < 2; m++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int t = 0; t < 3; t++) {
+                    if (t == LW_INT32 && (w == LW_CDF97 || w == LW_D4)) continue;
+                    lw_wavelet W = (lw_wavelet)w;
+                    lw_mode M = (lw_mode)m;
+                    lw_layout Y = (lw_layout)lay;
+                    lw_dtype D = (lw_dtype)t;
+                    int per = m == LW_PERIODIC;
+                    for (int dir = 0; dir < 2; dir++) {
+                        lw_direction R = (lw_direction)dir;
+                        int64_t s[4];
+                        for (int64_t len = 1; len <= 33; len++) {
+                            s[0] = len;
+                            check(1, s, 0, NULL, W, M, Y, D, -1, R, 70000);
+                        }
+                        s[0] = per ? 9000 : 9001; /* several line segments / strips */
+                        check(1, s, 0, NULL, W, M, Y, D, -1, R, 70000);
+                        for (int k = 0; k < 10; k++) {
+                            s[0] = rnd_len(40, per);
+                            s[1] = rnd_len(40, per);
+                            check(2, s, 0, NULL, W, M, Y, D, -1, R, 70000);
+                        }
+                        s[0] = per ? 150 : 151; /* strips on 2+ threads */
+                        s[1] = per ? 38 : 37;
+                        check(2, s, 0, NULL, W, M, Y, D, -1, R, 70000);
+                        for (int k = 0; k < 4; k++) {
+                            s[0] = rnd_len(14, per);
+                            s[1] = rnd_len(14, per);
+                            s[2] = rnd_len(14, per);
+                            check(3, s, 0, NULL, W, M, Y, D, -1, R, 70000);
+                        }
+                        s[0] = per ? 96 : 97;
+                        s[1] = 6;
+                        s[2] = per ? 10 : 11;
+                        check(3, s, 0, NULL, W, M, Y, D, -1, R, 70000);
+                        /* batches: (B, H, W) on 1,2; (H, B, W) on 0,2; (N, C>=16) on 0;
+                         * (H, W, 3) on 0,1 (strided lines); rank 4 (B, H, W, C) on 1,2 */
+                        int a12[2] = {1, 2}, a02[2] = {0, 2}, a0[1] = {0}, a01[2] = {0, 1}, a013[3] = {0, 1, 3};
+                        int64_t b1[3] = {3, per ? 10 : 11, per ? 16 : 15};
+                        check(3, b1, 2, a12, W, M, Y, D, -1, R, 70000);
+                        int64_t b2[3] = {per ? 12 : 13, 3, per ? 18 : 19};
+                        check(3, b2, 2, a02, W, M, Y, D, -1, R, 70000);
+                        int64_t b3[2] = {per ? 34 : 35, 20};
+                        check(2, b3, 1, a0, W, M, Y, D, -1, R, 70000);
+                        int64_t b4[3] = {per ? 14 : 15, per ? 10 : 9, 3};
+                        check(3, b4, 2, a01, W, M, Y, D, -1, R, 70000);
+                        int64_t b5[4] = {2, per ? 8 : 9, per ? 6 : 7, 17};
+                        check(4, b5, 2, a12, W, M, Y, D, -1, R, 70000);
+                        int64_t b6[4] = {per ? 6 : 5, per ? 4 : 3, 2, per ? 10 : 11};
+                        check(4, b6, 3, a013, W, M, Y, D, -1, R, 70000);
+                        int64_t b7[3] = {1, per ? 12 : 13, 1}; /* length-1 transformed axes */
+                        check(3, b7, 0, NULL, W, M, Y, D, -1, R, 70000);
+                        (void)s;
+                    }
+                }
+}
+
+/* Integer inputs near the int32 limits: the fast path must hand over to the
+ * exact computation and still equal the reference. */
+static void int_limits(void)
+{
+    const lw_wavelet ws[4] = {LW_HAAR, LW_CDF53, LW_DD137, LW_FS};
+    const int64_t mags[3] = {1 << 20, 1 << 26, (int64_t)1 << 30};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 3; j++)
+            for (int dir = 0; dir < 2; dir++) {
+                int64_t s2[2] = {23, 30}, s1[1] = {41};
+                check(2, s2, 0, NULL, ws[i], LW_SYMMETRIC, LW_MALLAT, LW_INT32, -1, (lw_direction)dir, mags[j]);
+                check(1, s1, 0, NULL, ws[i], LW_SYMMETRIC, LW_INTERLEAVED, LW_INT32, -1, (lw_direction)dir,
+                      mags[j]);
+            }
+}
+
+/* 3-D shapes large enough for several dim-1 tiles in the depth-0 ring (and
+ * strips on 2+ threads), each layout, both modes and directions. */
+static void tiles(void)
+{
+    int64_t s[3] = {12, 200, 400}, c[4] = {6, 1000, 2, 24}, st[3] = {70, 30, 36};
+    int a01[2] = {0, 1};
+    const lw_wavelet ws[3] = {LW_CDF97, LW_DD137, LW_HAAR};
+    for (int i = 0; i < 3; i++)
+        for (int m = 0; m < 2; m++)
+            for (int dir = 0; dir < 2; dir++) {
+                lw_layout lay = (lw_layout)((i + dir) & 1);
+                check(3, s, 0, NULL, ws[i], (lw_mode)m, lay, LW_FLOAT32, 2, (lw_direction)dir, 0);
+            }
+    check(3, s, 0, NULL, LW_CDF53, LW_SYMMETRIC, LW_MALLAT, LW_INT32, 2, LW_FORWARD, 70000);
+    check(3, s, 0, NULL, LW_CDF53, LW_PERIODIC, LW_INTERLEAVED, LW_INT32, 2, LW_INVERSE, 70000);
+    check(3, s, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT64, 1, LW_INVERSE, 0);
+    /* rows of 48 contiguous batch elements, lifted along axes 0 and 1 */
+    check(4, c, 2, a01, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 2, LW_FORWARD, 0);
+    check(4, c, 2, a01, LW_DD137, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, 1, LW_INVERSE, 0);
+    /* strips of axis 0 on 2+ threads */
+    for (int dir = 0; dir < 2; dir++) {
+        check(3, st, 0, NULL, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, 2, (lw_direction)dir, 0);
+        check(3, st, 0, NULL, LW_CDF53, LW_SYMMETRIC, LW_INTERLEAVED, LW_INT32, 2, (lw_direction)dir, 70000);
+    }
+}
+
+/* Multi-level float32 cdf97 / dd137 on a larger image stays inside 1e-5. */
+static void float_depth(void)
+{
+    int64_t s[2] = {256, 192};
+    check(2, s, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, LW_LEVELS_MAX, LW_FORWARD, 0);
+    check(2, s, 0, NULL, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, LW_LEVELS_MAX, LW_INVERSE, 0);
+    check(2, s, 0, NULL, LW_DD137, LW_SYMMETRIC, LW_INTERLEAVED, LW_FLOAT32, LW_LEVELS_MAX, LW_FORWARD, 0);
+    check(2, s, 0, NULL, LW_DD137, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, LW_LEVELS_MAX, LW_INVERSE, 0);
+}
+
+int main(void)
+{
+    const char *e = getenv("LW_CPU_SIMD");
+    if (e && *e) {
+        if (lw_simd_parse(e, &g_want) != LW_OK) {
+            fprintf(stderr, "bad LW_CPU_SIMD '%s'\n", e);
+            return 2;
+        }
+        if (!lw_simd_supported(g_want)) {
+            printf("SKIP: no %s\n", e);
+            return 77;
+        }
+    } else {
+        g_want = lw_simd_choose();
+    }
+    lw_test_seed(20261123);
+    printf("simd %s, threads %d\n", lw_simd_name(g_want), lw_cpu_threads());
+    sweep();
+    int_limits();
+    float_depth();
+    tiles();
+    printf("%ld cases\n", n_cases);
+    return lw_test_finish("test_cpu_fast");
+}
