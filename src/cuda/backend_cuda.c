@@ -1,0 +1,386 @@
+/* The CUDA backend: plan / execute / destroy behind lw_backend_ops.
+ *
+ * Device pointers (LW_FLAG_DEVICE_POINTERS): execute enqueues the kernels on
+ * the plan's stream and returns (asynchronous); the plan's scratch is shared
+ * by calls on that stream, which run in order.
+ * Host pointers: each call takes an execution context from the plan's pool
+ * (device buffers, pinned staging, three streams) so that threads never share
+ * one; the data moves through the copy engines, in row chunks overlapped with
+ * the kernels where the engine allows it (one-level 2-D). */
+#include "cuda_exec.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
+#define STAGE_BYTES ((size_t)8 << 20)
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static int g_ndev;
+
+static void probe(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        n = 0;
+        cudaGetLastError();
+    }
+    g_ndev = n;
+}
+
+static int cuda_available(void)
+{
+    pthread_once(&g_once, probe);
+    return g_ndev > 0;
+}
+
+typedef struct hctx {
+    struct hctx *next;
+    int busy;
+    void *d_in, *d_out, *d_scr;
+    void *stage[2];
+    cudaStream_t st[3];
+    cudaEvent_t ev[2];
+} hctx;
+
+typedef struct cuda_impl {
+    lw_cuda_sched s;
+    int device;
+    void *scratch;    /* device-pointer runs */
+    void *ip_scratch; /* in-place device-pointer runs, allocated on first use */
+    pthread_mutex_t mu;
+    hctx *pool;
+} cuda_impl;
+
+static lw_status dev_alloc(void **p, size_t bytes, const char *what)
+{
+    *p = NULL;
+    if (!bytes) return LW_OK;
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e == cudaSuccess) return LW_OK;
+    *p = NULL;
+    cudaGetLastError();
+    size_t fr = 0, tot = 0;
+    cudaMemGetInfo(&fr, &tot);
+    return lw_fail(e == cudaErrorMemoryAllocation ? LW_ERR_DEVICE_OUT_OF_MEMORY : LW_ERR_CUDA,
+                   "cannot allocate %zu bytes of device memory for %s (%zu of %zu bytes free): %s (%s)", bytes, what,
+                   fr, tot, cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+static void ctx_free(hctx *c)
+{
+    if (!c) return;
+    for (int i = 0; i < 3; i++)
+        if (c->st[i]) cudaStreamDestroy(c->st[i]);
+    for (int i = 0; i < 2; i++) {
+        if (c->ev[i]) cudaEventDestroy(c->ev[i]);
+        if (c->stage[i]) cudaFreeHost(c->stage[i]);
+    }
+    cudaFree(c->d_in);
+    cudaFree(c->d_out);
+    cudaFree(c->d_scr);
+    free(c);
+}
+
+static lw_status ctx_new(const cuda_impl *im, hctx **out)
+{
+    hctx *c = calloc(1, sizeof *c);
+    if (!c) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a cuda context");
+    lw_status st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
+    if (st == LW_OK) st = dev_alloc(&c->d_out, im->s.bytes, "the output copy");
+    if (st == LW_OK) st = dev_alloc(&c->d_scr, im->s.scratch, "the scratch buffer");
+    for (int i = 0; i < 3 && st == LW_OK; i++)
+        st = lw_cuda_check(cudaStreamCreateWithFlags(&c->st[i], cudaStreamNonBlocking), "cudaStreamCreate");
+    for (int i = 0; i < 2 && st == LW_OK; i++) {
+        st = lw_cuda_check(cudaEventCreateWithFlags(&c->ev[i], cudaEventDisableTiming), "cudaEventCreate");
+        if (st == LW_OK) st = lw_cuda_check(cudaMallocHost(&c->stage[i], STAGE_BYTES), "cudaMallocHost (staging)");
+    }
+    if (st != LW_OK) {
+        ctx_free(c);
+        return st;
+    }
+    *out = c;
+    return LW_OK;
+}
+
+static lw_status ctx_acquire(cuda_impl *im, hctx **out)
+{
+    pthread_mutex_lock(&im->mu);
+    for (hctx *c = im->pool; c; c = c->next)
+        if (!c->busy) {
+            c->busy = 1;
+            pthread_mutex_unlock(&im->mu);
+            *out = c;
+            return LW_OK;
+        }
+    pthread_mutex_unlock(&im->mu);
+    hctx *c = NULL;
+    LW_TRY(ctx_new(im, &c));
+    c->busy = 1;
+    pthread_mutex_lock(&im->mu);
+    c->next = im->pool;
+    im->pool = c;
+    pthread_mutex_unlock(&im->mu);
+    *out = c;
+    return LW_OK;
+}
+
+static void ctx_release(cuda_impl *im, hctx *c)
+{
+    pthread_mutex_lock(&im->mu);
+    c->busy = 0;
+    pthread_mutex_unlock(&im->mu);
+}
+
+static int is_pinned(const void *p)
+{
+    struct cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+/* ---- plan / destroy --------------------------------------------------------- */
+
+static void cuda_destroy(lw_plan *plan)
+{
+    cuda_impl *im = plan->impl;
+    if (!im) return;
+    if (im->scratch || im->ip_scratch || im->pool) cudaDeviceSynchronize();
+    cudaFree(im->scratch);
+    cudaFree(im->ip_scratch);
+    for (hctx *c = im->pool, *n; c; c = n) {
+        n = c->next;
+        ctx_free(c);
+    }
+    pthread_mutex_destroy(&im->mu);
+    free(im);
+    plan->impl = NULL;
+}
+
+static lw_status cuda_plan(lw_plan *plan)
+{
+    if (strcmp(plan->scheme, "auto") != 0 && strcmp(plan->scheme, "generic") != 0 && strcmp(plan->scheme, "3d-zx") != 0 &&
+        strcmp(plan->scheme, "3d-yx") != 0)
+        return lw_fail(LW_ERR_UNSUPPORTED, "unknown cuda scheme '%s' (known: auto, generic, 3d-yx, 3d-zx)", plan->scheme);
+    cuda_impl *im = calloc(1, sizeof *im);
+    if (!im) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cuda plan");
+    pthread_mutex_init(&im->mu, NULL);
+    plan->impl = im;
+    lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
+    if (st == LW_OK) {
+        lw_cuda_choose(plan, &im->s);
+        if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
+    }
+    if (st != LW_OK) cuda_destroy(plan);
+    return st;
+}
+
+static lw_status cuda_workspace(const lw_plan *plan, size_t *bytes)
+{
+    const cuda_impl *im = plan->impl;
+    *bytes = im->s.scratch;
+    return LW_OK;
+}
+
+/* ---- host <-> device moves ----------------------------------------------------- */
+
+static lw_status h2d(hctx *c, void *d, const void *h, size_t n, cudaStream_t st)
+{
+    if (is_pinned(h)) {
+        CK(cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, st), "cudaMemcpyAsync (host to device)");
+        return LW_OK;
+    }
+    /* pageable: double-buffered pinned staging; the CPU fills one buffer while
+     * the copy engine drains the other */
+    for (size_t off = 0, i = 0; off < n; off += STAGE_BYTES, i++) {
+        size_t len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
+        int b = (int)(i & 1);
+        CK(cudaEventSynchronize(c->ev[b]), "cudaEventSynchronize");
+        memcpy(c->stage[b], (const char *)h + off, len);
+        CK(cudaMemcpyAsync((char *)d + off, c->stage[b], len, cudaMemcpyHostToDevice, st), "cudaMemcpyAsync (staged)");
+        CK(cudaEventRecord(c->ev[b], st), "cudaEventRecord");
+    }
+    return LW_OK;
+}
+
+static lw_status d2h(hctx *c, void *h, const void *d, size_t n, cudaStream_t st)
+{
+    if (is_pinned(h)) {
+        CK(cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync (device to host)");
+        CK(cudaStreamSynchronize(st), "transform or device to host copy");
+        return LW_OK;
+    }
+    size_t nch = (n + STAGE_BYTES - 1) / STAGE_BYTES;
+    for (size_t i = 0; i <= nch; i++) {
+        if (i < nch) { /* start chunk i */
+            size_t off = i * STAGE_BYTES, len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
+            int b = (int)(i & 1);
+            CK(cudaMemcpyAsync(c->stage[b], (const char *)d + off, len, cudaMemcpyDeviceToHost, st),
+               "cudaMemcpyAsync (staged)");
+            CK(cudaEventRecord(c->ev[b], st), "cudaEventRecord");
+        }
+        if (i > 0) { /* finish chunk i-1 */
+            size_t off = (i - 1) * STAGE_BYTES, len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
+            int b = (int)((i - 1) & 1);
+            CK(cudaEventSynchronize(c->ev[b]), "transform or device to host copy");
+            memcpy((char *)h + off, c->stage[b], len);
+        }
+    }
+    CK(cudaStreamSynchronize(st), "cudaStreamSynchronize");
+    return LW_OK;
+}
+
+/* ---- chunked one-level 2-D with pinned host buffers ---------------------------------- */
+
+#define CHUNK_HALO 8
+
+static lw_status up_rows(const void *h, void *d, int64_t r0, int64_t r1, int64_t lim, int64_t cols, size_t es,
+                         cudaStream_t st)
+{
+    if (r0 < 0) r0 = 0;
+    if (r1 > lim) r1 = lim;
+    if (r1 <= r0) return LW_OK;
+    size_t off = (size_t)r0 * (size_t)cols * es;
+    CK(cudaMemcpyAsync((char *)d + off, (const char *)h + off, (size_t)(r1 - r0) * (size_t)cols * es,
+                       cudaMemcpyHostToDevice, st),
+       "cudaMemcpyAsync (host to device)");
+    return LW_OK;
+}
+
+static lw_status down_rows(void *h, const void *d, int64_t r0, int64_t r1, int64_t cols, size_t es, cudaStream_t st)
+{
+    if (r1 <= r0) return LW_OK;
+    size_t off = (size_t)r0 * (size_t)cols * es;
+    CK(cudaMemcpyAsync((char *)h + off, (const char *)d + off, (size_t)(r1 - r0) * (size_t)cols * es,
+                       cudaMemcpyDeviceToHost, st),
+       "cudaMemcpyAsync (device to host)");
+    return LW_OK;
+}
+
+static int chunk_eligible(const lw_plan *p, const cuda_impl *im, const void *in, const void *out)
+{
+    if (p->cfg.mode == LW_PERIODIC && p->cfg.direction == LW_INVERSE) return 0; /* wrapped rows: not chunked */
+    return im->s.engine == LWE_TILE2D && p->geo.levels == 1 && p->geo.rank == 2 && p->geo.len[0][0] >= 256 &&
+           in != out && is_pinned(in) && is_pinned(out);
+}
+
+static lw_status run_chunked(const lw_plan *p, cuda_impl *im, hctx *c, const void *in, void *out)
+{
+    const int64_t R = p->geo.shape[0], C = p->geo.shape[1], hr = (R + 1) / 2, H = CHUNK_HALO;
+    const size_t es = im->s.esize;
+    const int inv = p->cfg.direction == LW_INVERSE, per = p->cfg.mode == LW_PERIODIC;
+    (void)hr;
+    int64_t cr = ((R / 32 + 31) / 32) * 32;
+    if (cr < 64) cr = 64;
+    lwk_tile2d t;
+    memset(&t, 0, sizeof t);
+    t.w = im->s.w;
+    t.rows = R, t.cols = C, t.blen[0] = t.blen[1] = 1, t.mode = (int)p->cfg.mode;
+    lwk_plane a, b;
+    memset(&a, 0, sizeof a);
+    a.rs = C;
+    b = a;
+    a.p = c->d_in, b.p = c->d_out;
+    int i = 0;
+    for (int64_t r0 = 0; r0 < R; r0 += cr, i++) {
+        int64_t r1 = r0 + cr < R ? r0 + cr : R;
+        cudaStream_t st = c->st[i % 3];
+        int first = r0 == 0, last = r1 == R;
+        if (!inv) {
+            LW_TRY(up_rows(in, c->d_in, r0 - H, r1 + H, R, C, es, st));
+            if (per && first) LW_TRY(up_rows(in, c->d_in, R - H, R, R, C, es, st));
+            if (per && last) LW_TRY(up_rows(in, c->d_in, 0, H, R, C, es, st));
+        } else {
+            int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
+            LW_TRY(up_rows(in, c->d_in, l0, l1, hr, C, es, st));
+            LW_TRY(up_rows((const char *)in + (size_t)hr * C * es, (char *)c->d_in + (size_t)hr * C * es, l0, l1,
+                           R - hr, C, es, st));
+        }
+        t.row_lo = r0, t.row_hi = r1;
+        if (!inv) {
+            CK(lwk_tile2d_forward(im->s.dtype, &t, a, b, b, st), "cuda tile2d kernel launch");
+            LW_TRY(down_rows(out, c->d_out, r0 / 2, (r1 + 1) / 2, C, es, st));
+            LW_TRY(down_rows(out, c->d_out, hr + r0 / 2, hr + r1 / 2, C, es, st));
+        } else {
+            CK(lwk_tile2d_inverse(im->s.dtype, &t, a, a, b, st), "cuda tile2d kernel launch");
+            LW_TRY(down_rows(out, c->d_out, r0, r1, C, es, st));
+        }
+    }
+    for (int k = 0; k < 3; k++) CK(cudaStreamSynchronize(c->st[k]), "transform (chunked)");
+    return LW_OK;
+}
+
+/* ---- execute ------------------------------------------------------------------ */
+
+static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in, void *out)
+{
+    cudaStream_t st = (cudaStream_t)plan->stream;
+    void *scr = im->scratch;
+    if (in == out && im->s.inplace_scratch > im->s.scratch) {
+        pthread_mutex_lock(&im->mu);
+        lw_status s = LW_OK;
+        if (!im->ip_scratch) s = dev_alloc(&im->ip_scratch, im->s.inplace_scratch, "in-place scratch");
+        pthread_mutex_unlock(&im->mu);
+        LW_TRY(s);
+        scr = im->ip_scratch;
+    }
+    return lw_cuda_run(plan, &im->s, in, out, scr, st);
+}
+
+static lw_status cuda_execute(const lw_plan *plan, const void *in, void *out)
+{
+    cuda_impl *im = plan->impl;
+    CK(cudaSetDevice(im->device), "cudaSetDevice");
+    if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) return exec_device(plan, im, in, out);
+    hctx *c = NULL;
+    LW_TRY(ctx_acquire(im, &c));
+    lw_status st;
+    if (chunk_eligible(plan, im, in, out)) {
+        st = run_chunked(plan, im, c, in, out);
+    } else {
+        st = h2d(c, c->d_in, in, im->s.bytes, c->st[0]);
+        if (st == LW_OK) st = lw_cuda_run(plan, &im->s, c->d_in, c->d_out, c->d_scr, c->st[0]);
+        if (st == LW_OK) st = d2h(c, out, c->d_out, im->s.bytes, c->st[0]);
+    }
+    if (st != LW_OK) { /* leave the context idle and clean for the next call */
+        for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
+        cudaGetLastError();
+    }
+    ctx_release(im, c);
+    return st;
+}
+
+const lw_backend_ops lw_backend_cuda = {"cuda",       LW_BACKEND_CUDA, cuda_available, cuda_plan,
+                                        cuda_execute, cuda_destroy,    cuda_workspace};
+
+int lw_cuda_plan_engine(const lw_plan *p)
+{
+    if (!p || p->ops != &lw_backend_cuda || !p->impl) return -1;
+    return ((const cuda_impl *)p->impl)->s.engine;
+}
+
+int lw_cuda_device_info(char *buf, size_t len)
+{
+    if (buf && len) buf[0] = '\0';
+    if (!cuda_available()) return 0;
+    size_t used = 0;
+    for (int d = 0; d < g_ndev; d++) {
+        struct cudaDeviceProp pr;
+        if (cudaGetDeviceProperties(&pr, d) != cudaSuccess) {
+            cudaGetLastError();
+            continue;
+        }
+        if (buf && used < len) {
+            int n = snprintf(buf + used, len - used, "%d: %s, compute capability %d.%d, %d SMs, %.1f GiB, L2 %d MiB\n", d,
+                             pr.name, pr.major, pr.minor, pr.multiProcessorCount,
+                             (double)pr.totalGlobalMem / (1024.0 * 1024 * 1024), pr.l2CacheSize >> 20);
+            if (n > 0) used += (size_t)n;
+        }
+    }
+    return g_ndev;
+}

@@ -1,0 +1,483 @@
+/* Device-side execution of a plan: picks the engine and enqueues the kernels
+ * on a stream, given device buffers in/out and a scratch area.  No host
+ * synchronisation here; the backend (backend_cuda.c) moves host data. */
+#include "cuda_exec.h"
+
+#include <string.h>
+
+lw_status lw_cuda_check(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return LW_OK;
+    cudaGetLastError(); /* clear a non-sticky error */
+    lw_status st = (e == cudaErrorMemoryAllocation) ? LW_ERR_DEVICE_OUT_OF_MEMORY : LW_ERR_CUDA;
+    return lw_fail(st, "%s: %s (%s)", what, cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+#define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
+
+void lwk_wave_from_def(lwk_wave *w, const lw_wavelet_def *d, int integer)
+{
+    memset(w, 0, sizeof *w);
+    w->id = d->id;
+    w->nsteps = d->nsteps;
+    for (int s = 0; s < d->nsteps; s++) {
+        const lw_step *st = &d->steps[s];
+        w->target_odd[s] = st->target_odd;
+        w->ntaps[s] = st->ntaps;
+        for (int i = 0; i < st->ntaps; i++) {
+            w->off[s][i] = st->offset[i];
+            w->wt[s][i] = st->weight[i];
+            w->wtf[s][i] = (float)st->weight[i];
+            w->icoef[s][i] = st->icoef[i];
+        }
+        w->isign[s] = st->isign, w->iadd[s] = st->iadd, w->ishift[s] = st->ishift;
+    }
+    w->zl = d->zeta_low, w->zh = d->zeta_high;
+    w->izl = 1.0 / d->zeta_low, w->izh = 1.0 / d->zeta_high;
+    w->zlf = (float)w->zl, w->zhf = (float)w->zh, w->izlf = (float)w->izl, w->izhf = (float)w->izh;
+    w->integer = integer;
+    w->halo = d->halo;
+}
+
+/* ---- geometry helpers ----------------------------------------------------- */
+
+static int64_t grid_step(const lw_plan *p, int k)
+{
+    return p->cfg.layout == LW_INTERLEAVED ? ((int64_t)1 << k) : 1;
+}
+
+static int is_axis(const lw_geometry *g, int ax)
+{
+    for (int a = 0; a < g->naxes; a++)
+        if (g->axes[a] == ax) return 1;
+    return 0;
+}
+
+/* Lines along transformed axis a at level k (other dims sorted by stride). */
+static void lines_for(const lw_plan *p, int k, int a, lwk_lines *L)
+{
+    const lw_geometry *g = &p->geo;
+    int64_t gs = grid_step(p, k);
+    memset(L, 0, sizeof *L);
+    L->n = g->len[k][a];
+    L->lstride = gs * g->strides[g->axes[a]];
+    for (int b = 0; b < g->naxes; b++)
+        if (b != a) L->dlen[L->nd] = g->len[k][b], L->dstr[L->nd] = gs * g->strides[g->axes[b]], L->nd++;
+    for (int i = 0; i < g->rank; i++)
+        if (!is_axis(g, i)) L->dlen[L->nd] = g->shape[i], L->dstr[L->nd] = g->strides[i], L->nd++;
+    for (int i = 1; i < L->nd; i++) /* insertion sort by stride */
+        for (int j = i; j > 0 && L->dstr[j] < L->dstr[j - 1]; j--) {
+            int64_t t = L->dstr[j]; L->dstr[j] = L->dstr[j - 1]; L->dstr[j - 1] = t;
+            t = L->dlen[j]; L->dlen[j] = L->dlen[j - 1]; L->dlen[j - 1] = t;
+        }
+    L->nlines = 1;
+    for (int i = 0; i < L->nd; i++) L->nlines *= L->dlen[i];
+}
+
+static int64_t region_count(const lw_plan *p, int k)
+{
+    int64_t c = 1;
+    for (int a = 0; a < p->geo.naxes; a++) c *= p->geo.len[k][a];
+    return c;
+}
+
+static int tile3d_pass_axis(const lw_plan *p);
+
+/* ---- engine choice -------------------------------------------------------- */
+
+void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    memset(s, 0, sizeof *s);
+    s->dtype = (int)p->cfg.dtype;
+    s->esize = lw_dtype_size(p->cfg.dtype);
+    s->bytes = (size_t)g->total * s->esize;
+    s->nbatch = g->naxes ? g->total / region_count(p, 0) : g->total;
+    lwk_wave_from_def(&s->w, p->wav, p->cfg.integer);
+    if (g->levels == 0) {
+        s->engine = LWE_COPY;
+        return;
+    }
+    if (!p->wav->separable) {
+        s->engine = LWE_FS;
+    } else if (region_count(p, 0) <= lwk_small_capacity(s->dtype) && g->levels <= LWK_SMALL_MAXLEV &&
+               strcmp(p->scheme, "generic") != 0) {
+        s->engine = LWE_SMALL;
+    } else {
+        s->engine = LWE_GENERIC;
+        int rk = g->rank;
+        int tile_ok = p->cfg.layout == LW_MALLAT && strcmp(p->scheme, "generic") != 0 &&
+                      g->axes[g->naxes - 1] == rk - 1;
+        if (tile_ok && g->naxes == 2) {
+            /* levels that the small engine does not take (the tail) must suit the tile engine */
+            for (int k = 0; k < g->levels && tile_ok; k++) {
+                if (k > 0 && region_count(p, k) <= lwk_small_capacity(s->dtype) && g->levels - k <= LWK_SMALL_MAXLEV)
+                    break;
+                tile_ok = lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1]);
+            }
+            if (tile_ok) s->engine = LWE_TILE2D;
+        } else if (tile_ok && g->naxes == 3 && g->levels == 1 && g->rank == 3 && strcmp(p->scheme, "3d-zx") != 0 &&
+                   strcmp(p->scheme, "3d-yx") != 0 && lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0])) {
+            s->engine = LWE_FUSED3D;
+        } else if (tile_ok && g->naxes == 3 && g->levels == 1 && !p->cfg.integer &&
+                   g->len[0][tile3d_pass_axis(p)] >= 2 &&
+                   lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0][tile3d_pass_axis(p) == 0 ? 1 : 0],
+                                        g->len[0][2])) {
+            s->engine = LWE_TILE3D; /* float only: axis order changes only rounding */
+        }
+    }
+    /* does the generic path need a full-size ping-pong buffer? */
+    int need = 0;
+    for (int k = 0; k < g->levels && !need; k++)
+        for (int a = 0; a < g->naxes; a++) {
+            lwk_pass ps;
+            memset(&ps, 0, sizeof ps);
+            ps.w = s->w;
+            lines_for(p, k, a, &ps.L);
+            if (s->engine == LWE_TILE3D && k == 0 && a == tile3d_pass_axis(p) && !lwk_colpass_ok(s->dtype, &ps))
+                s->engine = LWE_GENERIC;
+            if (ps.L.n >= 2 && lwk_pass_segments(s->dtype, &ps) > 1) need = 1;
+        }
+    s->tmp_full = need;
+    s->inplace_scratch = need ? s->bytes : 0;
+    if (s->engine == LWE_TILE2D) {
+        if (g->levels >= 2) {
+            s->scr_off[1] = 0;
+            s->scr_off[0] = (size_t)(s->nbatch * region_count(p, 1)) * s->esize;
+            s->scratch = s->scr_off[0] + (g->levels >= 3 ? (size_t)(s->nbatch * region_count(p, 2)) * s->esize : 0);
+        }
+    } else if (s->engine == LWE_GENERIC || s->engine == LWE_FS) {
+        s->scratch = s->inplace_scratch;
+    } else if (s->engine == LWE_TILE3D) {
+        s->scratch = 0; /* the axis-0 pass is in place (checked above) */
+    } else {
+        s->inplace_scratch = 0; /* small engine works in place */
+    }
+}
+
+/* ---- generic separable path ----------------------------------------------- */
+
+typedef struct run_ctx {
+    const lw_plan *p;
+    const lw_cuda_sched *s;
+    const void *in;
+    void *out, *tmp;
+    cudaStream_t st;
+    const void *cur;
+} run_ctx;
+
+static lw_status do_pass(run_ctx *r, lwk_pass *ps)
+{
+    if (!ps->copy_only && lwk_colpass_ok(r->s->dtype, ps)) { /* whole lines, coalesced: in place is safe */
+        void *dst = r->cur == r->in ? r->out : (void *)r->cur;
+        CK(lwk_colpass_launch(r->s->dtype, ps, r->cur, dst, r->st), "cuda column pass launch");
+        r->cur = dst;
+        return LW_OK;
+    }
+    int64_t nseg = lwk_pass_segments(r->s->dtype, ps);
+    void *dst;
+    if (nseg == 1) {
+        dst = r->cur == r->in ? r->out : (void *)r->cur;
+    } else {
+        if (!r->tmp) return lw_fail(LW_ERR_INTERNAL, "cuda: pass needs a scratch buffer");
+        dst = r->cur == r->out ? r->tmp : r->out;
+    }
+    CK(lwk_pass_launch(r->s->dtype, ps, r->cur, dst, r->st), "cuda pass kernel launch");
+    r->cur = dst;
+    return LW_OK;
+}
+
+/* Bring the level-k region back into out if it ended in tmp. */
+static lw_status settle(run_ctx *r, int k)
+{
+    if (r->cur != r->tmp || !r->tmp) return LW_OK;
+    lwk_pass ps;
+    memset(&ps, 0, sizeof ps);
+    ps.w = r->s->w;
+    lines_for(r->p, k, r->p->geo.naxes - 1, &ps.L);
+    ps.copy_only = 1;
+    CK(lwk_pass_launch(r->s->dtype, &ps, r->tmp, r->out, r->st), "cuda copy kernel launch");
+    r->cur = r->out;
+    return LW_OK;
+}
+
+static lw_status start_copy(run_ctx *r)
+{
+    if (r->in != r->out)
+        CK(cudaMemcpyAsync(r->out, r->in, r->s->bytes, cudaMemcpyDeviceToDevice, r->st), "cudaMemcpyAsync");
+    r->cur = r->out;
+    return LW_OK;
+}
+
+static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, int mallat, int only_axis)
+{
+    const lw_plan *p = r->p;
+    for (int ai = 0; ai < p->geo.naxes; ai++) {
+        int a = inverse ? p->geo.naxes - 1 - ai : ai;
+        if (only_axis >= 0 && a != only_axis) continue;
+        lwk_pass ps;
+        memset(&ps, 0, sizeof ps);
+        ps.w = *w;
+        lines_for(p, k, a, &ps.L);
+        if (ps.L.n < 2) continue;
+        ps.mode = (int)p->cfg.mode, ps.inverse = inverse, ps.mallat = mallat;
+        LW_TRY(do_pass(r, &ps));
+    }
+    return settle(r, k);
+}
+
+static lw_status run_generic(run_ctx *r)
+{
+    const lw_plan *p = r->p;
+    int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
+    int mallat = p->cfg.layout == LW_MALLAT;
+    if (inv && L > 1) LW_TRY(start_copy(r)); /* lower levels' bands live outside the region */
+    for (int kk = 0; kk < L; kk++) {
+        int k = inv ? L - 1 - kk : kk;
+        LW_TRY(pass_level(r, k, inv, &r->s->w, mallat, -1));
+    }
+    if (r->cur == r->in && r->in != r->out) LW_TRY(start_copy(r));
+    return LW_OK;
+}
+
+static lw_status run_fs(run_ctx *r)
+{
+    const lw_plan *p = r->p;
+    const lw_geometry *g = &p->geo;
+    int L = g->levels, inv = p->cfg.direction == LW_INVERSE, mallat = p->cfg.layout == LW_MALLAT;
+    lwk_wave null_w;
+    memset(&null_w, 0, sizeof null_w);
+    null_w.zl = null_w.zh = null_w.izl = null_w.izh = 1.0;
+    null_w.zlf = null_w.zhf = null_w.izlf = null_w.izhf = 1.0f;
+    LW_TRY(start_copy(r));
+    for (int kk = 0; kk < L; kk++) {
+        int k = inv ? L - 1 - kk : kk;
+        lwk_fs f;
+        memset(&f, 0, sizeof f);
+        f.na = g->naxes;
+        for (int a = 0; a < g->naxes; a++) f.m[a] = g->len[k][a], f.gst[a] = grid_step(p, k) * g->strides[g->axes[a]];
+        f.nbatch = 1;
+        for (int i = 0; i < g->rank; i++)
+            if (!is_axis(g, i)) f.blen[f.nb] = g->shape[i], f.bst[f.nb] = g->strides[i], f.nbatch *= g->shape[i], f.nb++;
+        f.mode = (int)p->cfg.mode;
+        f.sign = inv ? 1 : -1;
+        if (inv && mallat) LW_TRY(pass_level(r, k, 1, &null_w, 1, -1));
+        CK(lwk_fs_level(r->s->dtype, &f, r->out, r->st), "cuda fs kernel launch");
+        if (!inv && mallat) LW_TRY(pass_level(r, k, 0, &null_w, 1, -1));
+    }
+    return LW_OK;
+}
+
+/* ---- small engine: everything in one launch -------------------------------- */
+
+static void small_setup(const lw_plan *p, int k0, int nlev, lwk_small *sm)
+{
+    const lw_geometry *g = &p->geo;
+    memset(sm, 0, sizeof *sm);
+    sm->na = g->naxes;
+    sm->k0 = k0, sm->nlev = nlev;
+    for (int i = 0; i <= nlev; i++)
+        for (int a = 0; a < g->naxes; a++) sm->len[i][a] = (int)g->len[k0 + i][a];
+    sm->nbatch = 1;
+    for (int i = 0; i < g->rank; i++)
+        if (!is_axis(g, i)) {
+            sm->blen[sm->nb] = g->shape[i];
+            sm->bsst[sm->nb] = sm->bdst[sm->nb] = g->strides[i];
+            sm->nbatch *= g->shape[i];
+            sm->nb++;
+        }
+    for (int a = 0; a < g->naxes; a++) sm->sst[a] = sm->dst_[a] = grid_step(p, k0) * g->strides[g->axes[a]];
+    sm->mode = (int)p->cfg.mode;
+    sm->inverse = p->cfg.direction == LW_INVERSE;
+    sm->mallat = p->cfg.layout == LW_MALLAT;
+    sm->interleaved = !sm->mallat;
+}
+
+static lw_status run_small(run_ctx *r)
+{
+    lwk_small sm;
+    small_setup(r->p, 0, r->p->geo.levels, &sm);
+    sm.w = r->s->w;
+    CK(lwk_small_launch(r->s->dtype, &sm, r->in, r->out, r->st), "cuda small kernel launch");
+    return LW_OK;
+}
+
+/* ---- fused 2-D engine ------------------------------------------------------- */
+
+/* Plane view of buffer `base` at level k: array strides (compact=0) or the
+ * compact scratch layout of region k (compact=1). */
+static lwk_plane plane_of(const lw_plan *p, const lw_cuda_sched *s, const void *base, int k, int compact)
+{
+    const lw_geometry *g = &p->geo;
+    lwk_plane pl;
+    memset(&pl, 0, sizeof pl);
+    pl.p = base;
+    int nb = 0;
+    if (compact) {
+        int64_t rc = g->len[k][0] * g->len[k][1];
+        pl.rs = g->len[k][1];
+        int64_t bl[2] = {1, 1};
+        for (int i = 0; i < g->rank; i++)
+            if (!is_axis(g, i)) bl[nb++] = g->shape[i];
+        pl.bs[1] = rc;
+        pl.bs[0] = rc * bl[1];
+    } else {
+        pl.rs = g->strides[g->axes[0]];
+        for (int i = 0; i < g->rank; i++)
+            if (!is_axis(g, i)) pl.bs[nb++] = g->strides[i];
+    }
+    (void)s;
+    return pl;
+}
+
+static void tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, int a0, int a1, lwk_tile2d *t)
+{
+    const lw_geometry *g = &p->geo;
+    memset(t, 0, sizeof *t);
+    t->w = s->w;
+    t->rows = g->len[k][a0], t->cols = g->len[k][a1];
+    t->blen[0] = t->blen[1] = 1;
+    int nb = 0;
+    for (int i = 0; i < g->rank; i++)
+        if (!is_axis(g, i)) t->blen[nb++] = g->shape[i];
+    t->mode = (int)p->cfg.mode;
+    t->row_lo = 0, t->row_hi = t->rows;
+}
+
+static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    return region_count(p, k) <= lwk_small_capacity(s->dtype) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
+}
+
+static lw_status run_tile2d(run_ctx *r, void *scratch)
+{
+    const lw_plan *p = r->p;
+    const lw_cuda_sched *s = r->s;
+    int L = p->geo.levels;
+    void *B[LW_MAX_LEVELS + 1];
+    B[0] = r->out;
+    for (int k = 1; k <= L; k++) B[k] = (char *)scratch + s->scr_off[k % 2];
+    if (p->cfg.direction == LW_FORWARD) {
+        lwk_plane src = plane_of(p, s, r->in, 0, 0);
+        for (int k = 0; k < L; k++) {
+            if (k > 0 && fits_small(p, s, k)) {
+                lwk_small sm;
+                small_setup(p, k, L - k, &sm);
+                sm.w = s->w;
+                sm.sst[0] = src.rs, sm.sst[1] = 1;
+                for (int i = 0; i < sm.nb; i++) sm.bsst[i] = src.bs[i];
+                CK(lwk_small_launch(s->dtype, &sm, src.p, r->out, r->st), "cuda small kernel launch");
+                return LW_OK;
+            }
+            int last = k == L - 1;
+            lwk_tile2d t;
+            tile_setup(p, s, k, 0, 1, &t);
+            lwk_plane det = plane_of(p, s, r->out, k, 0);
+            lwk_plane ll = last || fits_small(p, s, k + 1) ? det : plane_of(p, s, B[k + 1], k + 1, 1);
+            CK(lwk_tile2d_forward(s->dtype, &t, src, ll, det, r->st), "cuda tile2d kernel launch");
+            src = ll;
+        }
+        return LW_OK;
+    }
+    /* inverse: the tail first (small engine), then level by level upward */
+    int ks = L;
+    for (int k = 1; k < L; k++)
+        if (fits_small(p, s, k)) {
+            ks = k;
+            break;
+        }
+    if (ks < L) {
+        lwk_small sm;
+        small_setup(p, ks, L - ks, &sm);
+        sm.w = s->w;
+        lwk_plane d = plane_of(p, s, B[ks], ks, 1);
+        sm.dst_[0] = d.rs, sm.dst_[1] = 1;
+        for (int i = 0; i < sm.nb; i++) sm.bdst[i] = d.bs[i];
+        CK(lwk_small_launch(s->dtype, &sm, r->in, B[ks], r->st), "cuda small kernel launch");
+    }
+    for (int k = ks - 1; k >= 0; k--) {
+        lwk_tile2d t;
+        tile_setup(p, s, k, 0, 1, &t);
+        lwk_plane det = plane_of(p, s, r->in, k, 0);
+        lwk_plane ll = k == L - 1 ? det : plane_of(p, s, B[k + 1], k + 1, 1);
+        lwk_plane dst = k == 0 ? plane_of(p, s, r->out, 0, 0) : plane_of(p, s, B[k], k, 1);
+        CK(lwk_tile2d_inverse(s->dtype, &t, ll, det, dst, r->st), "cuda tile2d kernel launch");
+    }
+    return LW_OK;
+}
+
+/* 3-D, one level, float: the fused 2-D engine on every plane of two axes,
+ * then the third axis lifted in place by the column pass (whole lines in
+ * shared memory).  Default planes (axis 1, axis 2) + pass along axis 0;
+ * scheme "3d-zx": planes (axis 0, axis 2) + pass along axis 1 (shorter
+ * strides for the pass).  Axis order changes only rounding for float data. */
+static int tile3d_pass_axis(const lw_plan *p) { return strcmp(p->scheme, "3d-zx") == 0 ? 1 : 0; }
+
+static lw_status run_tile3d(run_ctx *r)
+{
+    const lw_plan *p = r->p;
+    const lw_cuda_sched *s = r->s;
+    const lw_geometry *g = &p->geo;
+    int inv = p->cfg.direction == LW_INVERSE;
+    int pa = tile3d_pass_axis(p), a0 = pa == 0 ? 1 : 0, a1 = 2;
+    lwk_tile2d t;
+    tile_setup(p, s, 0, a0, a1, &t);
+    lwk_plane a, b;
+    memset(&a, 0, sizeof a);
+    a.rs = g->strides[g->axes[a0]];
+    int nb = 0;
+    int64_t bl[2] = {1, 1};
+    for (int i = 0; i < g->rank; i++)
+        if (i != g->axes[a0] && i != g->axes[a1]) {
+            if (nb == 2) return lw_fail(LW_ERR_INTERNAL, "tile3d: too many batch dimensions");
+            bl[nb] = g->shape[i], a.bs[nb] = g->strides[i], nb++;
+        }
+    t.blen[0] = bl[0], t.blen[1] = bl[1];
+    b = a;
+    a.p = r->in, b.p = r->out;
+    if (inv) CK(lwk_tile2d_inverse(s->dtype, &t, a, a, b, r->st), "cuda tile2d kernel launch");
+    else CK(lwk_tile2d_forward(s->dtype, &t, a, b, b, r->st), "cuda tile2d kernel launch");
+    r->cur = r->out;
+    lwk_pass ps;
+    memset(&ps, 0, sizeof ps);
+    ps.w = s->w;
+    lines_for(p, 0, pa, &ps.L);
+    ps.mode = (int)p->cfg.mode, ps.inverse = inv, ps.mallat = 1;
+    CK(lwk_colpass_launch(s->dtype, &ps, r->out, r->out, r->st), "cuda column pass launch");
+    return LW_OK;
+}
+
+lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                      cudaStream_t st)
+{
+    run_ctx r;
+    memset(&r, 0, sizeof r);
+    r.p = p, r.s = s, r.in = in, r.out = out, r.st = st, r.cur = in;
+    int inplace = in == out;
+    r.tmp = s->tmp_full && (inplace || s->engine == LWE_GENERIC || s->engine == LWE_FS) ? scratch : NULL;
+    switch (s->engine) {
+    case LWE_COPY:
+        if (!inplace) return start_copy(&r);
+        return LW_OK;
+    case LWE_SMALL: return run_small(&r);
+    case LWE_FS: return run_fs(&r);
+    case LWE_TILE2D:
+        if (!inplace) return run_tile2d(&r, scratch);
+        break;
+    case LWE_TILE3D:
+        if (!inplace) return run_tile3d(&r);
+        break;
+    case LWE_FUSED3D:
+        if (!inplace) {
+            lwk_tile3d t;
+            memset(&t, 0, sizeof t);
+            t.w = s->w, t.mode = (int)p->cfg.mode;
+            for (int a = 0; a < 3; a++) t.n[a] = p->geo.shape[a], t.st[a] = p->geo.strides[a];
+            CK(lwk_tile3d_run(&t, p->cfg.direction == LW_INVERSE, in, out, st), "cuda tile3d kernel launch");
+            return LW_OK;
+        }
+        break;
+    default: break;
+    }
+    return run_generic(&r);
+}

@@ -1,0 +1,289 @@
+/* Generic pass: one level of lifting along one axis, for every line of a
+ * region.  Each block loads P lines (or one segment of a long line with a halo)
+ * into shared memory, runs every lifting step with a barrier between steps
+ * (boundary samples read through the mode at every step, exactly as the
+ * reference), and stores the result (Mallat reorder on the fly).  Covers every
+ * wavelet, dtype, mode, layout, rank and batch; the fused engines are faster
+ * where they apply. */
+#include "lw_cuda_dev.cuh"
+
+#define PASS_THREADS 256
+#define PASS_SMEM_MAX (96 * 1024)
+
+typedef struct pass_geo {
+    int P;          /* lines per block */
+    int contig;     /* 1: threads walk along lines; 0: threads walk across lines */
+    int ext;        /* periodic multi-segment: window loaded mod n, no per-step map */
+    int64_t seg;    /* outputs per segment */
+    int64_t nseg;
+    int64_t WL;     /* shared row length per line */
+    int64_t nitems;
+} pass_geo;
+
+static int elsize(int dtype) { return dtype == LWK_F64 ? 8 : 4; }
+
+static pass_geo pass_plan(int dtype, const lwk_pass *p)
+{
+    pass_geo g;
+    int64_t n = p->L.n, H = p->w.halo + 1;
+    int64_t cap = (PASS_SMEM_MAX - 32 * 8) / elsize(dtype);
+    g.contig = p->L.lstride == 1 || p->L.nd == 0 || p->L.dstr[0] != 1 || p->L.nlines == 1;
+    if (g.contig) {
+        if (n <= cap) {
+            g.nseg = 1, g.seg = n, g.WL = n;
+            int64_t P = 4096 / n;
+            if (P < 1) P = 1;
+            if (P > 32) P = 32;
+            if (P > p->L.nlines) P = p->L.nlines;
+            g.P = (int)P;
+        } else {
+            g.seg = (cap - 2 * H - 2) & ~(int64_t)1;
+            if (g.seg > 16384) g.seg = 16384;
+            g.nseg = (n + g.seg - 1) / g.seg;
+            g.WL = g.seg + 2 * H;
+            g.P = 1;
+        }
+    } else {
+        int64_t P = p->L.nlines < 32 ? p->L.nlines : 32;
+        g.P = (int)P;
+        if (n * P <= cap - P) {
+            g.nseg = 1, g.seg = n, g.WL = n | 1;
+        } else {
+            g.seg = (cap / P - 2 * H - 2) & ~(int64_t)1;
+            g.nseg = (n + g.seg - 1) / g.seg;
+            g.WL = (g.seg + 2 * H) | 1;
+        }
+    }
+    g.ext = p->mode == LW_PERIODIC && g.nseg > 1;
+    g.nitems = ((p->L.nlines + g.P - 1) / g.P) * g.nseg;
+    return g;
+}
+
+template <class T>
+__global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo g, const T *src, T *dst)
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    int64_t *lbase = (int64_t *)smem_raw;
+    T *buf = (T *)(smem_raw + 32 * sizeof(int64_t));
+    const int64_t n = p.L.n, ls = p.L.lstride, H = p.w.halo + 1;
+    const int tid = threadIdx.x, nt = blockDim.x;
+    const int lift = !p.copy_only && n >= 2;
+    const int dir = p.inverse ? -1 : 1;
+
+    for (int64_t item = blockIdx.x; item < g.nitems; item += gridDim.x) {
+        int64_t lg = item / g.nseg, sg = item - lg * g.nseg;
+        int64_t line0 = lg * g.P;
+        int np = (int)((p.L.nlines - line0) < g.P ? (p.L.nlines - line0) : g.P);
+        int64_t s0 = sg * g.seg, s1 = s0 + g.seg < n ? s0 + g.seg : n;
+        int64_t w0, w1;
+        if (g.nseg == 1) {
+            w0 = 0, w1 = n;
+        } else if (g.ext) {
+            w0 = s0 - H, w1 = s1 + H;
+        } else {
+            w0 = s0 - H > 0 ? s0 - H : 0;
+            w1 = s1 + H < n ? s1 + H : n;
+        }
+        const int64_t wl = w1 - w0;
+        for (int i = tid; i < np; i += nt) lbase[i] = lwd_decomp(line0 + i, p.L.nd, p.L.dlen, p.L.dstr);
+        __syncthreads();
+
+        /* load */
+        const int demallat = p.mallat && p.inverse && !p.copy_only;
+        for (int64_t e = tid; e < np * wl; e += nt) {
+            int64_t li, j;
+            if (g.contig) li = e / wl, j = e - li * wl;
+            else j = e / np, li = e - j * np;
+            int64_t pos = w0 + j;
+            int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
+            int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
+            buf[li * g.WL + j] = src[lbase[li] + idx * ls];
+        }
+        __syncthreads();
+
+        if (lift) {
+            if (p.inverse) {
+                for (int64_t e = tid; e < np * wl; e += nt) {
+                    int64_t li, j;
+                    if (g.contig) li = e / wl, j = e - li * wl;
+                    else j = e / np, li = e - j * np;
+                    T *x = &buf[li * g.WL + j];
+                    *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), -1);
+                }
+                __syncthreads();
+            }
+            for (int ss = 0; ss < p.w.nsteps; ss++) {
+                int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
+                int par = p.w.target_odd[s];
+                int64_t first = w0 + (((int)(w0 & 1)) != par ? 1 : 0);
+                int64_t ntg = first < w1 ? (w1 - first + 1) / 2 : 0;
+                for (int64_t e = tid; e < np * ntg; e += nt) {
+                    int64_t li, q;
+                    if (g.contig) li = e / ntg, q = e - li * ntg;
+                    else q = e / np, li = e - q * np;
+                    int64_t pos = first + 2 * q;
+                    T *row = &buf[li * g.WL];
+                    T taps[LW_MAX_TAPS];
+                    for (int i = 0; i < p.w.ntaps[s]; i++) {
+                        int64_t pp = pos + p.w.off[s][i];
+                        if (!g.ext) pp = lwd_bidx(pp, n, p.mode);
+                        int64_t loc = pp - w0;
+                        loc = loc < 0 ? 0 : (loc >= wl ? wl - 1 : loc);
+                        taps[i] = row[loc];
+                    }
+                    row[pos - w0] = lwd_step<T>(p.w, s, row[pos - w0], taps, dir);
+                }
+                __syncthreads();
+            }
+            if (!p.inverse) {
+                for (int64_t e = tid; e < np * wl; e += nt) {
+                    int64_t li, j;
+                    if (g.contig) li = e / wl, j = e - li * wl;
+                    else j = e / np, li = e - j * np;
+                    T *x = &buf[li * g.WL + j];
+                    *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), 1);
+                }
+                __syncthreads();
+            }
+        }
+
+        /* store the segment's own outputs */
+        const int remallat = p.mallat && !p.inverse && !p.copy_only;
+        const int64_t so = s1 - s0;
+        for (int64_t e = tid; e < np * so; e += nt) {
+            int64_t li, j;
+            if (g.contig) li = e / so, j = e - li * so;
+            else j = e / np, li = e - j * np;
+            int64_t pos = s0 + j;
+            int64_t idx = remallat ? lwd_mallat(pos, n) : pos;
+            dst[lbase[li] + idx * ls] = buf[li * g.WL + (pos - w0)];
+        }
+        __syncthreads();
+    }
+}
+
+template <class T> static cudaError_t pass_run(const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
+{
+    pass_geo g = pass_plan(sizeof(T) == 8 ? LWK_F64 : LWK_F32, p);
+    size_t smem = 32 * sizeof(int64_t) + (size_t)g.P * (size_t)g.WL * sizeof(T);
+    static int attr_done;
+    if (!attr_done) {
+        cudaError_t e = cudaFuncSetAttribute(pass_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             PASS_SMEM_MAX);
+        if (e != cudaSuccess) return e;
+        attr_done = 1;
+    }
+    int64_t grid = g.nitems < (1 << 20) ? g.nitems : (1 << 20);
+    if (grid < 1) return cudaSuccess;
+    pass_kernel<T><<<(unsigned)grid, PASS_THREADS, smem, s>>>(*p, g, (const T *)src, (T *)dst);
+    return cudaGetLastError();
+}
+
+/* ---- column pass: lines across the fastest dimension, in place ------------
+ * A block holds 32 neighbouring lines (dlen[0] has stride 1: every row of the
+ * block is one coalesced 128-byte access) whole in shared memory, laid out
+ * [position][lane] so that the warp reads 32 banks; 8 warps share the work of
+ * each step.  Used for the slow axis of 3-D volumes. */
+#define COL_LANES 32
+#define COL_ROWS 8
+
+template <class T> __global__ void __launch_bounds__(COL_LANES * COL_ROWS) col_kernel(lwk_pass p, int64_t ntiles)
+{
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T(*buf)[COL_LANES + 1] = (T(*)[COL_LANES + 1])smem_raw;
+    const int64_t n = p.L.n, ls = p.L.lstride;
+    const int tx = threadIdx.x % COL_LANES, ty = threadIdx.x / COL_LANES;
+    const int dir = p.inverse ? -1 : 1;
+    const int64_t nx = p.L.dlen[0];
+    const int64_t nouter = p.L.nlines / nx;
+    for (int64_t item = blockIdx.x; item < ntiles * nouter; item += gridDim.x) {
+        int64_t xt = item % ntiles, outer = item / ntiles;
+        int64_t x0 = xt * COL_LANES;
+        bool act = x0 + tx < nx;
+        int64_t base = x0 + tx + lwd_decomp(outer, p.L.nd - 1, p.L.dlen + 1, p.L.dstr + 1);
+        const T *src = (const T *)p.src_;
+        if (act) {
+#pragma unroll 8
+            for (int64_t z = ty; z < n; z += COL_ROWS) {
+                int64_t idx = (p.mallat && p.inverse) ? lwd_mallat(z, n) : z;
+                buf[z][tx] = src[base + idx * ls];
+            }
+        }
+        __syncthreads();
+        if (p.inverse) {
+            for (int64_t z = ty; z < n; z += COL_ROWS) buf[z][tx] = lwd_scale<T>(p.w, buf[z][tx], (int)(z & 1), -1);
+            __syncthreads();
+        }
+        for (int ss = 0; ss < p.w.nsteps; ss++) {
+            int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
+            for (int64_t t = p.w.target_odd[s] + 2 * ty; t < n; t += 2 * COL_ROWS) {
+                T taps[LW_MAX_TAPS];
+                for (int i = 0; i < p.w.ntaps[s]; i++) {
+                    int64_t q = t + p.w.off[s][i];
+                    if (q < 0 || q >= n) q = lwd_bidx(q, n, p.mode);
+                    taps[i] = buf[q][tx];
+                }
+                buf[t][tx] = lwd_step<T>(p.w, s, buf[t][tx], taps, dir);
+            }
+            __syncthreads();
+        }
+        if (!p.inverse)
+            for (int64_t z = ty; z < n; z += COL_ROWS) buf[z][tx] = lwd_scale<T>(p.w, buf[z][tx], (int)(z & 1), 1);
+        __syncthreads();
+        T *dst = (T *)p.dst_;
+        if (act) {
+#pragma unroll 8
+            for (int64_t z = ty; z < n; z += COL_ROWS) {
+                int64_t idx = (p.mallat && !p.inverse) ? lwd_mallat(z, n) : z;
+                dst[base + idx * ls] = buf[z][tx];
+            }
+        }
+        __syncthreads();
+    }
+}
+
+extern "C" int lwk_colpass_ok(int dtype, const lwk_pass *p)
+{
+    size_t smem = (size_t)p->L.n * (COL_LANES + 1) * elsize(dtype);
+    return p->L.nd >= 1 && p->L.dstr[0] == 1 && p->L.lstride != 1 && p->L.n >= 2 && smem <= PASS_SMEM_MAX;
+}
+
+template <class T> static cudaError_t col_run(const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
+{
+    lwk_pass q = *p;
+    q.src_ = src, q.dst_ = dst;
+    size_t smem = (size_t)p->L.n * (COL_LANES + 1) * sizeof(T);
+    static int attr_done;
+    if (!attr_done) {
+        cudaError_t e = cudaFuncSetAttribute(col_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
+        if (e != cudaSuccess) return e;
+        attr_done = 1;
+    }
+    int64_t ntiles = (p->L.dlen[0] + COL_LANES - 1) / COL_LANES;
+    int64_t items = ntiles * (p->L.nlines / p->L.dlen[0]);
+    int64_t grid = items < (1 << 20) ? items : (1 << 20);
+    if (grid < 1) return cudaSuccess;
+    col_kernel<T><<<(unsigned)grid, COL_LANES * COL_ROWS, smem, s>>>(q, ntiles);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t lwk_colpass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
+{
+    if (!lwk_colpass_ok(dtype, p)) return cudaErrorInvalidValue;
+    switch (dtype) {
+    case LWK_F32: return col_run<float>(p, src, dst, s);
+    case LWK_F64: return col_run<double>(p, src, dst, s);
+    default: return col_run<int32_t>(p, src, dst, s);
+    }
+}
+
+extern "C" int64_t lwk_pass_segments(int dtype, const lwk_pass *p) { return pass_plan(dtype, p).nseg; }
+
+extern "C" cudaError_t lwk_pass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
+{
+    switch (dtype) {
+    case LWK_F32: return pass_run<float>(p, src, dst, s);
+    case LWK_F64: return pass_run<double>(p, src, dst, s);
+    default: return pass_run<int32_t>(p, src, dst, s);
+    }
+}

@@ -1,0 +1,322 @@
+/* Fused 2-D engine: one level of a 2-D Mallat transform in ONE kernel that
+ * reads the input once and writes the four bands once.
+ *
+ * A block owns a tile of TH rows x TW columns plus a halo of HALO samples on
+ * each side (the reach of all lifting steps of one level).  Forward:
+ *   1. every thread takes one window column, loads its TH+2*HALO samples
+ *      (coalesced across the warp) and lifts them vertically in registers;
+ *   2. the TH output rows go to shared memory;
+ *   3. every thread takes 8 outputs of a row plus the halo, lifts them
+ *      horizontally in registers and writes 4 lowpass + 4 highpass samples with
+ *      16-byte stores into the Mallat bands (coalesced across the warp).
+ * The inverse mirrors it (horizontal first, then vertical).  The step
+ * structure of each wavelet is a template parameter so the windows stay in
+ * registers; weights come from the kernel parameters.
+ *
+ * Boundaries: the window is loaded through the mode once.  That equals reading
+ * through the mode at every step (the reference's definition) for periodic
+ * mode and for symmetric-tap wavelets (cdf53, cdf97, dd137, their integer
+ * variants); haar needs no boundary sample on even lengths.  Other cases take
+ * the generic engine (lwk_tile2d_supported says which). */
+#include "lw_cuda_dev.cuh"
+
+#include "tile_lift.cuh"
+
+/* Tile shape: TW output columns (a block has TW + 2*HALO threads rounded to
+ * warps), TH output rows, K outputs per thread in the horizontal pass.  SM:
+ * the configuration for small images (more, shorter blocks: latency). */
+template <class T, int SM> struct tile_cfg {
+    enum { TW = (sizeof(T) == 8 || SM) ? 128 : 256, TH = SM ? 16 : 32, K = 8 };
+};
+
+__device__ __forceinline__ int64_t map_idx(int64_t i, int64_t n, int mode)
+{
+    return (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
+}
+
+/* Vertical pass first (registers), then horizontal (registers, from one
+ * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
+ * bands (Mallat positions).  INV (float types only: the axis order then
+ * changes only rounding): a = LL band, b = detail bands, c = output. */
+template <class T, int W, int INV, int SM>
+__global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
+{
+    constexpr int H = sh_halo(W), TW = tile_cfg<T, SM>::TW, TH = tile_cfg<T, SM>::TH, K = tile_cfg<T, SM>::K;
+    constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, SEGS = TW / K, NU = K + 2 * H;
+    constexpr int DIR = INV ? -1 : 1;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T(*sm)[WCP] = (T(*)[WCP])smem_raw;
+    const lwk_wave &w = t.w;
+    const int tid = threadIdx.x;
+    const int64_t rows = t.rows, cols = t.cols, hr = (rows + 1) / 2, hc = (cols + 1) / 2;
+    const int64_t c0 = (int64_t)blockIdx.x * TW;
+    const int64_t nbatch = t.blen[0] * t.blen[1];
+    const int64_t ntr = (t.row_hi - t.row_lo + TH - 1) / TH;
+    const bool vec = INV ? (c.rs % 4) == 0 : ((b.rs % 4) == 0 && (c.rs % 4) == 0 && (hc % 4) == 0);
+
+    for (int64_t bb = blockIdx.z; bb < nbatch; bb += gridDim.z) {
+        const int64_t b1 = bb % t.blen[1], b0 = bb / t.blen[1];
+        const T *ap = (const T *)a.p + b0 * a.bs[0] + b1 * a.bs[1];
+        T *bp = (T *)b.p + b0 * b.bs[0] + b1 * b.bs[1];
+        T *cp = (T *)c.p + b0 * c.bs[0] + b1 * c.bs[1];
+        for (int64_t tr = blockIdx.y; tr < ntr; tr += gridDim.y) {
+            const int64_t r0 = t.row_lo + tr * TH;
+            /* 1. vertical lifting of one window column per thread */
+            if (tid < WC) {
+                const int64_t cm = map_idx(c0 - H + tid, cols, t.mode);
+                const int64_t ci = INV ? ((cm & 1) ? hc + (cm >> 1) : (cm >> 1)) : cm;
+                const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
+                T v[TH + 2 * H];
+                if (INV && rin) { /* rows alternate between the low and the high half: two strided streams */
+                    const int64_t rl = (r0 - H) >> 1;
+                    const T *pl = (cm & 1) ? (const T *)bp + rl * b.rs + ci : ap + rl * a.rs + ci;
+                    const int64_t sl = (cm & 1) ? b.rs : a.rs;
+                    const T *ph = (const T *)bp + (hr + rl) * b.rs + ci;
+#pragma unroll
+                    for (int j = 0; j < TH + 2 * H; j++)
+                        v[j] = (j & 1) ? __ldg(ph + (j >> 1) * b.rs) : __ldg(pl + (j >> 1) * sl);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < TH + 2 * H; j++) {
+                        const int64_t rm = rin ? r0 - H + j : map_idx(r0 - H + j, rows, t.mode);
+                        if (INV) {
+                            const int64_t ri = (rm & 1) ? hr + (rm >> 1) : (rm >> 1);
+                            v[j] = ((rm | cm) & 1) ? __ldg((const T *)bp + ri * b.rs + ci) : __ldg(ap + ri * a.rs + ci);
+                        } else {
+                            v[j] = __ldg(ap + rm * a.rs + cm);
+                        }
+                    }
+                }
+                reg_lift<W, DIR>(v, w);
+#pragma unroll
+                for (int j = 0; j < TH; j++) sm[j][tid] = v[H + j];
+            }
+            __syncthreads();
+            /* 2. horizontal lifting, K outputs per thread, coalesced stores */
+            const int rp = blockDim.x / SEGS;
+            if (tid < rp * SEGS) {
+                const int seg = tid % SEGS;
+                const int64_t cb = c0 + seg * K;
+                for (int rr = tid / SEGS; rr < TH; rr += rp) {
+                    const int64_t r = r0 + rr;
+                    if (r >= t.row_hi) break;
+                    T u[NU];
+#pragma unroll
+                    for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
+                    reg_lift<W, DIR>(u, w);
+                    if (INV) {
+                        T *op = cp + r * c.rs + cb;
+                        if (cb + K <= cols) {
+                            store4<T>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
+                            store4<T>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
+                        } else {
+#pragma unroll
+                            for (int i = 0; i < K; i++)
+                                if (cb + i < cols) op[i] = u[H + i];
+                        }
+                        continue;
+                    }
+                    T *lo, *hi;
+                    if (r & 1) {
+                        lo = cp + (hr + (r >> 1)) * c.rs + (cb >> 1);
+                        hi = cp + (hr + (r >> 1)) * c.rs + hc + (cb >> 1);
+                    } else {
+                        lo = bp + (r >> 1) * b.rs + (cb >> 1);
+                        hi = cp + (r >> 1) * c.rs + hc + (cb >> 1);
+                    }
+                    if (cb + K <= cols) {
+                        store4<T>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
+                        store4<T>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
+                    } else {
+#pragma unroll
+                        for (int i = 0; i < K; i++) {
+                            if (cb + i >= cols) break;
+                            if (i & 1) hi[i >> 1] = u[H + i];
+                            else lo[i >> 1] = u[H + i];
+                        }
+                    }
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* Integer inverse: horizontal first, then vertical (the reverse of the
+ * forward axis order, which the integer transforms depend on). */
+template <class T, int W>
+__global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk_plane sdet, lwk_plane dst)
+{
+    constexpr int H = sh_halo(W), TW = tile_cfg<T, 0>::TW, TH = tile_cfg<T, 0>::TH, K = tile_cfg<T, 0>::K;
+    constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, SEGS = TW / K, NU = K + 2 * H, NR = TH + 2 * H;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T(*sm)[WCP] = (T(*)[WCP])smem_raw;
+    const lwk_wave &w = t.w;
+    const int tid = threadIdx.x;
+    const int64_t rows = t.rows, cols = t.cols, hr = (rows + 1) / 2, hc = (cols + 1) / 2;
+    const int64_t c0 = (int64_t)blockIdx.x * TW;
+    const int64_t nbatch = t.blen[0] * t.blen[1];
+    const int64_t ntr = (t.row_hi - t.row_lo + TH - 1) / TH;
+
+    for (int64_t b = blockIdx.z; b < nbatch; b += gridDim.z) {
+        const int64_t b1 = b % t.blen[1], b0 = b / t.blen[1];
+        const T *lp = (const T *)sll.p + b0 * sll.bs[0] + b1 * sll.bs[1];
+        const T *dp = (const T *)sdet.p + b0 * sdet.bs[0] + b1 * sdet.bs[1];
+        T *op = (T *)dst.p + b0 * dst.bs[0] + b1 * dst.bs[1];
+        for (int64_t tr = blockIdx.y; tr < ntr; tr += gridDim.y) {
+            const int64_t r0 = t.row_lo + tr * TH;
+            /* 1. load the window from the four bands (interleaving on the fly) */
+            if (tid < WC) {
+                const int64_t cm = map_idx(c0 - H + tid, cols, t.mode);
+                const int64_t ci = (cm & 1) ? hc + (cm >> 1) : (cm >> 1);
+                const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
+                T v[NR]; /* all loads in flight before the first shared store */
+#pragma unroll
+                for (int j = 0; j < NR; j++) {
+                    const int64_t rm = rin ? r0 - H + j : map_idx(r0 - H + j, rows, t.mode);
+                    const int64_t ri = (rm & 1) ? hr + (rm >> 1) : (rm >> 1);
+                    v[j] = ((rm | cm) & 1) ? __ldg(dp + ri * sdet.rs + ci) : __ldg(lp + ri * sll.rs + ci);
+                }
+#pragma unroll
+                for (int j = 0; j < NR; j++) sm[j][tid] = v[j];
+            }
+            __syncthreads();
+            /* 2. horizontal inverse lifting, in place, a batch of rows at a time */
+            const int rp = blockDim.x / SEGS;
+            for (int j0 = 0; j0 < NR; j0 += rp) {
+                const int j = j0 + tid / SEGS, seg = tid % SEGS;
+                const bool act = tid < rp * SEGS && j < NR;
+                T u[NU];
+                if (act) {
+#pragma unroll
+                    for (int i = 0; i < NU; i++) u[i] = sm[j][seg * K + i];
+                    reg_lift<W, -1>(u, w);
+                }
+                __syncthreads();
+                if (act) {
+#pragma unroll
+                    for (int i = 0; i < K; i++) sm[j][H + seg * K + i] = u[H + i];
+                }
+                __syncthreads();
+            }
+            /* 3. vertical inverse lifting, one output column per thread */
+            if (tid < TW && c0 + tid < cols) {
+                T v[NR];
+#pragma unroll
+                for (int j = 0; j < NR; j++) v[j] = sm[j][H + tid];
+                reg_lift<W, -1>(v, w);
+#pragma unroll
+                for (int j = 0; j < TH; j++) {
+                    const int64_t r = r0 + j;
+                    if (r < t.row_hi) op[r * dst.rs + c0 + tid] = v[H + j];
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* ---- launchers ------------------------------------------------------------ */
+
+/* KIND 0: tile_vh forward, 1: tile_vh inverse, 2: tile_inv (integer inverse) */
+template <class T, int W, int KIND, int SM>
+static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
+{
+    typedef tile_cfg<T, SM> C;
+    constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = (WC + 3) & ~3;
+    const int threads = (WC + 31) & ~31;
+    const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
+    void (*k)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
+    if constexpr (KIND == 2) k = tile_inv<T, W>;
+    else k = tile_vh<T, W, KIND == 1, SM>;
+    static int attr_done;
+    if (!attr_done) {
+        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess) return e;
+        attr_done = 1;
+    }
+    int64_t gx = (t->cols + C::TW - 1) / C::TW;
+    int64_t gy = (t->row_hi - t->row_lo + C::TH - 1) / C::TH;
+    int64_t gz = t->blen[0] * t->blen[1];
+    if (gx < 1 || gy < 1 || gz < 1) return cudaSuccess;
+    if (gx > 0x7fffffff) return cudaErrorInvalidConfiguration;
+    dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
+    k<<<grid, threads, smem, s>>>(*t, a, b, c);
+    return cudaGetLastError();
+}
+
+/* small images (latency bound) take the short-tile configuration */
+static int small_image(const lwk_tile2d *t)
+{
+    return (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1] <= ((int64_t)4 << 20);
+}
+
+template <class T, int W>
+static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
+{
+    if (sizeof(T) == 4 && small_image(t))
+        return inverse ? tile_launch<T, W, 1, 1>(t, a, b, c, s) : tile_launch<T, W, 0, 1>(t, a, b, c, s);
+    return inverse ? tile_launch<T, W, 1, 0>(t, a, b, c, s) : tile_launch<T, W, 0, 0>(t, a, b, c, s);
+}
+
+template <int W>
+static cudaError_t tile_run_int(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c,
+                                cudaStream_t s)
+{
+    return inverse ? tile_launch<int32_t, W, 2, 0>(t, a, b, c, s) : tile_launch<int32_t, W, 0, 0>(t, a, b, c, s);
+}
+
+template <class T>
+static cudaError_t tile_float(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
+{
+    switch (t->w.id) {
+    case LW_HAAR: return tile_run<T, 0>(inverse, t, a, b, c, s);
+    case LW_CDF53: return tile_run<T, 1>(inverse, t, a, b, c, s);
+    case LW_CDF97: return tile_run<T, 2>(inverse, t, a, b, c, s);
+    case LW_DD137: return tile_run<T, 3>(inverse, t, a, b, c, s);
+    case LW_D4: return tile_run<T, 4>(inverse, t, a, b, c, s);
+    }
+    return cudaErrorInvalidValue;
+}
+
+static cudaError_t tile_int(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
+{
+    switch (t->w.id) {
+    case LW_HAAR: return tile_run_int<0>(inverse, t, a, b, c, s);
+    case LW_CDF53: return tile_run_int<1>(inverse, t, a, b, c, s);
+    case LW_DD137: return tile_run_int<3>(inverse, t, a, b, c, s);
+    }
+    return cudaErrorInvalidValue;
+}
+
+static cudaError_t tile_dispatch(int dtype, int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c,
+                                 cudaStream_t s)
+{
+    switch (dtype) {
+    case LWK_F32: return tile_float<float>(inverse, t, a, b, c, s);
+    case LWK_F64: return tile_float<double>(inverse, t, a, b, c, s);
+    default: return tile_int(inverse, t, a, b, c, s);
+    }
+}
+
+extern "C" int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols)
+{
+    if (rows < 2 || cols < 2 || w->id == LW_FS) return 0;
+    if (dtype == LWK_I32 && !(w->id == LW_HAAR || w->id == LW_CDF53 || w->id == LW_DD137)) return 0;
+    if (mode == LW_PERIODIC) return 1;
+    if (w->id == LW_CDF53 || w->id == LW_CDF97 || w->id == LW_DD137) return 1;
+    if (w->id == LW_HAAR) return (rows % 2) == 0 && (cols % 2) == 0;
+    return 0;
+}
+
+extern "C" cudaError_t lwk_tile2d_forward(int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane dll,
+                                          lwk_plane ddet, cudaStream_t s)
+{
+    return tile_dispatch(dtype, 0, t, src, dll, ddet, s);
+}
+
+extern "C" cudaError_t lwk_tile2d_inverse(int dtype, const lwk_tile2d *t, lwk_plane sll, lwk_plane sdet,
+                                          lwk_plane dst, cudaStream_t s)
+{
+    return tile_dispatch(dtype, 1, t, sll, sdet, dst, s);
+}

@@ -1,0 +1,147 @@
+/* CUDA backend internals shared by the host code (C) and the kernel files
+ * (.cu).  Plain C structs passed by value to the kernels; each kernel family
+ * has one small extern "C" launcher that returns a cudaError_t. */
+#ifndef LW_CUDA_H
+#define LW_CUDA_H
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+#include "../core/lw_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Lifting table as the kernels read it (copied from lw_wavelet_def). */
+typedef struct lwk_wave {
+    int id;          /* lw_wavelet */
+    int nsteps;
+    int target_odd[LW_MAX_STEPS];
+    int ntaps[LW_MAX_STEPS];
+    int off[LW_MAX_STEPS][LW_MAX_TAPS];
+    double wt[LW_MAX_STEPS][LW_MAX_TAPS];
+    int icoef[LW_MAX_STEPS][LW_MAX_TAPS];
+    int isign[LW_MAX_STEPS], iadd[LW_MAX_STEPS], ishift[LW_MAX_STEPS];
+    double zl, zh;
+    double izl, izh; /* 1/zl, 1/zh */
+    float wtf[LW_MAX_STEPS][LW_MAX_TAPS], zlf, zhf, izlf, izhf; /* float copies */
+    int integer; /* integer (reversible) variant */
+    int halo;    /* reach of one level, per side */
+} lwk_wave;
+
+/* A set of lines: the line axis plus up to 3 other dimensions (dlen[0] is the
+ * fastest-varying one: neighbouring lines of one block differ in it). */
+typedef struct lwk_lines {
+    int64_t n;       /* line length */
+    int64_t lstride; /* elements between neighbours along a line */
+    int nd;
+    int64_t dlen[3], dstr[3];
+    int64_t nlines;
+} lwk_lines;
+
+/* dtype codes shared with lw_dtype */
+enum { LWK_F32 = 0, LWK_F64 = 1, LWK_I32 = 2 };
+
+/* ---- generic pass: one level along one axis (k_pass.cu) ------------------
+ * Lines longer than fit in shared memory are cut in segments with a halo;
+ * then src and dst must differ.  copy_only: move the lines unchanged. */
+typedef struct lwk_pass {
+    lwk_wave w;
+    lwk_lines L;
+    int mode, inverse, mallat, copy_only;
+    const void *src_; /* set by the column-pass launcher */
+    void *dst_;
+} lwk_pass;
+
+/* Number of segments the pass cuts each line in (1: in place is safe). */
+int64_t lwk_pass_segments(int dtype, const lwk_pass *p);
+cudaError_t lwk_pass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
+/* Column pass: lines whose neighbours (dlen[0]) are contiguous, whole lines in
+ * shared memory, in place or not.  lwk_colpass_ok says whether it applies. */
+int lwk_colpass_ok(int dtype, const lwk_pass *p);
+cudaError_t lwk_colpass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
+
+/* ---- small engine: whole items in shared memory, several levels (k_small.cu)
+ * Item = up to 3 transformed axes; batch = up to 3 other dims.  src and dst
+ * may be the same or differ and may have different strides. */
+#define LWK_SMALL_MAXLEV 24
+typedef struct lwk_small {
+    lwk_wave w;
+    int na;                          /* transformed axes */
+    int64_t sst[3], dst_[3];         /* src / dst element strides of the axes */
+    int nb;                          /* batch dims */
+    int64_t blen[3], bsst[3], bdst[3];
+    int64_t nbatch;
+    int k0, nlev;                    /* levels k0 .. k0+nlev-1 (0-based) */
+    int len[LWK_SMALL_MAXLEV + 1][3]; /* region lengths at the input of level k0+i */
+    int mode, inverse, mallat;
+    /* grid step of level k0+i is gstep[i] (interleaved: 2^(k0+i) relative to
+     * the strides above, which then describe level 0); mallat: 1 */
+    int interleaved;
+} lwk_small;
+
+/* Largest item (elements) the small engine takes for this dtype. */
+int64_t lwk_small_capacity(int dtype);
+cudaError_t lwk_small_launch(int dtype, const lwk_small *p, const void *src, void *dst, cudaStream_t s);
+
+/* ---- fused 2-D tile engine (k_tile2d.cu) ---------------------------------
+ * One level of a 2-D Mallat transform of rows x cols planes in one kernel.
+ * Forward: input interleaved (src), output split in the LL band (dll) and the
+ * three detail bands (ddet, which also holds LH/HL/HH at Mallat positions).
+ * Inverse: the reverse (sll + sdet in, dst out). */
+typedef struct lwk_plane {
+    const void *p; /* base pointer */
+    int64_t rs;    /* row stride (elements); column stride is 1 */
+    int64_t bs[2]; /* batch strides */
+} lwk_plane;
+
+typedef struct lwk_tile2d {
+    lwk_wave w;
+    int64_t rows, cols;
+    int64_t blen[2]; /* batch dims (1 if unused) */
+    int mode;
+    int64_t row_lo, row_hi; /* forward: input rows handled (chunking); inverse: output rows */
+} lwk_tile2d;
+
+/* 1 if the fused engine implements this wavelet/mode/dtype on these lengths. */
+int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols);
+cudaError_t lwk_tile2d_forward(int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane dll, lwk_plane ddet,
+                               cudaStream_t s);
+cudaError_t lwk_tile2d_inverse(int dtype, const lwk_tile2d *t, lwk_plane sll, lwk_plane sdet, lwk_plane dst,
+                               cudaStream_t s);
+
+/* ---- fused 3-D engine (k_tile3d.cu): one level, float32, dense volume ---- */
+typedef struct lwk_tile3d {
+    lwk_wave w;
+    int64_t n[3];  /* lengths z, y, x */
+    int64_t st[3]; /* strides (x must be 1) */
+    int mode;
+} lwk_tile3d;
+int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n);
+cudaError_t lwk_tile3d_run(const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s);
+
+/* ---- Faber-Schauder (k_fs.cu): one level on a dense item grid ------------ */
+typedef struct lwk_fs {
+    int na;
+    int64_t m[3];    /* region lengths */
+    int64_t gst[3];  /* element strides of one grid step */
+    int nb;
+    int64_t blen[3], bst[3];
+    int64_t nbatch;
+    int mode, sign;
+} lwk_fs;
+/* Predict every sample with an odd grid coordinate from its all-even
+ * neighbours, in place (those are never modified).  The Mallat shuffle is a
+ * generic pass with a wavelet of no steps. */
+cudaError_t lwk_fs_level(int dtype, const lwk_fs *p, void *x, cudaStream_t s);
+
+/* ---- host side helpers (backend_cuda.c) ---------------------------------- */
+lw_status lw_cuda_check(cudaError_t e, const char *what);
+void lwk_wave_from_def(lwk_wave *w, const lw_wavelet_def *d, int integer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,109 @@
+/* Register lifting shared by the fused engines (k_tile2d.cu, k_tile3d.cu):
+ * the step structure of each wavelet as compile-time tables, so that a window
+ * of samples stays in registers; the weights come from the kernel parameters. */
+#ifndef LW_TILE_LIFT_CUH
+#define LW_TILE_LIFT_CUH
+
+#include "lw_cuda_dev.cuh"
+
+/* ---- compile-time step structure per wavelet (values of lw_wavelet) ------ */
+__host__ __device__ constexpr int sh_nsteps(int W) { return W == 2 ? 4 : (W == 4 ? 3 : 2); }
+__host__ __device__ constexpr int sh_par(int W, int s) { return W == 4 ? (s == 1 ? 0 : 1) : (s % 2 == 0 ? 1 : 0); }
+__host__ __device__ constexpr int sh_ntaps(int W, int s)
+{
+    return W == 0 ? 1 : (W == 3 ? 4 : (W == 4 ? (s == 1 ? 2 : 1) : 2));
+}
+__host__ __device__ constexpr int sh_off(int W, int s, int i)
+{
+    return W == 0   ? (s == 0 ? -1 : 1)
+           : W == 3 ? (i == 0 ? -3 : (i == 1 ? -1 : (i == 2 ? 1 : 3)))
+           : W == 4 ? (s == 0 ? 1 : (s == 2 ? -1 : (i == 0 ? -1 : 1)))
+                    : (i == 0 ? -1 : 1);
+}
+__host__ __device__ constexpr int sh_halo(int W) { return W == 2 ? 4 : (W == 3 ? 6 : (W == 4 ? 4 : 2)); }
+
+template <class T, int NT, int DIR>
+__device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const T *taps)
+{
+    T acc = 0;
+#pragma unroll
+    for (int i = 0; i < NT; i++) acc += lwd_ops<T>::wt(w, s, i) * taps[i];
+    return DIR > 0 ? x + acc : x - acc;
+}
+
+template <class T, int NT, int DIR> struct tstep_i {
+    __device__ static __forceinline__ T run(const lwk_wave &w, int s, T x, const T *taps)
+    {
+        return tstep<T, NT, DIR>(w, s, x, taps);
+    }
+};
+template <int NT, int DIR> struct tstep_i<int32_t, NT, DIR> {
+    __device__ static __forceinline__ int32_t run(const lwk_wave &w, int s, int32_t x, const int32_t *taps)
+    {
+        long long a = w.iadd[s];
+#pragma unroll
+        for (int i = 0; i < NT; i++) a += (long long)w.icoef[s][i] * taps[i];
+        long long d = (long long)w.isign[s] * (a >> w.ishift[s]);
+        long long r = DIR > 0 ? (long long)x + d : (long long)x - d;
+        return (int32_t)(uint32_t)(unsigned long long)r;
+    }
+};
+
+/* Lift a register window v[0..N) whose index 0 has even parity; positions
+ * whose taps fall outside the window are left (they are halo, never output). */
+template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_lift(T (&v)[N], const lwk_wave &w)
+{
+    if (DIR < 0) {
+#pragma unroll
+        for (int j = 0; j < N; j++) v[j] = lwd_scale<T>(w, v[j], j & 1, -1);
+    }
+#pragma unroll
+    for (int ss = 0; ss < sh_nsteps(W); ss++) {
+        const int s = DIR > 0 ? ss : sh_nsteps(W) - 1 - ss;
+        const int par = sh_par(W, s);
+        const int nt = sh_ntaps(W, s);
+#pragma unroll
+        for (int j = par; j < N; j += 2) {
+            bool ok = true;
+            T taps[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                if (i < nt) {
+                    const int q = j + sh_off(W, s, i);
+                    if (q < 0 || q >= N) ok = false;
+                    else taps[i] = v[q];
+                }
+            }
+            if (ok) {
+                if (nt == 1) v[j] = tstep_i<T, 1, DIR>::run(w, s, v[j], taps);
+                else if (nt == 2) v[j] = tstep_i<T, 2, DIR>::run(w, s, v[j], taps);
+                else v[j] = tstep_i<T, 4, DIR>::run(w, s, v[j], taps);
+            }
+        }
+    }
+    if (DIR > 0) {
+#pragma unroll
+        for (int j = 0; j < N; j++) v[j] = lwd_scale<T>(w, v[j], j & 1, 1);
+    }
+}
+
+/* Four consecutive values, one 16-byte (or two for double) store if aligned. */
+template <class T> __device__ __forceinline__ void store4(T *p, T a, T b, T c, T d, bool vec)
+{
+    if (vec && ((uintptr_t)p % (4 * sizeof(T))) == 0) {
+        if (sizeof(T) == 4) {
+            float4 f;
+            f.x = __int_as_float(*(int *)&a), f.y = __int_as_float(*(int *)&b);
+            f.z = __int_as_float(*(int *)&c), f.w = __int_as_float(*(int *)&d);
+            *(float4 *)p = f;
+        } else {
+            double2 x0, x1;
+            x0.x = *(double *)&a, x0.y = *(double *)&b, x1.x = *(double *)&c, x1.y = *(double *)&d;
+            ((double2 *)p)[0] = x0, ((double2 *)p)[1] = x1;
+        }
+    } else {
+        p[0] = a, p[1] = b, p[2] = c, p[3] = d;
+    }
+}
+
+#endif

@@ -1,0 +1,248 @@
+/* Shared pieces of the GPU tests: one case = one configuration run on the
+ * CUDA backend and on the CPU reference, compared (float32 1e-5 relative,
+ * float64 1e-12, int32 exact). */
+#ifndef LW_GPU_COMMON_H
+#define LW_GPU_COMMON_H
+
+#include "liftwave.h"
+#include "../unit/lw_test.h"
+#include "core/lw_internal.h"
+#include "cuda/cuda_exec.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <string.h>
+
+#define LWE_COUNT (LWE_FUSED3D + 1)
+
+typedef struct gcase {
+    int rank;
+    int64_t shape[LW_MAX_RANK];
+    int naxes;
+    int axes[LW_MAX_AXES];
+    lw_wavelet w;
+    lw_mode m;
+    lw_layout lay;
+    lw_dtype t;
+    int levels; /* -1: max, -2: random up to max */
+    lw_direction dir;
+    int devptr, inplace, generic;
+    const char *scheme; /* cuda scheme (overrides generic) */
+} gcase;
+
+static cudaStream_t g_stream;
+static long g_cases;
+static long g_engine_count[LWE_COUNT];
+
+static const char *engine_name(int e)
+{
+    static const char *n[] = {"copy", "generic", "small", "tile2d", "tile3d", "fs", "fused3d"};
+    return e >= 0 && e < LWE_COUNT ? n[e] : "?";
+}
+
+static void fill_rand(void *b, lw_dtype t, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) switch (t) {
+        case LW_FLOAT32: ((float *)b)[i] = (float)(lw_rng_unit() * 2 - 1); break;
+        case LW_FLOAT64: ((double *)b)[i] = lw_rng_unit() * 2 - 1; break;
+        default: ((int32_t *)b)[i] = (int32_t)lw_rng_range(-70000, 70000); break;
+        }
+}
+
+static double val(const void *b, lw_dtype t, int64_t i)
+{
+    switch (t) {
+    case LW_FLOAT32: return ((const float *)b)[i];
+    case LW_FLOAT64: return ((const double *)b)[i];
+    default: return ((const int32_t *)b)[i];
+    }
+}
+
+static void case_text(const gcase *c, const lw_config *rc, char *buf, size_t len)
+{
+    int o = snprintf(buf, len, "%s %s %s %s %s rank %d shape", lw_wavelet_name(c->w), lw_dtype_name(c->t),
+                     lw_mode_name(c->m), lw_layout_name(c->lay), c->dir ? "inverse" : "forward", c->rank);
+    for (int i = 0; i < c->rank && o > 0 && (size_t)o < len; i++) o += snprintf(buf + o, len - o, " %lld", (long long)c->shape[i]);
+    if (c->naxes && o > 0 && (size_t)o < len) {
+        o += snprintf(buf + o, len - o, " axes");
+        for (int i = 0; i < c->naxes && (size_t)o < len; i++) o += snprintf(buf + o, len - o, " %d", c->axes[i]);
+    }
+    if (o > 0 && (size_t)o < len)
+        snprintf(buf + o, len - o, " levels %d %s%s%s", rc ? rc->levels : c->levels, c->devptr ? "device" : "host",
+                 c->inplace ? " in-place" : "", c->scheme ? c->scheme : (c->generic ? " scheme=generic" : ""));
+}
+
+static lw_status make(lw_plan **p, const gcase *c, int levels, lw_backend b)
+{
+    lw_config cfg;
+    lw_config_init(&cfg);
+    cfg.rank = c->rank;
+    for (int i = 0; i < c->rank; i++) cfg.shape[i] = c->shape[i];
+    cfg.naxes = c->naxes;
+    for (int i = 0; i < c->naxes; i++) cfg.axes[i] = c->axes[i];
+    cfg.wavelet = c->w, cfg.mode = c->m, cfg.layout = c->lay, cfg.dtype = c->t, cfg.integer = c->t == LW_INT32;
+    cfg.levels = levels, cfg.direction = c->dir, cfg.backend = b;
+    if (b == LW_BACKEND_CUDA) {
+        cfg.flags = c->devptr ? LW_FLAG_DEVICE_POINTERS : 0;
+        cfg.scheme = c->scheme ? c->scheme : (c->generic ? "generic" : NULL);
+    }
+    return lw_plan_create(p, &cfg);
+}
+
+static void run_case(const gcase *c)
+{
+    int levels = c->levels;
+    if (levels == -2) {
+        int lmax = 0;
+        lw_max_levels(c->rank, c->shape, c->naxes, c->axes, &lmax);
+        levels = (int)lw_rng_range(0, lmax);
+        if (lw_rng_range(0, 3) == 0) levels = lmax;
+    } else if (levels == -1) {
+        lw_max_levels(c->rank, c->shape, c->naxes, c->axes, &levels);
+    }
+    lw_plan *pr = NULL, *pc = NULL;
+    lw_status sr = make(&pr, c, levels, LW_BACKEND_CPU_REF);
+    while (sr == LW_ERR_ODD_PERIODIC && levels > 0) sr = make(&pr, c, --levels, LW_BACKEND_CPU_REF);
+    char txt[256];
+    lw_status sc = make(&pc, c, levels, LW_BACKEND_CUDA);
+    case_text(c, pr ? lw_plan_config(pr) : NULL, txt, sizeof txt);
+    CHECK(sc == sr, "%s: cuda plan status %d, reference %d (%s)", txt, (int)sc, (int)sr, lw_last_error());
+    if (sr != LW_OK || sc != LW_OK) {
+        lw_destroy(pr);
+        lw_destroy(pc);
+        return;
+    }
+    g_engine_count[lw_cuda_plan_engine(pc)]++;
+    int64_t n = 1;
+    for (int i = 0; i < c->rank; i++) n *= c->shape[i];
+    size_t bytes = (size_t)n * lw_dtype_size(c->t);
+    void *x = malloc(bytes), *yr = malloc(bytes), *yc = malloc(bytes), *xc = malloc(bytes);
+    fill_rand(x, c->t, n);
+    memcpy(xc, x, bytes);
+    CHECK(lw_execute(pr, x, yr) == LW_OK, "%s: reference failed", txt);
+    lw_status se = LW_OK;
+    if (!c->devptr) {
+        if (c->inplace) {
+            memcpy(yc, x, bytes);
+            se = lw_execute(pc, yc, yc);
+        } else {
+            memset(yc, 0xff, bytes);
+            se = lw_execute(pc, xc, yc);
+        }
+    } else {
+        void *din = NULL, *dout = NULL;
+        cudaMalloc(&din, bytes);
+        cudaMalloc(&dout, bytes);
+        cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);
+        cudaMemset(dout, 0xff, bytes);
+        lw_set_stream(pc, g_stream);
+        se = lw_execute(pc, din, c->inplace ? din : dout);
+        cudaError_t ce = cudaStreamSynchronize(g_stream);
+        CHECK(ce == cudaSuccess, "%s: %s", txt, cudaGetErrorString(ce));
+        cudaMemcpy(yc, c->inplace ? din : dout, bytes, cudaMemcpyDeviceToHost);
+        if (!c->inplace) cudaMemcpy(xc, din, bytes, cudaMemcpyDeviceToHost);
+        cudaFree(din);
+        cudaFree(dout);
+    }
+    CHECK(se == LW_OK, "%s: cuda execute: %s", txt, lw_last_error());
+    if (!c->inplace) CHECK(memcmp(xc, x, bytes) == 0, "%s: input modified", txt);
+    double err = 0, ref = 0;
+    int64_t worst = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double e = fabs(val(yc, c->t, i) - val(yr, c->t, i));
+        if (!(e <= err)) err = isnan(e) ? INFINITY : e, worst = i;
+        ref = fmax(ref, fabs(val(yr, c->t, i)));
+    }
+    double tol = c->t == LW_INT32 ? 0.0 : c->t == LW_FLOAT32 ? 1e-5 : 1e-12;
+    CHECK(err <= tol * (ref > 0 ? ref : 1), "%s [%s]: max error %g (relative %g) at %lld: cuda %g ref %g", txt,
+          engine_name(lw_cuda_plan_engine(pc)), err, ref > 0 ? err / ref : err, (long long)worst,
+          val(yc, c->t, worst), val(yr, c->t, worst));
+    free(x), free(yr), free(yc), free(xc);
+    lw_destroy(pr);
+    lw_destroy(pc);
+    g_cases++;
+}
+
+/* An array of more than 2^31 samples (float32, 8.6 GB in and out): the fused
+ * 2-D engine forward, checked against the reference on windows at the corners
+ * and the middle (the last rows lie past 2^31), then the inverse round trip. */
+static float big_val(uint64_t i)
+{
+    uint64_t h = i * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return (float)((double)(h & 0xffffff) / 16777216.0 - 0.5);
+}
+
+static void big_case(void)
+{
+    const int64_t R = 46341, C = 46341, N = R * C;
+    size_t bytes = (size_t)N * 4;
+    size_t fr = 0, tot = 0;
+    cudaMemGetInfo(&fr, &tot);
+    if (fr < 3 * bytes + ((size_t)1 << 30)) {
+        printf("big case: skipped (needs %zu bytes of device memory, %zu free)\n", 3 * bytes, fr);
+        return;
+    }
+    float *h = malloc(bytes), *o = malloc(bytes);
+    void *din = NULL, *dout = NULL, *dback = NULL;
+    if (!h || !o) {
+        printf("big case: skipped (host memory)\n");
+        free(h), free(o);
+        return;
+    }
+    for (int64_t i = 0; i < N; i++) h[i] = big_val((uint64_t)i);
+    cudaMalloc(&din, bytes), cudaMalloc(&dout, bytes), cudaMalloc(&dback, bytes);
+    cudaMemcpy(din, h, bytes, cudaMemcpyHostToDevice);
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = 2, c.shape[0] = R, c.shape[1] = C, c.w = LW_CDF53, c.t = LW_FLOAT32, c.devptr = 1;
+    lw_plan *pf = NULL, *pi = NULL;
+    CHECK(make(&pf, &c, 1, LW_BACKEND_CUDA) == LW_OK, "big plan: %s", lw_last_error());
+    c.dir = LW_INVERSE;
+    CHECK(make(&pi, &c, 1, LW_BACKEND_CUDA) == LW_OK, "big plan: %s", lw_last_error());
+    if (pf && pi) {
+        CHECK(lw_execute(pf, din, dout) == LW_OK, "big forward: %s", lw_last_error());
+        CHECK(lw_execute(pi, dout, dback) == LW_OK, "big inverse: %s", lw_last_error());
+        CHECK(cudaDeviceSynchronize() == cudaSuccess, "big: sync");
+        cudaMemcpy(o, dout, bytes, cudaMemcpyDeviceToHost);
+        const int W = 48;
+        int64_t wins[4][2] = {{0, 0}, {(R - W) & ~1LL, (C - W) & ~1LL}, {(R / 2) & ~1LL, (C / 2) & ~1LL}, {(R - W) & ~1LL, 0}};
+        double err = 0;
+        for (int k = 0; k < 4; k++) {
+            int64_t r0 = wins[k][0], c0 = wins[k][1];
+            int64_t wr = r0 + W >= R - 2 ? R - r0 : W, wc = c0 + W >= C - 2 ? C - c0 : W;
+            gcase s;
+            memset(&s, 0, sizeof s);
+            s.rank = 2, s.shape[0] = wr, s.shape[1] = wc, s.w = LW_CDF53, s.t = LW_FLOAT32, s.lay = LW_INTERLEAVED;
+            lw_plan *pw = NULL;
+            make(&pw, &s, 1, LW_BACKEND_CPU_REF);
+            float *win = malloc(sizeof(float) * (size_t)(wr * wc));
+            for (int64_t i = 0; i < wr; i++)
+                for (int64_t j = 0; j < wc; j++) win[i * wc + j] = h[(r0 + i) * C + c0 + j];
+            lw_execute(pw, win, win);
+            for (int64_t i = 0; i < wr; i++)
+                for (int64_t j = 0; j < wc; j++) {
+                    int64_t r = r0 + i, cc = c0 + j;
+                    int inner_r = (r0 == 0 || i >= 8) && (r0 + wr == R || i < wr - 8);
+                    int inner_c = (c0 == 0 || j >= 8) && (c0 + wc == C || j < wc - 8);
+                    if (!inner_r || !inner_c) continue;
+                    int64_t mr = (r & 1) ? (R + 1) / 2 + r / 2 : r / 2, mc = (cc & 1) ? (C + 1) / 2 + cc / 2 : cc / 2;
+                    err = fmax(err, fabs((double)o[mr * C + mc] - win[i * wc + j]));
+                }
+            free(win);
+            lw_destroy(pw);
+        }
+        CHECK(err <= 1e-5, "big forward windows: max error %g", err);
+        cudaMemcpy(o, dback, bytes, cudaMemcpyDeviceToHost);
+        double rt = 0;
+        for (int64_t i = 0; i < N; i++) rt = fmax(rt, fabs((double)o[i] - h[i]));
+        CHECK(rt <= 1e-5, "big round trip: max error %g", rt);
+        printf("big case: %lld x %lld float32 (%lld samples > 2^31): window error %g, round trip error %g\n",
+               (long long)R, (long long)C, (long long)N, err, rt);
+    }
+    lw_destroy(pf), lw_destroy(pi);
+    cudaFree(din), cudaFree(dout), cudaFree(dback);
+    free(h), free(o);
+}
+
+#endif

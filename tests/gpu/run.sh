@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# One command for the GPU machine: build (sm_90), test the CUDA backend against
+# the CPU reference, run a subset under compute-sanitizer (memcheck, racecheck),
+# run the benchmark set; logs and JSON under $OUT (default ./gpu-out); a short
+# summary last.
+#   LW_STAGES="build test sanitize bench"   stages to run (default all)
+#   LW_GPU_CASES=N                           random cases in the full test
+#   LW_SAN_CASES=N                           random cases under the sanitizers (default 40)
+#   LW_BENCH_ARGS="--only 2d-cdf97"          extra arguments for gpu_bench
+set -u -o pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/gpu-out}
+BUILD=${LW_BUILD_DIR:-/tmp/lw-gpu-build}
+STAGES=${LW_STAGES:-"build test sanitize bench"}
+mkdir -p "$OUT"
+SUMMARY=$OUT/summary.txt
+: >"$SUMMARY"
+say() { echo "$*" | tee -a "$SUMMARY"; }
+has() { case " $STAGES " in *" $1 "*) return 0;; esac; return 1; }
+# the device copy of the tree has no .git: pass LW_COMMIT=$(git rev-parse --short=12 HEAD) from the checkout
+export LW_COMMIT=${LW_COMMIT:-$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+
+say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>&1)  commit: $LW_COMMIT"
+
+if has build; then
+  t0=$(date +%s)
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1 &&
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu gpu_bench >>"$OUT/build.log" 2>&1
+  rc=$?
+  # the CLI only if it builds right now (other work in progress must not break this run)
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
+  say "build: rc=$rc in $(( $(date +%s) - t0 ))s (CLI built: $cli)"
+  if [ $rc -ne 0 ]; then tail -40 "$OUT/build.log"; exit 1; fi
+fi
+T=$BUILD/tests/gpu
+
+if has test; then
+  t0=$(date +%s)
+  LW_GPU_BIG=${LW_GPU_BIG:-1} timeout ${LW_TEST_TIMEOUT:-900} "$T/test_gpu" >"$OUT/test.log" 2>&1
+  rc=$?
+  say "test_gpu: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test.log")"
+  grep -E "^(engine|random|fixed|leak|threads|out of|big)" "$OUT/test.log" | tee -a "$SUMMARY"
+  grep FAIL "$OUT/test.log" | head -20 | tee -a "$SUMMARY"
+fi
+
+if has sanitize; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck; do
+    t0=$(date +%s)
+    n=${LW_SAN_CASES:-40}; [ $tool = racecheck ] && n=$(( n / 2 ))
+    LW_GPU_QUICK=1 LW_GPU_CASES=$n timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu" >"$OUT/san-$tool.log" 2>&1
+    rc=$?
+    say "compute-sanitizer $tool: rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-$tool.log")"
+  done
+fi
+
+if has bench; then
+  t0=$(date +%s)
+  timeout ${LW_BENCH_TIMEOUT:-900} "$T/gpu_bench" --json "$OUT/bench.json" ${LW_BENCH_ARGS:-} >"$OUT/bench.log" 2>&1
+  rc=$?
+  say "gpu_bench: rc=$rc in $(( $(date +%s) - t0 ))s"
+  cat "$OUT/bench.log" | tee -a "$SUMMARY"
+  # cross-check through the CLI when it built (its own bench driver, same lw_cuda_bench)
+  if [ -x "$BUILD/liftwave" ] && [ -z "${LW_NO_CLI_BENCH:-}" ]; then
+    { echo "=== liftwave bench (CLI)"; timeout 300 "$BUILD/liftwave" bench --backend cuda --wavelet cdf97 \
+        --shape 16384x16384,512x512x512,1920x1080 --direction forward,inverse --config G2G --json; } >>"$OUT/bench.log" 2>&1
+    say "CLI bench: rc=$? (records appended to bench.log)"
+  fi
+fi
+if has profile; then
+  # Nsight Compute on the fused kernels of two bench cases (speed of light, memory)
+  NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  for c in ${LW_PROFILE_CASES:-2d-cdf97-L1-16384-inv 3d-cdf97-L1-512-fwd}; do
+    timeout 180 "$NCU" --clock-control none -k "regex:tile|col_kernel" --launch-skip 3 --launch-count 1 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+      "$T/gpu_bench" --only "$c" --repeat 3 >/tmp/ncu-one.txt 2>&1
+    { echo "=== $c"; cat /tmp/ncu-one.txt; } >>"$OUT/ncu.txt"
+    say "ncu $c: $(grep -E 'Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|L2 Hit Rate' /tmp/ncu-one.txt | tr -s ' ' | paste -sd';')"
+  done
+fi
+echo "=== summary ($OUT/summary.txt) ==="
+cat "$SUMMARY"
