@@ -164,9 +164,6 @@ static void cuda_destroy(lw_plan *plan)
 
 static lw_status cuda_plan(lw_plan *plan)
 {
-    if (strcmp(plan->scheme, "auto") != 0 && strcmp(plan->scheme, "generic") != 0 && strcmp(plan->scheme, "3d-zx") != 0 &&
-        strcmp(plan->scheme, "3d-yx") != 0)
-        return lw_fail(LW_ERR_UNSUPPORTED, "unknown cuda scheme '%s' (known: auto, generic, 3d-yx, 3d-zx)", plan->scheme);
     cuda_impl *im = calloc(1, sizeof *im);
     if (!im) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cuda plan");
     pthread_mutex_init(&im->mu, NULL);
@@ -174,6 +171,12 @@ static lw_status cuda_plan(lw_plan *plan)
     lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
     if (st == LW_OK) {
         lw_cuda_choose(plan, &im->s);
+        if (im->s.engine == LWE_SCHEME) st = lw_cuda_choose_scheme(plan, &im->s);
+        else if (!plan->wav->separable && strcmp(plan->scheme, "auto") != 0 && strcmp(plan->scheme, "fs") != 0)
+            st = lw_fail(LW_ERR_UNSUPPORTED, "scheme '%s' does not apply to the fs wavelet (use auto or fs)",
+                         plan->scheme);
+    }
+    if (st == LW_OK) {
         if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
     }
     if (st != LW_OK) cuda_destroy(plan);

@@ -85,6 +85,12 @@ static int tile3d_pass_axis(const lw_plan *p);
 
 /* ---- engine choice -------------------------------------------------------- */
 
+int lw_cuda_is_paper_scheme(const char *name)
+{
+    return strcmp(name, "auto") != 0 && strcmp(name, "generic") != 0 && strcmp(name, "3d-zx") != 0 &&
+           strcmp(name, "3d-yx") != 0;
+}
+
 void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -100,6 +106,9 @@ void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     }
     if (!p->wav->separable) {
         s->engine = LWE_FS;
+    } else if (lw_cuda_is_paper_scheme(p->scheme)) {
+        s->engine = LWE_SCHEME; /* lw_cuda_choose_scheme fills the rest */
+        return;
     } else if (region_count(p, 0) <= lwk_small_capacity(s->dtype) && g->levels <= LWK_SMALL_MAXLEV &&
                strcmp(p->scheme, "generic") != 0) {
         s->engine = LWE_SMALL;
@@ -349,6 +358,16 @@ static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k)
     return region_count(p, k) <= lwk_small_capacity(s->dtype) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
 }
 
+lwk_plane lw_cuda_plane_of(const lw_plan *p, const void *base, int k, int compact)
+{
+    return plane_of(p, NULL, base, k, compact);
+}
+
+void lw_cuda_tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, lwk_tile2d *t)
+{
+    tile_setup(p, s, k, 0, 1, t);
+}
+
 static lw_status run_tile2d(run_ctx *r, void *scratch)
 {
     const lw_plan *p = r->p;
@@ -460,6 +479,7 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
         if (!inplace) return start_copy(&r);
         return LW_OK;
     case LWE_SMALL: return run_small(&r);
+    case LWE_SCHEME: return lw_cuda_run_scheme(p, s, in, out, scratch, st);
     case LWE_FS: return run_fs(&r);
     case LWE_TILE2D:
         if (!inplace) return run_tile2d(&r, scratch);

@@ -15,7 +15,8 @@ enum {
     LWE_TILE2D,     /* fused 2-D levels, small-engine tail */
     LWE_TILE3D,     /* 3-D one level: fused planes + one pass */
     LWE_FS,         /* Faber-Schauder */
-    LWE_FUSED3D     /* 3-D one level, float32: one fused kernel */
+    LWE_FUSED3D,    /* 3-D one level, float32: one fused kernel */
+    LWE_SCHEME      /* a paper's 2-D scheme at every level (scheme_exec.c) */
 };
 
 typedef struct lw_cuda_sched {
@@ -28,6 +29,8 @@ typedef struct lw_cuda_sched {
     size_t scr_off[2]; /* tile2d: offsets of the two level buffers */
     int tmp_full;      /* generic: scratch is a full-size ping-pong buffer */
     size_t inplace_scratch; /* extra bytes an in-place run needs */
+    const struct lwk_scheme *scheme; /* LWE_SCHEME: the paper's algorithm */
+    size_t scheme_off;               /* LWE_SCHEME: offset of its own scratch */
 } lw_cuda_sched;
 
 void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s);
@@ -37,6 +40,21 @@ void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s);
  * in-place run. */
 lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                       cudaStream_t st);
+
+/* 1 if name is none of the built-in engine names (auto, generic, 3d-yx,
+ * 3d-zx): then it must be one of the papers' schemes (lw_scheme.h). */
+int lw_cuda_is_paper_scheme(const char *name);
+/* Plane view of base at level k (compact: the LL scratch layout) and the
+ * one-level description of level k, for the scheme executor. */
+lwk_plane lw_cuda_plane_of(const lw_plan *p, const void *base, int k, int compact);
+void lw_cuda_tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, lwk_tile2d *t);
+
+/* LWE_SCHEME (scheme_exec.c): check the plan against p->scheme, fill s
+ * (engine, scratch); LW_ERR_UNSUPPORTED with a message if the scheme cannot
+ * run this plan.  lw_cuda_run_scheme enqueues it. */
+lw_status lw_cuda_choose_scheme(const lw_plan *p, lw_cuda_sched *s);
+lw_status lw_cuda_run_scheme(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                             cudaStream_t st);
 
 /* Engine (LWE_*) a CUDA plan runs, for tests and benchmarks; -1 otherwise. */
 int lw_cuda_plan_engine(const lw_plan *p);

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#define LWE_COUNT (LWE_FUSED3D + 1)
+#define LWE_COUNT (LWE_SCHEME + 1)
 
 typedef struct gcase {
     int rank;
@@ -36,7 +36,7 @@ static long g_engine_count[LWE_COUNT];
 
 static const char *engine_name(int e)
 {
-    static const char *n[] = {"copy", "generic", "small", "tile2d", "tile3d", "fs", "fused3d"};
+    static const char *n[] = {"copy", "generic", "small", "tile2d", "tile3d", "fs", "fused3d", "scheme"};
     return e >= 0 && e < LWE_COUNT ? n[e] : "?";
 }
 

@@ -1,0 +1,44 @@
+/* The registry of the papers' GPU schemes: every family's table in order. */
+#include "lw_scheme.h"
+
+#include <string.h>
+
+typedef struct family {
+    const lwk_scheme *(*find)(const char *);
+    int (*count)(void);
+    const lwk_scheme *(*at)(int);
+} family;
+
+static const family families[] = {
+    {lwk_sep_find, lwk_sep_count, lwk_sep_at},
+    {lwk_block_find, lwk_block_count, lwk_block_at},
+};
+#define NFAM ((int)(sizeof families / sizeof families[0]))
+
+const lwk_scheme *lwk_scheme_find(const char *name)
+{
+    if (!name) return NULL;
+    for (int f = 0; f < NFAM; f++) {
+        const lwk_scheme *sc = families[f].find(name);
+        if (sc) return sc;
+    }
+    return NULL;
+}
+
+int lwk_scheme_count(void)
+{
+    int n = 0;
+    for (int f = 0; f < NFAM; f++) n += families[f].count();
+    return n;
+}
+
+const lwk_scheme *lwk_scheme_at(int i)
+{
+    if (i < 0) return NULL;
+    for (int f = 0; f < NFAM; f++) {
+        int n = families[f].count();
+        if (i < n) return families[f].at(i);
+        i -= n;
+    }
+    return NULL;
+}
