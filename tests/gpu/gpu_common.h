@@ -163,6 +163,7 @@ static void run_case(const gcase *c)
     g_cases++;
 }
 
+#ifndef LW_GPU_NO_BIG_CASE
 /* An array of more than 2^31 samples (float32, 8.6 GB in and out): the fused
  * 2-D engine forward, checked against the reference on windows at the corners
  * and the middle (the last rows lie past 2^31), then the inverse round trip. */
@@ -244,5 +245,6 @@ static void big_case(void)
     cudaFree(din), cudaFree(dout), cudaFree(dback);
     free(h), free(o);
 }
+#endif /* LW_GPU_NO_BIG_CASE */
 
 #endif

@@ -3,7 +3,8 @@
 # the CPU reference, run a subset under compute-sanitizer (memcheck, racecheck),
 # run the benchmark set; logs and JSON under $OUT (default ./gpu-out); a short
 # summary last.
-#   LW_STAGES="build test sanitize bench"   stages to run (default all)
+#   LW_STAGES="build test sanitize schemes bench"   stages to run (default all)
+#   LW_SCHEME_ONLY=name                      the schemes stage tests one scheme
 #   LW_GPU_CASES=N                           random cases in the full test
 #   LW_SAN_CASES=N                           random cases under the sanitizers (default 40)
 #   LW_BENCH_ARGS="--only 2d-cdf97"          extra arguments for gpu_bench
@@ -11,7 +12,7 @@ set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/gpu-out}
 BUILD=${LW_BUILD_DIR:-/tmp/lw-gpu-build}
-STAGES=${LW_STAGES:-"build test sanitize bench"}
+STAGES=${LW_STAGES:-"build test sanitize schemes bench"}
 mkdir -p "$OUT"
 SUMMARY=$OUT/summary.txt
 : >"$SUMMARY"
@@ -25,7 +26,7 @@ say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm
 if has build; then
   t0=$(date +%s)
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu gpu_bench >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_schemes gpu_bench >>"$OUT/build.log" 2>&1
   rc=$?
   # the CLI only if it builds right now (other work in progress must not break this run)
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
@@ -51,6 +52,23 @@ if has sanitize; then
     LW_GPU_QUICK=1 LW_GPU_CASES=$n timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu" >"$OUT/san-$tool.log" 2>&1
     rc=$?
     say "compute-sanitizer $tool: rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-$tool.log")"
+  done
+fi
+
+if has schemes; then
+  # the papers' schemes against the reference, then a quick pass under the sanitizers
+  t0=$(date +%s)
+  timeout ${LW_TEST_TIMEOUT:-900} "$T/test_schemes" >"$OUT/schemes.log" 2>&1
+  rc=$?
+  say "test_schemes: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/schemes.log")"
+  grep -E "^(scheme|cases|[0-9]+ schemes)" "$OUT/schemes.log" | tee -a "$SUMMARY"
+  grep FAIL "$OUT/schemes.log" | head -20 | tee -a "$SUMMARY"
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck; do
+    t0=$(date +%s)
+    LW_GPU_QUICK=1 timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_schemes" >"$OUT/san-schemes-$tool.log" 2>&1
+    rc=$?
+    say "compute-sanitizer $tool (schemes): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-schemes-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-schemes-$tool.log")"
   done
 fi
 
