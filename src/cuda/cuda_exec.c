@@ -115,7 +115,8 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
     int destroy = (fl & LW_FLAG_DESTROY_INPUT) || !(fl & LW_FLAG_DEVICE_POINTERS); /* host: our own copy */
     lw_band_geo *bg = &s->bg;
     bg->R = g->len[0][0], bg->C = g->len[0][1], bg->hr = g->len[1][0], bg->hc = g->len[1][1];
-    bg->nb = s->nbatch, bg->H = s->w.halo, bg->mode = (int)p->cfg.mode;
+    /* the fused kernels' halo: the wavelet's reach rounded up to even (d4: 3 -> 4) */
+    bg->nb = s->nbatch, bg->H = (s->w.halo + 1) & ~1, bg->mode = (int)p->cfg.mode;
     if (!inv && destroy && lw_bands_plan_fwd(bg, &s->bands) == 0) {
         s->fwd_bands = 1;
         s->scratch = 0;
