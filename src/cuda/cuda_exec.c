@@ -117,6 +117,7 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
     bg->R = g->len[0][0], bg->C = g->len[0][1], bg->hr = g->len[1][0], bg->hc = g->len[1][1];
     /* the fused kernels' halo: the wavelet's reach rounded up to even (d4: 3 -> 4) */
     bg->nb = s->nbatch, bg->H = (s->w.halo + 1) & ~1, bg->mode = (int)p->cfg.mode;
+    bg->stash_cheap = (int64_t)(((size_t)8 << 20) / ((size_t)bg->C * s->esize)); /* rows in 8 MiB */
     if (!inv && destroy && lw_bands_plan_fwd(bg, &s->bands) == 0) {
         s->fwd_bands = 1;
         s->scratch = 0;

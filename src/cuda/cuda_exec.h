@@ -38,6 +38,7 @@ typedef struct lw_band_geo {
     int64_t nb;           /* planes */
     int H;                /* reach of one level (rows) */
     int mode;
+    int64_t stash_cheap;  /* inverse, stash inside `in`: rows it may take to save small bands */
 } lw_band_geo;
 
 typedef struct lw_bands {

@@ -210,10 +210,24 @@ int lw_bands_plan_inv(const lw_band_geo *g, int allow_in_stash, lw_bands *b)
         b->g[++b->ng] = p0;
     }
     b->stash = 0, b->stash_row = 0;
-    if (allow_in_stash) {
-        if (g->nb >= 2) b->stash = 2; /* input plane 1 is consumed before plane 0 runs */
-        else find_in_stash(g, b);
+    if (!allow_in_stash) return 0;
+    /* a stash inside `in` costs no memory: let it take the top rows of the
+     * last small bands too (fewer launches; the copy grows) */
+    int n0 = b->n;
+    int64_t x0 = b->x;
+    int j = 1;
+    while (j < b->n && b->b[j] > g->stash_cheap) j++;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0 && j >= n0) continue;
+        b->n = pass == 0 ? j : n0;
+        b->x = pass == 0 ? b->b[j] : x0;
+        if (g->nb >= 2) { /* input plane 1 is consumed before plane 0 runs */
+            b->stash = 2;
+            return 0;
+        }
+        if (find_in_stash(g, b) == 0) return 0;
     }
+    b->n = n0, b->x = x0, b->stash = 0;
     return 0;
 }
 
