@@ -125,6 +125,15 @@ typedef enum lw_backend {
 
 /* lw_config.flags */
 #define LW_FLAG_DEVICE_POINTERS 0x1u /* in/out of lw_execute are CUDA device pointers */
+/* lw_execute may overwrite `in` when in != out (like FFTW_DESTROY_INPUT): its
+ * content afterwards is unspecified.  The default preserves `in`.  The CUDA
+ * backend then uses `in` as workspace, so that a multi-level 2-D forward
+ * transform needs no device memory beyond in and out (without the flag it
+ * holds the lowpass bands of the inner levels: about N/4 + N/16 samples).
+ * With host pointers the CUDA backend works on its own device copy of `in`
+ * and never modifies the caller's array, flag or not.  The CPU backends
+ * ignore the flag (they never modify `in`). */
+#define LW_FLAG_DESTROY_INPUT 0x2u
 
 /* Everything a plan needs.  Initialise with lw_config_init() and change fields. */
 typedef struct lw_config {
@@ -157,8 +166,8 @@ lw_status lw_plan_create(lw_plan **plan, const lw_config *cfg);
 /* Run the planned transform.  in and out each hold prod(shape) elements of the
  * planned dtype (host memory, or device memory with LW_FLAG_DEVICE_POINTERS).
  * in == out is allowed (in place); otherwise the buffers must not overlap and
- * in is not modified.  With device pointers the call is asynchronous on the
- * plan's stream. */
+ * in is not modified (unless the plan has LW_FLAG_DESTROY_INPUT).  With device
+ * pointers the call is asynchronous on the plan's stream. */
 lw_status lw_execute(const lw_plan *plan, const void *in, void *out);
 
 /* Free a plan.  NULL is accepted. */

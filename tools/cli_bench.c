@@ -46,7 +46,7 @@ typedef struct bench_opts {
     int config[MAXV];
     char scheme[MAXV][32];
     int threads[MAXV]; /* 0 = the runtime's default */
-    int integer, json, repeat;
+    int integer, json, repeat, destroy_input;
     /* resolved (backend, config) pairs */
     int npair;
     lw_backend pair_backend[2 * MAXV * 3];
@@ -121,7 +121,7 @@ static void print_help(void)
         "usage: liftwave bench [--backend B] [--wavelet W] [--levels N|max] [--mode M]\n"
         "                      [--shape 8192x8192] [--dtype float32|float64|int32] [--integer]\n"
         "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
-        "                      [--repeat N] [--threads N] [--json] [--help]\n"
+        "                      [--repeat N] [--threads N] [--destroy-input] [--json] [--help]\n"
         "\n"
         "Times the transform in memory (no file I/O) on random data.  Options marked\n"
         "[list] take comma lists (--wavelet cdf97,cdf53 --shape 1920x1080,8192x8192);\n"
@@ -141,6 +141,8 @@ static void print_help(void)
         "  --repeat N      timed runs after warm-up [host: at least %d and about %.1f s of runs,\n"
         "                  at most %d; cuda: %d]\n"
         "  --threads N     [list] CPU threads (OpenMP builds only) [the OpenMP default]\n"
+        "  --destroy-input cuda: plan with LW_FLAG_DESTROY_INPUT (the input buffer is the\n"
+        "                  workspace; restored before every timed run, outside the timing)\n"
         "  --json          one JSON object per line instead of the table\n"
         "\n"
         "Host timing: median of the timed runs (CLOCK_MONOTONIC).  bound: memcpy of the array's\n"
@@ -158,7 +160,9 @@ static void print_help(void)
         "\n"
         "JSON keys: wavelet levels shape dtype mode backend scheme direction config median_s\n"
         "gsamples_per_s ps_per_sample effective_gbps bound bound_gbps fraction_of_bound threads\n"
-        "device commit date verified  (threads is 0 for the cuda configs).\n"
+        "device commit date verified  (threads is 0 for the cuda configs); cuda records also\n"
+        "extra_device_bytes (device memory the plan took beyond in and out, the peak seen by\n"
+        "cudaMemGetInfo) and destroy_input.\n"
         "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n",
         LW_BENCH_AUTO_MIN_RUNS, LW_BENCH_AUTO_TARGET_S, LW_BENCH_AUTO_MAX_RUNS, LW_BENCH_CUDA_RUNS,
         (long long)(LW_BENCH_VERIFY_LIMIT >> 20));
@@ -323,6 +327,7 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
         }
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
         if (!strcmp(a, "--integer")) { o->integer = 1; continue; }
+        if (!strcmp(a, "--destroy-input")) { o->destroy_input = 1; continue; }
         char name[32];
         const char *val = NULL, *eq = strchr(a, '=');
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
@@ -368,6 +373,7 @@ static void combo_at(const bench_opts *o, long idx, combo *c)
     i = (int)(idx % o->nlevels), idx /= o->nlevels, c->levels = o->levels[i];
     i = (int)(idx % o->nwavelet), idx /= o->nwavelet, c->wavelet = o->wavelet[i];
     i = (int)(idx % o->ndtype), idx /= o->ndtype, c->dtype = o->dtype[i];
+    c->destroy_input = o->destroy_input;
     i = (int)(idx % o->nshape), c->rank = o->rank[i];
     memcpy(c->shape, o->shape[i], sizeof c->shape);
 }
@@ -405,7 +411,11 @@ static void print_json(const record *r, const char *date)
     json_string(stdout, r->device);
     printf(", \"commit\": ");
     json_string(stdout, LW_GIT_COMMIT);
-    printf(", \"date\": \"%s\", \"verified\": %s}\n", date, r->verified ? "true" : "false");
+    printf(", \"date\": \"%s\", \"verified\": %s", date, r->verified ? "true" : "false");
+    if (c->config != CFG_HOST)
+        printf(", \"extra_device_bytes\": %zu, \"destroy_input\": %s", r->extra_device_bytes,
+               c->destroy_input ? "true" : "false");
+    printf("}\n");
 }
 
 static void print_row(const record *r, int *header, char *last_device, size_t ldlen)

@@ -29,6 +29,7 @@ typedef struct combo {
     int config;         /* CFG_* */
     const char *scheme; /* "auto" or a GPU algorithm */
     int threads;        /* 0: the OpenMP default */
+    int destroy_input;  /* cuda: LW_FLAG_DESTROY_INPUT (--destroy-input) */
 } combo;
 
 /* One result (the JSON record's values). */
@@ -41,6 +42,7 @@ typedef struct record {
     int verified;       /* output equals cpu-ref within tolerance */
     int checked;        /* a comparison was made (0: over the size limit) */
     char device[128];
+    size_t extra_device_bytes; /* cuda: device memory taken beyond in and out (peak seen) */
 } record;
 
 /* "liftwave: bench: <message>" on stderr. */

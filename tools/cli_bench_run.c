@@ -89,6 +89,7 @@ void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const
     cfg->integer = integer;
     cfg->backend = backend;
     cfg->scheme = scheme;
+    if (c->destroy_input && backend == LW_BACKEND_CUDA) cfg->flags |= LW_FLAG_DESTROY_INPUT;
 }
 
 /* ---- data --------------------------------------------------------------- */
@@ -381,6 +382,7 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         r->median_s = br.median_s > 1e-12 ? br.median_s : 1e-12;
         r->bound = br.bound && !strcmp(br.bound, "pcie") ? "pcie" : "device-copy";
         r->bound_gbps = br.bound_gbps;
+        r->extra_device_bytes = br.device_extra_bytes;
         r->checked = ref != NULL;
         r->verified = ref && br.verified;
         snprintf(r->device, sizeof r->device, "%s", br.device[0] ? br.device : "unknown GPU");

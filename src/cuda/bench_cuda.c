@@ -3,7 +3,11 @@
  * after warm-up, median of the timed runs, the bound measured in the same run
  * (device-to-device copy of the same bytes for G2G; host-to-device and
  * device-to-host concurrently on two streams for C2C), output poisoned before
- * every timed run and compared with host_ref after the last one. */
+ * every timed run and compared with host_ref after the last one.  With
+ * LW_FLAG_DESTROY_INPUT (G2G) the input is restored from a pristine device
+ * copy before every run, outside the timed region.  device_extra_bytes: the
+ * most device memory seen taken (cudaMemGetInfo) beyond the bench's own
+ * buffers, from before the plan to after the runs. */
 #include "../core/lw_bench.h"
 #include "cuda_exec.h"
 
@@ -68,7 +72,8 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     else cfg.flags &= ~LW_FLAG_DEVICE_POINTERS;
 
     lw_plan *plan = NULL;
-    void *d_in = NULL, *d_out = NULL, *h_in = NULL, *h_out = NULL, *h_chk = NULL;
+    void *d_in = NULL, *d_out = NULL, *d_keep = NULL, *h_in = NULL, *h_out = NULL, *h_chk = NULL;
+    const int restore = config == LW_BENCH_G2G && (cfg.flags & LW_FLAG_DESTROY_INPUT);
     cudaStream_t s0 = NULL, s1 = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL, e2 = NULL;
     double *times = calloc((size_t)repeat, sizeof(double));
@@ -100,6 +105,10 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
         memcpy(h_in, host_in, bytes);
     }
     CK(cudaMemcpy(d_in, host_in, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (bench input)");
+    if (restore) {
+        CK(cudaMalloc(&d_keep, bytes), "cudaMalloc (bench input copy)");
+        CK(cudaMemcpy(d_keep, d_in, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (bench input copy)");
+    }
     CK(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 
     size_t free0 = 0, free1 = 0, tot = 0;
@@ -137,6 +146,7 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     const void *xin = config == LW_BENCH_G2G ? d_in : h_in;
     void *xout = config == LW_BENCH_G2G ? d_out : h_out;
     for (int i = 0; i < warm + repeat; i++) {
+        if (restore) CK(cudaMemcpyAsync(d_in, d_keep, bytes, cudaMemcpyDeviceToDevice, s0), "cudaMemcpyAsync (input)");
         if (config == LW_BENCH_G2G) CK(cudaMemsetAsync(d_out, 0xff, bytes, s0), "cudaMemsetAsync (poison)");
         else memset(h_out, 0xff, bytes);
         CK(cudaStreamSynchronize(s0), "poison");
@@ -175,6 +185,7 @@ done:
     if (st != LW_OK) cudaGetLastError();
     cudaFree(d_in);
     cudaFree(d_out);
+    cudaFree(d_keep);
     if (h_in) cudaFreeHost(h_in);
     if (h_out) cudaFreeHost(h_out);
     if (e0) cudaEventDestroy(e0);

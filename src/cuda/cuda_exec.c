@@ -85,6 +85,51 @@ static int tile3d_pass_axis(const lw_plan *p);
 
 /* ---- engine choice -------------------------------------------------------- */
 
+static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k);
+
+/* Scratch of the fused 2-D engine.  Level k's LL band (compact) lives at
+ * scr_off[k % 2]: LL1 at 0, LL2 after all of LL1, LL3 at 0 again, ...  The
+ * forward needs LL1 .. LL(ks-1), the inverse LL1 .. LL(ks) (ks: first level
+ * of the small-engine tail, or L).  With dense contiguous planes that room is
+ * taken inside `in` (forward, when `in` may be overwritten) or `out`
+ * (inverse), the first level then running in row bands (tile2d_bands.c). */
+static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    int L = g->levels, ks = L, inv = p->cfg.direction == LW_INVERSE;
+    if (L < 2) return;
+    for (int k = 1; k < L; k++)
+        if (fits_small(p, s, k)) {
+            ks = k;
+            break;
+        }
+    size_t ll1 = (size_t)(s->nbatch * region_count(p, 1)) * s->esize;
+    size_t ll2 = (size_t)(s->nbatch * region_count(p, 2)) * s->esize;
+    s->scr_off[1] = 0;
+    s->scr_off[0] = ll1;
+    int top = !inv ? ks - 1 : ks < L ? ks : L - 1; /* deepest LL band held */
+    size_t need = top >= 1 ? ll1 + (top >= 2 ? ll2 : 0) : 0;
+    s->scratch = need;
+    if (!need || g->rank < 2 || g->axes[0] != g->rank - 2 || need > s->bytes) return;
+    unsigned fl = p->cfg.flags;
+    int destroy = (fl & LW_FLAG_DESTROY_INPUT) || !(fl & LW_FLAG_DEVICE_POINTERS); /* host: our own copy */
+    lw_band_geo *bg = &s->bg;
+    bg->R = g->len[0][0], bg->C = g->len[0][1], bg->hr = g->len[1][0], bg->hc = g->len[1][1];
+    /* the fused kernels' halo: the wavelet's reach rounded up to even (d4: 3 -> 4) */
+    bg->nb = s->nbatch, bg->H = (s->w.halo + 1) & ~1, bg->mode = (int)p->cfg.mode;
+    bg->stash_cheap = (int64_t)(((size_t)8 << 20) / ((size_t)bg->C * s->esize)); /* rows in 8 MiB */
+    if (!inv && destroy && lw_bands_plan_fwd(bg, &s->bands) == 0) {
+        s->fwd_bands = 1;
+        s->scratch = 0;
+    } else if (inv && lw_bands_plan_inv(bg, destroy, &s->bands) == 0) {
+        size_t stash = s->bands.stash ? 0 : (size_t)(s->bands.x * bg->C) * s->esize;
+        if (stash < need) {
+            s->inv_bands = 1;
+            s->scratch = stash;
+        }
+    }
+}
+
 int lw_cuda_is_paper_scheme(const char *name)
 {
     return strcmp(name, "auto") != 0 && strcmp(name, "generic") != 0 && strcmp(name, "3d-zx") != 0 &&
@@ -150,11 +195,7 @@ void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     s->tmp_full = need;
     s->inplace_scratch = need ? s->bytes : 0;
     if (s->engine == LWE_TILE2D) {
-        if (g->levels >= 2) {
-            s->scr_off[1] = 0;
-            s->scr_off[0] = (size_t)(s->nbatch * region_count(p, 1)) * s->esize;
-            s->scratch = s->scr_off[0] + (g->levels >= 3 ? (size_t)(s->nbatch * region_count(p, 2)) * s->esize : 0);
-        }
+        tile2d_scratch(p, s);
     } else if (s->engine == LWE_GENERIC || s->engine == LWE_FS) {
         s->scratch = s->inplace_scratch;
     } else if (s->engine == LWE_TILE3D) {
@@ -375,10 +416,19 @@ static lw_status run_tile2d(run_ctx *r, void *scratch)
     int L = p->geo.levels;
     void *B[LW_MAX_LEVELS + 1];
     B[0] = r->out;
-    for (int k = 1; k <= L; k++) B[k] = (char *)scratch + s->scr_off[k % 2];
+    /* the LL workspace: inside in (forward, bands) or out (inverse, bands) */
+    char *ws = s->fwd_bands ? (char *)r->in : s->inv_bands ? (char *)r->out : (char *)scratch;
+    for (int k = 1; k <= L; k++) B[k] = ws + s->scr_off[k % 2];
     if (p->cfg.direction == LW_FORWARD) {
         lwk_plane src = plane_of(p, s, r->in, 0, 0);
         for (int k = 0; k < L; k++) {
+            if (k == 0 && s->fwd_bands) { /* level 1 in row bands, LL1 into in */
+                lwk_tile2d t;
+                tile_setup(p, s, 0, 0, 1, &t);
+                LW_TRY(lw_bands_run_fwd(s, &t, r->in, r->out, r->st));
+                src = plane_of(p, s, B[1], 1, 1);
+                continue;
+            }
             if (k > 0 && fits_small(p, s, k)) {
                 lwk_small sm;
                 small_setup(p, k, L - k, &sm);
@@ -419,6 +469,10 @@ static lw_status run_tile2d(run_ctx *r, void *scratch)
         tile_setup(p, s, k, 0, 1, &t);
         lwk_plane det = plane_of(p, s, r->in, k, 0);
         lwk_plane ll = k == L - 1 ? det : plane_of(p, s, B[k + 1], k + 1, 1);
+        if (k == 0 && s->inv_bands) { /* level 1 in row bands from LL1 at out's start */
+            LW_TRY(lw_bands_run_inv(s, &t, r->in, r->out, scratch, r->st));
+            break;
+        }
         lwk_plane dst = k == 0 ? plane_of(p, s, r->out, 0, 0) : plane_of(p, s, B[k], k, 1);
         CK(lwk_tile2d_inverse(s->dtype, &t, ll, det, dst, r->st), "cuda tile2d kernel launch");
     }

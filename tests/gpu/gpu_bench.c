@@ -3,8 +3,12 @@
  * device copy (G2G) or concurrent PCIe (C2C) measured in the same run, output
  * poisoned and verified against an independent result (the generic CUDA
  * engine, itself tested against the CPU reference; the CPU reference for
- * 1920x1080).  Prints a table and writes one JSON object per line.
- *   gpu_bench [--smoke] [--json FILE] [--repeat N] [--only SUBSTRING] */
+ * 1920x1080).  Prints a table and writes one JSON object per line, with the
+ * plan's workspace (lw_workspace_size) and the device memory seen taken beyond
+ * in and out (extra_device_bytes, cudaMemGetInfo around the runs).
+ *   gpu_bench [--smoke] [--json FILE] [--repeat N] [--only SUBSTRING] [--destroy-input]
+ * --destroy-input: every case with LW_FLAG_DESTROY_INPUT (cases named
+ * "-destroy" always have it). */
 #include "liftwave.h"
 #include "core/lw_bench.h"
 #include "cuda/cuda_exec.h"
@@ -26,29 +30,37 @@ typedef struct bcase {
     double target;    /* fraction of bound, or max median microseconds when time_us */
     int time_us;
     const char *scheme; /* NULL: auto */
+    unsigned flags;     /* extra lw_config flags (LW_FLAG_DESTROY_INPUT) */
 } bcase;
 
 static const bcase FULL[] = {
-    {"2d-cdf97-L1-16384-fwd", 2, 16384, 16384, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.75, 0, NULL},
-    {"2d-cdf97-L1-16384-inv", 2, 16384, 16384, 0, LW_CDF97, 1, LW_INVERSE, LW_BENCH_G2G, 0.75, 0, NULL},
-    {"2d-cdf53-L1-16384-fwd", 2, 16384, 16384, 0, LW_CDF53, 1, LW_FORWARD, LW_BENCH_G2G, 0.80, 0, NULL},
-    {"2d-cdf53-L1-16384-inv", 2, 16384, 16384, 0, LW_CDF53, 1, LW_INVERSE, LW_BENCH_G2G, 0.80, 0, NULL},
-    {"2d-haar-L1-16384-fwd", 2, 16384, 16384, 0, LW_HAAR, 1, LW_FORWARD, LW_BENCH_G2G, 0.80, 0, NULL},
-    {"2d-haar-L1-16384-inv", 2, 16384, 16384, 0, LW_HAAR, 1, LW_INVERSE, LW_BENCH_G2G, 0.80, 0, NULL},
-    {"2d-cdf97-L5-16384-fwd", 2, 16384, 16384, 0, LW_CDF97, 5, LW_FORWARD, LW_BENCH_G2G, 0.65, 0, NULL},
-    {"2d-cdf97-L5-16384-inv", 2, 16384, 16384, 0, LW_CDF97, 5, LW_INVERSE, LW_BENCH_G2G, 0.65, 0, NULL},
-    {"3d-cdf97-L1-512-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL},
-    {"3d-cdf97-L1-512-inv", 3, 512, 512, 512, LW_CDF97, 1, LW_INVERSE, LW_BENCH_G2G, 0.60, 0, NULL},
-    {"3d-cdf97-L1-512-yx-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, "3d-yx"},
-    {"2d-cdf97-L1-16384-c2c-fwd", 2, 16384, 16384, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_C2C, 0.70, 0, NULL},
-    {"2d-cdf97-L1-16384-c2c-inv", 2, 16384, 16384, 0, LW_CDF97, 1, LW_INVERSE, LW_BENCH_C2C, 0.70, 0, NULL},
-    {"2d-cdf97-L1-1920x1080-fwd", 2, 1080, 1920, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 20.0, 1, NULL},
-    {"2d-cdf97-L1-1920x1080-inv", 2, 1080, 1920, 0, LW_CDF97, 1, LW_INVERSE, LW_BENCH_G2G, 20.0, 1, NULL},
+    {"2d-cdf97-L1-16384-fwd", 2, 16384, 16384, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.75, 0, NULL, 0},
+    {"2d-cdf97-L1-16384-inv", 2, 16384, 16384, 0, LW_CDF97, 1, LW_INVERSE, LW_BENCH_G2G, 0.75, 0, NULL, 0},
+    {"2d-cdf53-L1-16384-fwd", 2, 16384, 16384, 0, LW_CDF53, 1, LW_FORWARD, LW_BENCH_G2G, 0.80, 0, NULL, 0},
+    {"2d-cdf53-L1-16384-inv", 2, 16384, 16384, 0, LW_CDF53, 1, LW_INVERSE, LW_BENCH_G2G, 0.80, 0, NULL, 0},
+    {"2d-haar-L1-16384-fwd", 2, 16384, 16384, 0, LW_HAAR, 1, LW_FORWARD, LW_BENCH_G2G, 0.80, 0, NULL, 0},
+    {"2d-haar-L1-16384-inv", 2, 16384, 16384, 0, LW_HAAR, 1, LW_INVERSE, LW_BENCH_G2G, 0.80, 0, NULL, 0},
+    {"2d-cdf97-L5-16384-fwd", 2, 16384, 16384, 0, LW_CDF97, 5, LW_FORWARD, LW_BENCH_G2G, 0.65, 0, NULL, 0},
+    {"2d-cdf97-L5-16384-inv", 2, 16384, 16384, 0, LW_CDF97, 5, LW_INVERSE, LW_BENCH_G2G, 0.65, 0, NULL, 0},
+    {"2d-cdf97-L5-16384-fwd-destroy", 2, 16384, 16384, 0, LW_CDF97, 5, LW_FORWARD, LW_BENCH_G2G, 0.65, 0, NULL,
+     LW_FLAG_DESTROY_INPUT},
+    {"2d-cdf97-L5-16384-inv-destroy", 2, 16384, 16384, 0, LW_CDF97, 5, LW_INVERSE, LW_BENCH_G2G, 0.65, 0, NULL,
+     LW_FLAG_DESTROY_INPUT},
+    {"3d-cdf97-L1-512-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL, 0},
+    {"3d-cdf97-L1-512-inv", 3, 512, 512, 512, LW_CDF97, 1, LW_INVERSE, LW_BENCH_G2G, 0.60, 0, NULL, 0},
+    {"3d-cdf97-L1-512-yx-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, "3d-yx", 0},
+    {"2d-cdf97-L1-16384-c2c-fwd", 2, 16384, 16384, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_C2C, 0.70, 0, NULL, 0},
+    {"2d-cdf97-L1-16384-c2c-inv", 2, 16384, 16384, 0, LW_CDF97, 1, LW_INVERSE, LW_BENCH_C2C, 0.70, 0, NULL, 0},
+    {"2d-cdf97-L1-1920x1080-fwd", 2, 1080, 1920, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 20.0, 1, NULL, 0},
+    {"2d-cdf97-L1-1920x1080-inv", 2, 1080, 1920, 0, LW_CDF97, 1, LW_INVERSE, LW_BENCH_G2G, 20.0, 1, NULL, 0},
 };
 
 static const bcase SMOKE[] = {
-    {"smoke-2d-cdf97-L1-1024", 2, 1024, 1024, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.0, 0, NULL},
-    {"smoke-2d-cdf97-L1-1024-c2c", 2, 1024, 1024, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_C2C, 0.0, 0, NULL},
+    {"smoke-2d-cdf97-L1-1024", 2, 1024, 1024, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.0, 0, NULL, 0},
+    {"smoke-2d-cdf97-L1-1024-c2c", 2, 1024, 1024, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_C2C, 0.0, 0, NULL, 0},
+    {"smoke-2d-cdf97-L3-1024-destroy", 2, 1024, 1024, 0, LW_CDF97, 3, LW_FORWARD, LW_BENCH_G2G, 0.0, 0, NULL,
+     LW_FLAG_DESTROY_INPUT},
+    {"smoke-2d-cdf97-L3-1024-inv", 2, 1024, 1024, 0, LW_CDF97, 3, LW_INVERSE, LW_BENCH_G2G, 0.0, 0, NULL, 0},
 };
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
@@ -58,10 +70,11 @@ static float frand(void)
     return (float)((double)((rng * 0x2545F4914F6CDD1Dull) >> 40) / 16777216.0 * 2 - 1);
 }
 
-static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int *all_pass)
+static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int *all_pass, unsigned xflags)
 {
     lw_config c;
     lw_config_init(&c);
+    c.flags = b->flags | xflags;
     c.rank = b->rank, c.shape[0] = b->s0, c.shape[1] = b->s1, c.shape[2] = b->s2;
     c.wavelet = b->w, c.levels = b->levels, c.direction = b->dir, c.scheme = b->scheme;
     int64_t n = b->s0 * b->s1 * (b->rank > 2 ? b->s2 : 1);
@@ -74,6 +87,7 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
     if (n <= 4 << 20) rc.backend = LW_BACKEND_CPU_REF;
     else rc.backend = LW_BACKEND_CUDA, rc.scheme = "generic";
     if (rc.backend == LW_BACKEND_CPU_REF) rc.scheme = NULL;
+    rc.flags = 0;
     if (lw_plan_create(&rp, &rc) != LW_OK || lw_execute(rp, in, ref) != LW_OK) {
         fprintf(stderr, "%s: reference failed: %s\n", b->name, lw_last_error());
         return 1;
@@ -90,11 +104,14 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
     /* engine used (for the notes) */
     lw_plan *pp = NULL;
     c.backend = LW_BACKEND_CUDA;
-    c.flags = b->cfg == LW_BENCH_G2G ? LW_FLAG_DEVICE_POINTERS : 0;
+    c.flags = (c.flags & ~LW_FLAG_DEVICE_POINTERS) | (b->cfg == LW_BENCH_G2G ? LW_FLAG_DEVICE_POINTERS : 0);
     lw_plan_create(&pp, &c);
     int eng = lw_cuda_plan_engine(pp);
+    size_t ws = 0;
+    if (pp) lw_workspace_size(pp, &ws);
     lw_destroy(pp);
-    static const char *en[] = {"copy", "generic", "small", "tile2d", "tile3d", "fs", "fused3d"};
+    int destroy = (c.flags & LW_FLAG_DESTROY_INPUT) != 0;
+    static const char *en[] = {"copy", "generic", "small", "tile2d", "tile3d", "fs", "fused3d", "scheme"};
     double lev = 0;
     for (int k = 0; k < b->levels; k++) {
         double f = 1;
@@ -107,12 +124,13 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
     double frac = eff / r.bound_gbps;
     int pass = r.verified && (b->time_us ? r.median_s * 1e6 <= b->target : frac >= b->target);
     if (!pass) *all_pass = 0;
-    printf("%-28s %-7s %-4s %9.1f %9.1f %8.3f %8.1f %8.1f %6.3f %7s %-6s %s  extra %.2f MiB err %.1e\n", b->name,
+    printf("%-30s %-7s %-4s %9.1f %9.1f %8.3f %8.1f %8.1f %6.3f %7s %-6s %s  ws %.3f MiB extra %.2f MiB err %.1e%s\n",
+           b->name,
            en[eng >= 0 ? eng : 0], b->cfg == LW_BENCH_G2G ? "G2G" : "C2C", r.median_s * 1e6, r.min_s * 1e6,
            (double)n / r.median_s / 1e9, eff, r.bound_gbps, frac,
            b->time_us ? "<=20us" : (b->target >= 0.8 ? ">=0.80" : b->target >= 0.75 ? ">=0.75" : b->target >= 0.7 ? ">=0.70" : b->target >= 0.65 ? ">=0.65" : ">=0.60"),
-           pass ? "PASS" : "MISS", r.verified ? "verified" : "NOT-VERIFIED", (double)r.device_extra_bytes / 1048576.0,
-           r.max_rel_err);
+           pass ? "PASS" : "MISS", r.verified ? "verified" : "NOT-VERIFIED", (double)ws / 1048576.0,
+           (double)r.device_extra_bytes / 1048576.0, r.max_rel_err, destroy && !strstr(b->name, "destroy") ? " (destroy-input)" : "");
     if (js) {
         time_t now = time(NULL);
         char date[32];
@@ -125,13 +143,15 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
                 "\"wavelet\": \"%s\", \"levels\": %d, \"direction\": \"%s\", \"median_s\": %.6e, \"min_s\": %.6e, \"runs\": %d, "
                 "\"gsamples_per_s\": %.4f, \"ps_per_sample\": %.4f, \"floor_bytes\": %.0f, \"effective_gbps\": %.2f, "
                 "\"bound\": \"%s\", \"bound_gbps\": %.2f, \"fraction_of_bound\": %.4f, \"target\": %.2f, \"target_kind\": \"%s\", "
-                "\"pass\": %s, \"verified\": %s, \"max_rel_err\": %.3e, \"device_extra_bytes\": %zu, \"device\": \"%s\", "
+                "\"pass\": %s, \"verified\": %s, \"max_rel_err\": %.3e, \"destroy_input\": %s, \"workspace_bytes\": %zu, "
+                "\"extra_device_bytes\": %zu, \"device\": \"%s\", "
                 "\"commit\": \"%s\", \"date\": \"%s\", \"command\": \"tests/gpu/run.sh (gpu_bench)\"}\n",
                 b->name, en[eng >= 0 ? eng : 0], b->cfg == LW_BENCH_G2G ? "G2G" : "C2C", shape,
                 lw_wavelet_name(b->w), b->levels, b->dir ? "inverse" : "forward", r.median_s, r.min_s, r.runs,
                 (double)n / r.median_s / 1e9, r.median_s / (double)n * 1e12, floor_bytes, eff, r.bound, r.bound_gbps, frac,
                 b->target, b->time_us ? "max_median_us" : "min_fraction", pass ? "true" : "false",
-                r.verified ? "true" : "false", r.max_rel_err, r.device_extra_bytes, r.device, commit, date);
+                r.verified ? "true" : "false", r.max_rel_err, destroy ? "true" : "false", ws, r.device_extra_bytes,
+                r.device, commit, date);
         fflush(js);
     }
     free(in), free(ref);
@@ -142,13 +162,15 @@ int main(int argc, char **argv)
 {
     int smoke = 0, repeat = 30;
     const char *json = NULL, *only = NULL;
+    unsigned xflags = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--smoke")) smoke = 1;
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--destroy-input")) xflags |= LW_FLAG_DESTROY_INPUT;
         else {
-            fprintf(stderr, "usage: gpu_bench [--smoke] [--json FILE] [--repeat N] [--only SUBSTRING]\n");
+            fprintf(stderr, "usage: gpu_bench [--smoke] [--json FILE] [--repeat N] [--only SUBSTRING] [--destroy-input]\n");
             return 2;
         }
     }
@@ -160,12 +182,12 @@ int main(int argc, char **argv)
     FILE *js = json ? fopen(json, "w") : NULL;
     const bcase *list = smoke ? SMOKE : FULL;
     size_t cnt = smoke ? sizeof SMOKE / sizeof SMOKE[0] : sizeof FULL / sizeof FULL[0];
-    printf("%-28s %-7s %-4s %9s %9s %8s %8s %8s %6s %7s %-6s\n", "case", "engine", "cfg", "med_us", "min_us", "Gsmp/s",
+    printf("%-30s %-7s %-4s %9s %9s %8s %8s %8s %6s %7s %-6s\n", "case", "engine", "cfg", "med_us", "min_us", "Gsmp/s",
            "eff_GB/s", "bnd_GB/s", "frac", "target", "result");
     int all_pass = 1, errs = 0;
     for (size_t i = 0; i < cnt; i++) {
         if (only && !strstr(list[i].name, only)) continue;
-        errs += run_one(&list[i], smoke ? 5 : repeat, js, commit, &all_pass);
+        errs += run_one(&list[i], smoke ? 5 : repeat, js, commit, &all_pass, xflags);
     }
     if (js) fclose(js);
     if (smoke) return errs ? 1 : 0;

@@ -8,10 +8,13 @@
  * 2^31 samples.
  *   LW_GPU_CASES=N   random cases (default 1500)
  *   LW_GPU_QUICK=1   random cases only (for compute-sanitizer)
+ *   LW_GPU_ONLY=destroy  only the LW_FLAG_DESTROY_INPUT cases (quick set with LW_GPU_QUICK)
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #include "gpu_common.h"
 
 #include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 
 static void random_case(gcase *c)
 {
@@ -156,6 +159,177 @@ static void sanitizer_cases(void)
         }
 }
 
+/* ---- LW_FLAG_DESTROY_INPUT ---------------------------------------------------------
+ * The flag must give the default path's result (bit for bit: the same kernels
+ * on the same rows) and, on the fused 2-D engine, a workspace of at most 1 MiB;
+ * the default inverse also keeps its workspace inside `out` (<= 1 MiB); the
+ * input stays unmodified without the flag; in place is unchanged by the flag. */
+static long g_destroy_cases, g_destroy_tile;
+static char g_cur[300]; /* the case being run, for a crash report */
+static const char *g_step = "";
+
+static void crash_report(int sig)
+{
+    fprintf(stderr, "signal %d during %s (step %s)\n", sig, g_cur, g_step);
+    _exit(128 + sig);
+}
+static size_t g_destroy_ws_max, g_default_inv_ws_max;
+
+static lw_status make_flags(lw_plan **p, const gcase *c, int levels, lw_backend b, unsigned flags)
+{
+    lw_config cfg;
+    lw_config_init(&cfg);
+    cfg.rank = c->rank;
+    for (int i = 0; i < c->rank; i++) cfg.shape[i] = c->shape[i];
+    cfg.naxes = c->naxes;
+    for (int i = 0; i < c->naxes; i++) cfg.axes[i] = c->axes[i];
+    cfg.wavelet = c->w, cfg.mode = c->m, cfg.layout = c->lay, cfg.dtype = c->t, cfg.integer = c->t == LW_INT32;
+    cfg.levels = levels, cfg.direction = c->dir, cfg.backend = b, cfg.flags = flags;
+    return lw_plan_create(p, &cfg);
+}
+
+static void destroy_case(const gcase *c, int levels)
+{
+    lw_plan *pr = NULL, *pa = NULL, *pb = NULL;
+    lw_status sr = make_flags(&pr, c, levels, LW_BACKEND_CPU_REF, 0);
+    while (sr == LW_ERR_ODD_PERIODIC && levels > 1) sr = make_flags(&pr, c, --levels, LW_BACKEND_CPU_REF, 0);
+    if (sr != LW_OK) return;
+    char txt[256];
+    case_text(c, lw_plan_config(pr), txt, sizeof txt);
+    snprintf(g_cur, sizeof g_cur, "%s", txt);
+    g_step = "plan";
+    lw_status sa = make_flags(&pa, c, levels, LW_BACKEND_CUDA, LW_FLAG_DEVICE_POINTERS);
+    lw_status sb = make_flags(&pb, c, levels, LW_BACKEND_CUDA, LW_FLAG_DEVICE_POINTERS | LW_FLAG_DESTROY_INPUT);
+    CHECK(sa == LW_OK && sb == LW_OK, "%s: cuda plans: %d %d (%s)", txt, (int)sa, (int)sb, lw_last_error());
+    if (sa != LW_OK || sb != LW_OK) {
+        lw_destroy(pr), lw_destroy(pa), lw_destroy(pb);
+        return;
+    }
+    int eng = lw_cuda_plan_engine(pb);
+    size_t wsa = 0, wsb = 0;
+    lw_workspace_size(pa, &wsa);
+    lw_workspace_size(pb, &wsb);
+    if (eng == LWE_TILE2D) {
+        g_destroy_tile++;
+        CHECK(wsb <= ((size_t)1 << 20), "%s: workspace %zu bytes with LW_FLAG_DESTROY_INPUT", txt, wsb);
+        if (c->dir == LW_INVERSE)
+            CHECK(wsa <= ((size_t)1 << 20), "%s: inverse workspace %zu bytes without the flag", txt, wsa);
+        if (wsb > g_destroy_ws_max) g_destroy_ws_max = wsb;
+        if (c->dir == LW_INVERSE && wsa > g_default_inv_ws_max) g_default_inv_ws_max = wsa;
+    }
+    int64_t n = 1;
+    for (int i = 0; i < c->rank; i++) n *= c->shape[i];
+    size_t bytes = (size_t)n * lw_dtype_size(c->t);
+    void *x = malloc(bytes), *yr = malloc(bytes), *ya = malloc(bytes), *yb = malloc(bytes), *xa = malloc(bytes);
+    void *yi = malloc(bytes);
+    fill_rand(x, c->t, n);
+    g_step = "reference";
+    CHECK(lw_execute(pr, x, yr) == LW_OK, "%s: reference failed", txt);
+    g_step = "execute";
+    void *din = NULL, *dout = NULL;
+    CHECK(cudaMalloc(&din, bytes) == cudaSuccess && cudaMalloc(&dout, bytes) == cudaSuccess, "%s: cudaMalloc", txt);
+    lw_set_stream(pa, g_stream);
+    lw_set_stream(pb, g_stream);
+    /* default */
+    cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);
+    cudaMemset(dout, 0xff, bytes);
+    lw_status ea = lw_execute(pa, din, dout);
+    cudaStreamSynchronize(g_stream);
+    cudaMemcpy(ya, dout, bytes, cudaMemcpyDeviceToHost);
+    cudaMemcpy(xa, din, bytes, cudaMemcpyDeviceToHost);
+    CHECK(memcmp(xa, x, bytes) == 0, "%s: input modified without LW_FLAG_DESTROY_INPUT", txt);
+    /* with the flag (input garbage-filled output, fresh input) */
+    cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);
+    cudaMemset(dout, 0xa5, bytes);
+    lw_status eb = lw_execute(pb, din, dout);
+    cudaError_t ce = cudaStreamSynchronize(g_stream);
+    cudaMemcpy(yb, dout, bytes, cudaMemcpyDeviceToHost);
+    /* in place with the flag: as before (the flag only concerns in != out) */
+    cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);
+    lw_status ei = lw_execute(pb, din, din);
+    cudaError_t ci = cudaStreamSynchronize(g_stream);
+    cudaMemcpy(yi, din, bytes, cudaMemcpyDeviceToHost);
+    CHECK(ea == LW_OK && eb == LW_OK && ei == LW_OK && ce == cudaSuccess && ci == cudaSuccess,
+          "%s: execute %d %d %d (%s) %s %s", txt, (int)ea, (int)eb, (int)ei, lw_last_error(), cudaGetErrorString(ce),
+          cudaGetErrorString(ci));
+    g_step = "compare";
+    CHECK(memcmp(ya, yb, bytes) == 0, "%s [%s]: LW_FLAG_DESTROY_INPUT result differs from the default", txt,
+          engine_name(eng));
+    double tol = c->t == LW_INT32 ? 0.0 : c->t == LW_FLOAT32 ? 1e-5 : 1e-12;
+    const void *got[2] = {yb, yi};
+    for (int v = 0; v < 2; v++) {
+        double err = 0, ref = 0;
+        int64_t worst = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double e = fabs(val(got[v], c->t, i) - val(yr, c->t, i));
+            if (!(e <= err)) err = isnan(e) ? INFINITY : e, worst = i;
+            ref = fmax(ref, fabs(val(yr, c->t, i)));
+        }
+        CHECK(err <= tol * (ref > 0 ? ref : 1), "%s [%s]%s: max error %g at %lld (cuda %g ref %g)", txt,
+              engine_name(eng), v ? " in place" : " destroy-input", err, (long long)worst, val(got[v], c->t, worst),
+              val(yr, c->t, worst));
+    }
+    cudaFree(din), cudaFree(dout);
+    free(x), free(yr), free(ya), free(yb), free(xa), free(yi);
+    lw_destroy(pr), lw_destroy(pa), lw_destroy(pb);
+    g_destroy_cases++;
+}
+
+static void destroy_cases(int quick)
+{
+    /* shapes: rows x cols, odd, thin, wide; planes batches in front */
+    static const int64_t S[][4] = {
+        {2, 300, 300, 0},  {2, 301, 457, 0}, {2, 520, 130, 0},  {2, 130, 1030, 0}, {2, 1001, 64, 0},
+        {2, 66, 1002, 0},  {2, 257, 255, 0}, {2, 800, 600, 0},  {2, 4100, 40, 0},  {2, 40, 4100, 0},
+        {2, 2002, 34, 0},  {2, 122, 118, 0}, {3, 3, 300, 302}, {3, 5, 130, 260},  {3, 9, 260, 130},
+        {4, 2, 3, 200},    {3, 2, 1200, 90}, {2, 1536, 1536, 0},
+    };
+    static const struct {
+        lw_wavelet w;
+        lw_dtype t;
+    } WT[] = {{LW_CDF97, LW_FLOAT32}, {LW_CDF97, LW_FLOAT64}, {LW_CDF53, LW_FLOAT32}, {LW_CDF53, LW_FLOAT64},
+              {LW_HAAR, LW_FLOAT32},  {LW_HAAR, LW_FLOAT64},  {LW_DD137, LW_FLOAT32}, {LW_DD137, LW_FLOAT64},
+              {LW_D4, LW_FLOAT32},    {LW_D4, LW_FLOAT64},    {LW_HAAR, LW_INT32},    {LW_CDF53, LW_INT32},
+              {LW_DD137, LW_INT32}};
+    const int ns = (int)(sizeof S / sizeof S[0]), nw = (int)(sizeof WT / sizeof WT[0]);
+    int per = quick ? 1 : 3;
+    for (int i = 0; i < nw; i++)
+        for (int m = 0; m < 2; m++)
+            for (int d = 0; d < 2; d++)
+                for (int k = 0; k < per; k++) {
+                    gcase c;
+                    memset(&c, 0, sizeof c);
+                    int si = (i * 7 + m * 5 + d * 3 + k * 11) % ns;
+                    if (quick) si = (i + m + d) % 4; /* small ones under the sanitizers */
+                    c.rank = (int)S[si][0];
+                    for (int a = 0; a < c.rank; a++) c.shape[a] = a < 3 ? S[si][1 + a] : 140; /* rank 4: 140 last */
+                    if (c.rank >= 3) c.naxes = 2, c.axes[0] = c.rank - 2, c.axes[1] = c.rank - 1;
+                    c.w = WT[i].w, c.t = WT[i].t, c.m = (lw_mode)m, c.dir = (lw_direction)d, c.devptr = 1;
+                    if (c.m == LW_PERIODIC)
+                        for (int a = 0; a < c.rank; a++) c.shape[a] += c.shape[a] & 1;
+                    if (c.w == LW_HAAR && c.m == LW_SYMMETRIC) /* the fused engine takes even lengths */
+                        for (int a = c.rank - 2; a < c.rank; a++) c.shape[a] += c.shape[a] & 1;
+                    int lmax = 0;
+                    lw_max_levels(c.rank, c.shape, c.naxes, c.axes, &lmax);
+                    CHECK(lmax >= 1, "destroy case %d: no level possible", si);
+                    if (lmax < 1) continue;
+                    int lv = k == 0 ? lmax : (int)lw_rng_range(1, lmax);
+                    destroy_case(&c, lv);
+                }
+    /* a batch axis between the transformed ones: no bands, the flag changes nothing */
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = 3, c.shape[0] = 300, c.shape[1] = 3, c.shape[2] = 302, c.naxes = 2, c.axes[0] = 0, c.axes[1] = 2;
+    c.w = LW_CDF97, c.t = LW_FLOAT32, c.devptr = 1;
+    for (int d = 0; d < 2; d++) {
+        c.dir = (lw_direction)d;
+        destroy_case(&c, 3);
+    }
+    printf("destroy-input: %ld cases (%ld on the fused 2-D engine), largest workspace %zu bytes with the flag, "
+           "%zu bytes for the default inverse\n",
+           g_destroy_cases, g_destroy_tile, g_destroy_ws_max, g_default_inv_ws_max);
+}
+
 /* ---- robustness ------------------------------------------------------------------ */
 
 static void leak_cycles(void)
@@ -280,6 +454,13 @@ int main(void)
     printf("%s", info);
     lw_test_seed(20240611);
     cudaStreamCreate(&g_stream);
+    signal(SIGFPE, crash_report);
+    signal(SIGSEGV, crash_report);
+    if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "destroy")) { /* just the flag's cases */
+        destroy_cases(getenv("LW_GPU_QUICK") != NULL);
+        cudaStreamDestroy(g_stream);
+        return lw_test_finish("test_gpu");
+    }
     const char *e = getenv("LW_GPU_CASES");
     long ncases = e ? strtol(e, NULL, 10) : 1500;
     int quick = getenv("LW_GPU_QUICK") != NULL;
@@ -290,6 +471,7 @@ int main(void)
     }
     printf("random cases: %ld run\n", g_cases);
     if (quick) sanitizer_cases();
+    destroy_cases(quick);
     if (!quick) {
         long before = g_cases;
         fixed_cases();
