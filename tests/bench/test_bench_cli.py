@@ -18,6 +18,8 @@ KEYS = {
     "fraction_of_bound": float, "threads": int, "device": str, "commit": str, "date": str,
     "verified": bool,
 }
+# keys only GPU records carry (device memory beyond in/out, the destroy-input flag)
+CUDA_KEYS = {"extra_device_bytes": int, "destroy_input": bool}
 ITEMSIZE = {"float32": 4, "float64": 8, "int32": 4}
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 
@@ -60,10 +62,13 @@ def close(a, b, rel=2e-3):
 
 def check_record(rec, where, want=None):
     """Keys and types exactly; values self-consistent; fields equal to want."""
-    if set(rec) != set(KEYS):
-        fail("%s: keys %s, expected %s" % (where, sorted(rec), sorted(KEYS)))
+    keys = dict(KEYS)
+    if rec.get("backend") == "cuda":
+        keys.update(CUDA_KEYS)
+    if set(rec) != set(keys):
+        fail("%s: keys %s, expected %s" % (where, sorted(rec), sorted(keys)))
         return
-    for k, t in KEYS.items():
+    for k, t in keys.items():
         v = rec[k]
         ok = isinstance(v, t) and not (t is int and isinstance(v, bool))
         if t is float:  # JSON writes 2e-05 or 5 either way
