@@ -15,7 +15,12 @@
 template <class T> struct sep_in {
     const T *e, *o;
     int64_t pe, po;
-    __device__ __forceinline__ T ld(int64_t t) const { return (t & 1) ? o[(t >> 1) * po] : e[(t >> 1) * pe]; }
+    bool contig; /* an interleaved line: sample t at e[t] */
+    __device__ __forceinline__ T ld(int64_t t) const
+    {
+        if (contig) return e[t];
+        return (t & 1) ? o[(t >> 1) * po] : e[(t >> 1) * pe];
+    }
 };
 
 template <class T> struct sep_out {
@@ -44,6 +49,7 @@ template <class T> __device__ __forceinline__ sep_in<T> sep_in_line(const lwk_se
     sep_in<T> r;
     r.e = sep_base<T>(re, l, b0, b1), r.pe = re.ps;
     r.o = sep_base<T>(s.o, l, b0, b1), r.po = s.o.ps;
+    r.contig = r.o == r.e + 1 && r.pe == 2 && r.po == 2;
     return r;
 }
 

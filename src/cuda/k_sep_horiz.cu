@@ -25,6 +25,26 @@
 #define LAANH_CHUNK 512  /* samples per step of the window: one target per thread */
 #define LAANH_RING 2048
 
+/* sm[0 .. K*NT + X) = samples p0.. of the line through the mode (0 from
+ * `end` on): K samples per thread plus X more for the first threads, every
+ * load issued before the first shared store (bytes in flight). */
+template <class T, int K, int X>
+__device__ __forceinline__ void sep_load_chunk(T *sm, const sep_in<T> &in, int64_t p0, int64_t end, int64_t n, int mode)
+{
+    const int tid = threadIdx.x, NT = blockDim.x;
+    T v[K], x = 0;
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        const int64_t pos = p0 + tid + (int64_t)j * NT;
+        v[j] = pos < end ? in.ld(lwd_bidx(pos, n, mode)) : T(0);
+    }
+    const int64_t px = p0 + (int64_t)K * NT + tid;
+    if (tid < X && px < end) x = in.ld(lwd_bidx(px, n, mode));
+#pragma unroll
+    for (int j = 0; j < K; j++) sm[tid + j * NT] = v[j];
+    if (tid < X) sm[K * NT + tid] = x;
+}
+
 /* ---- galiano --------------------------------------------------------------- */
 template <class T, int W, int DIR>
 __global__ void __launch_bounds__(SEPH_THREADS) k_galiano(lwk_sep_lines L)
@@ -41,10 +61,7 @@ __global__ void __launch_bounds__(SEPH_THREADS) k_galiano(lwk_sep_lines L)
         const sep_in<T> in = sep_in_line<T>(L.in, l, b0, b1);
         const sep_out<T> out = sep_out_line<T>(L.out, l, b0, b1);
         for (int64_t c0 = 0; c0 < n; c0 += C) {
-            for (int i = tid; i < C + 2 * R; i += NT) {
-                const int64_t pos = c0 - R + i;
-                sm[i] = pos < n + R ? in.ld(lwd_bidx(pos, n, L.mode)) : T(0);
-            }
+            sep_load_chunk<T, 2, 2 * R>(sm, in, c0 - R, n + R, n, L.mode);
             __syncthreads();
             const int64_t t = c0 + 2 * tid;
             if (t < n) {
@@ -91,10 +108,7 @@ __global__ void __launch_bounds__(SEPH_THREADS) k_bz(lwk_sep_lines L)
         const bool vec_lo = out.pe == 1 && out.po == 1;                       /* forward: Mallat halves */
         const bool vec_il = out.pe == 2 && out.po == 2 && out.o == out.e + 1; /* inverse: interleaved */
         for (int64_t c0 = 0; c0 < n; c0 += C) {
-            for (int i = tid; i < C + 2 * H; i += NT) {
-                const int64_t pos = c0 - H + i;
-                sm[i] = pos < n + H ? in.ld(lwd_bidx(pos, n, L.mode)) : T(0);
-            }
+            sep_load_chunk<T, 2 * P, 2 * H>(sm, in, c0 - H, n + H, n, L.mode);
             __syncthreads();
             const int64_t t0 = c0 + 2 * P * tid;
             if (t0 < n) {

@@ -54,7 +54,18 @@ __global__ void __launch_bounds__(SEPV_LANES *(KUCIS_WIN / KUCIS_ROWS)) k_kucis(
         for (int64_t r0 = 0; r0 < n; r0 += KUCIS_WIN) {
             /* the rows this window position lacks: 64 + 2H the first time, 64 after */
             const int64_t need = r0 + KUCIS_WIN + H;
-            for (int64_t t = loaded + sub; t < need; t += SUBS)
+            {
+                constexpr int K = KUCIS_WIN / SUBS; /* all loads in flight first */
+                T v[K];
+#pragma unroll
+                for (int j = 0; j < K; j++) {
+                    const int64_t t = loaded + sub + j * SUBS;
+                    v[j] = lane_ok && t < n + H ? in.ld(lwd_bidx(t, n, L.mode)) : T(0);
+                }
+#pragma unroll
+                for (int j = 0; j < K; j++) ring[(loaded + sub + j * SUBS) & (KUCIS_RING - 1)][lane] = v[j];
+            }
+            for (int64_t t = loaded + KUCIS_WIN + sub; t < need; t += SUBS) /* the first halo */
                 ring[t & (KUCIS_RING - 1)][lane] = lane_ok && t < n + H ? in.ld(lwd_bidx(t, n, L.mode)) : T(0);
             loaded = need;
             __syncthreads();

@@ -53,13 +53,9 @@ static int sep_supported(const lwk_scheme *sc, int dtype, const lwk_wave *w, int
     if (dtype == LWK_I32 && !(w->id == LW_HAAR || w->id == LW_CDF53 || w->id == LW_DD137)) return 0;
     if (hkind(sc) == LWK_SEPH_GALIANO) {
         /* convolution: no integer lifting; in symmetric mode a one-time
-         * extension is exact only for symmetric filters (haar needs no
-         * boundary sample on even lengths) */
+         * extension is exact only for symmetric filters (not haar, d4) */
         if (dtype == LWK_I32) return 0;
-        if (mode == LW_SYMMETRIC) {
-            if (w->id == LW_HAAR) return cols % 2 == 0;
-            return w->id == LW_CDF53 || w->id == LW_CDF97 || w->id == LW_DD137;
-        }
+        if (mode == LW_SYMMETRIC) return w->id == LW_CDF53 || w->id == LW_CDF97 || w->id == LW_DD137;
     }
     return 1;
 }
