@@ -219,6 +219,18 @@ lw_status lw_backend_parse(const char *name, lw_backend *b);
 const char *lw_version(void);
 int lw_backend_available(lw_backend b);
 
+/* The GPU algorithms of the papers this build knows (the values of
+ * lw_config.scheme besides "auto"), whether or not a device is present; 0
+ * when built without CUDA.  lw_scheme_name(i) is the name to pass;
+ * lw_scheme_about(i) one line "paper P | inverse yes|no | N ops/quad |
+ * B barriers | description", ops counted as multiply-accumulates per 2x2
+ * block of samples for CDF 9/7 (as the papers count them), barriers per
+ * window position of a level.  Both return NULL for i outside
+ * [0, lw_scheme_count()); the strings live as long as the program. */
+int lw_scheme_count(void);
+const char *lw_scheme_name(int i);
+const char *lw_scheme_about(int i);
+
 /* Describe the CUDA devices in a caller buffer (one line each); writes "" when
  * there is none.  Returns the number of devices. */
 int lw_cuda_device_info(char *buf, size_t len);

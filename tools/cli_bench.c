@@ -44,9 +44,12 @@ typedef struct bench_opts {
     lw_dtype dtype[MAXV];
     lw_direction dir[MAXV];
     int config[MAXV];
-    char scheme[MAXV][32];
+    char scheme[LW_BENCH_MAX_SCHEMES][32];
     int threads[MAXV]; /* 0 = the runtime's default */
-    int integer, json, repeat, destroy_input;
+    int integer, json, repeat, table, destroy_input;
+    int scheme_all, scheme_list; /* --scheme all (every GPU scheme + auto), --scheme list */
+    int nmpix;
+    double mpix[MAXV]; /* --sizes-mpix */
     /* resolved (backend, config) pairs */
     int npair;
     lw_backend pair_backend[2 * MAXV * 3];
@@ -121,28 +124,38 @@ static void print_help(void)
         "usage: liftwave bench [--backend B] [--wavelet W] [--levels N|max] [--mode M]\n"
         "                      [--shape 8192x8192] [--dtype float32|float64|int32] [--integer]\n"
         "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
-        "                      [--repeat N] [--threads N] [--destroy-input] [--json] [--help]\n"
+        "                      [--repeat N] [--threads N] [--sizes-mpix M] [--destroy-input]\n"
+        "                      [--json] [--table] [--help]\n"
         "\n"
         "Times the transform in memory (no file I/O) on random data.  Options marked\n"
         "[list] take comma lists (--wavelet cdf97,cdf53 --shape 1920x1080,8192x8192);\n"
         "one record is printed per combination.\n"
         "\n"
-        "  --backend B     [list] cpu, cpu-ref, cuda or auto (cuda when usable, else cpu) [auto]\n"
-        "  --wavelet W     [list] haar cdf53 cdf97 dd137 d4 fs [cdf97]\n"
-        "  --levels N|max  [list] levels, or the most the shape allows [1]\n"
-        "  --mode M        [list] symmetric or periodic [symmetric]\n"
+        "  -b, --backend B [list] cpu, cpu-ref, cuda or auto (cuda when usable, else cpu) [auto]\n"
+        "  -w, --wavelet W [list] haar cdf53 cdf97 dd137 d4 fs [cdf97]\n"
+        "  -l, --levels N  [list] levels, or the most the shape allows [1]\n"
+        "  -m, --mode M    [list] symmetric or periodic [symmetric]\n"
         "  --shape S       [list] 1-D to 3-D shape, C order, e.g. 4096x4096 or 256x256x256 [4096x4096]\n"
         "  --dtype T       [list] float32 float64 int32 [float32; int32 with --integer]\n"
         "  --integer       the integer (reversible) transforms, on int32 data\n"
         "  --direction D   [list] forward or inverse (of random coefficients) [forward]\n"
         "  --config C      [list] host (cpu backends), G2G (device buffers) or C2C (host buffers,\n"
         "                  transfers included) for cuda [host for cpu, G2G for cuda]\n"
-        "  --scheme S      [list] GPU algorithm (cuda only; host accepts only auto) [auto]\n"
+        "  --scheme S      [list] GPU algorithm (cuda only; host accepts only auto) [auto];\n"
+        "                  'list' prints the papers' schemes this build has (paper, inverse,\n"
+        "                  operations and barriers) and exits; 'all' runs auto and every scheme\n"
+        "                  and prints the papers' table at the end.  A combination a scheme\n"
+        "                  does not support is skipped with one line on stderr (an error when\n"
+        "                  it is the only one)\n"
         "  --repeat N      timed runs after warm-up [host: at least %d and about %.1f s of runs,\n"
-        "                  at most %d; cuda: %d]\n"
+        "                  at most %d; cuda: %d, 10 from 8 Mi samples, 5 from 64 Mi]\n"
         "  --threads N     [list] CPU threads (OpenMP builds only) [the OpenMP default]\n"
         "  --destroy-input cuda: plan with LW_FLAG_DESTROY_INPUT (the input buffer is the\n"
         "                  workspace; restored before every timed run, outside the timing)\n"
+        "  --sizes-mpix M  [list] square 2-D shapes of about M Mpixel (M * 2^20 samples, even side),\n"
+        "                  added to the --shape list, e.g. 0.1,1,10,64,256\n"
+        "  --table         after the records, the papers' table: ps/pixel and fraction of the\n"
+        "                  bound at 1 and 10 Mpixel per scheme and wavelet (stderr with --json)\n"
         "  --json          one JSON object per line instead of the table\n"
         "\n"
         "Host timing: median of the timed runs (CLOCK_MONOTONIC).  bound: memcpy of the array's\n"
@@ -220,6 +233,17 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
         } else if (!strcmp(opt, "--scheme")) {
             if (strlen(s) >= sizeof o->scheme[i]) return usage_error("scheme name '%s' too long", s);
             strcpy(o->scheme[i], s);
+            if (!strcmp(s, "list")) o->scheme_list = 1;
+            if (!strcmp(s, "all")) {
+                if (n > 1) return usage_error("--scheme all takes no other names");
+                o->scheme_all = 1;
+            }
+        } else if (!strcmp(opt, "--sizes-mpix")) {
+            char *end;
+            double m = strtod(s, &end);
+            if (*end || !(m >= 1e-4 && m <= 1e6))
+                return usage_error("--sizes-mpix wants Mpixel counts like 0.1,1,10, not '%s'", s);
+            o->mpix[i] = m;
         } else if (!strcmp(opt, "--threads")) {
             if (parse_int(s, 1, 4096, &v)) return usage_error("--threads wants a count in 1..4096, not '%s'", s);
             o->threads[i] = (int)v;
@@ -230,6 +254,7 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
     else if (!strcmp(opt, "--levels")) o->nlevels = n;
     else if (!strcmp(opt, "--mode")) o->nmode = n;
     else if (!strcmp(opt, "--shape")) o->nshape = n;
+    else if (!strcmp(opt, "--sizes-mpix")) o->nmpix = n;
     else if (!strcmp(opt, "--dtype")) o->ndtype = n;
     else if (!strcmp(opt, "--direction")) o->ndir = n;
     else if (!strcmp(opt, "--config")) o->nconfig = n;
@@ -238,8 +263,9 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
     return 0;
 }
 
-static const char *const value_opts[] = {"--backend", "--wavelet", "--levels", "--mode", "--shape", "--dtype",
-                                         "--direction", "--config", "--scheme", "--repeat", "--threads"};
+static const char *const value_opts[] = {"--backend",   "--wavelet", "--levels", "--mode",
+                                         "--shape",     "--dtype",   "--direction", "--config",
+                                         "--scheme",    "--repeat",  "--threads", "--sizes-mpix"};
 
 /* Fill defaults and the (backend, config) pairs.  Returns 0 or an exit status. */
 static int resolve_opts(bench_opts *o)
@@ -247,6 +273,13 @@ static int resolve_opts(bench_opts *o)
     if (!o->nwavelet) o->wavelet[o->nwavelet++] = LW_CDF97;
     if (!o->nlevels) o->levels[o->nlevels++] = 1;
     if (!o->nmode) o->mode[o->nmode++] = LW_SYMMETRIC;
+    for (int i = 0; i < o->nmpix; i++) {
+        if (o->nshape == MAXV) return usage_error("more than %d shapes (--shape and --sizes-mpix together)", MAXV);
+        int64_t side = (int64_t)(sqrt(o->mpix[i] * 1048576.0) / 2.0 + 0.5) * 2;
+        o->rank[o->nshape] = 2;
+        o->shape[o->nshape][0] = o->shape[o->nshape][1] = side < 2 ? 2 : side;
+        o->nshape++;
+    }
     if (!o->nshape) {
         o->rank[0] = 2;
         o->shape[0][0] = o->shape[0][1] = 4096;
@@ -306,6 +339,20 @@ static int resolve_opts(bench_opts *o)
         if (!used_cfg[o->config[k]])
             return usage_error("config %s needs %s", config_names[o->config[k]],
                                o->config[k] == CFG_HOST ? "a cpu backend" : "the cuda backend");
+    for (int p = 0; p < o->npair && o->scheme_all; p++)
+        if (o->pair_config[p] == CFG_HOST)
+            return usage_error("--scheme all runs the GPU schemes of the papers: it needs --backend cuda, not %s",
+                               lw_backend_name(o->pair_backend[p]));
+    if (o->scheme_all) { /* the default engine first, then every registered scheme */
+        int ns = lw_scheme_count();
+        strcpy(o->scheme[0], "auto");
+        o->nscheme = 1;
+        for (int i = 0; i < ns && o->nscheme < LW_BENCH_MAX_SCHEMES; i++) {
+            const char *nm = lw_scheme_name(i);
+            if (nm && strlen(nm) < sizeof o->scheme[0]) strcpy(o->scheme[o->nscheme++], nm);
+        }
+        o->table = 1;
+    }
     for (int p = 0; p < o->npair; p++) {
         if (o->pair_config[p] != CFG_HOST) continue;
         for (int s = 0; s < o->nscheme; s++)
@@ -328,6 +375,12 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
         if (!strcmp(a, "--integer")) { o->integer = 1; continue; }
         if (!strcmp(a, "--destroy-input")) { o->destroy_input = 1; continue; }
+        if (!strcmp(a, "--table")) { o->table = 1; continue; }
+        /* the short forms of forward/inverse */
+        static const char *const shorts[][2] = {{"-w", "--wavelet"}, {"-l", "--levels"}, {"-m", "--mode"},
+                                                {"-b", "--backend"}};
+        for (size_t k = 0; k < sizeof shorts / sizeof *shorts; k++)
+            if (!strcmp(a, shorts[k][0])) a = shorts[k][1];
         char name[32];
         const char *val = NULL, *eq = strchr(a, '=');
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
@@ -346,6 +399,7 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
         int rc = parse_value(o, name, val);
         if (rc) return rc;
     }
+    if (o->scheme_list) return 0;
     return resolve_opts(o);
 }
 
@@ -461,8 +515,9 @@ int lw_cli_bench(int argc, char **argv)
         return 1;
     }
     int help = 0, rc = parse_args(argc, argv, o, &help);
-    if (rc || help) {
+    if (rc || help || o->scheme_list) {
         if (help) print_help();
+        else if (!rc) rc = lw_bench_scheme_list();
         free(o);
         return rc;
     }
@@ -478,7 +533,16 @@ int lw_cli_bench(int argc, char **argv)
         lw_bench_errline("the cuda backend is not available (built without CUDA, or no CUDA device)");
         return 1;
     }
-    /* Validate every combination (plan on its backend) before timing anything. */
+    /* Validate every combination (plan on its backend) before timing anything;
+     * what a GPU scheme does not support is skipped with one line (an error
+     * when it is the only combination asked for). */
+    unsigned char *skip = calloc((size_t)count, 1);
+    record *recs = calloc((size_t)count, sizeof *recs);
+    if (!skip || !recs) {
+        free(skip), free(recs), free(o);
+        lw_bench_errline("out of memory");
+        return 1;
+    }
     for (long i = 0; i < count && !rc; i++) {
         combo c;
         combo_at(o, i, &c);
@@ -487,24 +551,35 @@ int lw_cli_bench(int argc, char **argv)
         if (c.config == CFG_G2G) cfg.flags |= LW_FLAG_DEVICE_POINTERS;
         lw_plan *p = NULL;
         lw_status s = lw_plan_create(&p, &cfg);
-        if (s != LW_OK) rc = lw_bench_lw_error(&c, "plan", s);
+        if (s == LW_ERR_UNSUPPORTED && count > 1 && strcmp(c.scheme, "auto")) {
+            skip[i] = 1;
+            lw_bench_lw_error(&c, "skipped", s);
+        } else if (s != LW_OK) {
+            rc = lw_bench_lw_error(&c, "plan", s);
+        }
         lw_destroy(p);
     }
-    int header = 0, mismatch = 0;
+    int header = 0, mismatch = 0, nrec = 0;
     char last_device[128] = "";
     for (long i = 0; i < count && !rc; i++) {
         combo c;
-        record r;
+        record *r = &recs[nrec];
+        if (skip[i]) continue;
         combo_at(o, i, &c);
-        rc = lw_bench_run_one(&c, o->integer, o->repeat, &r);
+        rc = lw_bench_run_one(&c, o->integer, o->repeat, r);
         if (rc) break;
-        mismatch |= r.checked && !r.verified;
+        nrec++;
+        mismatch |= r->checked && !r->verified;
         char date[32];
         iso_date(date, sizeof date);
-        if (o->json) print_json(&r, date);
-        else print_row(&r, &header, last_device, sizeof last_device);
+        if (o->json) print_json(r, date);
+        else print_row(r, &header, last_device, sizeof last_device);
         fflush(stdout);
     }
+    lw_bench_cache_release();
+    if (!rc && o->table && nrec) lw_bench_table(o->json ? stderr : stdout, recs, nrec);
+    free(skip);
+    free(recs);
     free(o);
     if (!rc && mismatch) rc = 1;
     return rc;

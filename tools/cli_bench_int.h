@@ -6,12 +6,14 @@
 #include "liftwave.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define LW_BENCH_VERIFY_LIMIT ((int64_t)64 << 20) /* samples; above: verified = false */
 #define LW_BENCH_AUTO_TARGET_S 0.5                /* auto --repeat: about this much timed work */
 #define LW_BENCH_AUTO_MIN_RUNS 5
 #define LW_BENCH_AUTO_MAX_RUNS 1000
-#define LW_BENCH_CUDA_RUNS 20                     /* default --repeat on cuda */
+#define LW_BENCH_CUDA_RUNS 20                     /* default --repeat on cuda (fewer from 8 Mi samples) */
+#define LW_BENCH_MAX_SCHEMES 64                   /* --scheme values, "all" expanded */
 
 enum { CFG_HOST = 0, CFG_G2G = 1, CFG_C2C = 2 };
 extern const char *const lw_bench_config_names[3]; /* "host", "G2G", "C2C" */
@@ -62,5 +64,15 @@ void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const
  * exit status (the error already printed).  A verification mismatch is
  * printed and leaves r->checked = 1, r->verified = 0 with status 0. */
 int lw_bench_run_one(const combo *c, int integer, int repeat, record *r);
+
+/* Release the input and reference kept between records of the same data
+ * (consecutive combinations that differ only in scheme, backend or config). */
+void lw_bench_cache_release(void);
+
+/* cli_bench_table.c: `--scheme list` (returns the exit status) and the
+ * papers' table over the records of a run (ps/pixel and fraction of the
+ * bound at 1 and 10 Mpixel). */
+int lw_bench_scheme_list(void);
+void lw_bench_table(FILE *f, const record *r, int n);
 
 #endif

@@ -307,6 +307,69 @@ static int run_host(const combo *c, int repeat, lw_plan *plan, void *in, void *o
     return 0;
 }
 
+/* ---- the data of a record, kept for the next one ------------------------- */
+
+/* Input and reference of the last combination: `--scheme all` and backend or
+ * config lists time the same data many times, and the reference is the
+ * slow part (a double-precision pass on one thread). */
+typedef struct data_cache {
+    int valid, integer;
+    combo key;
+    void *in, *ref; /* ref NULL: over the verification limit */
+} data_cache;
+static data_cache g_cache;
+
+static int same_data(const combo *a, const combo *b)
+{
+    if (a->rank != b->rank || a->dtype != b->dtype || a->wavelet != b->wavelet || a->levels != b->levels ||
+        a->mode != b->mode || a->dir != b->dir)
+        return 0;
+    for (int i = 0; i < a->rank; i++)
+        if (a->shape[i] != b->shape[i]) return 0;
+    return 1;
+}
+
+void lw_bench_cache_release(void)
+{
+    free(g_cache.in);
+    free(g_cache.ref);
+    memset(&g_cache, 0, sizeof g_cache);
+}
+
+/* in and ref (NULL over the limit) for c; owned by the cache. */
+static int data_for(const combo *c, int integer, size_t bytes, void **in, void **ref)
+{
+    if (g_cache.valid && g_cache.integer == integer && same_data(&g_cache.key, c)) {
+        *in = g_cache.in, *ref = g_cache.ref;
+        return 0;
+    }
+    lw_bench_cache_release();
+    void *x = alloc_buf(bytes), *rf = NULL;
+    if (!x) {
+        lw_bench_errline("cannot allocate %zu bytes for the data", bytes);
+        return 1;
+    }
+    fill_random(x, c->dtype, samples_of(c), (uint64_t)samples_of(c) + 17u * (uint64_t)c->wavelet);
+    int rc = reference(c, integer, x, bytes, &rf);
+    if (rc) {
+        free(x);
+        return rc;
+    }
+    g_cache.valid = 1, g_cache.integer = integer, g_cache.key = *c;
+    g_cache.in = *in = x;
+    g_cache.ref = *ref = rf;
+    return 0;
+}
+
+/* --repeat default on cuda: fewer runs for big arrays (each takes longer and
+ * varies less). */
+static int cuda_runs(int64_t n)
+{
+    if (n >= ((int64_t)64 << 20)) return 5;
+    if (n >= ((int64_t)8 << 20)) return 10;
+    return LW_BENCH_CUDA_RUNS;
+}
+
 int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
 {
     memset(r, 0, sizeof *r);
@@ -346,17 +409,17 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         lw_destroy(p);
     }
     r->levels = cfg.levels;
-    void *in = alloc_buf(bytes), *out = host ? alloc_buf(bytes) : NULL, *ref = NULL;
+    void *in = NULL, *out = host ? alloc_buf(bytes) : NULL, *ref = NULL;
     int rc = 0;
-    if (!in || (host && !out)) {
+    if (host && !out) {
         lw_bench_errline("cannot allocate %zu bytes for the data", bytes);
         rc = 1;
         goto done;
     }
-    fill_random(in, c->dtype, n, (uint64_t)n + 17u * (uint64_t)c->wavelet);
+    rc = data_for(c, integer, bytes, &in, &ref);
+    if (rc) goto done;
     if (host) {
         rc = run_host(c, repeat, plan, in, out, bytes, r);
-        if (!rc) rc = reference(c, integer, in, bytes, &ref);
         if (!rc && ref) {
             double err;
             r->checked = 1;
@@ -368,12 +431,10 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
             }
         }
     } else {
-        rc = reference(c, integer, in, bytes, &ref);
-        if (rc) goto done;
         lw_bench_result br;
         memset(&br, 0, sizeof br);
-        s = lw_cuda_bench(&cfg, c->config == CFG_G2G ? LW_BENCH_G2G : LW_BENCH_C2C,
-                          repeat ? repeat : LW_BENCH_CUDA_RUNS, in, ref, tolerance(c->dtype), &br);
+        s = lw_cuda_bench(&cfg, c->config == CFG_G2G ? LW_BENCH_G2G : LW_BENCH_C2C, repeat ? repeat : cuda_runs(n),
+                          in, ref, tolerance(c->dtype), &br);
         if (s != LW_OK) {
             rc = s == LW_ERR_NO_BACKEND ? (lw_bench_errline("CUDA is not available: %s", lw_last_error()), 1)
                                         : lw_bench_lw_error(c, "cuda bench", s);
@@ -401,8 +462,6 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
     }
 done:
     lw_destroy(plan);
-    free(in);
     free(out);
-    free(ref);
     return rc;
 }

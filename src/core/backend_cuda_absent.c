@@ -28,6 +28,21 @@ int lw_cuda_device_info(char *buf, size_t len)
     return 0;
 }
 
+/* No GPU schemes without CUDA. */
+int lw_scheme_count(void) { return 0; }
+
+const char *lw_scheme_name(int i)
+{
+    (void)i;
+    return NULL;
+}
+
+const char *lw_scheme_about(int i)
+{
+    (void)i;
+    return NULL;
+}
+
 #include "lw_bench.h"
 
 lw_status lw_cuda_bench(const lw_config *cfg, lw_bench_config config, int repeat, const void *host_in,
