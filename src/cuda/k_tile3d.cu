@@ -35,7 +35,10 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
     return best;
 }
 
-static int g_t3_variant = -1; /* -1: the default below */
+/* Default tile variants per direction (measured: bench/NOTES-cuda.md). */
+#define T3_DEFAULT_FWD 0
+#define T3_DEFAULT_INV 0
+static int g_t3_variant = -1; /* -1: the defaults */
 
 extern "C" void lwk_tile3d_set_variant(int v) { g_t3_variant = v >= 0 && v < LWK_T3_NVARIANTS ? v : -1; }
 
@@ -44,7 +47,7 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
 {
     typedef t3s_cfg<T, V> C;
     auto k = tile3s<T, W, INV, V>;
-    constexpr size_t smem = t3s_smem<T, W, C>();
+    constexpr size_t smem = t3s_smem<T, W, INV, C>();
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     static int slots_per_sm; /* 0: not yet asked (the attribute is set then) */
     if (!slots_per_sm) {
@@ -74,7 +77,7 @@ template <class T, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     if constexpr (sizeof(T) == 8) {
         return t3_launch_v<T, W, INV, 0>(t, src, dst, s);
     } else {
-        switch (g_t3_variant) {
+        switch (g_t3_variant >= 0 ? g_t3_variant : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD)) {
         case 1: return t3_launch_v<T, W, INV, 1>(t, src, dst, s);
         case 2: return t3_launch_v<T, W, INV, 2>(t, src, dst, s);
         case 3: return t3_launch_v<T, W, INV, 3>(t, src, dst, s);

@@ -38,8 +38,8 @@
  * step m - 2), MINB blocks per SM the register budget aims at. */
 template <class T, int V> struct t3s_cfg;
 template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 4, MINB = 2 }; };
-template <> struct t3s_cfg<float, 1> { enum { NT = 512, TY = 16, TX = 128, D = 2, S = 4, MINB = 1 }; };
-template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 1, S = 3, MINB = 2 }; };
+template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, S = 3, MINB = 3 }; };
+template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, S = 5, MINB = 2 }; };
 template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 4, MINB = 1 }; };
 template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, S = 4, MINB = 2 }; };
 #define LWK_T3_NVARIANTS 4
@@ -166,29 +166,74 @@ template <int N> __device__ __forceinline__ void t3_cp_wait()
 #endif
 }
 
-/* NU consecutive shared-memory values (16-byte aligned, NU * sizeof(T) a
- * multiple of 16) with 16-byte loads. */
-template <class T, int NU> __device__ __forceinline__ void t3_ldrow(T (&u)[NU], const T *p)
+/* N consecutive shared-memory values with the widest aligned vector loads
+ * (the caller keeps p aligned to 16 bytes, or 8 when N * sizeof(T) is not a
+ * multiple of 16). */
+template <class T, int N> __device__ __forceinline__ void t3_ldrow(T (&u)[N], const T *p)
 {
-    if (sizeof(T) == 4) {
+    if ((N * sizeof(T)) % 16 == 0 && sizeof(T) == 4) {
 #pragma unroll
-        for (int i = 0; i < NU / 4; i++) {
+        for (int i = 0; i < N / 4; i++) {
             const float4 f = ((const float4 *)p)[i];
             u[4 * i] = (T)f.x, u[4 * i + 1] = (T)f.y, u[4 * i + 2] = (T)f.z, u[4 * i + 3] = (T)f.w;
         }
+    } else if (sizeof(T) == 4) {
+#pragma unroll
+        for (int i = 0; i < N / 2; i++) {
+            const float2 f = ((const float2 *)p)[i];
+            u[2 * i] = (T)f.x, u[2 * i + 1] = (T)f.y;
+        }
     } else {
 #pragma unroll
-        for (int i = 0; i < NU / 2; i++) {
+        for (int i = 0; i < N / 2; i++) {
             const double2 d = ((const double2 *)p)[i];
             u[2 * i] = (T)d.x, u[2 * i + 1] = (T)d.y;
         }
     }
 }
 
+/* Shared-memory layout of one window plane (WY x WX samples, window index 0
+ * even on both axes).  Forward: rows of WX, as in the volume.  Inverse: as in
+ * the Mallat input, so that a warp's copies read one band row: rows ordered
+ * even rows first, then odd rows (RY = WY / 2 each), and each row split into
+ * its even and odd columns (HP = WX / 2 rounded up to 4 each).  A plane has
+ * NPS slots; "points" are slot indices, some of them padding (inverse). */
+template <int INV, int WY, int WX> struct t3_layout {
+    enum { RY = WY / 2, HX = WX / 2, HP = INV ? (WX / 2 + 3) / 4 * 4 : 1, ROW = INV ? 2 * HP : WX, NPS = WY * ROW };
+    /* slot offset of window row py */
+    __host__ __device__ static constexpr int row(int py) { return INV ? ((py & 1) * RY + (py >> 1)) * ROW : py * ROW; }
+    /* slot offset of window column px within a row */
+    __host__ __device__ static constexpr int col(int px) { return INV ? (px & 1) * HP + (px >> 1) : px; }
+    /* window position of slot pt; false for padding */
+    __host__ __device__ static bool point(int pt, int &py, int &px)
+    {
+        const int r = pt / ROW, c = pt - r * ROW;
+        if (!INV) {
+            py = r, px = c;
+            return true;
+        }
+        const int qx = c / HP, rx = c - qx * HP;
+        py = 2 * (r % RY) + r / RY, px = 2 * rx + qx;
+        return rx < HX;
+    }
+    /* window column of the column slot c of a row; false for padding */
+    __host__ __device__ static bool column(int c, int &px)
+    {
+        if (!INV) {
+            px = c;
+            return true;
+        }
+        const int qx = c / HP, rx = c - qx * HP;
+        px = 2 * rx + qx;
+        return rx < HX;
+    }
+};
+
 /* Shared memory of one block (bytes). */
-template <class T, int W, class C> __host__ __device__ constexpr size_t t3s_smem()
+template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t t3s_smem()
 {
-    return (size_t)C::S * 2 * (C::TY + 2 * sh_halo(W)) * (C::TX + 2 * sh_halo(W)) * sizeof(T);
+    return (size_t)C::S * 2 *
+           t3_layout<INV, C::TY + 2 * sh_halo(W), C::TX + 2 * sh_halo(W)>::NPS * sizeof(T);
 }
 
 /* ---- the body ------------------------------------------------------------- */
@@ -199,13 +244,16 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
                                          unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
 {
     constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
-    constexpr int WY = TY + 2 * H, WX = TX + 2 * H, NPT = WY * WX, P = (NPT + NT - 1) / NT;
+    constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
+    typedef t3_layout<INV, WY, WX> L;
+    constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
     constexpr int DIR = INV ? -1 : 1, S = C::S, D = C::D;
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int NW = Z.nw, JO = Z.jo, WU = (H + 1) / 2;
     constexpr int SEGS = TX / K, NU = K + 2 * H;
     static_assert(S >= D + 2, "ring too short for two barriers per step");
-    static_assert((WX * sizeof(T)) % 16 == 0 && (NU * sizeof(T)) % 16 == 0, "16-byte shared rows");
+    static_assert(P <= 32, "point mask");
+    static_assert((ROW * sizeof(T)) % 16 == 0 && (NU * sizeof(T)) % 16 == 0, "16-byte shared rows");
     T *ring = (T *)smem;
     const lwk_wave &w = t.w;
     const int mode = t.mode;
@@ -216,30 +264,33 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
     const int64_t per = (hz + gz - 1) / gz, kb = (int64_t)bz * per;
     const int64_t ke = kb + per < hz ? kb + per : hz;
     if (kb >= ke) return; /* the whole block */
-    const int64_t m0 = kb - WU;             /* first pair fed */
+    const int64_t m0 = kb - WU;                /* first pair fed */
     const int na = (int)(ke - kb) + WU + Z.dp; /* steps */
     const bool vec = (sy % 4) == 0 && (sz % 4) == 0 && (INV || (hx % 4) == 0);
 
-    /* the owned points' (y, x) addresses in plane 0, through the mode once */
+    /* the owned points (slots tid + i * NT): their addresses in plane 0, through
+     * the mode once */
     const T *gp[P];
+    unsigned own = 0;
 #pragma unroll
     for (int i = 0; i < P; i++) {
         const int pt = tid + i * NT;
+        int py = 0, px = 0;
         gp[i] = src;
-        if (pt < NPT) {
-            const int py = pt / WX, px = pt - py * WX;
+        if (pt < NPS && L::point(pt, py, px)) {
+            own |= 1u << i;
             gp[i] = src + t3_map(y0 - H + py, ny, hy, mode, INV) * sy + t3_map(x0 - H + px, nx, hx, mode, INV);
         }
     }
     auto issue = [&](int a) {
         const int64_t m = m0 + a;
         const int64_t z0 = t3_map(2 * m, nz, hz, mode, INV) * sz, z1 = t3_map(2 * m + 1, nz, hz, mode, INV) * sz;
-        T *sl = ring + (a % S) * (2 * NPT) + tid;
+        T *sl = ring + (a % S) * (2 * NPS) + tid;
 #pragma unroll
         for (int i = 0; i < P; i++) {
-            if (tid + i * NT < NPT) {
+            if (own & (1u << i)) {
                 t3_cp_async(sl + i * NT, gp[i] + z0);
-                t3_cp_async(sl + NPT + i * NT, gp[i] + z1);
+                t3_cp_async(sl + NPS + i * NT, gp[i] + z1);
             }
         }
     };
@@ -259,33 +310,35 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
         t3_cp_wait<D - 1>(); /* this thread's copies of pair a (it alone reads them raw) */
         if (a + D < na) issue(a + D);
         t3_cp_commit();
-        T *sl = ring + (a % S) * (2 * NPT);
+        T *sl = ring + (a % S) * (2 * NPS);
         const int64_t k = m0 + a - Z.dp; /* output pair finished at this step */
         const bool out = k >= kb;
         /* z: advance every owned point; the finished pair replaces the raw one */
 #pragma unroll
         for (int i = 0; i < P; i++) {
             const int pt = tid + i * NT;
-            if (pt < NPT) {
-                t3_zadvance<T, W, INV>(v[i], sl[pt], sl[NPT + pt], w);
+            if (own & (1u << i)) {
+                t3_zadvance<T, W, INV>(v[i], sl[pt], sl[NPS + pt], w);
                 if (out) {
                     sl[pt] = INV ? v[i][JO] : lwd_scale<T>(w, v[i][JO], 0, 1);
-                    sl[NPT + pt] = INV ? v[i][JO + 1] : lwd_scale<T>(w, v[i][JO + 1], 1, 1);
+                    sl[NPS + pt] = INV ? v[i][JO + 1] : lwd_scale<T>(w, v[i][JO + 1], 1, 1);
                 }
             }
         }
         if (!out) continue; /* uniform over the block */
         SYNC::sync();
         /* y: one (plane, window column) per task, TY outputs written back */
-        for (int c = tid; c < 2 * WX; c += NT) {
-            const int pl = c / WX, px = c - pl * WX;
-            T *col = sl + pl * NPT + px;
+        for (int c = tid; c < 2 * ROW; c += NT) {
+            const int pl = c / ROW, cs = c - pl * ROW;
+            int px;
+            if (!L::column(cs, px)) continue;
+            T *col = sl + pl * NPS + cs;
             T u[WY];
 #pragma unroll
-            for (int j = 0; j < WY; j++) u[j] = col[j * WX];
+            for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
             reg_lift<W, DIR>(u, w);
 #pragma unroll
-            for (int j = 0; j < TY; j++) col[(H + j) * WX] = u[H + j];
+            for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
         }
         SYNC::sync();
         /* x: one (plane, row, K outputs) per task, band stores */
@@ -293,8 +346,17 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
             const int seg = task % SEGS, r = task / SEGS, yy = r % TY, pl = r / TY;
             const int64_t yg = y0 + yy, xb = x0 + seg * K;
             if (yg >= ny || xb >= nx || (pl && 2 * k + 1 >= nz)) continue;
+            const T *rp = sl + pl * NPS + L::row(H + yy);
             T u[NU];
-            t3_ldrow<T, NU>(u, sl + pl * NPT + (H + yy) * WX + seg * K);
+            if (INV) { /* even columns, then odd columns */
+                T e[NU / 2], o[NU / 2];
+                t3_ldrow<T, NU / 2>(e, rp + seg * (K / 2));
+                t3_ldrow<T, NU / 2>(o, rp + L::HP + seg * (K / 2));
+#pragma unroll
+                for (int i = 0; i < NU / 2; i++) u[2 * i] = e[i], u[2 * i + 1] = o[i];
+            } else {
+                t3_ldrow<T, NU>(u, rp + seg * K);
+            }
             reg_lift<W, DIR>(u, w);
             if (INV) {
                 T *op = dst + (2 * k + pl) * sz + yg * sy + xb;

@@ -41,7 +41,7 @@ static const bcase FULL[] = {
     {"2d-cdf97-L5-16384-inv", 2, 16384, 16384, 0, LW_CDF97, 5, LW_INVERSE, LW_BENCH_G2G, 0.65, 0, NULL},
     {"3d-cdf97-L1-512-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL},
     {"3d-cdf97-L1-512-inv", 3, 512, 512, 512, LW_CDF97, 1, LW_INVERSE, LW_BENCH_G2G, 0.60, 0, NULL},
-    {"3d-cdf97-L1-512-yx-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, "3d-yx"},
+    {"3d-yx-cdf97-L1-512-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, "3d-yx"},
     {"3d-cdf53-L1-512-fwd", 3, 512, 512, 512, LW_CDF53, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL},
     {"3d-cdf97-L1-256x512x1024-fwd", 3, 256, 512, 1024, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL},
     {"2d-cdf97-L1-16384-c2c-fwd", 2, 16384, 16384, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_C2C, 0.70, 0, NULL},

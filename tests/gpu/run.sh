@@ -8,7 +8,7 @@
 #   LW_SAN_CASES=N                           random cases under the sanitizers (default 40)
 #   LW_BENCH_ARGS="--only 2d-cdf97"          extra arguments for gpu_bench
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
-#   (LW_NCU_CASES="case:kernel-regex:launches-to-skip ..."): DRAM throughput
+#   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
 #   in the summary, raw CSV in $OUT/ncu-raw.csv
 set -u -o pipefail
@@ -89,16 +89,17 @@ if has ncu; then
   for spec in ${LW_NCU_CASES:-2d-cdf97-L1-16384-fwd:tile_vh:2 2d-cdf97-L1-16384-inv:tile_vh:2 2d-cdf53-L1-16384-fwd:tile_vh:2 \
       2d-haar-L1-16384-fwd:tile_vh:2 2d-cdf97-L5-16384-fwd:tile_vh:5 3d-cdf97-L1-512-fwd:tile3s:2 \
       3d-cdf97-L1-512-inv:tile3s:2 2d-cdf97-L1-1920x1080-fwd:tile_vh:2}; do
-    c=${spec%%:*}; rest=${spec#*:}; k=${rest%%:*}; skip=${rest#*:}
+    c=${spec%%:*}; rest=${spec#*:}; k=${rest%%:*}; rest=${rest#*:}; skip=${rest%%:*}; args=
+    case $rest in *:*) args=${rest#*:}; args=${args//,/ };; esac
     rm -f /tmp/lw-ncu.ncu-rep
-    timeout 300 "$NCU" --clock-control none -k "regex:^$k" --launch-skip "$skip" --launch-count 1 \
+    timeout ${LW_NCU_TIMEOUT:-120} "$NCU" --clock-control none -k "regex:^$k" --launch-skip "$skip" --launch-count 1 \
       --section SpeedOfLight --section Occupancy --section WarpStateStats \
       --metrics dram__bytes.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active \
-      -o /tmp/lw-ncu "$T/gpu_bench" --only "$c" --repeat 1 >/tmp/lw-ncu.log 2>&1
+      -o /tmp/lw-ncu "$T/gpu_bench" --only "$c" --repeat 1 $args >/tmp/lw-ncu.log 2>&1
     rc=$?
     "$NCU" --import /tmp/lw-ncu.ncu-rep --csv --page raw --print-units base >/tmp/lw-ncu.csv 2>>/tmp/lw-ncu.log
     { echo "=== $c (ncu rc=$rc)"; cat /tmp/lw-ncu.csv; } >>"$OUT/ncu-raw.csv"
-    python3 - "$c" /tmp/lw-ncu.csv <<'PYEOF' | tee -a "$SUMMARY"
+    python3 - "$c${args:+ ($args)}" /tmp/lw-ncu.csv <<'PYEOF' | tee -a "$SUMMARY"
 import csv, re, sys
 rows = [r for r in csv.reader(open(sys.argv[2])) if r]
 hi = next((i for i, r in enumerate(rows) if r[0] == "ID"), None)
