@@ -35,8 +35,10 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
     return best;
 }
 
-/* Default tile variants per direction (measured: bench/NOTES-cuda.md). */
-#define T3_DEFAULT_FWD 0
+/* Default tile variants per direction (measured on an H100, bench/NOTES-cuda.md:
+ * forward 32 x 64 tiles at one 512-thread block per SM, 0.706 of the copy;
+ * inverse 16 x 64 at two 256-thread blocks per SM, 0.613). */
+#define T3_DEFAULT_FWD 3
 #define T3_DEFAULT_INV 0
 static int g_t3_variant = -1; /* -1: the defaults */
 
