@@ -547,7 +547,7 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
             memset(&t, 0, sizeof t);
             t.w = s->w, t.mode = (int)p->cfg.mode;
             for (int a = 0; a < 3; a++) t.n[a] = p->geo.shape[a], t.st[a] = p->geo.strides[a];
-            CK(lwk_tile3d_run(&t, p->cfg.direction == LW_INVERSE, in, out, st), "cuda tile3d kernel launch");
+            CK(lwk_tile3d_run(s->dtype, &t, p->cfg.direction == LW_INVERSE, in, out, st), "cuda tile3d kernel launch");
             return LW_OK;
         }
         break;

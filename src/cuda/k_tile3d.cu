@@ -1,174 +1,118 @@
-/* Fused 3-D engine (float32, one level, Mallat): one kernel reads the volume
- * once and writes the eight bands once.
- *
- * A block owns a TY x TX tile of (y, x) outputs plus the halo, and slides
- * along z in chunks of TZ planes (the next chunk's halo planes were just read
- * by the same block, so they come from cache):
- *   1. every thread takes window points (y, x) and lifts their TZ + 2*HALO
- *      z-samples in registers (loads coalesced along x);
- *   2. the chunk (TZ planes of the window) sits in shared memory; every thread
- *      lifts (z, x) columns along y in registers;
- *   3. every thread lifts 8 outputs of a (z, y) row along x and writes the
- *      lowpass / highpass halves with 16-byte stores.
- * The step structure comes from k_tile2d's tables (same boundary rules: the
- * window is loaded through the mode once, valid for periodic mode and the
- * symmetric-tap wavelets).  The inverse runs the same axis order (z, y, x):
- * for float data that changes only rounding. */
-#include "lw_cuda_dev.cuh"
-#include "tile_lift.cuh"
+/* Fused 3-D engine (one level, Mallat, float32 and float64): one kernel reads
+ * the volume once and writes the eight bands once.  Each block streams a
+ * (y, x) tile's window along z through a register pipeline; the body and its
+ * design notes are in k_tile3d_stream.cuh, the measurements in
+ * bench/NOTES-cuda.md. */
+#include "k_tile3d_stream.cuh"
 
-#define T3_TX 64
-#define T3_K 8
-#define T3_THREADS 256
+struct t3_block_sync {
+    __device__ static __forceinline__ void sync() { __syncthreads(); }
+};
 
-/* Tile shape (TZ, TY) and the blocks per SM the register budget aims at.
- * Measured on an H100 (bench/NOTES-cuda.md): 16 x 16 x 64 with 2 blocks per SM
- * beat 8x16, 16x8 and 8x8 tiles at 3 or 4 blocks per SM (more halo traffic). */
-template <int V> struct t3cfg;
-template <> struct t3cfg<0> { enum { TZ = 16, TY = 16, MINB = 2 }; };
-
-template <int W, int INV, int V>
-__global__ void __launch_bounds__(T3_THREADS, t3cfg<V>::MINB) tile3_vh(lwk_tile3d t, const float *src, float *dst)
+template <class T, int W, int INV, int V>
+__global__ void __launch_bounds__(t3s_cfg<T, V>::NT, t3s_cfg<T, V>::MINB)
+    tile3s(lwk_tile3d t, const T *__restrict__ src, T *__restrict__ dst)
 {
-    constexpr int T3_TZ = t3cfg<V>::TZ, T3_TY = t3cfg<V>::TY;
-    constexpr int H = sh_halo(W), WY = T3_TY + 2 * H, WX = T3_TX + 2 * H, NZ = T3_TZ + 2 * H;
-    constexpr int DIR = INV ? -1 : 1;
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    float(*sm)[WY][WX] = (float(*)[WY][WX])smem_raw;
-    const lwk_wave &w = t.w;
-    const int tid = threadIdx.x;
-    const int64_t nz = t.n[0], ny = t.n[1], nx = t.n[2];
-    const int64_t hz = (nz + 1) / 2, hy = (ny + 1) / 2, hx = (nx + 1) / 2;
-    const int64_t sz = t.st[0], sy = t.st[1];
-    const int64_t y0 = (int64_t)blockIdx.y * T3_TY, x0 = (int64_t)blockIdx.x * T3_TX;
-    const int64_t zchunks = (nz + T3_TZ - 1) / T3_TZ;
-    const int64_t per = (zchunks + gridDim.z - 1) / gridDim.z;
-    const int64_t zc0 = blockIdx.z * per, zc1 = zc0 + per < zchunks ? zc0 + per : zchunks;
-    const bool vec = (sy % 4) == 0 && (sz % 4) == 0 && (INV || (hx % 4) == 0);
-
-    for (int64_t zc = zc0; zc < zc1; zc++) {
-        const int64_t z0 = zc * T3_TZ;
-        const bool zin = z0 - H >= 0 && z0 + T3_TZ + H <= nz;
-        /* 1. z lifting, one window point (y, x) at a time per thread */
-        for (int pt = tid; pt < WY * WX; pt += T3_THREADS) {
-            const int py = pt / WX, px = pt - py * WX;
-            int64_t ym = y0 - H + py, xm = x0 - H + px;
-            ym = (ym >= 0 && ym < ny) ? ym : lwd_bidx(ym, ny, t.mode);
-            xm = (xm >= 0 && xm < nx) ? xm : lwd_bidx(xm, nx, t.mode);
-            if (INV) ym = (ym & 1) ? hy + (ym >> 1) : (ym >> 1), xm = (xm & 1) ? hx + (xm >> 1) : (xm >> 1);
-            const float *p = src + ym * sy + xm;
-            float v[NZ];
-#pragma unroll
-            for (int j = 0; j < NZ; j++) {
-                int64_t zm = z0 - H + j;
-                if (!zin) zm = (zm >= 0 && zm < nz) ? zm : lwd_bidx(zm, nz, t.mode);
-                if (INV) zm = (zm & 1) ? hz + (zm >> 1) : (zm >> 1);
-                v[j] = __ldg(p + zm * sz);
-            }
-            reg_lift<W, DIR>(v, w);
-#pragma unroll
-            for (int j = 0; j < T3_TZ; j++) sm[j][py][px] = v[H + j];
-        }
-        __syncthreads();
-        /* 2. y lifting of (z, x) columns, in place in shared memory */
-        for (int c = tid; c < T3_TZ * WX; c += T3_THREADS) {
-            const int z = c / WX, px = c - z * WX;
-            float v[WY];
-#pragma unroll
-            for (int j = 0; j < WY; j++) v[j] = sm[z][j][px];
-            reg_lift<W, DIR>(v, w);
-#pragma unroll
-            for (int j = 0; j < T3_TY; j++) sm[z][H + j][px] = v[H + j];
-        }
-        __syncthreads();
-        /* 3. x lifting of (z, y) rows, 8 outputs per task, band stores */
-        constexpr int SEGS = T3_TX / T3_K, NU = T3_K + 2 * H;
-        for (int task = tid; task < T3_TZ * T3_TY * SEGS; task += T3_THREADS) {
-            const int seg = task % SEGS, row = task / SEGS;
-            const int z = row / T3_TY, yy = row - z * T3_TY;
-            const int64_t zg = z0 + z, yg = y0 + yy, xb = x0 + seg * T3_K;
-            if (zg >= nz || yg >= ny || xb >= nx) continue;
-            float u[NU];
-#pragma unroll
-            for (int i = 0; i < NU; i++) u[i] = sm[z][H + yy][seg * T3_K + i];
-            reg_lift<W, DIR>(u, w);
-            if (INV) {
-                float *op = dst + zg * sz + yg * sy + xb;
-                if (xb + T3_K <= nx) {
-                    store4<float>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
-                    store4<float>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
-                } else {
-                    for (int i = 0; i < T3_K && xb + i < nx; i++) op[i] = u[H + i];
-                }
-            } else {
-                const int64_t mz = (zg & 1) ? hz + (zg >> 1) : (zg >> 1);
-                const int64_t my = (yg & 1) ? hy + (yg >> 1) : (yg >> 1);
-                float *row_p = dst + mz * sz + my * sy;
-                float *lo = row_p + (xb >> 1), *hi = row_p + hx + (xb >> 1);
-                if (xb + T3_K <= nx) {
-                    store4<float>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
-                    store4<float>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
-                } else {
-                    for (int i = 0; i < T3_K && xb + i < nx; i++) {
-                        if (i & 1) hi[i >> 1] = u[H + i];
-                        else lo[i >> 1] = u[H + i];
-                    }
-                }
-            }
-        }
-        __syncthreads();
-    }
+    t3s_body<T, W, INV, t3s_cfg<T, V>, t3_block_sync>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x, blockIdx.y,
+                                                        (int)blockIdx.z, (int)gridDim.z);
 }
 
-template <int W, int INV, int V>
+/* Runs of output pairs per tile (gridDim.z): the fewest waves of resident
+ * blocks times the steps of one block (its pairs plus the pipeline's warm-up
+ * and drain), fewer runs on ties. */
+extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int extra)
+{
+    int best = 1;
+    double bestc = 0;
+    if (slots < 1) slots = 1;
+    for (int g = 1; g <= 1024 && g <= pairs; g++) {
+        const int64_t per = (pairs + g - 1) / g, used = (pairs + per - 1) / per;
+        const int64_t waves = (tiles * used + slots - 1) / slots;
+        const double c = (double)waves * (double)(per + extra);
+        if (g == 1 || c < bestc * 0.999) best = g, bestc = c;
+    }
+    return best;
+}
+
+/* Default tile variants per direction (measured on an H100, bench/NOTES-cuda.md:
+ * forward 32 x 64 tiles at one 512-thread block per SM, 0.706 of the copy;
+ * inverse 16 x 64 at two 256-thread blocks per SM, 0.613). */
+#define T3_DEFAULT_FWD 3
+#define T3_DEFAULT_INV 0
+static int g_t3_variant = -1; /* -1: the defaults */
+
+extern "C" void lwk_tile3d_set_variant(int v) { g_t3_variant = v >= 0 && v < LWK_T3_NVARIANTS ? v : -1; }
+
+template <class T, int W, int INV, int V>
 static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
-    constexpr int H = sh_halo(W), T3_TZ = t3cfg<V>::TZ, T3_TY = t3cfg<V>::TY;
-    const size_t smem = (size_t)T3_TZ * (T3_TY + 2 * H) * (T3_TX + 2 * H) * sizeof(float);
-    static int attr_done;
-    if (!attr_done) {
-        cudaError_t e = cudaFuncSetAttribute(tile3_vh<W, INV, V>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    typedef t3s_cfg<T, V> C;
+    auto k = tile3s<T, W, INV, V>;
+    constexpr size_t smem = t3s_smem<T, W, INV, C>();
+    constexpr t3_zsched Z = t3_make_zsched(W, INV);
+    static int slots_per_sm; /* 0: not yet asked (the attribute is set then) */
+    if (!slots_per_sm) {
+        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (e != cudaSuccess) return e;
-        attr_done = 1;
+        int b = 0;
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, C::NT, smem);
+        if (e != cudaSuccess) return e;
+        slots_per_sm = b > 0 ? b : 1;
     }
-    int64_t gx = (t->n[2] + T3_TX - 1) / T3_TX, gy = (t->n[1] + T3_TY - 1) / T3_TY;
-    int64_t zch = (t->n[0] + T3_TZ - 1) / T3_TZ;
-    if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
-    /* enough blocks for two per SM, each sliding over a run of z chunks */
     static int sms;
     if (!sms) {
-        int dev = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-            sms = 132;
+        int dev = 0, n = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+            n = 132;
+        sms = n;
     }
-    int64_t gz = (t3cfg<V>::MINB * sms + gx * gy - 1) / (gx * gy);
-    if (gz > zch) gz = zch;
-    if (gz < 1) gz = 1;
-    tile3_vh<W, INV, V><<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), T3_THREADS, smem, s>>>(*t, (const float *)src,
-                                                                                         (float *)dst);
+    const int64_t gx = (t->n[2] + C::TX - 1) / C::TX, gy = (t->n[1] + C::TY - 1) / C::TY;
+    if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
+    const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
+    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const T *)src, (T *)dst);
     return cudaGetLastError();
 }
 
-template <int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+template <class T, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
-    return t3_launch_v<W, INV, 0>(t, src, dst, s);
+    if constexpr (sizeof(T) == 8) {
+        return t3_launch_v<T, W, INV, 0>(t, src, dst, s);
+    } else {
+        switch (g_t3_variant >= 0 ? g_t3_variant : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD)) {
+        case 1: return t3_launch_v<T, W, INV, 1>(t, src, dst, s);
+        case 2: return t3_launch_v<T, W, INV, 2>(t, src, dst, s);
+        case 3: return t3_launch_v<T, W, INV, 3>(t, src, dst, s);
+        default: return t3_launch_v<T, W, INV, 0>(t, src, dst, s);
+        }
+    }
+}
+
+template <class T> static cudaError_t t3_dispatch(const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s)
+{
+    switch (t->w.id) {
+    case LW_HAAR: return inverse ? t3_launch<T, 0, 1>(t, src, dst, s) : t3_launch<T, 0, 0>(t, src, dst, s);
+    case LW_CDF53: return inverse ? t3_launch<T, 1, 1>(t, src, dst, s) : t3_launch<T, 1, 0>(t, src, dst, s);
+    case LW_CDF97: return inverse ? t3_launch<T, 2, 1>(t, src, dst, s) : t3_launch<T, 2, 0>(t, src, dst, s);
+    case LW_D4: return inverse ? t3_launch<T, 4, 1>(t, src, dst, s) : t3_launch<T, 4, 0>(t, src, dst, s);
+    }
+    return cudaErrorInvalidValue;
 }
 
 extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n)
 {
-    if (dtype != LWK_F32) return 0;
+    if (dtype != LWK_F32 && dtype != LWK_F64) return 0;
+    if (w->integer) return 0;
+    if (!(w->id == LW_HAAR || w->id == LW_CDF53 || w->id == LW_CDF97 || w->id == LW_D4)) return 0;
     for (int a = 0; a < 3; a++)
         if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2)) return 0;
-    return w->id != LW_DD137; /* its halo leaves one block per SM: the two-pass path is as good */
+    return (n[1] + 15) / 16 <= 65535; /* grid y */
 }
 
-extern "C" cudaError_t lwk_tile3d_run(const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s)
+extern "C" cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, int inverse, const void *src, void *dst,
+                                      cudaStream_t s)
 {
-    switch (t->w.id) {
-    case LW_HAAR: return inverse ? t3_launch<0, 1>(t, src, dst, s) : t3_launch<0, 0>(t, src, dst, s);
-    case LW_CDF53: return inverse ? t3_launch<1, 1>(t, src, dst, s) : t3_launch<1, 0>(t, src, dst, s);
-    case LW_CDF97: return inverse ? t3_launch<2, 1>(t, src, dst, s) : t3_launch<2, 0>(t, src, dst, s);
-    case LW_D4: return inverse ? t3_launch<4, 1>(t, src, dst, s) : t3_launch<4, 0>(t, src, dst, s);
-    }
-    return cudaErrorInvalidValue;
+    if (t->st[2] != 1) return cudaErrorInvalidValue;
+    if (dtype == LWK_F64) return t3_dispatch<double>(t, inverse, src, dst, s);
+    return t3_dispatch<float>(t, inverse, src, dst, s);
 }

@@ -111,7 +111,8 @@ cudaError_t lwk_tile2d_forward(int dtype, const lwk_tile2d *t, lwk_plane src, lw
 cudaError_t lwk_tile2d_inverse(int dtype, const lwk_tile2d *t, lwk_plane sll, lwk_plane sdet, lwk_plane dst,
                                cudaStream_t s);
 
-/* ---- fused 3-D engine (k_tile3d.cu): one level, float32, dense volume ---- */
+/* ---- fused 3-D engine (k_tile3d.cu): one level, float32/float64, dense volume
+ * (x stride 1), Mallat, src != dst.  Blocks stream (y, x) tiles along z. */
 typedef struct lwk_tile3d {
     lwk_wave w;
     int64_t n[3];  /* lengths z, y, x */
@@ -119,7 +120,15 @@ typedef struct lwk_tile3d {
     int mode;
 } lwk_tile3d;
 int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n);
-cudaError_t lwk_tile3d_run(const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s);
+cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s);
+/* Tile variant for measurements (gpu_bench --t3v), float32: 0 = 16 x 64
+ * tiles, 256 threads, 2 pairs prefetched, 2 blocks/SM (default inverse); 1 =
+ * the same with 1 pair prefetched, 3 blocks/SM; 2 = 3 pairs prefetched; 3 =
+ * 32 x 64, 512 threads, 1 block/SM (default forward).  -1 restores the
+ * defaults.  Not thread-safe. */
+void lwk_tile3d_set_variant(int v);
+/* Runs of output pairs per tile: fewest waves x steps per block. */
+int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int extra);
 
 /* ---- Faber-Schauder (k_fs.cu): one level on a dense item grid ------------ */
 typedef struct lwk_fs {

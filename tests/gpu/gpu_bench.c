@@ -7,11 +7,14 @@
  * plan's workspace (lw_workspace_size) and the device memory seen taken beyond
  * in and out (extra_device_bytes, cudaMemGetInfo around the runs).
  *   gpu_bench [--smoke] [--json FILE] [--repeat N] [--only SUBSTRING] [--destroy-input]
+ *                 [--t3v N]
  * --destroy-input: every case with LW_FLAG_DESTROY_INPUT (cases named
- * "-destroy" always have it). */
+ * "-destroy" always have it).  --t3v N: tile variant of the fused 3-D engine
+ * (lwk_tile3d_set_variant). */
 #include "liftwave.h"
 #include "core/lw_bench.h"
 #include "cuda/cuda_exec.h"
+#include "cuda/lw_cuda.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,7 +51,9 @@ static const bcase FULL[] = {
      LW_FLAG_DESTROY_INPUT},
     {"3d-cdf97-L1-512-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL, 0},
     {"3d-cdf97-L1-512-inv", 3, 512, 512, 512, LW_CDF97, 1, LW_INVERSE, LW_BENCH_G2G, 0.60, 0, NULL, 0},
-    {"3d-cdf97-L1-512-yx-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, "3d-yx", 0},
+    {"3d-yx-cdf97-L1-512-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, "3d-yx", 0},
+    {"3d-cdf53-L1-512-fwd", 3, 512, 512, 512, LW_CDF53, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL, 0},
+    {"3d-cdf97-L1-256x512x1024-fwd", 3, 256, 512, 1024, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL, 0},
     {"2d-cdf97-L1-16384-c2c-fwd", 2, 16384, 16384, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_C2C, 0.70, 0, NULL, 0},
     {"2d-cdf97-L1-16384-c2c-inv", 2, 16384, 16384, 0, LW_CDF97, 1, LW_INVERSE, LW_BENCH_C2C, 0.70, 0, NULL, 0},
     {"2d-cdf97-L1-1920x1080-fwd", 2, 1080, 1920, 0, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 20.0, 1, NULL, 0},
@@ -169,8 +174,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--destroy-input")) xflags |= LW_FLAG_DESTROY_INPUT;
+        else if (!strcmp(argv[i], "--t3v") && i + 1 < argc) lwk_tile3d_set_variant(atoi(argv[++i]));
         else {
-            fprintf(stderr, "usage: gpu_bench [--smoke] [--json FILE] [--repeat N] [--only SUBSTRING] [--destroy-input]\n");
+            fprintf(stderr, "usage: gpu_bench [--smoke] [--json FILE] [--repeat N] [--only SUBSTRING] [--destroy-input] [--t3v N]\n");
             return 2;
         }
     }

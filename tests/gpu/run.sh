@@ -3,11 +3,15 @@
 # the CPU reference, run a subset under compute-sanitizer (memcheck, racecheck),
 # run the benchmark set; logs and JSON under $OUT (default ./gpu-out); a short
 # summary last.
-#   LW_STAGES="build test sanitize schemes bench"   stages to run (default all)
+#   LW_STAGES="build test sanitize schemes bench"   stages to run (default all; also "profile", "ncu")
 #   LW_SCHEME_ONLY=name                      the schemes stage tests one scheme
 #   LW_GPU_CASES=N                           random cases in the full test
 #   LW_SAN_CASES=N                           random cases under the sanitizers (default 40)
 #   LW_BENCH_ARGS="--only 2d-cdf97"          extra arguments for gpu_bench
+#   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
+#   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
+#   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
+#   in the summary, raw CSV in $OUT/ncu-raw.csv
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/gpu-out}
@@ -94,6 +98,44 @@ if has profile; then
       "$T/gpu_bench" --only "$c" --repeat 3 >/tmp/ncu-one.txt 2>&1
     { echo "=== $c"; cat /tmp/ncu-one.txt; } >>"$OUT/ncu.txt"
     say "ncu $c: $(grep -E 'Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|L2 Hit Rate' /tmp/ncu-one.txt | tr -s ' ' | paste -sd';')"
+  done
+fi
+if has ncu; then
+  NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  : >"$OUT/ncu-raw.csv"
+  say "ncu: case | kernel | DRAM % of peak | DRAM GB/s | achieved occupancy % | top stall reasons (cycles per issued instruction)"
+  for spec in ${LW_NCU_CASES:-2d-cdf97-L1-16384-fwd:tile_vh:2 2d-cdf97-L1-16384-inv:tile_vh:2 2d-cdf53-L1-16384-fwd:tile_vh:2 \
+      2d-haar-L1-16384-fwd:tile_vh:2 2d-cdf97-L5-16384-fwd:tile_vh:5 3d-cdf97-L1-512-fwd:tile3s:2 \
+      3d-cdf97-L1-512-inv:tile3s:2 2d-cdf97-L1-1920x1080-fwd:tile_vh:2}; do
+    c=${spec%%:*}; rest=${spec#*:}; k=${rest%%:*}; rest=${rest#*:}; skip=${rest%%:*}; args=
+    case $rest in *:*) args=${rest#*:}; args=${args//,/ };; esac
+    rm -f /tmp/lw-ncu.ncu-rep
+    timeout ${LW_NCU_TIMEOUT:-120} "$NCU" --clock-control none -k "regex:^$k" --launch-skip "$skip" --launch-count 1 \
+      --section SpeedOfLight --section Occupancy --section WarpStateStats \
+      --metrics dram__bytes.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active \
+      -o /tmp/lw-ncu "$T/gpu_bench" --only "$c" --repeat 1 $args >/tmp/lw-ncu.log 2>&1
+    rc=$?
+    "$NCU" --import /tmp/lw-ncu.ncu-rep --csv --page raw --print-units base >/tmp/lw-ncu.csv 2>>/tmp/lw-ncu.log
+    { echo "=== $c (ncu rc=$rc)"; cat /tmp/lw-ncu.csv; } >>"$OUT/ncu-raw.csv"
+    python3 - "$c${args:+ ($args)}" /tmp/lw-ncu.csv <<'PYEOF' | tee -a "$SUMMARY"
+import csv, re, sys
+rows = [r for r in csv.reader(open(sys.argv[2])) if r]
+hi = next((i for i, r in enumerate(rows) if r[0] == "ID"), None)
+if hi is None or len(rows) < hi + 3:
+    print("ncu: %s | no report" % sys.argv[1]); sys.exit(0)
+m = dict(zip(rows[hi], rows[hi + 2]))
+def num(k):
+    try: return float(m.get(k, "nan").replace(",", ""))
+    except ValueError: return float("nan")
+st = {}
+for k in m:
+    g = re.match(r"smsp__average_warps_issue_stalled_(\w+)_per_issue_active\.ratio$", k)
+    if g and g.group(1) not in ("selected",): st[g.group(1)] = num(k)
+top = sorted(st.items(), key=lambda kv: -kv[1])[:2]
+print("ncu: %s | %s | %.1f | %.0f | %.1f | %s" % (sys.argv[1], m.get("Kernel Name", "?")[:40],
+      num("dram__throughput.avg.pct_of_peak_sustained_elapsed"), num("dram__bytes.sum.per_second") / 1e9,
+      num("sm__warps_active.avg.pct_of_peak_sustained_active"), ", ".join("%s %.2f" % kv for kv in top)))
+PYEOF
   done
 fi
 echo "=== summary ($OUT/summary.txt) ==="

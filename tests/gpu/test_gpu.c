@@ -58,6 +58,17 @@ static void random_case(gcase *c)
     c->generic = lw_rng_range(0, 7) == 0;
 }
 
+/* The CUDA plan of case c uses engine e (the case must reach the engine it tests). */
+static void expect_engine(const gcase *c, int e)
+{
+    lw_plan *p = NULL;
+    lw_status st = make(&p, c, c->levels, LW_BACKEND_CUDA);
+    int got = st == LW_OK ? lw_cuda_plan_engine(p) : -1;
+    CHECK(got == e, "shape %lld x %lld x %lld %s: engine %s, expected %s", (long long)c->shape[0],
+          (long long)c->shape[1], (long long)c->shape[2], lw_wavelet_name(c->w), engine_name(got), engine_name(e));
+    lw_destroy(p);
+}
+
 static void fixed_cases(void)
 {
     static const struct {
@@ -114,17 +125,34 @@ static void fixed_cases(void)
             c.inplace = v == 3;
             run_case(&c);
         }
-    /* the fused 3-D engine: odd sizes, sizes under one tile, every wavelet it takes */
-    static const int64_t F3[][3] = {{65, 47, 131}, {20, 10, 30}, {34, 66, 130}, {18, 36, 72}};
-    static const lw_wavelet W3[] = {LW_CDF97, LW_CDF53, LW_HAAR, LW_D4};
-    for (int i = 0; i < 4; i++)
+    /* the fused 3-D engine (streams (y, x) tiles along z): odd sizes, sizes under
+     * one tile, z shorter than the pipeline's depth, many runs along z, periodic,
+     * float64, every wavelet it takes; each case must reach the engine */
+    static const struct {
+        int64_t n[3];
+        lw_wavelet w;
+        lw_mode m;
+        lw_dtype t;
+    } F3[] = {
+        {{65, 47, 131}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},  {{20, 30, 30}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},
+        {{34, 66, 130}, LW_HAAR, LW_PERIODIC, LW_FLOAT32},    {{18, 36, 72}, LW_D4, LW_PERIODIC, LW_FLOAT32},
+        {{2, 80, 100}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},   {{3, 65, 90}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
+        {{4, 18, 200}, LW_D4, LW_PERIODIC, LW_FLOAT32},       {{2, 50, 130}, LW_HAAR, LW_PERIODIC, LW_FLOAT32},
+        {{5, 17, 150}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{7, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
+        {{101, 20, 40}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},  {{40, 40, 40}, LW_CDF97, LW_PERIODIC, LW_FLOAT32},
+        {{66, 33, 67}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{30, 20, 66}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT32},
+        {{13, 20, 34}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},   {{12, 20, 34}, LW_D4, LW_PERIODIC, LW_FLOAT64},
+        {{31, 17, 33}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT64},   {{10, 24, 40}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT64},
+        {{3, 41, 77}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},
+    };
+    for (size_t i = 0; i < sizeof F3 / sizeof F3[0]; i++)
         for (int v = 0; v < 4; v++) {
             gcase c;
             memset(&c, 0, sizeof c);
-            c.rank = 3, c.shape[0] = F3[i][0], c.shape[1] = F3[i][1], c.shape[2] = F3[i][2];
-            c.w = W3[i], c.t = LW_FLOAT32, c.levels = 1;
-            c.m = i >= 2 ? LW_PERIODIC : LW_SYMMETRIC;
+            c.rank = 3, c.shape[0] = F3[i].n[0], c.shape[1] = F3[i].n[1], c.shape[2] = F3[i].n[2];
+            c.w = F3[i].w, c.t = F3[i].t, c.levels = 1, c.m = F3[i].m;
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
         }
     /* the other 3-D plane order */
@@ -145,6 +173,25 @@ static void fixed_cases(void)
 /* A few cases that reach the fused engines, small enough for the sanitizers. */
 static void sanitizer_cases(void)
 {
+    /* fused 3-D: z shorter than the pipeline, several runs along z, float64 periodic */
+    static const struct {
+        int64_t n[3];
+        lw_wavelet w;
+        lw_mode m;
+        lw_dtype t;
+    } S3[] = {{{2, 40, 160}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
+              {{41, 20, 70}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
+              {{12, 20, 36}, LW_D4, LW_PERIODIC, LW_FLOAT64}};
+    for (int i = 0; i < 3; i++)
+        for (int v = 0; v < 4; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3, c.shape[0] = S3[i].n[0], c.shape[1] = S3[i].n[1], c.shape[2] = S3[i].n[2];
+            c.w = S3[i].w, c.m = S3[i].m, c.t = S3[i].t, c.levels = 1;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2;
+            expect_engine(&c, LWE_FUSED3D);
+            run_case(&c);
+        }
     static const int64_t S[][3] = {{2, 200, 302}, {2, 130, 96}, {3, 40, 40}};
     for (int i = 0; i < 3; i++)
         for (int v = 0; v < 4; v++) {

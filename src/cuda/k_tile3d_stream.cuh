@@ -1,0 +1,388 @@
+/* Fused 3-D engine, the kernel body: a block owns a TY x TX tile of (y, x)
+ * outputs and streams its window (tile + halo) along z, two planes (one
+ * output pair) per step.
+ *
+ *   ring:  S shared-memory slots of [2][WY][WX]; plane pair m + D is copied
+ *          (cp.async, 4-byte, boundary-mapped addresses precomputed once)
+ *          while pair m is lifted;
+ *   z:     every thread owns fixed window points (y, x) and keeps each point's
+ *          z line in a short register window; each new pair advances every
+ *          lifting step by one position (t3_zsched), so each input is read
+ *          and lifted along z exactly once; the finished output pair replaces
+ *          the raw pair in the slot;
+ *   y:     one thread per (plane, window column) lifts the column in registers
+ *          and writes the TY outputs back;
+ *   x:     one task per (plane, row, 8 outputs) lifts from 16-byte shared loads
+ *          and writes the bands (forward: 2 x 16-byte stores into the Mallat
+ *          octants; inverse: 2 x 16-byte stores of interleaved samples).
+ * A block handles a run of output pairs [kb, ke); it starts WU pairs early
+ * (the lifting's reach) and runs DP pairs past the end (the pipeline's delay).
+ * Boundaries: the window and the z stream are read through the mode once (the
+ * extended signal is lifted as is), valid for periodic mode and for the
+ * symmetric-tap wavelets (the same rule as the fused 2-D engine).  The inverse
+ * runs the same axis order (z, y, x): for float data that changes only
+ * rounding.
+ *
+ * The body is written once for float and double and takes the block and
+ * thread indices as arguments (the kernel in k_tile3d.cu passes the built-in
+ * ones). */
+#ifndef LW_K_TILE3D_STREAM_CUH
+#define LW_K_TILE3D_STREAM_CUH
+
+#include "lw_cuda_dev.cuh"
+#include "tile_lift.cuh"
+
+/* ---- tile configurations ------------------------------------------------- */
+/* NT threads, TY x TX outputs, D pairs prefetched, S = D + 2 ring slots (two
+ * barriers per step suffice: the slot refilled at step m was last read at
+ * step m - 2), MINB blocks per SM the register budget aims at. */
+template <class T, int V> struct t3s_cfg;
+template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 4, MINB = 2 }; };
+template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, S = 3, MINB = 3 }; };
+template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, S = 5, MINB = 2 }; };
+template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 4, MINB = 1 }; };
+template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, S = 4, MINB = 2 }; };
+#define LWK_T3_NVARIANTS 4
+
+/* ---- the z pipeline's schedule (compile time) ------------------------------
+ * A register window v[0..nw) holds consecutive positions of the extended line;
+ * a step shifts it by two and appends the new raw pair at nw-2 (even), nw-1.
+ * Lifting step number ss (in execution order: forward 0.., inverse reversed)
+ * then updates exactly one position, j[ss]: the newest one of its parity
+ *   - that every earlier step of its parity has reached,
+ *   - whose taps every earlier step of their parity has reached, and
+ *   - that every earlier step of the other parity no longer needs as a tap
+ *     (so no tap is read after a later step changed it).
+ * Positions are final once every step has passed them: the output pair sits
+ * at jo, jo+1, dp pairs behind the newest input pair. */
+#define LWK_T3_MAXSTEP 8
+struct t3_zsched {
+    int nw, jo, dp;
+    int j[LWK_T3_MAXSTEP];
+};
+
+__host__ __device__ constexpr t3_zsched t3_make_zsched(int W, int inv)
+{
+    t3_zsched r{};
+    const int big = 64, ns = sh_nsteps(W);
+    int lo = big, fin[2] = {big - 2, big - 1}; /* newest position of each parity that all steps so far reached */
+    for (int ss = 0; ss < ns; ss++) {
+        const int s = inv ? ns - 1 - ss : ss, p = sh_par(W, s);
+        int j = fin[p];
+        for (int i = 0; i < sh_ntaps(W, s); i++) {
+            const int o = sh_off(W, s, i);
+            if (fin[1 - p] - o < j) j = fin[1 - p] - o;
+            if (j + o < lo) lo = j + o;
+        }
+        for (int e = 0; e < ss; e++) { /* earlier steps of the other parity still reading j as a tap */
+            const int s2 = inv ? ns - 1 - e : e;
+            if (sh_par(W, s2) == p) continue;
+            for (int i = 0; i < sh_ntaps(W, s2); i++)
+                if (j - sh_off(W, s2, i) > r.j[e]) j = r.j[e] + sh_off(W, s2, i);
+        }
+        if ((j & 1) != p) j--;
+        r.j[ss] = j;
+        fin[p] = j;
+    }
+    /* lo was taken before the last adjustments: recompute over the final j */
+    lo = big;
+    for (int ss = 0; ss < ns; ss++) {
+        const int s = inv ? ns - 1 - ss : ss;
+        for (int i = 0; i < sh_ntaps(W, s); i++)
+            if (r.j[ss] + sh_off(W, s, i) < lo) lo = r.j[ss] + sh_off(W, s, i);
+    }
+    int jo = fin[0] < fin[1] - 1 ? fin[0] : fin[1] - 1;
+    if (jo & 1) jo--;
+    lo = jo < lo ? jo : lo;
+    lo &= ~1; /* keep even positions at even indices */
+    for (int ss = 0; ss < ns; ss++) r.j[ss] -= lo;
+    r.nw = big - lo;
+    r.jo = jo - lo;
+    r.dp = (r.nw - 2 - r.jo) / 2;
+    return r;
+}
+
+/* One pipeline step of one point: append raw pair (e, o), advance every
+ * lifting step by one position. */
+template <class T, int W, int INV, int NW>
+__device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const lwk_wave &w)
+{
+    constexpr t3_zsched Z = t3_make_zsched(W, INV);
+    constexpr int ns = sh_nsteps(W);
+#pragma unroll
+    for (int j = 0; j + 2 < NW; j++) v[j] = v[j + 2];
+    if (INV) e = lwd_scale<T>(w, e, 0, -1), o = lwd_scale<T>(w, o, 1, -1);
+    v[NW - 2] = e, v[NW - 1] = o;
+#pragma unroll
+    for (int ss = 0; ss < ns; ss++) {
+        const int s = INV ? ns - 1 - ss : ss;
+        const int nt = sh_ntaps(W, s), j = Z.j[ss];
+        if (W == 1 || W == 2) { /* two taps at -1, +1 with one weight: x +- w * (a + b) */
+            const T a = lwd_ops<T>::wt(w, s, 0) * (v[j - 1] + v[j + 1]);
+            v[j] = INV ? v[j] - a : v[j] + a;
+        } else {
+            T taps[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                if (i < nt) taps[i] = v[j + sh_off(W, s, i)];
+            if (nt == 1) v[j] = tstep_i<T, 1, INV ? -1 : 1>::run(w, s, v[j], taps);
+            else if (nt == 2) v[j] = tstep_i<T, 2, INV ? -1 : 1>::run(w, s, v[j], taps);
+            else v[j] = tstep_i<T, 4, INV ? -1 : 1>::run(w, s, v[j], taps);
+        }
+    }
+}
+
+/* ---- small helpers ------------------------------------------------------- */
+
+/* Position i of an axis of length n through the mode; inverse: then to its
+ * place in the Mallat input (low half, high half from h). */
+__device__ __forceinline__ int64_t t3_map(int64_t i, int64_t n, int64_t h, int mode, int inv)
+{
+    int64_t m = (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
+    if (inv) m = (m & 1) ? h + (m >> 1) : (m >> 1);
+    return m;
+}
+
+template <class T> __device__ __forceinline__ void t3_cp_async(T *s, const T *g)
+{
+#ifdef __CUDA_ARCH__
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(s);
+    if (sizeof(T) == 4) asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(sa), "l"(g) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(sa), "l"(g) : "memory");
+#else
+    *s = *g;
+#endif
+}
+__device__ __forceinline__ void t3_cp_commit()
+{
+#ifdef __CUDA_ARCH__
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void t3_cp_wait()
+{
+#ifdef __CUDA_ARCH__
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+/* N consecutive shared-memory values with the widest aligned vector loads
+ * (the caller keeps p aligned to 16 bytes, or 8 when N * sizeof(T) is not a
+ * multiple of 16). */
+template <class T, int N> __device__ __forceinline__ void t3_ldrow(T (&u)[N], const T *p)
+{
+    if ((N * sizeof(T)) % 16 == 0 && sizeof(T) == 4) {
+#pragma unroll
+        for (int i = 0; i < N / 4; i++) {
+            const float4 f = ((const float4 *)p)[i];
+            u[4 * i] = (T)f.x, u[4 * i + 1] = (T)f.y, u[4 * i + 2] = (T)f.z, u[4 * i + 3] = (T)f.w;
+        }
+    } else if (sizeof(T) == 4) {
+#pragma unroll
+        for (int i = 0; i < N / 2; i++) {
+            const float2 f = ((const float2 *)p)[i];
+            u[2 * i] = (T)f.x, u[2 * i + 1] = (T)f.y;
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < N / 2; i++) {
+            const double2 d = ((const double2 *)p)[i];
+            u[2 * i] = (T)d.x, u[2 * i + 1] = (T)d.y;
+        }
+    }
+}
+
+/* Shared-memory layout of one window plane (WY x WX samples, window index 0
+ * even on both axes).  Forward: rows of WX, as in the volume.  Inverse: as in
+ * the Mallat input, so that a warp's copies read one band row: rows ordered
+ * even rows first, then odd rows (RY = WY / 2 each), and each row split into
+ * its even and odd columns (HP = WX / 2 rounded up to 4 each).  A plane has
+ * NPS slots; "points" are slot indices, some of them padding (inverse). */
+template <int INV, int WY, int WX> struct t3_layout {
+    enum { RY = WY / 2, HX = WX / 2, HP = INV ? (WX / 2 + 3) / 4 * 4 : 1, ROW = INV ? 2 * HP : WX, NPS = WY * ROW };
+    /* slot offset of window row py */
+    __host__ __device__ static constexpr int row(int py) { return INV ? ((py & 1) * RY + (py >> 1)) * ROW : py * ROW; }
+    /* slot offset of window column px within a row */
+    __host__ __device__ static constexpr int col(int px) { return INV ? (px & 1) * HP + (px >> 1) : px; }
+    /* window position of slot pt; false for padding */
+    __host__ __device__ static bool point(int pt, int &py, int &px)
+    {
+        const int r = pt / ROW, c = pt - r * ROW;
+        if (!INV) {
+            py = r, px = c;
+            return true;
+        }
+        const int qx = c / HP, rx = c - qx * HP;
+        py = 2 * (r % RY) + r / RY, px = 2 * rx + qx;
+        return rx < HX;
+    }
+    /* window column of the column slot c of a row; false for padding */
+    __host__ __device__ static bool column(int c, int &px)
+    {
+        if (!INV) {
+            px = c;
+            return true;
+        }
+        const int qx = c / HP, rx = c - qx * HP;
+        px = 2 * rx + qx;
+        return rx < HX;
+    }
+};
+
+/* Shared memory of one block (bytes). */
+template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t t3s_smem()
+{
+    return (size_t)C::S * 2 *
+           t3_layout<INV, C::TY + 2 * sh_halo(W), C::TX + 2 * sh_halo(W)>::NPS * sizeof(T);
+}
+
+/* ---- the body ------------------------------------------------------------- */
+/* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
+ * of output pairs. */
+template <class T, int W, int INV, class C, class SYNC>
+__device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restrict__ src, T *__restrict__ dst,
+                                         unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
+{
+    constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
+    constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
+    typedef t3_layout<INV, WY, WX> L;
+    constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
+    constexpr int DIR = INV ? -1 : 1, S = C::S, D = C::D;
+    constexpr t3_zsched Z = t3_make_zsched(W, INV);
+    constexpr int NW = Z.nw, JO = Z.jo, WU = (H + 1) / 2;
+    constexpr int SEGS = TX / K, NU = K + 2 * H;
+    static_assert(S >= D + 2, "ring too short for two barriers per step");
+    static_assert(P <= 32, "point mask");
+    static_assert((ROW * sizeof(T)) % 16 == 0 && (NU * sizeof(T)) % 16 == 0, "16-byte shared rows");
+    T *ring = (T *)smem;
+    const lwk_wave &w = t.w;
+    const int mode = t.mode;
+    const int64_t nz = t.n[0], ny = t.n[1], nx = t.n[2];
+    const int64_t hz = (nz + 1) / 2, hy = (ny + 1) / 2, hx = (nx + 1) / 2;
+    const int64_t sz = t.st[0], sy = t.st[1];
+    const int64_t y0 = by * TY, x0 = bx * TX;
+    const int64_t per = (hz + gz - 1) / gz, kb = (int64_t)bz * per;
+    const int64_t ke = kb + per < hz ? kb + per : hz;
+    if (kb >= ke) return; /* the whole block */
+    const int64_t m0 = kb - WU;                /* first pair fed */
+    const int na = (int)(ke - kb) + WU + Z.dp; /* steps */
+    const bool vec = (sy % 4) == 0 && (sz % 4) == 0 && (INV || (hx % 4) == 0);
+
+    /* the owned points (slots tid + i * NT): their addresses in plane 0, through
+     * the mode once */
+    const T *gp[P];
+    unsigned own = 0;
+#pragma unroll
+    for (int i = 0; i < P; i++) {
+        const int pt = tid + i * NT;
+        int py = 0, px = 0;
+        gp[i] = src;
+        if (pt < NPS && L::point(pt, py, px)) {
+            own |= 1u << i;
+            gp[i] = src + t3_map(y0 - H + py, ny, hy, mode, INV) * sy + t3_map(x0 - H + px, nx, hx, mode, INV);
+        }
+    }
+    auto issue = [&](int a) {
+        const int64_t m = m0 + a;
+        const int64_t z0 = t3_map(2 * m, nz, hz, mode, INV) * sz, z1 = t3_map(2 * m + 1, nz, hz, mode, INV) * sz;
+        T *sl = ring + (a % S) * (2 * NPS) + tid;
+#pragma unroll
+        for (int i = 0; i < P; i++) {
+            if (own & (1u << i)) {
+                t3_cp_async(sl + i * NT, gp[i] + z0);
+                t3_cp_async(sl + NPS + i * NT, gp[i] + z1);
+            }
+        }
+    };
+
+    T v[P][NW];
+#pragma unroll
+    for (int i = 0; i < P; i++)
+#pragma unroll
+        for (int j = 0; j < NW; j++) v[i][j] = 0;
+
+#pragma unroll
+    for (int a = 0; a < D; a++) {
+        if (a < na) issue(a);
+        t3_cp_commit();
+    }
+    for (int a = 0; a < na; a++) {
+        t3_cp_wait<D - 1>(); /* this thread's copies of pair a (it alone reads them raw) */
+        if (a + D < na) issue(a + D);
+        t3_cp_commit();
+        T *sl = ring + (a % S) * (2 * NPS);
+        const int64_t k = m0 + a - Z.dp; /* output pair finished at this step */
+        const bool out = k >= kb;
+        /* z: advance every owned point; the finished pair replaces the raw one */
+#pragma unroll
+        for (int i = 0; i < P; i++) {
+            const int pt = tid + i * NT;
+            if (own & (1u << i)) {
+                t3_zadvance<T, W, INV>(v[i], sl[pt], sl[NPS + pt], w);
+                if (out) {
+                    sl[pt] = INV ? v[i][JO] : lwd_scale<T>(w, v[i][JO], 0, 1);
+                    sl[NPS + pt] = INV ? v[i][JO + 1] : lwd_scale<T>(w, v[i][JO + 1], 1, 1);
+                }
+            }
+        }
+        if (!out) continue; /* uniform over the block */
+        SYNC::sync();
+        /* y: one (plane, window column) per task, TY outputs written back */
+        for (int c = tid; c < 2 * ROW; c += NT) {
+            const int pl = c / ROW, cs = c - pl * ROW;
+            int px;
+            if (!L::column(cs, px)) continue;
+            T *col = sl + pl * NPS + cs;
+            T u[WY];
+#pragma unroll
+            for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
+            reg_lift<W, DIR>(u, w);
+#pragma unroll
+            for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
+        }
+        SYNC::sync();
+        /* x: one (plane, row, K outputs) per task, band stores */
+        for (int task = tid; task < 2 * TY * SEGS; task += NT) {
+            const int seg = task % SEGS, r = task / SEGS, yy = r % TY, pl = r / TY;
+            const int64_t yg = y0 + yy, xb = x0 + seg * K;
+            if (yg >= ny || xb >= nx || (pl && 2 * k + 1 >= nz)) continue;
+            const T *rp = sl + pl * NPS + L::row(H + yy);
+            T u[NU];
+            if (INV) { /* even columns, then odd columns */
+                T e[NU / 2], o[NU / 2];
+                t3_ldrow<T, NU / 2>(e, rp + seg * (K / 2));
+                t3_ldrow<T, NU / 2>(o, rp + L::HP + seg * (K / 2));
+#pragma unroll
+                for (int i = 0; i < NU / 2; i++) u[2 * i] = e[i], u[2 * i + 1] = o[i];
+            } else {
+                t3_ldrow<T, NU>(u, rp + seg * K);
+            }
+            reg_lift<W, DIR>(u, w);
+            if (INV) {
+                T *op = dst + (2 * k + pl) * sz + yg * sy + xb;
+                if (xb + K <= nx) {
+                    store4<T>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
+                    store4<T>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
+                } else {
+                    for (int i = 0; i < K && xb + i < nx; i++) op[i] = u[H + i];
+                }
+            } else {
+                const int64_t mz = pl ? hz + k : k, my = (yg & 1) ? hy + (yg >> 1) : (yg >> 1);
+                T *row = dst + mz * sz + my * sy;
+                T *lo = row + (xb >> 1), *hi = row + hx + (xb >> 1);
+                if (xb + K <= nx) {
+                    store4<T>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
+                    store4<T>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
+                } else {
+                    for (int i = 0; i < K && xb + i < nx; i++) {
+                        if (i & 1) hi[i >> 1] = u[H + i];
+                        else lo[i >> 1] = u[H + i];
+                    }
+                }
+            }
+        }
+    }
+    t3_cp_wait<0>(); /* no copy outlives the block */
+}
+
+#endif
