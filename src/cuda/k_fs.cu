@@ -1,67 +1,405 @@
-/* Faber-Schauder level (DESIGN.md section 2): every grid sample with at least
- * one odd coordinate gets sign * the average of its all-even neighbours (the
- * floor of it for int32).  Those neighbours are never modified, so one thread
- * per sample updates in place without barriers. */
+/* Faber-Schauder transform (DESIGN.md section 2) with every level at once.
+ *
+ * Forward: the even samples of a level are never modified, so every
+ * coefficient is x minus the average (the floor of it for int32) of original
+ * samples: a sample whose coordinates have t trailing zero bits at least (and
+ * exactly t on some axis) is predicted at level t from its neighbours at
+ * distance 2^t on the axes where its level-t grid index is odd.  One launch:
+ * a thread takes one cell of the level-0 grid (an all-even sample and its
+ * 2^na - 1 odd companions), reads the cell's even corners once and writes
+ * every value straight to its final place (interleaved: the same position;
+ * Mallat: the band position of its level).
+ *
+ * Inverse: coarse to fine; level k needs the samples rebuilt by the coarser
+ * levels.  One launch per level over the cells of the level-k grid, reading
+ * the coefficients where the layout keeps them; the small coarse levels in
+ * one launch (a block per batch item, a barrier between levels).
+ *
+ * The cell bodies are __host__ __device__ where LWK_FS_HD says so, so that
+ * they can be checked on a machine without a GPU. */
 #include "lw_cuda_dev.cuh"
 
-__device__ __forceinline__ float fs_div(float a, int k) { return a / (float)(1 << k); }
-__device__ __forceinline__ double fs_div(double a, int k) { return a / (double)(1 << k); }
-__device__ __forceinline__ long long fs_div(long long a, int k) { return a >> k; } /* floor */
+#ifndef LWK_FS_HD
+#define LWK_FS_HD __device__ __forceinline__
+#endif
 
-template <class T, class ACC> __global__ void fs_kernel(lwk_fs p, T *x)
+#define FS_THREADS 256
+#define FS_TAIL_THREADS 512
+#define FS_TAIL_POINTS 4096 /* largest level grid (per item) the tail launch takes */
+
+template <class T> struct fs_acc { typedef T type; };
+template <> struct fs_acc<int32_t> { typedef long long type; };
+
+LWK_FS_HD float fs_avg(float s, int k) { return s * (1.0f / (float)(1 << k)); }
+LWK_FS_HD double fs_avg(double s, int k) { return s * (1.0 / (double)(1 << k)); }
+LWK_FS_HD long long fs_avg(long long s, int k) { return s >> k; } /* arithmetic shift: floor */
+
+template <class T> LWK_FS_HD T fs_out(typename fs_acc<T>::type v) { return (T)v; }
+template <> LWK_FS_HD int32_t fs_out<int32_t>(long long v) { return (int32_t)(uint32_t)(unsigned long long)v; }
+
+/* read-only load (the forward source is never written by the launch) */
+template <class T> LWK_FS_HD T fs_ldg(const T *p)
 {
-    int64_t cnt = 1;
-    for (int a = 0; a < p.na; a++) cnt *= p.m[a];
-    const int64_t total = cnt * p.nbatch;
-    for (int64_t l = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; l < total; l += (int64_t)gridDim.x * blockDim.x) {
-        int64_t b = l / cnt, e = l - b * cnt;
-        int64_t j[3] = {0, 0, 0}, off = lwd_decomp(b, p.nb, p.blen, p.bst);
-        unsigned mask = 0;
+#ifdef __CUDA_ARCH__
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+
+LWK_FS_HD int fs_ctz(int64_t v) /* v > 0 */
+{
+#ifdef __CUDA_ARCH__
+    return __ffsll((long long)v) - 1;
+#else
+    return __builtin_ctzll((unsigned long long)v);
+#endif
+}
+
+/* length of an axis of length n on the level-k grid: ceil(n / 2^k) */
+__host__ __device__ __forceinline__ int64_t fs_len(int64_t n, int k) { return ((n - 1) >> k) + 1; }
+/* right neighbour of odd grid index j < m through the boundary mode (the left
+ * one, j - 1, always exists); periodic plans have even lengths */
+LWK_FS_HD int64_t fs_next(int64_t j, int64_t m, int mode) { return j + 1 < m ? j + 1 : (mode == LW_PERIODIC ? 0 : m - 2); }
+/* Mallat position of grid index j on a level of length m */
+LWK_FS_HD int64_t fs_mpos(int64_t j, int64_t m) { return (j & 1) ? ((m + 1) >> 1) + (j >> 1) : (j >> 1); }
+
+LWK_FS_HD int64_t fs_batch_base(const lwk_fs &p, int64_t b)
+{
+    int64_t off = 0;
+    for (int d = 0; d < p.nb; d++) {
+        int64_t q = b / p.blen[d];
+        off += (b - q * p.blen[d]) * p.bst[d];
+        b = q;
+    }
+    return off;
+}
+
+/* ---- forward ------------------------------------------------------------------ */
+
+/* The all-even sample at e0[] (value x): predicted at level t (its fewest
+ * trailing zero bits over the axes) from original samples, or lowpass. */
+template <class T, int NA, bool MALLAT>
+LWK_FS_HD void fs_fwd_even(const lwk_fs &p, const T *src, T *dst, int64_t base, const int64_t *e0,
+                           typename fs_acc<T>::type x)
+{
+    typedef typename fs_acc<T>::type A;
+    int t = p.levels;
+#pragma unroll
+    for (int a = 0; a < NA; a++)
+        if (e0[a]) {
+            int z = fs_ctz(e0[a]);
+            t = z < t ? z : t;
+        }
+    int64_t dof = base;
+    if (t >= p.levels) { /* lowpass: the final corner */
+#pragma unroll
+        for (int a = 0; a < NA; a++) dof += (MALLAT ? e0[a] >> p.levels : e0[a]) * p.st[a];
+        dst[dof] = fs_out<T>(x);
+        return;
+    }
+    int64_t lo[NA], hi[NA];
+    unsigned mask = 0;
+    int nodd = 0;
+#pragma unroll
+    for (int a = 0; a < NA; a++) {
+        int64_t j = e0[a] >> t, m = fs_len(p.n[a], t);
+        lo[a] = hi[a] = e0[a];
+        if (j & 1) {
+            lo[a] = (j - 1) << t;
+            hi[a] = fs_next(j, m, p.mode) << t;
+            mask |= 1u << a;
+            nodd++;
+        }
+        dof += (MALLAT ? fs_mpos(j, m) : e0[a]) * p.st[a];
+    }
+    A s = 0;
+#pragma unroll
+    for (int d = 0; d < (1 << NA); d++) {
+        if (d & ~mask) continue;
+        int64_t off = base;
+#pragma unroll
+        for (int a = 0; a < NA; a++) off += (((d >> a) & 1) ? hi[a] : lo[a]) * p.st[a];
+        s += (A)fs_ldg(src + off);
+    }
+    dst[dof] = fs_out<T>(x - fs_avg(s, nodd));
+}
+
+/* One level-0 cell: grid indices 2c + o, o in {0,1}^NA. */
+template <class T, int NA, bool MALLAT>
+LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, int64_t base, const int64_t *c)
+{
+    typedef typename fs_acc<T>::type A;
+    int64_t e0[NA], e1[NA];
+    bool has[NA];
+#pragma unroll
+    for (int a = 0; a < NA; a++) {
+        e0[a] = 2 * c[a];
+        has[a] = e0[a] + 1 < p.n[a];
+        e1[a] = has[a] ? fs_next(e0[a] + 1, p.n[a], p.mode) : e0[a];
+    }
+    A e[1 << NA]; /* the even corners 2c + 2d (through the boundary) */
+#pragma unroll
+    for (int d = 0; d < (1 << NA); d++) {
+        bool need = true;
+        int64_t off = base;
+#pragma unroll
+        for (int a = 0; a < NA; a++) {
+            bool h = (d >> a) & 1;
+            need = need && (!h || has[a]);
+            off += (h ? e1[a] : e0[a]) * p.st[a];
+        }
+        e[d] = need ? (A)fs_ldg(src + off) : (A)0;
+    }
+#pragma unroll
+    for (int o = 1; o < (1 << NA); o++) {
+        bool ok = true;
         int nodd = 0;
-        for (int a = p.na - 1; a >= 0; a--) {
-            int64_t q = e / p.m[a];
-            j[a] = e - q * p.m[a];
-            e = q;
-            if (j[a] & 1) mask |= 1u << a, nodd++;
+        int64_t so = base, dof = base;
+#pragma unroll
+        for (int a = 0; a < NA; a++) {
+            bool odd = (o >> a) & 1;
+            ok = ok && (!odd || has[a]);
+            nodd += odd;
+            so += (e0[a] + odd) * p.st[a];
+            dof += (MALLAT ? (odd ? ((p.n[a] + 1) >> 1) + c[a] : c[a]) : e0[a] + odd) * p.st[a];
         }
-        if (!mask) continue;
-        ACC acc = 0;
-        for (unsigned c = 0; c < (1u << nodd); c++) {
-            int64_t o = off;
-            int q = 0;
-            for (int a = 0; a < p.na; a++) {
-                int64_t ja = j[a];
-                if (mask & (1u << a)) {
-                    ja = lwd_bidx(ja + (((c >> q) & 1u) ? 1 : -1), p.m[a], p.mode);
-                    q++;
-                }
-                o += ja * p.gst[a];
-            }
-            acc += (ACC)x[o];
+        if (!ok) continue;
+        A s = 0;
+#pragma unroll
+        for (int d = 0; d < (1 << NA); d++)
+            if ((d & ~o) == 0) s += e[d];
+        dst[dof] = fs_out<T>((A)fs_ldg(src + so) - fs_avg(s, nodd));
+    }
+    fs_fwd_even<T, NA, MALLAT>(p, src, dst, base, e0, e[0]);
+}
+
+/* ---- inverse ------------------------------------------------------------------ */
+
+/* One cell of the level-k grid: the odd companions of 2c rebuilt from their
+ * coefficients (src) and the even corners (dst, rebuilt by coarser levels; at
+ * the coarsest level the lowpass, from src, also placed in dst). */
+template <class T, int NA, bool MALLAT>
+LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const T *src, T *dst, int64_t base, const int64_t *c)
+{
+    typedef typename fs_acc<T>::type A;
+    int64_t m[NA], j0[NA], j1[NA];
+    bool has[NA];
+#pragma unroll
+    for (int a = 0; a < NA; a++) {
+        m[a] = fs_len(p.n[a], k);
+        j0[a] = 2 * c[a];
+        has[a] = j0[a] + 1 < m[a];
+        j1[a] = has[a] ? fs_next(j0[a] + 1, m[a], p.mode) : j0[a];
+    }
+    const bool last = k == p.levels - 1;
+    A e[1 << NA];
+#pragma unroll
+    for (int d = 0; d < (1 << NA); d++) {
+        bool need = true;
+        int64_t off = base;
+#pragma unroll
+        for (int a = 0; a < NA; a++) {
+            bool h = (d >> a) & 1;
+            need = need && (!h || has[a]);
+            int64_t j = h ? j1[a] : j0[a];
+            off += ((last && MALLAT) ? j >> 1 : j << k) * p.st[a];
         }
-        int64_t me = off;
-        for (int a = 0; a < p.na; a++) me += j[a] * p.gst[a];
-        ACC avg = fs_div(acc, nodd);
-        x[me] = (T)((ACC)x[me] + (ACC)p.sign * avg);
+        e[d] = need ? (A)(last ? src[off] : dst[off]) : (A)0;
+    }
+    if (last && (MALLAT || src != dst)) {
+        int64_t off = base;
+#pragma unroll
+        for (int a = 0; a < NA; a++) off += (j0[a] << k) * p.st[a];
+        dst[off] = fs_out<T>(e[0]);
+    }
+#pragma unroll
+    for (int o = 1; o < (1 << NA); o++) {
+        bool ok = true;
+        int nodd = 0;
+        int64_t so = base, dof = base;
+#pragma unroll
+        for (int a = 0; a < NA; a++) {
+            bool odd = (o >> a) & 1;
+            ok = ok && (!odd || has[a]);
+            nodd += odd;
+            so += (MALLAT ? (odd ? ((m[a] + 1) >> 1) + c[a] : c[a]) : (j0[a] + odd) << k) * p.st[a];
+            dof += ((j0[a] + odd) << k) * p.st[a];
+        }
+        if (!ok) continue;
+        A s = 0;
+#pragma unroll
+        for (int d = 0; d < (1 << NA); d++)
+            if ((d & ~o) == 0) s += e[d];
+        dst[dof] = fs_out<T>((A)src[so] + fs_avg(s, nodd));
     }
 }
 
-template <class T, class ACC> static cudaError_t fs_run(const lwk_fs *p, void *x, cudaStream_t s)
+/* ---- thread mapping --------------------------------------------------------------
+ * Cells of the level-k grid: x along the last axis, y along the axis before
+ * it (1-D: the batch), z over the first axis (3-D) and the batch. */
+typedef struct fs_idx {
+    unsigned bx, by, bz, tx, ty, gy, gz, bdx, bdy;
+} fs_idx;
+
+template <class T, int NA, bool MALLAT, bool INV>
+LWK_FS_HD void fs_grid_body(const lwk_fs &p, int k, const T *src, T *dst, const fs_idx &t)
 {
-    int64_t cnt = p->nbatch;
-    for (int a = 0; a < p->na; a++) cnt *= p->m[a];
-    int64_t blocks = (cnt + 255) / 256;
-    if (blocks < 1) return cudaSuccess;
-    if (blocks > (1 << 20)) blocks = 1 << 20;
-    fs_kernel<T, ACC><<<(unsigned)blocks, 256, 0, s>>>(*p, (T *)x);
+    int64_t C[NA];
+#pragma unroll
+    for (int a = 0; a < NA; a++) C[a] = (fs_len(p.n[a], k) + 1) >> 1;
+    const int64_t cx = (int64_t)t.bx * t.bdx + t.tx;
+    if (cx >= C[NA - 1]) return;
+    const int64_t CY = NA >= 2 ? C[NA >= 2 ? NA - 2 : 0] : p.nbatch;
+    const int64_t CZ0 = NA == 3 ? C[0] : 1;
+    const int64_t CZ = NA == 1 ? 1 : CZ0 * p.nbatch;
+    for (int64_t z = t.bz; z < CZ; z += t.gz) {
+        int64_t b = z, c0 = 0;
+        if (NA == 3) {
+            b = z / CZ0;
+            c0 = z - b * CZ0;
+        }
+        int64_t base = NA == 1 ? 0 : fs_batch_base(p, b);
+        for (int64_t cy = (int64_t)t.by * t.bdy + t.ty; cy < CY; cy += (int64_t)t.gy * t.bdy) {
+            int64_t c[NA];
+            c[NA - 1] = cx;
+            if (NA == 1) base = fs_batch_base(p, cy);
+            if (NA >= 2) c[NA >= 2 ? NA - 2 : 0] = cy;
+            if (NA == 3) c[0] = c0;
+            if (INV) fs_inv_cell<T, NA, MALLAT>(p, k, src, dst, base, c);
+            else fs_fwd_cell<T, NA, MALLAT>(p, src, dst, base, c);
+        }
+    }
+}
+
+/* The tail: levels p.levels-1 down to k0 of one batch item, one level after
+ * the other (the caller puts a block barrier between levels). */
+template <class T, int NA, bool MALLAT>
+LWK_FS_HD void fs_tail_level(const lwk_fs &p, int k, const T *src, T *dst, int64_t base, unsigned tid, unsigned nthr)
+{
+    unsigned C[NA], total = 1;
+#pragma unroll
+    for (int a = 0; a < NA; a++) C[a] = (unsigned)((fs_len(p.n[a], k) + 1) >> 1), total *= C[a];
+    for (unsigned i = tid; i < total; i += nthr) {
+        int64_t c[NA];
+        unsigned r = i;
+#pragma unroll
+        for (int a = NA - 1; a >= 0; a--) {
+            c[a] = r % C[a];
+            r /= C[a];
+        }
+        fs_inv_cell<T, NA, MALLAT>(p, k, src, dst, base, c);
+    }
+}
+
+/* Launch shape of the grid body for level k; 0 if it does not fit. */
+static int fs_dims(const lwk_fs *p, int k, dim3 *grid, dim3 *block)
+{
+    int na = p->na;
+    int64_t C[3] = {1, 1, 1};
+    for (int a = 0; a < na; a++) C[a] = (fs_len(p->n[a], k) + 1) >> 1;
+    int64_t cx = C[na - 1], cy = na >= 2 ? C[na - 2] : p->nbatch, cz = na == 1 ? 1 : (na == 3 ? C[0] : 1) * p->nbatch;
+    unsigned bdx = 1;
+    while (bdx < 32 && (int64_t)bdx < cx) bdx *= 2; /* narrow rows: more of them per block */
+    if (na == 1 && cx > 32) bdx = FS_THREADS;
+    unsigned bdy = FS_THREADS / bdx;
+    int64_t gx = (cx + bdx - 1) / bdx, gy = (cy + bdy - 1) / bdy;
+    if (gx > 0x7fffffff) return 0;
+    *block = dim3(bdx, bdy, 1);
+    *grid = dim3((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(cz < 65535 ? cz : 65535));
+    return 1;
+}
+
+#ifdef __CUDACC__
+#ifndef LWK_FS_NO_KERNELS
+
+template <class T, int NA, bool MALLAT, bool INV>
+__global__ void __launch_bounds__(FS_THREADS) fs_grid_kernel(lwk_fs p, int k, const T *src, T *dst)
+{
+    fs_idx t = {blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, gridDim.y, gridDim.z, blockDim.x,
+                blockDim.y};
+    fs_grid_body<T, NA, MALLAT, INV>(p, k, src, dst, t);
+}
+
+template <class T, int NA, bool MALLAT>
+__global__ void __launch_bounds__(FS_TAIL_THREADS) fs_tail_kernel(lwk_fs p, int k0, const T *src, T *dst)
+{
+    for (int64_t b = blockIdx.x; b < p.nbatch; b += gridDim.x) {
+        int64_t base = fs_batch_base(p, b);
+        for (int k = p.levels - 1; k >= k0; k--) {
+            fs_tail_level<T, NA, MALLAT>(p, k, src, dst, base, threadIdx.x, blockDim.x);
+            __syncthreads();
+        }
+    }
+}
+
+template <class T, int NA, bool MALLAT>
+static cudaError_t fs_go(const lwk_fs *p, int k, int tail, const void *src, void *dst, cudaStream_t s)
+{
+    if (tail) {
+        int64_t nb = p->nbatch < 65535 ? p->nbatch : 65535;
+        fs_tail_kernel<T, NA, MALLAT><<<(unsigned)nb, FS_TAIL_THREADS, 0, s>>>(*p, k, (const T *)src, (T *)dst);
+        return cudaGetLastError();
+    }
+    dim3 g, b;
+    if (!fs_dims(p, k < 0 ? 0 : k, &g, &b)) return cudaErrorInvalidConfiguration;
+    if (k < 0) fs_grid_kernel<T, NA, MALLAT, false><<<g, b, 0, s>>>(*p, 0, (const T *)src, (T *)dst);
+    else fs_grid_kernel<T, NA, MALLAT, true><<<g, b, 0, s>>>(*p, k, (const T *)src, (T *)dst);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t lwk_fs_level(int dtype, const lwk_fs *p, void *x, cudaStream_t s)
+template <class T>
+static cudaError_t fs_dispatch(const lwk_fs *p, int k, int tail, const void *src, void *dst, cudaStream_t s)
 {
-    switch (dtype) {
-    case LWK_F32: return fs_run<float, float>(p, x, s);
-    case LWK_F64: return fs_run<double, double>(p, x, s);
-    default: return fs_run<int32_t, long long>(p, x, s);
+    switch (p->na * 2 + (p->mallat ? 1 : 0)) {
+    case 2: return fs_go<T, 1, false>(p, k, tail, src, dst, s);
+    case 3: return fs_go<T, 1, true>(p, k, tail, src, dst, s);
+    case 4: return fs_go<T, 2, false>(p, k, tail, src, dst, s);
+    case 5: return fs_go<T, 2, true>(p, k, tail, src, dst, s);
+    case 6: return fs_go<T, 3, false>(p, k, tail, src, dst, s);
+    case 7: return fs_go<T, 3, true>(p, k, tail, src, dst, s);
+    default: return cudaErrorInvalidValue;
     }
+}
+
+static cudaError_t fs_launch(int dtype, const lwk_fs *p, int k, int tail, const void *src, void *dst, cudaStream_t s)
+{
+    if (p->nbatch < 1) return cudaSuccess;
+    switch (dtype) {
+    case LWK_F32: return fs_dispatch<float>(p, k, tail, src, dst, s);
+    case LWK_F64: return fs_dispatch<double>(p, k, tail, src, dst, s);
+    default: return fs_dispatch<int32_t>(p, k, tail, src, dst, s);
+    }
+}
+
+extern "C" cudaError_t lwk_fs_forward(int dtype, const lwk_fs *p, const void *src, void *dst, cudaStream_t s)
+{
+    return fs_launch(dtype, p, -1, 0, src, dst, s);
+}
+
+extern "C" cudaError_t lwk_fs_inverse_level(int dtype, const lwk_fs *p, int k, const void *src, void *dst,
+                                            cudaStream_t s)
+{
+    return fs_launch(dtype, p, k, 0, src, dst, s);
+}
+
+extern "C" cudaError_t lwk_fs_inverse_tail(int dtype, const lwk_fs *p, int k0, const void *src, void *dst,
+                                           cudaStream_t s)
+{
+    return fs_launch(dtype, p, k0, 1, src, dst, s);
+}
+
+#endif
+#endif
+
+extern "C" int lwk_fs_tail_level(const lwk_fs *p)
+{
+    int k0 = p->levels;
+    while (k0 > 0) {
+        int64_t pts = 1;
+        for (int a = 0; a < p->na; a++) pts *= fs_len(p->n[a], k0 - 1);
+        if (pts > FS_TAIL_POINTS) break;
+        k0--;
+    }
+    return k0;
 }
