@@ -12,8 +12,11 @@
  *
  * Inverse: coarse to fine; level k needs the samples rebuilt by the coarser
  * levels.  One launch per level over the cells of the level-k grid, reading
- * the coefficients where the layout keeps them; the small coarse levels in
- * one launch (a block per batch item, a barrier between levels).
+ * the coefficients where the layout keeps them and the even samples from the
+ * level above, and writing the whole level-k grid densely (a compact region
+ * buffer for k >= 1, the array for k = 0: full lines, no partial writes); the
+ * small coarse levels in one launch (a block per batch item, a barrier
+ * between levels).
  *
  * The cell bodies are __host__ __device__ where LWK_FS_HD says so, so that
  * they can be checked on a machine without a GPU. */
@@ -174,83 +177,201 @@ LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, int64_t base, 
     fs_fwd_even<T, NA, MALLAT>(p, src, dst, base, e0, e[0]);
 }
 
-/* ---- inverse ------------------------------------------------------------------ */
-
-/* One cell of the level-k grid: the odd companions of 2c rebuilt from their
- * coefficients (src) and the even corners (dst, rebuilt by coarser levels; at
- * the coarsest level the lowpass, from src, also placed in dst). */
-template <class T, int NA, bool MALLAT>
-LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const T *src, T *dst, int64_t base, const int64_t *c)
+/* Forward, 2-D: a thread walks down one column pair (2cx, 2cx+1) over the
+ * cell rows [cy0, cy1), reading each sample once (the bottom corners of one
+ * cell are the top corners of the next). */
+template <class T, bool MALLAT>
+LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base, int64_t cx, int64_t cy0,
+                             int64_t cy1)
 {
     typedef typename fs_acc<T>::type A;
-    int64_t m[NA], j0[NA], j1[NA];
+    const int64_t n0 = p.n[0], n1 = p.n[1], s0 = p.st[0], s1 = p.st[1], x0 = 2 * cx;
+    const bool hx = x0 + 1 < n1;
+    const int64_t o0 = x0 * s1, o1 = o0 + s1, o2 = (hx ? fs_next(x0 + 1, n1, p.mode) : x0) * s1;
+    const int64_t dlo = MALLAT ? cx * s1 : o0, dhi = MALLAT ? (((n1 + 1) >> 1) + cx) * s1 : o1;
+    const int64_t hy = (n0 + 1) >> 1;
+    int64_t r = 2 * cy0;
+    const T *row = src + base + r * s0;
+    A e00 = (A)fs_ldg(row + o0), x01 = hx ? (A)fs_ldg(row + o1) : (A)0, e01 = hx ? (A)fs_ldg(row + o2) : (A)0;
+    for (int64_t cy = cy0; cy < cy1; cy++, r += 2) {
+        const bool hy1 = r + 1 < n0;
+        A x10 = 0, x11 = 0, e10 = 0, b01 = 0, e11 = 0;
+        if (hy1) {
+            const T *r1 = src + base + (r + 1) * s0, *r2 = src + base + fs_next(r + 1, n0, p.mode) * s0;
+            x10 = (A)fs_ldg(r1 + o0), e10 = (A)fs_ldg(r2 + o0);
+            if (hx) x11 = (A)fs_ldg(r1 + o1), b01 = (A)fs_ldg(r2 + o1), e11 = (A)fs_ldg(r2 + o2);
+        }
+        T *d0 = dst + base + (MALLAT ? cy : r) * s0, *d1 = dst + base + (MALLAT ? hy + cy : r + 1) * s0;
+        if (hx) d0[dhi] = fs_out<T>(x01 - fs_avg(e00 + e01, 1));
+        if (hy1) {
+            d1[dlo] = fs_out<T>(x10 - fs_avg(e00 + e10, 1));
+            if (hx) d1[dhi] = fs_out<T>(x11 - fs_avg(e00 + e01 + e10 + e11, 2));
+        }
+        const int64_t e0[2] = {r, x0};
+        fs_fwd_even<T, 2, MALLAT>(p, src, dst, base, e0, e00);
+        e00 = e10, x01 = b01, e01 = e11; /* the next cell's top row (r + 2 < n0 when there is one) */
+    }
+}
+
+/* ---- inverse ------------------------------------------------------------------
+ * Level k rebuilds its whole grid (length m = ceil(n/2^k) per axis) densely:
+ * into the region buffer R[k & 1] (compact, C order, item after item) for
+ * k >= 1, into dst (the array) for k = 0.  Its even samples come from the
+ * region of level k+1 or, at the coarsest level, from the lowpass in src; its
+ * odd ones are coefficient + prediction.  Every written line is full. */
+template <class T> struct fs_lv {
+    const T *E;        /* even samples of level k: index (level-k grid index / 2) */
+    int64_t est[3], eitem; /* strides; elements per item (-1: the array's batch strides) */
+    T *D;              /* destination: index (level-k grid index) */
+    int64_t dst_[3], ditem;
+    int64_t cst[3];    /* coefficient strides (Mallat: array strides; interleaved: << k) */
+    bool skip_even;    /* the even samples already sit where they belong */
+};
+
+template <class T, int NA, bool MALLAT>
+LWK_FS_HD fs_lv<T> fs_level_view(const lwk_fs &p, int k, const T *src, T *dst, T *r0, T *r1)
+{
+    fs_lv<T> v;
+    const bool last = k == p.levels - 1;
+    int64_t se = 1, sd = 1;
+#pragma unroll
+    for (int a = NA - 1; a >= 0; a--) {
+        v.cst[a] = MALLAT ? p.st[a] : p.st[a] << k;
+        if (last) {
+            v.est[a] = MALLAT ? p.st[a] : p.st[a] << (k + 1);
+        } else {
+            v.est[a] = se;
+            se *= fs_len(p.n[a], k + 1);
+        }
+        if (k == 0) {
+            v.dst_[a] = p.st[a];
+        } else {
+            v.dst_[a] = sd;
+            sd *= fs_len(p.n[a], k);
+        }
+    }
+    v.E = last ? src : ((k + 1) & 1 ? r1 : r0);
+    v.eitem = last ? -1 : se;
+    v.D = k == 0 ? dst : (k & 1 ? r1 : r0);
+    v.ditem = k == 0 ? -1 : sd;
+    v.skip_even = last && k == 0 && !MALLAT && (const T *)dst == src;
+    return v;
+}
+
+/* One cell of the level-k grid (grid indices 2c + o); b: batch item, abase:
+ * its offset in the arrays. */
+template <class T, int NA, bool MALLAT>
+LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *src, int64_t b, int64_t abase,
+                           const int64_t *c)
+{
+    typedef typename fs_acc<T>::type A;
+    int64_t m[NA], j1[NA];
     bool has[NA];
 #pragma unroll
     for (int a = 0; a < NA; a++) {
         m[a] = fs_len(p.n[a], k);
-        j0[a] = 2 * c[a];
-        has[a] = j0[a] + 1 < m[a];
-        j1[a] = has[a] ? fs_next(j0[a] + 1, m[a], p.mode) : j0[a];
+        has[a] = 2 * c[a] + 1 < m[a];
+        j1[a] = has[a] ? fs_next(2 * c[a] + 1, m[a], p.mode) : 2 * c[a];
     }
-    const bool last = k == p.levels - 1;
+    const int64_t eb = v.eitem < 0 ? abase : b * v.eitem, db = v.ditem < 0 ? abase : b * v.ditem;
     A e[1 << NA];
 #pragma unroll
     for (int d = 0; d < (1 << NA); d++) {
         bool need = true;
-        int64_t off = base;
+        int64_t off = eb;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool h = (d >> a) & 1;
             need = need && (!h || has[a]);
-            int64_t j = h ? j1[a] : j0[a];
-            off += ((last && MALLAT) ? j >> 1 : j << k) * p.st[a];
+            off += (h ? j1[a] >> 1 : c[a]) * v.est[a];
         }
-        e[d] = need ? (A)(last ? src[off] : dst[off]) : (A)0;
+        e[d] = need ? (A)v.E[off] : (A)0;
     }
-    if (last && (MALLAT || src != dst)) {
-        int64_t off = base;
+    if (!v.skip_even) {
+        int64_t off = db;
 #pragma unroll
-        for (int a = 0; a < NA; a++) off += (j0[a] << k) * p.st[a];
-        dst[off] = fs_out<T>(e[0]);
+        for (int a = 0; a < NA; a++) off += 2 * c[a] * v.dst_[a];
+        v.D[off] = fs_out<T>(e[0]);
     }
 #pragma unroll
     for (int o = 1; o < (1 << NA); o++) {
         bool ok = true;
         int nodd = 0;
-        int64_t so = base, dof = base;
+        int64_t so = abase, dof = db;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool odd = (o >> a) & 1;
             ok = ok && (!odd || has[a]);
             nodd += odd;
-            so += (MALLAT ? (odd ? ((m[a] + 1) >> 1) + c[a] : c[a]) : (j0[a] + odd) << k) * p.st[a];
-            dof += ((j0[a] + odd) << k) * p.st[a];
+            so += (MALLAT ? (odd ? ((m[a] + 1) >> 1) + c[a] : c[a]) : 2 * c[a] + odd) * v.cst[a];
+            dof += (2 * c[a] + odd) * v.dst_[a];
         }
         if (!ok) continue;
         A s = 0;
 #pragma unroll
         for (int d = 0; d < (1 << NA); d++)
             if ((d & ~o) == 0) s += e[d];
-        dst[dof] = fs_out<T>((A)src[so] + fs_avg(s, nodd));
+        v.D[dof] = fs_out<T>((A)src[so] + fs_avg(s, nodd));
+    }
+}
+
+/* Inverse, 2-D: one column pair of level k over the cell rows [cy0, cy1). */
+template <class T, bool MALLAT>
+LWK_FS_HD void fs_inv_rows2d(const lwk_fs &p, int k, const fs_lv<T> &v, const T *src, int64_t b, int64_t abase,
+                             int64_t cx, int64_t cy0, int64_t cy1)
+{
+    typedef typename fs_acc<T>::type A;
+    const int64_t m0 = fs_len(p.n[0], k), m1 = fs_len(p.n[1], k), x0 = 2 * cx;
+    const bool hx = x0 + 1 < m1;
+    const int64_t eb = v.eitem < 0 ? abase : b * v.eitem, db = v.ditem < 0 ? abase : b * v.ditem;
+    const T *E = v.E + eb;
+    T *D = v.D + db;
+    const int64_t ec0 = cx * v.est[1], ec2 = ((hx ? fs_next(x0 + 1, m1, p.mode) : x0) >> 1) * v.est[1];
+    const int64_t clo = (MALLAT ? cx : x0) * v.cst[1], chi = (MALLAT ? ((m1 + 1) >> 1) + cx : x0 + 1) * v.cst[1];
+    const int64_t dc0 = x0 * v.dst_[1], dc1 = dc0 + v.dst_[1], h0 = (m0 + 1) >> 1;
+    const T *er = E + cy0 * v.est[0];
+    A e00 = (A)er[ec0], e01 = hx ? (A)er[ec2] : (A)0;
+    int64_t r = 2 * cy0;
+    for (int64_t cy = cy0; cy < cy1; cy++, r += 2) {
+        const bool hy1 = r + 1 < m0;
+        A e10 = 0, e11 = 0;
+        if (hy1) {
+            const T *eb2 = E + (fs_next(r + 1, m0, p.mode) >> 1) * v.est[0];
+            e10 = (A)eb2[ec0];
+            if (hx) e11 = (A)eb2[ec2];
+        }
+        const T *c0 = src + abase + (MALLAT ? cy : r) * v.cst[0], *c1 = src + abase + (MALLAT ? h0 + cy : r + 1) * v.cst[0];
+        T *d0 = D + r * v.dst_[0], *d1 = d0 + v.dst_[0];
+        if (!v.skip_even) d0[dc0] = fs_out<T>(e00);
+        if (hx) d0[dc1] = fs_out<T>((A)c0[chi] + fs_avg(e00 + e01, 1));
+        if (hy1) {
+            d1[dc0] = fs_out<T>((A)c1[clo] + fs_avg(e00 + e10, 1));
+            if (hx) d1[dc1] = fs_out<T>((A)c1[chi] + fs_avg(e00 + e01 + e10 + e11, 2));
+        }
+        e00 = e10, e01 = e11;
     }
 }
 
 /* ---- thread mapping --------------------------------------------------------------
  * Cells of the level-k grid: x along the last axis, y along the axis before
- * it (1-D: the batch), z over the first axis (3-D) and the batch. */
+ * it (2-D: FS_SEG cell rows per thread; 1-D: the batch), z over the first
+ * axis (3-D) and the batch. */
+#define FS_SEG 4
 typedef struct fs_idx {
     unsigned bx, by, bz, tx, ty, gy, gz, bdx, bdy;
 } fs_idx;
 
 template <class T, int NA, bool MALLAT, bool INV>
-LWK_FS_HD void fs_grid_body(const lwk_fs &p, int k, const T *src, T *dst, const fs_idx &t)
+LWK_FS_HD void fs_grid_body(const lwk_fs &p, int k, const T *src, T *dst, T *r0, T *r1, const fs_idx &t)
 {
     int64_t C[NA];
 #pragma unroll
     for (int a = 0; a < NA; a++) C[a] = (fs_len(p.n[a], k) + 1) >> 1;
     const int64_t cx = (int64_t)t.bx * t.bdx + t.tx;
     if (cx >= C[NA - 1]) return;
+    const fs_lv<T> v = INV ? fs_level_view<T, NA, MALLAT>(p, k, src, dst, r0, r1) : fs_lv<T>();
     const int64_t CY = NA >= 2 ? C[NA >= 2 ? NA - 2 : 0] : p.nbatch;
+    const int64_t NY = NA == 2 ? (CY + FS_SEG - 1) / FS_SEG : CY;
     const int64_t CZ0 = NA == 3 ? C[0] : 1;
     const int64_t CZ = NA == 1 ? 1 : CZ0 * p.nbatch;
     for (int64_t z = t.bz; z < CZ; z += t.gz) {
@@ -260,23 +381,30 @@ LWK_FS_HD void fs_grid_body(const lwk_fs &p, int k, const T *src, T *dst, const 
             c0 = z - b * CZ0;
         }
         int64_t base = NA == 1 ? 0 : fs_batch_base(p, b);
-        for (int64_t cy = (int64_t)t.by * t.bdy + t.ty; cy < CY; cy += (int64_t)t.gy * t.bdy) {
+        for (int64_t y = (int64_t)t.by * t.bdy + t.ty; y < NY; y += (int64_t)t.gy * t.bdy) {
+            if (NA == 2) {
+                const int64_t y0 = y * FS_SEG, y1 = y0 + FS_SEG < CY ? y0 + FS_SEG : CY;
+                if (INV) fs_inv_rows2d<T, MALLAT>(p, k, v, src, b, base, cx, y0, y1);
+                else fs_fwd_rows2d<T, MALLAT>(p, src, dst, base, cx, y0, y1);
+                continue;
+            }
             int64_t c[NA];
             c[NA - 1] = cx;
-            if (NA == 1) base = fs_batch_base(p, cy);
-            if (NA >= 2) c[NA >= 2 ? NA - 2 : 0] = cy;
-            if (NA == 3) c[0] = c0;
-            if (INV) fs_inv_cell<T, NA, MALLAT>(p, k, src, dst, base, c);
+            if (NA == 1) b = y, base = fs_batch_base(p, y);
+            if (NA == 3) c[0] = c0, c[1] = y;
+            if (INV) fs_inv_cell<T, NA, MALLAT>(p, k, v, src, b, base, c);
             else fs_fwd_cell<T, NA, MALLAT>(p, src, dst, base, c);
         }
     }
 }
 
-/* The tail: levels p.levels-1 down to k0 of one batch item, one level after
- * the other (the caller puts a block barrier between levels). */
+/* The tail: level k of one batch item by a block (the caller puts a block
+ * barrier between levels). */
 template <class T, int NA, bool MALLAT>
-LWK_FS_HD void fs_tail_level(const lwk_fs &p, int k, const T *src, T *dst, int64_t base, unsigned tid, unsigned nthr)
+LWK_FS_HD void fs_tail_level(const lwk_fs &p, int k, const T *src, T *dst, T *r0, T *r1, int64_t b, int64_t base,
+                             unsigned tid, unsigned nthr)
 {
+    const fs_lv<T> v = fs_level_view<T, NA, MALLAT>(p, k, src, dst, r0, r1);
     unsigned C[NA], total = 1;
 #pragma unroll
     for (int a = 0; a < NA; a++) C[a] = (unsigned)((fs_len(p.n[a], k) + 1) >> 1), total *= C[a];
@@ -288,7 +416,7 @@ LWK_FS_HD void fs_tail_level(const lwk_fs &p, int k, const T *src, T *dst, int64
             c[a] = r % C[a];
             r /= C[a];
         }
-        fs_inv_cell<T, NA, MALLAT>(p, k, src, dst, base, c);
+        fs_inv_cell<T, NA, MALLAT>(p, k, v, src, b, base, c);
     }
 }
 
@@ -299,6 +427,7 @@ static int fs_dims(const lwk_fs *p, int k, dim3 *grid, dim3 *block)
     int64_t C[3] = {1, 1, 1};
     for (int a = 0; a < na; a++) C[a] = (fs_len(p->n[a], k) + 1) >> 1;
     int64_t cx = C[na - 1], cy = na >= 2 ? C[na - 2] : p->nbatch, cz = na == 1 ? 1 : (na == 3 ? C[0] : 1) * p->nbatch;
+    if (na == 2) cy = (cy + FS_SEG - 1) / FS_SEG;
     unsigned bdx = 1;
     while (bdx < 32 && (int64_t)bdx < cx) bdx *= 2; /* narrow rows: more of them per block */
     if (na == 1 && cx > 32) bdx = FS_THREADS;
@@ -314,83 +443,95 @@ static int fs_dims(const lwk_fs *p, int k, dim3 *grid, dim3 *block)
 #ifndef LWK_FS_NO_KERNELS
 
 template <class T, int NA, bool MALLAT, bool INV>
-__global__ void __launch_bounds__(FS_THREADS) fs_grid_kernel(lwk_fs p, int k, const T *src, T *dst)
+__global__ void __launch_bounds__(FS_THREADS, NA == 2 ? 3 : 1) fs_grid_kernel(lwk_fs p, int k, const T *src, T *dst, T *r0, T *r1)
 {
     fs_idx t = {blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, gridDim.y, gridDim.z, blockDim.x,
                 blockDim.y};
-    fs_grid_body<T, NA, MALLAT, INV>(p, k, src, dst, t);
+    fs_grid_body<T, NA, MALLAT, INV>(p, k, src, dst, r0, r1, t);
 }
 
 template <class T, int NA, bool MALLAT>
-__global__ void __launch_bounds__(FS_TAIL_THREADS) fs_tail_kernel(lwk_fs p, int k0, const T *src, T *dst)
+__global__ void __launch_bounds__(FS_TAIL_THREADS) fs_tail_kernel(lwk_fs p, int k0, const T *src, T *dst, T *r0,
+                                                                  T *r1)
 {
     for (int64_t b = blockIdx.x; b < p.nbatch; b += gridDim.x) {
         int64_t base = fs_batch_base(p, b);
         for (int k = p.levels - 1; k >= k0; k--) {
-            fs_tail_level<T, NA, MALLAT>(p, k, src, dst, base, threadIdx.x, blockDim.x);
+            fs_tail_level<T, NA, MALLAT>(p, k, src, dst, r0, r1, b, base, threadIdx.x, blockDim.x);
             __syncthreads();
         }
     }
 }
 
 template <class T, int NA, bool MALLAT>
-static cudaError_t fs_go(const lwk_fs *p, int k, int tail, const void *src, void *dst, cudaStream_t s)
+static cudaError_t fs_go(const lwk_fs *p, int k, int tail, const void *src, void *dst, void *r0, void *r1,
+                         cudaStream_t s)
 {
     if (tail) {
         int64_t nb = p->nbatch < 65535 ? p->nbatch : 65535;
-        fs_tail_kernel<T, NA, MALLAT><<<(unsigned)nb, FS_TAIL_THREADS, 0, s>>>(*p, k, (const T *)src, (T *)dst);
+        fs_tail_kernel<T, NA, MALLAT>
+            <<<(unsigned)nb, FS_TAIL_THREADS, 0, s>>>(*p, k, (const T *)src, (T *)dst, (T *)r0, (T *)r1);
         return cudaGetLastError();
     }
     dim3 g, b;
     if (!fs_dims(p, k < 0 ? 0 : k, &g, &b)) return cudaErrorInvalidConfiguration;
-    if (k < 0) fs_grid_kernel<T, NA, MALLAT, false><<<g, b, 0, s>>>(*p, 0, (const T *)src, (T *)dst);
-    else fs_grid_kernel<T, NA, MALLAT, true><<<g, b, 0, s>>>(*p, k, (const T *)src, (T *)dst);
+    if (k < 0) fs_grid_kernel<T, NA, MALLAT, false><<<g, b, 0, s>>>(*p, 0, (const T *)src, (T *)dst, NULL, NULL);
+    else fs_grid_kernel<T, NA, MALLAT, true><<<g, b, 0, s>>>(*p, k, (const T *)src, (T *)dst, (T *)r0, (T *)r1);
     return cudaGetLastError();
 }
 
 template <class T>
-static cudaError_t fs_dispatch(const lwk_fs *p, int k, int tail, const void *src, void *dst, cudaStream_t s)
+static cudaError_t fs_dispatch(const lwk_fs *p, int k, int tail, const void *src, void *dst, void *r0, void *r1,
+                               cudaStream_t s)
 {
     switch (p->na * 2 + (p->mallat ? 1 : 0)) {
-    case 2: return fs_go<T, 1, false>(p, k, tail, src, dst, s);
-    case 3: return fs_go<T, 1, true>(p, k, tail, src, dst, s);
-    case 4: return fs_go<T, 2, false>(p, k, tail, src, dst, s);
-    case 5: return fs_go<T, 2, true>(p, k, tail, src, dst, s);
-    case 6: return fs_go<T, 3, false>(p, k, tail, src, dst, s);
-    case 7: return fs_go<T, 3, true>(p, k, tail, src, dst, s);
+    case 2: return fs_go<T, 1, false>(p, k, tail, src, dst, r0, r1, s);
+    case 3: return fs_go<T, 1, true>(p, k, tail, src, dst, r0, r1, s);
+    case 4: return fs_go<T, 2, false>(p, k, tail, src, dst, r0, r1, s);
+    case 5: return fs_go<T, 2, true>(p, k, tail, src, dst, r0, r1, s);
+    case 6: return fs_go<T, 3, false>(p, k, tail, src, dst, r0, r1, s);
+    case 7: return fs_go<T, 3, true>(p, k, tail, src, dst, r0, r1, s);
     default: return cudaErrorInvalidValue;
     }
 }
 
-static cudaError_t fs_launch(int dtype, const lwk_fs *p, int k, int tail, const void *src, void *dst, cudaStream_t s)
+static cudaError_t fs_launch(int dtype, const lwk_fs *p, int k, int tail, const void *src, void *dst, void *r0,
+                             void *r1, cudaStream_t s)
 {
     if (p->nbatch < 1) return cudaSuccess;
     switch (dtype) {
-    case LWK_F32: return fs_dispatch<float>(p, k, tail, src, dst, s);
-    case LWK_F64: return fs_dispatch<double>(p, k, tail, src, dst, s);
-    default: return fs_dispatch<int32_t>(p, k, tail, src, dst, s);
+    case LWK_F32: return fs_dispatch<float>(p, k, tail, src, dst, r0, r1, s);
+    case LWK_F64: return fs_dispatch<double>(p, k, tail, src, dst, r0, r1, s);
+    default: return fs_dispatch<int32_t>(p, k, tail, src, dst, r0, r1, s);
     }
 }
 
 extern "C" cudaError_t lwk_fs_forward(int dtype, const lwk_fs *p, const void *src, void *dst, cudaStream_t s)
 {
-    return fs_launch(dtype, p, -1, 0, src, dst, s);
+    return fs_launch(dtype, p, -1, 0, src, dst, NULL, NULL, s);
 }
 
 extern "C" cudaError_t lwk_fs_inverse_level(int dtype, const lwk_fs *p, int k, const void *src, void *dst,
-                                            cudaStream_t s)
+                                            void *const *regions, cudaStream_t s)
 {
-    return fs_launch(dtype, p, k, 0, src, dst, s);
+    return fs_launch(dtype, p, k, 0, src, dst, regions[0], regions[1], s);
 }
 
 extern "C" cudaError_t lwk_fs_inverse_tail(int dtype, const lwk_fs *p, int k0, const void *src, void *dst,
-                                           cudaStream_t s)
+                                           void *const *regions, cudaStream_t s)
 {
-    return fs_launch(dtype, p, k0, 1, src, dst, s);
+    return fs_launch(dtype, p, k0, 1, src, dst, regions[0], regions[1], s);
 }
 
 #endif
 #endif
+
+extern "C" int64_t lwk_fs_region(const lwk_fs *p, int k)
+{
+    int64_t c = p->nbatch;
+    for (int a = 0; a < p->na; a++) c *= fs_len(p->n[a], k);
+    return c;
+}
 
 extern "C" int lwk_fs_tail_level(const lwk_fs *p)
 {

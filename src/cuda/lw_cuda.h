@@ -126,9 +126,10 @@ cudaError_t lwk_tile3d_run(const lwk_tile3d *t, int inverse, const void *src, vo
  * batch the other dims; src and dst share the strides.  Forward: one launch
  * for all levels, every coefficient computed from original samples and
  * written to its final place (Mallat or interleaved); src and dst differ.
- * Inverse: coarse to fine; level k reads its coefficients from src and the
- * samples rebuilt by the coarser levels from dst (the coarsest level also
- * places the lowpass); src == dst only for the interleaved layout. */
+ * Inverse: coarse to fine; level k reads its coefficients from src and its
+ * even samples from level k+1, and writes its whole grid densely: to the
+ * region buffer regions[k & 1] for k >= 1 (compact, lwk_fs_region(p, k)
+ * elements), to dst for k = 0.  src == dst only for the interleaved layout. */
 typedef struct lwk_fs {
     int na;
     int64_t n[3];   /* lengths of the transformed axes */
@@ -140,12 +141,16 @@ typedef struct lwk_fs {
 } lwk_fs;
 cudaError_t lwk_fs_forward(int dtype, const lwk_fs *p, const void *src, void *dst, cudaStream_t s);
 /* Level k alone (one launch over the level-k grid). */
-cudaError_t lwk_fs_inverse_level(int dtype, const lwk_fs *p, int k, const void *src, void *dst, cudaStream_t s);
+cudaError_t lwk_fs_inverse_level(int dtype, const lwk_fs *p, int k, const void *src, void *dst, void *const *regions,
+                                 cudaStream_t s);
 /* Levels levels-1 down to k0 in one launch (a block per batch item); k0 from
  * lwk_fs_tail_level: the finest level whose grid is small enough for that
  * (levels when none is). */
-cudaError_t lwk_fs_inverse_tail(int dtype, const lwk_fs *p, int k0, const void *src, void *dst, cudaStream_t s);
+cudaError_t lwk_fs_inverse_tail(int dtype, const lwk_fs *p, int k0, const void *src, void *dst, void *const *regions,
+                                cudaStream_t s);
 int lwk_fs_tail_level(const lwk_fs *p);
+/* Samples of the level-k grid over the whole batch. */
+int64_t lwk_fs_region(const lwk_fs *p, int k);
 
 /* ---- host side helpers (backend_cuda.c) ---------------------------------- */
 lw_status lw_cuda_check(cudaError_t e, const char *what);
