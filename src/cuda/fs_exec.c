@@ -80,7 +80,7 @@ lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *i
         return LW_OK;
     }
     void *regions[2] = {reg ? (char *)scratch + off[0] : NULL, reg ? (char *)scratch + off[1] : NULL};
-    int k0 = lwk_fs_tail_level(&f);
+    int k0 = lwk_fs_tail_level(&f, s->dtype);
     if (k0 < f.levels) CK(lwk_fs_inverse_tail(s->dtype, &f, k0, src, out, regions, st), "cuda fs inverse launch");
     for (int k = k0 - 1; k >= 0; k--)
         CK(lwk_fs_inverse_level(s->dtype, &f, k, src, out, regions, st), "cuda fs inverse launch");

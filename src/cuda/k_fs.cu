@@ -27,8 +27,9 @@
 #endif
 
 #define FS_THREADS 256
+#define FS_SEG 4 /* 2-D: cell rows per thread */
 #define FS_TAIL_THREADS 512
-#define FS_TAIL_POINTS 4096 /* largest level grid (per item) the tail launch takes */
+#define FS_TAIL_BYTES 32768 /* shared memory of the tail launch: the largest level grid it takes */
 
 template <class T> struct fs_acc { typedef T type; };
 template <> struct fs_acc<int32_t> { typedef long long type; };
@@ -177,9 +178,11 @@ LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, int64_t base, 
     fs_fwd_even<T, NA, MALLAT>(p, src, dst, base, e0, e[0]);
 }
 
-/* Forward, 2-D: a thread walks down one column pair (2cx, 2cx+1) over the
- * cell rows [cy0, cy1), reading each sample once (the bottom corners of one
- * cell are the top corners of the next). */
+/* Forward, 2-D: a thread takes one column pair (2cx, 2cx+1) over the cell
+ * rows [cy0, cy1) (at most FS_SEG): it loads every sample it needs first
+ * (each once: the bottom corners of one cell are the top corners of the
+ * next), so that all the loads are in flight together, then computes and
+ * stores. */
 template <class T, bool MALLAT>
 LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base, int64_t cx, int64_t cy0,
                              int64_t cy1)
@@ -189,27 +192,40 @@ LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base
     const bool hx = x0 + 1 < n1;
     const int64_t o0 = x0 * s1, o1 = o0 + s1, o2 = (hx ? fs_next(x0 + 1, n1, p.mode) : x0) * s1;
     const int64_t dlo = MALLAT ? cx * s1 : o0, dhi = MALLAT ? (((n1 + 1) >> 1) + cx) * s1 : o1;
+    const int nc = (int)(cy1 - cy0);
+    const bool bottom = 2 * cy1 - 1 < n0; /* the last cell has an odd row */
+    T ev[FS_SEG + 1], xv[FS_SEG + 1], rv[FS_SEG + 1], u0[FS_SEG], u1[FS_SEG];
+#pragma unroll
+    for (int i = 0; i <= FS_SEG; i++) { /* even rows 2(cy0+i), then the bottom row of the last cell */
+        ev[i] = xv[i] = rv[i] = (T)0;
+        if (i > nc || (i == nc && !bottom)) continue;
+        const int64_t r = i < nc ? 2 * (cy0 + i) : fs_next(2 * cy1 - 1, n0, p.mode);
+        const T *row = src + base + r * s0;
+        ev[i] = fs_ldg(row + o0);
+        if (hx) xv[i] = fs_ldg(row + o1), rv[i] = fs_ldg(row + o2);
+    }
+#pragma unroll
+    for (int i = 0; i < FS_SEG; i++) { /* odd rows */
+        u0[i] = u1[i] = (T)0;
+        if (i >= nc || 2 * (cy0 + i) + 1 >= n0) continue;
+        const T *row = src + base + (2 * (cy0 + i) + 1) * s0;
+        u0[i] = fs_ldg(row + o0);
+        if (hx) u1[i] = fs_ldg(row + o1);
+    }
     const int64_t hy = (n0 + 1) >> 1;
-    int64_t r = 2 * cy0;
-    const T *row = src + base + r * s0;
-    A e00 = (A)fs_ldg(row + o0), x01 = hx ? (A)fs_ldg(row + o1) : (A)0, e01 = hx ? (A)fs_ldg(row + o2) : (A)0;
-    for (int64_t cy = cy0; cy < cy1; cy++, r += 2) {
-        const bool hy1 = r + 1 < n0;
-        A x10 = 0, x11 = 0, e10 = 0, b01 = 0, e11 = 0;
-        if (hy1) {
-            const T *r1 = src + base + (r + 1) * s0, *r2 = src + base + fs_next(r + 1, n0, p.mode) * s0;
-            x10 = (A)fs_ldg(r1 + o0), e10 = (A)fs_ldg(r2 + o0);
-            if (hx) x11 = (A)fs_ldg(r1 + o1), b01 = (A)fs_ldg(r2 + o1), e11 = (A)fs_ldg(r2 + o2);
-        }
+#pragma unroll
+    for (int i = 0; i < FS_SEG; i++) {
+        if (i >= nc) continue;
+        const int64_t cy = cy0 + i, r = 2 * cy;
+        const A e00 = (A)ev[i], e01 = (A)rv[i], e10 = (A)ev[i + 1], e11 = (A)rv[i + 1];
         T *d0 = dst + base + (MALLAT ? cy : r) * s0, *d1 = dst + base + (MALLAT ? hy + cy : r + 1) * s0;
-        if (hx) d0[dhi] = fs_out<T>(x01 - fs_avg(e00 + e01, 1));
-        if (hy1) {
-            d1[dlo] = fs_out<T>(x10 - fs_avg(e00 + e10, 1));
-            if (hx) d1[dhi] = fs_out<T>(x11 - fs_avg(e00 + e01 + e10 + e11, 2));
+        if (hx) d0[dhi] = fs_out<T>((A)xv[i] - fs_avg(e00 + e01, 1));
+        if (r + 1 < n0) {
+            d1[dlo] = fs_out<T>((A)u0[i] - fs_avg(e00 + e10, 1));
+            if (hx) d1[dhi] = fs_out<T>((A)u1[i] - fs_avg(e00 + e01 + e10 + e11, 2));
         }
         const int64_t e0[2] = {r, x0};
         fs_fwd_even<T, 2, MALLAT>(p, src, dst, base, e0, e00);
-        e00 = e10, x01 = b01, e01 = e11; /* the next cell's top row (r + 2 < n0 when there is one) */
     }
 }
 
@@ -233,9 +249,10 @@ LWK_FS_HD fs_lv<T> fs_level_view(const lwk_fs &p, int k, const T *src, T *dst, T
 {
     fs_lv<T> v;
     const bool last = k == p.levels - 1;
-    int64_t se = 1, sd = 1;
+    int64_t se = 1, sd = 1, cap0 = 1, cap1 = 1; /* elements per item of R[0] (level 2) and R[1] (level 1) */
 #pragma unroll
     for (int a = NA - 1; a >= 0; a--) {
+        cap0 *= fs_len(p.n[a], 2), cap1 *= fs_len(p.n[a], 1);
         v.cst[a] = MALLAT ? p.st[a] : p.st[a] << k;
         if (last) {
             v.est[a] = MALLAT ? p.st[a] : p.st[a] << (k + 1);
@@ -250,10 +267,12 @@ LWK_FS_HD fs_lv<T> fs_level_view(const lwk_fs &p, int k, const T *src, T *dst, T
             sd *= fs_len(p.n[a], k);
         }
     }
+    /* an item's slice of a region buffer has the buffer's size, whatever the
+     * level: blocks of the tail launch run different items at different levels */
     v.E = last ? src : ((k + 1) & 1 ? r1 : r0);
-    v.eitem = last ? -1 : se;
+    v.eitem = last ? -1 : ((k + 1) & 1 ? cap1 : cap0);
     v.D = k == 0 ? dst : (k & 1 ? r1 : r0);
-    v.ditem = k == 0 ? -1 : sd;
+    v.ditem = k == 0 ? -1 : (k & 1 ? cap1 : cap0);
     v.skip_even = last && k == 0 && !MALLAT && (const T *)dst == src;
     return v;
 }
@@ -315,7 +334,9 @@ LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *s
     }
 }
 
-/* Inverse, 2-D: one column pair of level k over the cell rows [cy0, cy1). */
+/* Inverse, 2-D: one column pair of level k over the cell rows [cy0, cy1);
+ * loads first (even samples of the FS_SEG + 1 rows, the coefficients), then
+ * computes and stores. */
 template <class T, bool MALLAT>
 LWK_FS_HD void fs_inv_rows2d(const lwk_fs &p, int k, const fs_lv<T> &v, const T *src, int64_t b, int64_t abase,
                              int64_t cx, int64_t cy0, int64_t cy1)
@@ -323,32 +344,46 @@ LWK_FS_HD void fs_inv_rows2d(const lwk_fs &p, int k, const fs_lv<T> &v, const T 
     typedef typename fs_acc<T>::type A;
     const int64_t m0 = fs_len(p.n[0], k), m1 = fs_len(p.n[1], k), x0 = 2 * cx;
     const bool hx = x0 + 1 < m1;
-    const int64_t eb = v.eitem < 0 ? abase : b * v.eitem, db = v.ditem < 0 ? abase : b * v.ditem;
-    const T *E = v.E + eb;
-    T *D = v.D + db;
+    const T *E = v.E + (v.eitem < 0 ? abase : b * v.eitem);
+    T *D = v.D + (v.ditem < 0 ? abase : b * v.ditem);
     const int64_t ec0 = cx * v.est[1], ec2 = ((hx ? fs_next(x0 + 1, m1, p.mode) : x0) >> 1) * v.est[1];
     const int64_t clo = (MALLAT ? cx : x0) * v.cst[1], chi = (MALLAT ? ((m1 + 1) >> 1) + cx : x0 + 1) * v.cst[1];
     const int64_t dc0 = x0 * v.dst_[1], dc1 = dc0 + v.dst_[1], h0 = (m0 + 1) >> 1;
-    const T *er = E + cy0 * v.est[0];
-    A e00 = (A)er[ec0], e01 = hx ? (A)er[ec2] : (A)0;
-    int64_t r = 2 * cy0;
-    for (int64_t cy = cy0; cy < cy1; cy++, r += 2) {
-        const bool hy1 = r + 1 < m0;
-        A e10 = 0, e11 = 0;
-        if (hy1) {
-            const T *eb2 = E + (fs_next(r + 1, m0, p.mode) >> 1) * v.est[0];
-            e10 = (A)eb2[ec0];
-            if (hx) e11 = (A)eb2[ec2];
-        }
+    const int nc = (int)(cy1 - cy0);
+    const bool bottom = 2 * cy1 - 1 < m0;
+    T ev[FS_SEG + 1], rv[FS_SEG + 1], q01[FS_SEG], q10[FS_SEG], q11[FS_SEG];
+#pragma unroll
+    for (int i = 0; i <= FS_SEG; i++) {
+        ev[i] = rv[i] = (T)0;
+        if (i > nc || (i == nc && !bottom)) continue;
+        const T *er = E + (i < nc ? cy0 + i : fs_next(2 * cy1 - 1, m0, p.mode) >> 1) * v.est[0];
+        ev[i] = er[ec0];
+        if (hx) rv[i] = er[ec2];
+    }
+#pragma unroll
+    for (int i = 0; i < FS_SEG; i++) {
+        q01[i] = q10[i] = q11[i] = (T)0;
+        if (i >= nc) continue;
+        const int64_t cy = cy0 + i, r = 2 * cy;
         const T *c0 = src + abase + (MALLAT ? cy : r) * v.cst[0], *c1 = src + abase + (MALLAT ? h0 + cy : r + 1) * v.cst[0];
-        T *d0 = D + r * v.dst_[0], *d1 = d0 + v.dst_[0];
-        if (!v.skip_even) d0[dc0] = fs_out<T>(e00);
-        if (hx) d0[dc1] = fs_out<T>((A)c0[chi] + fs_avg(e00 + e01, 1));
-        if (hy1) {
-            d1[dc0] = fs_out<T>((A)c1[clo] + fs_avg(e00 + e10, 1));
-            if (hx) d1[dc1] = fs_out<T>((A)c1[chi] + fs_avg(e00 + e01 + e10 + e11, 2));
+        if (hx) q01[i] = c0[chi];
+        if (r + 1 < m0) {
+            q10[i] = c1[clo];
+            if (hx) q11[i] = c1[chi];
         }
-        e00 = e10, e01 = e11;
+    }
+#pragma unroll
+    for (int i = 0; i < FS_SEG; i++) {
+        if (i >= nc) continue;
+        const int64_t r = 2 * (cy0 + i);
+        const A e00 = (A)ev[i], e01 = (A)rv[i], e10 = (A)ev[i + 1], e11 = (A)rv[i + 1];
+        T *d0 = D + r * v.dst_[0], *d1 = d0 + v.dst_[0];
+        if (!v.skip_even) d0[dc0] = ev[i];
+        if (hx) d0[dc1] = fs_out<T>((A)q01[i] + fs_avg(e00 + e01, 1));
+        if (r + 1 < m0) {
+            d1[dc0] = fs_out<T>((A)q10[i] + fs_avg(e00 + e10, 1));
+            if (hx) d1[dc1] = fs_out<T>((A)q11[i] + fs_avg(e00 + e01 + e10 + e11, 2));
+        }
     }
 }
 
@@ -356,7 +391,6 @@ LWK_FS_HD void fs_inv_rows2d(const lwk_fs &p, int k, const fs_lv<T> &v, const T 
  * Cells of the level-k grid: x along the last axis, y along the axis before
  * it (2-D: FS_SEG cell rows per thread; 1-D: the batch), z over the first
  * axis (3-D) and the batch. */
-#define FS_SEG 4
 typedef struct fs_idx {
     unsigned bx, by, bz, tx, ty, gy, gz, bdx, bdy;
 } fs_idx;
@@ -398,25 +432,103 @@ LWK_FS_HD void fs_grid_body(const lwk_fs &p, int k, const T *src, T *dst, T *r0,
     }
 }
 
-/* The tail: level k of one batch item by a block (the caller puts a block
- * barrier between levels). */
+/* ---- the tail: levels levels-1 .. k0 of one batch item in shared memory ----
+ * W holds the item's level-k0 grid (C order, lengths ceil(n/2^k0)).  load:
+ * every grid sample's coefficient from where the layout keeps it (Mallat: the
+ * band position of its level); step k: the interleaved inverse of level k in
+ * W (grid step 2^(k-k0)); store: W to the region of level k0 (k0 >= 1) or to
+ * the array (k0 = 0).  The caller puts a block barrier after each phase. */
 template <class T, int NA, bool MALLAT>
-LWK_FS_HD void fs_tail_level(const lwk_fs &p, int k, const T *src, T *dst, T *r0, T *r1, int64_t b, int64_t base,
-                             unsigned tid, unsigned nthr)
+LWK_FS_HD void fs_tail_load(const lwk_fs &p, int k0, const T *src, T *W, int64_t base, unsigned tid, unsigned nthr)
 {
-    const fs_lv<T> v = fs_level_view<T, NA, MALLAT>(p, k, src, dst, r0, r1);
-    unsigned C[NA], total = 1;
+    unsigned M[NA], total = 1;
 #pragma unroll
-    for (int a = 0; a < NA; a++) C[a] = (unsigned)((fs_len(p.n[a], k) + 1) >> 1), total *= C[a];
+    for (int a = 0; a < NA; a++) M[a] = (unsigned)fs_len(p.n[a], k0), total *= M[a];
     for (unsigned i = tid; i < total; i += nthr) {
-        int64_t c[NA];
+        int64_t j[NA];
         unsigned r = i;
+        int t = p.levels - k0; /* the sample's level, relative to k0 */
 #pragma unroll
         for (int a = NA - 1; a >= 0; a--) {
-            c[a] = r % C[a];
-            r /= C[a];
+            j[a] = r % M[a], r /= M[a];
+            if (j[a]) {
+                int z = fs_ctz(j[a]);
+                t = z < t ? z : t;
+            }
         }
-        fs_inv_cell<T, NA, MALLAT>(p, k, v, src, b, base, c);
+        int64_t off = base;
+        const int kk = k0 + t;
+#pragma unroll
+        for (int a = 0; a < NA; a++) {
+            int64_t pos = j[a] << k0;
+            if (MALLAT) pos = kk >= p.levels ? j[a] >> (p.levels - k0) : fs_mpos(j[a] >> t, fs_len(p.n[a], kk));
+            off += pos * p.st[a];
+        }
+        W[i] = src[off];
+    }
+}
+
+template <class T, int NA>
+LWK_FS_HD void fs_tail_step(const lwk_fs &p, int k0, int k, T *W, unsigned tid, unsigned nthr)
+{
+    typedef typename fs_acc<T>::type A;
+    const int g = k - k0;
+    unsigned M[NA], m[NA], wst[NA], total = 1;
+#pragma unroll
+    for (int a = NA - 1; a >= 0; a--) {
+        M[a] = (unsigned)fs_len(p.n[a], k0), m[a] = (unsigned)fs_len(p.n[a], k), total *= m[a];
+        wst[a] = a == NA - 1 ? 1u : wst[a + 1] * M[a + 1];
+    }
+    for (unsigned i = tid; i < total; i += nthr) {
+        unsigned j[NA], r = i, mask = 0;
+        int nodd = 0;
+#pragma unroll
+        for (int a = NA - 1; a >= 0; a--) {
+            j[a] = r % m[a], r /= m[a];
+            if (j[a] & 1) mask |= 1u << a, nodd++;
+        }
+        if (!mask) continue;
+        unsigned lo[NA], hi[NA], me = 0;
+#pragma unroll
+        for (int a = 0; a < NA; a++) {
+            const bool odd = (mask >> a) & 1;
+            lo[a] = odd ? j[a] - 1 : j[a];
+            hi[a] = odd ? (unsigned)fs_next(j[a], m[a], p.mode) : j[a];
+            me += (j[a] << g) * wst[a];
+        }
+        A s = 0;
+#pragma unroll
+        for (int d = 0; d < (1 << NA); d++) {
+            if (d & ~mask) continue;
+            unsigned off = 0;
+#pragma unroll
+            for (int a = 0; a < NA; a++) off += ((((d >> a) & 1) ? hi[a] : lo[a]) << g) * wst[a];
+            s += (A)W[off];
+        }
+        W[me] = fs_out<T>((A)W[me] + fs_avg(s, nodd));
+    }
+}
+
+template <class T, int NA>
+LWK_FS_HD void fs_tail_store(const lwk_fs &p, int k0, const T *W, T *dst, T *r0, T *r1, int64_t b, int64_t base,
+                             unsigned tid, unsigned nthr)
+{
+    unsigned M[NA], total = 1;
+    int64_t dstr[NA], cap = 1;
+#pragma unroll
+    for (int a = NA - 1; a >= 0; a--) {
+        M[a] = (unsigned)fs_len(p.n[a], k0);
+        dstr[a] = k0 == 0 ? p.st[a] : (int64_t)total;
+        total *= M[a];
+        cap *= fs_len(p.n[a], (k0 & 1) ? 1 : 2);
+    }
+    T *D = k0 == 0 ? dst + base : ((k0 & 1) ? r1 : r0) + b * cap; /* as fs_level_view's region slices */
+    for (unsigned i = tid; i < total; i += nthr) {
+        unsigned r = i;
+        int64_t off = 0;
+#pragma unroll
+        for (int a = NA - 1; a >= 0; a--) off += (int64_t)(r % M[a]) * dstr[a], r /= M[a];
+        D[off] = W[i];
     }
 }
 
@@ -454,12 +566,17 @@ template <class T, int NA, bool MALLAT>
 __global__ void __launch_bounds__(FS_TAIL_THREADS) fs_tail_kernel(lwk_fs p, int k0, const T *src, T *dst, T *r0,
                                                                   T *r1)
 {
+    __shared__ T W[FS_TAIL_BYTES / sizeof(T)];
     for (int64_t b = blockIdx.x; b < p.nbatch; b += gridDim.x) {
-        int64_t base = fs_batch_base(p, b);
+        const int64_t base = fs_batch_base(p, b);
+        fs_tail_load<T, NA, MALLAT>(p, k0, src, W, base, threadIdx.x, blockDim.x);
+        __syncthreads();
         for (int k = p.levels - 1; k >= k0; k--) {
-            fs_tail_level<T, NA, MALLAT>(p, k, src, dst, r0, r1, b, base, threadIdx.x, blockDim.x);
+            fs_tail_step<T, NA>(p, k0, k, W, threadIdx.x, blockDim.x);
             __syncthreads();
         }
+        fs_tail_store<T, NA>(p, k0, W, dst, r0, r1, b, base, threadIdx.x, blockDim.x);
+        __syncthreads();
     }
 }
 
@@ -533,13 +650,14 @@ extern "C" int64_t lwk_fs_region(const lwk_fs *p, int k)
     return c;
 }
 
-extern "C" int lwk_fs_tail_level(const lwk_fs *p)
+extern "C" int lwk_fs_tail_level(const lwk_fs *p, int dtype)
 {
+    const int64_t cap = FS_TAIL_BYTES / (dtype == LWK_F64 ? 8 : 4);
     int k0 = p->levels;
     while (k0 > 0) {
         int64_t pts = 1;
         for (int a = 0; a < p->na; a++) pts *= fs_len(p->n[a], k0 - 1);
-        if (pts > FS_TAIL_POINTS) break;
+        if (pts > cap) break;
         k0--;
     }
     return k0;

@@ -143,12 +143,12 @@ cudaError_t lwk_fs_forward(int dtype, const lwk_fs *p, const void *src, void *ds
 /* Level k alone (one launch over the level-k grid). */
 cudaError_t lwk_fs_inverse_level(int dtype, const lwk_fs *p, int k, const void *src, void *dst, void *const *regions,
                                  cudaStream_t s);
-/* Levels levels-1 down to k0 in one launch (a block per batch item); k0 from
- * lwk_fs_tail_level: the finest level whose grid is small enough for that
- * (levels when none is). */
+/* Levels levels-1 down to k0 in one launch (a block per batch item, the
+ * item's level-k0 grid in shared memory); k0 from lwk_fs_tail_level: the
+ * finest level whose grid fits (levels when none does). */
 cudaError_t lwk_fs_inverse_tail(int dtype, const lwk_fs *p, int k0, const void *src, void *dst, void *const *regions,
                                 cudaStream_t s);
-int lwk_fs_tail_level(const lwk_fs *p);
+int lwk_fs_tail_level(const lwk_fs *p, int dtype);
 /* Samples of the level-k grid over the whole batch. */
 int64_t lwk_fs_region(const lwk_fs *p, int k);
 
