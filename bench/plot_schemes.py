@@ -4,7 +4,8 @@
 Usage: plot_schemes.py [--out DIR] [--table FILE] RECORDS.json [...]
 
 Each input file holds benchmark records as written by `liftwave bench --json`
-and tests/gpu/gpu_bench: a JSON array of objects, or one object per line.
+and tests/gpu/gpu_bench: a JSON array of objects, one object per line, or an
+object whose "records" key holds them (bench/results files).
 Keys used: wavelet, shape, median_s, gsamples_per_s, ps_per_sample, scheme
 (else engine, else backend), backend, direction, dtype, levels, config,
 layout, fraction_of_copy (else fraction_of_bound).  Records missing
@@ -32,6 +33,8 @@ def load_records(path):
         text = f.read()
     try:
         data = json.loads(text)
+        if isinstance(data, dict) and isinstance(data.get("records"), list):
+            return data["records"]  # a results file: metadata + records
         return data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         pass
@@ -101,12 +104,13 @@ def series_label(r, varying):
 
 
 def varying_keys(recs):
-    """Qualifiers that take several values among records of one scheme."""
+    """Qualifiers that tell apart records of one scheme, size and direction
+    (levels = max differs with the size alone: that does not split a line)."""
     out = set()
-    by_scheme = defaultdict(list)
+    groups = defaultdict(list)
     for r in recs:
-        by_scheme[r["_scheme"]].append(r)
-    for rs in by_scheme.values():
+        groups[(r["_scheme"], r["_n"], r.get("direction"))].append(r)
+    for rs in groups.values():
         for k in QUALIFIERS:
             if len({str(r.get(k)) for r in rs}) > 1:
                 out.add(k)
@@ -132,10 +136,15 @@ def plot_wavelet(plt, wav, recs, outdir, key, ylabel, fname):
         for r in recs:
             if r.get("direction", "forward") == d:
                 groups[series_label(r, varying)].append(r)
-        for label in sorted(groups):
+        ys = []
+        for i, label in enumerate(sorted(groups)):
             pts = sorted(groups[label], key=lambda r: r["_mpix"])
-            ax.plot([r["_mpix"] for r in pts], [r[key] for r in pts], marker="o", label=label)
+            ys += [r[key] for r in pts]
+            ax.plot([r["_mpix"] for r in pts], [r[key] for r in pts], marker="o", label=label,
+                    linestyle=("-", "--", ":", "-.")[i // 10 % 4])
         ax.set_xscale("log")
+        if ys and min(ys) > 0 and max(ys) / min(ys) > 50:
+            ax.set_yscale("log")  # schemes orders of magnitude apart
         ax.set_xlabel("image size (Mpixel)")
         ax.set_ylabel(ylabel)
         ax.set_title(f"{wav} {d}")
