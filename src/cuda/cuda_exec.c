@@ -203,6 +203,7 @@ void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     } else {
         s->inplace_scratch = 0; /* small engine works in place */
     }
+    if (s->engine == LWE_FS) lw_cuda_fs_sched(p, s);
 }
 
 /* ---- generic separable path ----------------------------------------------- */
@@ -290,33 +291,7 @@ static lw_status run_generic(run_ctx *r)
     return LW_OK;
 }
 
-static lw_status run_fs(run_ctx *r)
-{
-    const lw_plan *p = r->p;
-    const lw_geometry *g = &p->geo;
-    int L = g->levels, inv = p->cfg.direction == LW_INVERSE, mallat = p->cfg.layout == LW_MALLAT;
-    lwk_wave null_w;
-    memset(&null_w, 0, sizeof null_w);
-    null_w.zl = null_w.zh = null_w.izl = null_w.izh = 1.0;
-    null_w.zlf = null_w.zhf = null_w.izlf = null_w.izhf = 1.0f;
-    LW_TRY(start_copy(r));
-    for (int kk = 0; kk < L; kk++) {
-        int k = inv ? L - 1 - kk : kk;
-        lwk_fs f;
-        memset(&f, 0, sizeof f);
-        f.na = g->naxes;
-        for (int a = 0; a < g->naxes; a++) f.m[a] = g->len[k][a], f.gst[a] = grid_step(p, k) * g->strides[g->axes[a]];
-        f.nbatch = 1;
-        for (int i = 0; i < g->rank; i++)
-            if (!is_axis(g, i)) f.blen[f.nb] = g->shape[i], f.bst[f.nb] = g->strides[i], f.nbatch *= g->shape[i], f.nb++;
-        f.mode = (int)p->cfg.mode;
-        f.sign = inv ? 1 : -1;
-        if (inv && mallat) LW_TRY(pass_level(r, k, 1, &null_w, 1, -1));
-        CK(lwk_fs_level(r->s->dtype, &f, r->out, r->st), "cuda fs kernel launch");
-        if (!inv && mallat) LW_TRY(pass_level(r, k, 0, &null_w, 1, -1));
-    }
-    return LW_OK;
-}
+static lw_status run_fs(run_ctx *r) { return lw_cuda_run_fs(r->p, r->s, r->in, r->out, r->tmp, r->st); }
 
 /* ---- small engine: everything in one launch -------------------------------- */
 

@@ -103,6 +103,10 @@ lw_status lw_cuda_run_scheme(const lw_plan *p, const lw_cuda_sched *s, const voi
 lw_status lw_bands_run_fwd(const lw_cuda_sched *s, const lwk_tile2d *t, const void *in, void *out, cudaStream_t st);
 lw_status lw_bands_run_inv(const lw_cuda_sched *s, const lwk_tile2d *t, const void *in, void *out, void *scratch,
                            cudaStream_t st);
+/* LWE_FS (fs_exec.c): its scratch needs (set in s), and the transform. */
+void lw_cuda_fs_sched(const lw_plan *p, lw_cuda_sched *s);
+lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                         cudaStream_t st);
 
 /* Engine (LWE_*) a CUDA plan runs, for tests and benchmarks; -1 otherwise. */
 int lw_cuda_plan_engine(const lw_plan *p);

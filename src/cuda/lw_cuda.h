@@ -130,20 +130,36 @@ void lwk_tile3d_set_variant(int v);
 /* Runs of output pairs per tile: fewest waves x steps per block. */
 int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int extra);
 
-/* ---- Faber-Schauder (k_fs.cu): one level on a dense item grid ------------ */
+/* ---- Faber-Schauder (k_fs.cu): every level of one transform -------------
+ * An item is the na transformed axes (lengths n, element strides st), the
+ * batch the other dims; src and dst share the strides.  Forward: one launch
+ * for all levels, every coefficient computed from original samples and
+ * written to its final place (Mallat or interleaved); src and dst differ.
+ * Inverse: coarse to fine; level k reads its coefficients from src and its
+ * even samples from level k+1, and writes its whole grid densely: to the
+ * region buffer regions[k & 1] for k >= 1 (compact, lwk_fs_region(p, k)
+ * elements), to dst for k = 0.  src == dst only for the interleaved layout. */
 typedef struct lwk_fs {
     int na;
-    int64_t m[3];    /* region lengths */
-    int64_t gst[3];  /* element strides of one grid step */
+    int64_t n[3];   /* lengths of the transformed axes */
+    int64_t st[3];  /* their element strides */
     int nb;
     int64_t blen[3], bst[3];
     int64_t nbatch;
-    int mode, sign;
+    int levels, mode, mallat;
 } lwk_fs;
-/* Predict every sample with an odd grid coordinate from its all-even
- * neighbours, in place (those are never modified).  The Mallat shuffle is a
- * generic pass with a wavelet of no steps. */
-cudaError_t lwk_fs_level(int dtype, const lwk_fs *p, void *x, cudaStream_t s);
+cudaError_t lwk_fs_forward(int dtype, const lwk_fs *p, const void *src, void *dst, cudaStream_t s);
+/* Level k alone (one launch over the level-k grid). */
+cudaError_t lwk_fs_inverse_level(int dtype, const lwk_fs *p, int k, const void *src, void *dst, void *const *regions,
+                                 cudaStream_t s);
+/* Levels levels-1 down to k0 in one launch (a block per batch item, the
+ * item's level-k0 grid in shared memory); k0 from lwk_fs_tail_level: the
+ * finest level whose grid fits (levels when none does). */
+cudaError_t lwk_fs_inverse_tail(int dtype, const lwk_fs *p, int k0, const void *src, void *dst, void *const *regions,
+                                cudaStream_t s);
+int lwk_fs_tail_level(const lwk_fs *p, int dtype);
+/* Samples of the level-k grid over the whole batch. */
+int64_t lwk_fs_region(const lwk_fs *p, int k);
 
 /* ---- host side helpers (backend_cuda.c) ---------------------------------- */
 lw_status lw_cuda_check(cudaError_t e, const char *what);

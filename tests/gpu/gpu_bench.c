@@ -10,7 +10,8 @@
  *                 [--t3v N]
  * --destroy-input: every case with LW_FLAG_DESTROY_INPUT (cases named
  * "-destroy" always have it).  --t3v N: tile variant of the fused 3-D engine
- * (lwk_tile3d_set_variant). */
+ * (lwk_tile3d_set_variant).
+ *   gpu_bench --fs [--tag NAME] ...   the Faber-Schauder set (NAME: the JSON "scheme") */
 #include "liftwave.h"
 #include "core/lw_bench.h"
 #include "cuda/cuda_exec.h"
@@ -163,20 +164,130 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
     return 0;
 }
 
+/* ---- Faber-Schauder: the paper's sizes (2^J) and its natural sizes (2^J+1),
+ * every level, integer and float, forward and inverse.  Reference: the CPU
+ * backend (tested against the CPU reference).  fraction_of_copy: the device
+ * copy of the array (one read, one write: the least a one-pass transform
+ * moves) over the transform's time; fraction_of_bound: the pyramid floor of
+ * DESIGN.md section 5, as for the other records. */
+typedef struct fscase {
+    int64_t n;
+    lw_dtype t;
+    lw_layout lay;
+    lw_direction dir;
+    lw_bench_config cfg;
+} fscase;
+
+static int run_fs_one(const fscase *f, int repeat, FILE *js, const char *commit, const char *tag, const char *only)
+{
+    char name[96];
+    snprintf(name, sizeof name, "fs-%s-%s-%lld-%s%s", f->t == LW_INT32 ? "int" : "f32",
+             f->lay == LW_MALLAT ? "mallat" : "inter", (long long)f->n, f->dir ? "inv" : "fwd",
+             f->cfg == LW_BENCH_C2C ? "-c2c" : "");
+    if (only && !strstr(name, only)) return 0;
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2, c.shape[0] = c.shape[1] = f->n;
+    c.wavelet = LW_FS, c.levels = LW_LEVELS_MAX, c.dtype = f->t, c.integer = f->t == LW_INT32;
+    c.layout = f->lay, c.direction = f->dir;
+    int levels = 0;
+    lw_max_levels(2, c.shape, 0, NULL, &levels);
+    int64_t n = f->n * f->n;
+    size_t bytes = (size_t)n * 4;
+    void *in = malloc(bytes), *ref = malloc(bytes);
+    if (!in || !ref) return 1;
+    for (int64_t i = 0; i < n; i++) {
+        if (f->t == LW_INT32) ((int32_t *)in)[i] = (int32_t)(frand() * 32768.0f); /* 16-bit range: headroom */
+        else ((float *)in)[i] = frand();
+    }
+    lw_config rc = c;
+    rc.backend = LW_BACKEND_CPU;
+    lw_plan *rp = NULL;
+    if (lw_plan_create(&rp, &rc) != LW_OK || lw_execute(rp, in, ref) != LW_OK) {
+        fprintf(stderr, "%s: reference failed: %s\n", name, lw_last_error());
+        lw_destroy(rp), free(in), free(ref);
+        return 1;
+    }
+    lw_destroy(rp);
+    lw_bench_result r;
+    if (lw_cuda_bench(&c, f->cfg, repeat, in, ref, f->t == LW_INT32 ? 0.0 : 1e-5, &r) != LW_OK) {
+        fprintf(stderr, "%s: %s\n", name, lw_last_error());
+        free(in), free(ref);
+        return 1;
+    }
+    double lev = 0;
+    for (int k = 0; k < levels; k++) {
+        double q = (double)lw_lowpass_length(f->n, k) / (double)f->n;
+        lev += q * q;
+    }
+    double copy_bytes = 2.0 * (double)bytes, floor_bytes = (f->cfg == LW_BENCH_G2G ? lev : 1.0) * copy_bytes;
+    double fcopy = copy_bytes / r.median_s / 1e9 / r.bound_gbps, eff = floor_bytes / r.median_s / 1e9;
+    printf("%-28s %-12s %-4s %3d %9.1f %9.1f %8.3f %8.1f %6.3f %6.3f %s err %.1e\n", name, tag,
+           f->cfg == LW_BENCH_G2G ? "G2G" : "C2C", levels, r.median_s * 1e6, r.min_s * 1e6,
+           (double)n / r.median_s / 1e9, r.bound_gbps, fcopy, eff / r.bound_gbps, r.verified ? "verified" : "NOT-VERIFIED",
+           r.max_rel_err);
+    if (js) {
+        time_t now = time(NULL);
+        char date[32];
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+        fprintf(js,
+                "{\"case\": \"%s\", \"engine\": \"fs\", \"scheme\": \"%s\", \"backend\": \"cuda\", \"config\": \"%s\", "
+                "\"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"symmetric\", \"shape\": [%lld, %lld], \"wavelet\": \"fs\", "
+                "\"levels\": %d, \"direction\": \"%s\", \"median_s\": %.6e, \"min_s\": %.6e, \"runs\": %d, "
+                "\"gsamples_per_s\": %.4f, \"ps_per_sample\": %.4f, \"floor_bytes\": %.0f, \"effective_gbps\": %.2f, "
+                "\"bound\": \"%s\", \"bound_gbps\": %.2f, \"fraction_of_bound\": %.4f, \"fraction_of_copy\": %.4f, "
+                "\"verified\": %s, \"max_rel_err\": %.3e, \"device_extra_bytes\": %zu, \"device\": \"%s\", "
+                "\"commit\": \"%s\", \"date\": \"%s\", \"command\": \"gpu_bench --fs --tag %s\"}\n",
+                name, tag, f->cfg == LW_BENCH_G2G ? "G2G" : "C2C", lw_dtype_name(f->t), lw_layout_name(f->lay),
+                (long long)f->n, (long long)f->n, levels, f->dir ? "inverse" : "forward", r.median_s, r.min_s, r.runs,
+                (double)n / r.median_s / 1e9, r.median_s / (double)n * 1e12, floor_bytes, eff, r.bound, r.bound_gbps,
+                eff / r.bound_gbps, fcopy, r.verified ? "true" : "false", r.max_rel_err, r.device_extra_bytes, r.device,
+                commit, date, tag);
+        fflush(js);
+    }
+    free(in), free(ref);
+    return r.verified ? 0 : 1;
+}
+
+static int run_fs_set(int repeat, FILE *js, const char *commit, const char *tag, const char *only)
+{
+    static const int64_t N[] = {256, 257, 512, 1024, 1025, 2048, 4096, 4097};
+    static const lw_dtype T[] = {LW_INT32, LW_FLOAT32};
+    printf("%-28s %-12s %-4s %3s %9s %9s %8s %8s %6s %6s\n", "case", "scheme", "cfg", "lev", "med_us", "min_us",
+           "Gsmp/s", "copyGB/s", "f_copy", "f_bnd");
+    int errs = 0;
+    for (int t = 0; t < 2; t++)
+        for (size_t i = 0; i < sizeof N / sizeof N[0]; i++)
+            for (int d = 0; d < 2; d++) {
+                fscase f = {N[i], T[t], LW_MALLAT, (lw_direction)d, LW_BENCH_G2G};
+                errs += run_fs_one(&f, repeat, js, commit, tag, only);
+                if (N[i] == 4096) { /* the paper's layout (mixed scales) and its host-to-host timing */
+                    f.lay = LW_INTERLEAVED;
+                    errs += run_fs_one(&f, repeat, js, commit, tag, only);
+                    f.lay = LW_MALLAT, f.cfg = LW_BENCH_C2C;
+                    errs += run_fs_one(&f, repeat, js, commit, tag, only);
+                }
+            }
+    return errs;
+}
+
 int main(int argc, char **argv)
 {
-    int smoke = 0, repeat = 30;
-    const char *json = NULL, *only = NULL;
+    int smoke = 0, repeat = 30, fs = 0;
+    const char *json = NULL, *only = NULL, *tag = "fs";
     unsigned xflags = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--smoke")) smoke = 1;
+        else if (!strcmp(argv[i], "--fs")) fs = 1;
+        else if (!strcmp(argv[i], "--tag") && i + 1 < argc) tag = argv[++i];
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--destroy-input")) xflags |= LW_FLAG_DESTROY_INPUT;
         else if (!strcmp(argv[i], "--t3v") && i + 1 < argc) lwk_tile3d_set_variant(atoi(argv[++i]));
         else {
-            fprintf(stderr, "usage: gpu_bench [--smoke] [--json FILE] [--repeat N] [--only SUBSTRING] [--destroy-input] [--t3v N]\n");
+            fprintf(stderr, "usage: gpu_bench [--smoke] [--fs [--tag NAME]] [--json FILE] [--repeat N] [--only SUBSTRING]\n"
+                            "                 [--destroy-input] [--t3v N]\n");
             return 2;
         }
     }
@@ -186,6 +297,11 @@ int main(int argc, char **argv)
     }
     const char *commit = getenv("LW_COMMIT") ? getenv("LW_COMMIT") : "unknown";
     FILE *js = json ? fopen(json, "w") : NULL;
+    if (fs) { /* the Faber-Schauder set alone */
+        int errs = run_fs_set(repeat, js, commit, tag, only);
+        if (js) fclose(js);
+        return errs ? 1 : 0;
+    }
     const bcase *list = smoke ? SMOKE : FULL;
     size_t cnt = smoke ? sizeof SMOKE / sizeof SMOKE[0] : sizeof FULL / sizeof FULL[0];
     printf("%-30s %-7s %-4s %9s %9s %8s %8s %8s %6s %7s %-6s\n", "case", "engine", "cfg", "med_us", "min_us", "Gsmp/s",

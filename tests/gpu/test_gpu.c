@@ -9,6 +9,7 @@
  *   LW_GPU_CASES=N   random cases (default 1500)
  *   LW_GPU_QUICK=1   random cases only (for compute-sanitizer)
  *   LW_GPU_ONLY=destroy  only the LW_FLAG_DESTROY_INPUT cases (quick set with LW_GPU_QUICK)
+ *   LW_GPU_WAVELET=W random cases of wavelet W only, and only its fixed cases
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #include "gpu_common.h"
 
@@ -16,10 +17,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+static int g_only_w = -1; /* LW_GPU_WAVELET: random cases of that wavelet only */
+
 static void random_case(gcase *c)
 {
     memset(c, 0, sizeof *c);
     c->w = (lw_wavelet)lw_rng_range(0, LW_FS);
+    if (g_only_w >= 0) c->w = (lw_wavelet)g_only_w;
     int has_int = c->w == LW_HAAR || c->w == LW_CDF53 || c->w == LW_DD137 || c->w == LW_FS;
     int r = (int)lw_rng_range(0, 9);
     c->t = (has_int && r < 3) ? LW_INT32 : (r < 5 ? LW_FLOAT64 : LW_FLOAT32);
@@ -56,6 +60,7 @@ static void random_case(gcase *c)
     c->devptr = lw_rng_range(0, 2) == 0;
     c->inplace = lw_rng_range(0, 3) == 0;
     c->generic = lw_rng_range(0, 7) == 0;
+    if (c->w == LW_FS) c->generic = 0, c->scheme = lw_rng_range(0, 3) == 0 ? "fs" : NULL; /* fs takes auto or fs only */
 }
 
 /* The CUDA plan of case c uses engine e (the case must reach the engine it tests). */
@@ -377,6 +382,57 @@ static void destroy_cases(int quick)
            g_destroy_cases, g_destroy_tile, g_destroy_ws_max, g_default_inv_ws_max);
 }
 
+/* Faber-Schauder (one launch forward, coarse-to-fine inverse): natural sizes
+ * 2^J+1, odd and even sizes, length-1 and length-2 axes, 1-D, 3-D, batches
+ * and axes subsets (channels last, 1-D rows and columns), both modes and
+ * layouts, every dtype, levels max or random below, forward and inverse, host
+ * and device pointers, in place or not.  quick: the small shapes (sanitizers). */
+static void fs_cases(int quick)
+{
+    static const struct {
+        int rank;
+        int64_t s[4];
+        int naxes, axes[3];
+    } S[] = {
+        {2, {257, 257}, 0, {0}},       {2, {129, 65}, 0, {0}},       {2, {2, 2}, 0, {0}},
+        {2, {1, 37}, 0, {0}},          {2, {37, 1}, 0, {0}},         {2, {3, 5}, 0, {0}},
+        {2, {300, 301}, 0, {0}},       {2, {64, 64}, 0, {0}},        {2, {2049, 17}, 0, {0}},
+        {2, {33, 1025}, 0, {0}},       {1, {1}, 0, {0}},             {1, {2}, 0, {0}},
+        {1, {3}, 0, {0}},              {1, {4097}, 0, {0}},          {1, {70001}, 0, {0}},
+        {3, {33, 33, 33}, 0, {0}},     {3, {17, 9, 5}, 0, {0}},      {3, {1, 20, 21}, 0, {0}},
+        {3, {64, 66, 2}, 0, {0}},      {3, {65, 65, 65}, 0, {0}},    {3, {6, 129, 129}, 2, {1, 2}},
+        {3, {129, 129, 3}, 2, {0, 1}}, {4, {3, 17, 18, 19}, 3, {1, 2, 3}}, {4, {5, 33, 4, 33}, 2, {1, 3}},
+        {2, {7, 4097}, 1, {1}},        {2, {4097, 3}, 1, {0}},       {3, {9, 5, 300}, 2, {0, 2}},
+    };
+    static const lw_dtype T[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
+    long i = 0;
+    for (size_t k = 0; k < sizeof S / sizeof S[0]; k++) {
+        int64_t n = 1;
+        for (int a = 0; a < S[k].rank; a++) n *= S[k].s[a];
+        if (quick && n > 25000) continue;
+        for (int m = 0; m < 2; m++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int t = 0; t < 3; t++)
+                    for (int dir = 0; dir < 2; dir++, i++) {
+                        if (quick && (i % 9) != 0) continue;
+                        gcase c;
+                        memset(&c, 0, sizeof c);
+                        c.rank = S[k].rank, c.naxes = S[k].naxes;
+                        for (int a = 0; a < c.rank; a++) {
+                            c.shape[a] = S[k].s[a];
+                            if (m == 1 && (c.shape[a] & 1) && c.shape[a] > 1) c.shape[a] -= 1; /* 2^J for periodic */
+                        }
+                        for (int a = 0; a < c.naxes; a++) c.axes[a] = S[k].axes[a];
+                        c.w = LW_FS, c.m = (lw_mode)m, c.lay = lay ? LW_INTERLEAVED : LW_MALLAT, c.t = T[t];
+                        c.dir = (lw_direction)dir;
+                        c.levels = i % 3 == 0 ? -2 : -1;
+                        c.devptr = (i >> 1) & 1, c.inplace = (i % 5) == 1 || (i % 5) == 4;
+                        if (i % 7 == 3) c.scheme = "fs";
+                        run_case(&c);
+                    }
+    }
+}
+
 /* ---- robustness ------------------------------------------------------------------ */
 
 static void leak_cycles(void)
@@ -508,6 +564,9 @@ int main(void)
         cudaStreamDestroy(g_stream);
         return lw_test_finish("test_gpu");
     }
+    const char *ow = getenv("LW_GPU_WAVELET");
+    lw_wavelet onlyw;
+    if (ow && lw_wavelet_parse(ow, &onlyw) == LW_OK) g_only_w = (int)onlyw;
     const char *e = getenv("LW_GPU_CASES");
     long ncases = e ? strtol(e, NULL, 10) : 1500;
     int quick = getenv("LW_GPU_QUICK") != NULL;
@@ -517,9 +576,14 @@ int main(void)
         run_case(&c);
     }
     printf("random cases: %ld run\n", g_cases);
-    if (quick) sanitizer_cases();
-    destroy_cases(quick);
-    if (!quick) {
+    if (quick && g_only_w < 0) sanitizer_cases();
+    if (g_only_w < 0) destroy_cases(quick);
+    if (g_only_w < 0 || g_only_w == LW_FS) {
+        long before = g_cases;
+        fs_cases(quick);
+        printf("fixed fs cases: %ld run\n", g_cases - before);
+    }
+    if (!quick && g_only_w < 0) {
         long before = g_cases;
         fixed_cases();
         printf("fixed cases: %ld run\n", g_cases - before);
