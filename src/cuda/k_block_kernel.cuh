@@ -25,6 +25,7 @@
 #include "k_block_api.cuh"
 #include "k_block_coef.cuh"
 
+#include <mutex>
 #include <type_traits>
 #include <utility>
 
@@ -274,8 +275,15 @@ static cudaError_t bk_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_
             for (int i = 0; i < LW_MAX_TAPS; i++) A.icoef[s][i] = t->w.icoef[s][i];
             A.iadd[s] = t->w.iadd[s], A.isign[s] = t->w.isign[s], A.ishift[s] = t->w.ishift[s];
         }
-    } else if (!bk_fill_coefs<T>(PR::v, &t->w, A.coef)) {
-        return cudaErrorInvalidValue;
+    } else {
+        /* the weights depend on the wavelet alone (W): computed once, since
+         * the polynomial products cost more than a small image's transform */
+        static T coef[PR::NC > 0 ? PR::NC : 1];
+        static int coef_ok;
+        static std::once_flag once;
+        std::call_once(once, [&] { coef_ok = bk_fill_coefs<T>(PR::v, &t->w, coef); });
+        if (!coef_ok || t->w.id != W) return cudaErrorInvalidValue;
+        memcpy(A.coef, coef, sizeof coef);
     }
     const int64_t gx = (A.hc + OUTC - 1) / OUTC, gy = A.ntr, gz = A.nbatch;
     if (gx < 1 || gy < 1 || gz < 1) return cudaSuccess;
