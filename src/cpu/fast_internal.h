@@ -111,6 +111,11 @@ const char *lw_simd_name(lw_simd s);
 lw_status lw_simd_parse(const char *name, lw_simd *s);
 const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t);
 
+/* Orders this thread's earlier streaming stores (the kernels' streaming
+ * stores are not fenced one by one): called by each thread after its share
+ * of a level. */
+void lw_fast_store_fence(void);
+
 /* Threads used by the cpu backend: the setter's value when > 0, else the
  * OpenMP default (OMP_NUM_THREADS, omp_set_num_threads); 1 without OpenMP. */
 void lw_cpu_set_threads(int n);
@@ -153,6 +158,20 @@ typedef struct lw_line_geom {
 } lw_line_geom;
 
 void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g);
+/* The same with x0 / 2 a multiple of the vector lanes (fused wavelets), so
+ * that whole blocks of the fused kernel land aligned in a Mallat row whose
+ * halves start aligned (at the cost of up to a block of extra margin). */
+void lw_line_geom_aligned(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1,
+                          lw_line_geom *g);
+/* The same window held compactly: no margins, no padding beyond a cache
+ * line per half (the vertical steps of fast_vol.c touch only samples); for
+ * wavelets without the fused kernel this equals lw_line_geom_init. */
+void lw_line_geom_compact(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1,
+                          lw_line_geom *g);
+/* Copy the samples held in both geometries (even x0 each) from src (gs) to
+ * dst (gd). */
+void lw_line_convert(const lw_fast_plan *fp, const lw_line_geom *gs, const char *src, const lw_line_geom *gd,
+                     char *dst);
 
 /* Load the window's samples from a line (element stride ss), times f. */
 void lw_line_load_fwd(const lw_fast_plan *fp, const lw_line_geom *g, const char *src, int64_t ss, char *base,
@@ -216,6 +235,7 @@ static inline int64_t lw_mallat_pos(int64_t t, int64_t n)
 
 static inline int64_t lw_wrap(int64_t i, int64_t n)
 {
+    if (i >= 0 && i < n) return i;
     int64_t r = i % n;
     return r < 0 ? r + n : r;
 }
@@ -248,6 +268,21 @@ typedef struct lw_fast_level {
     int64_t bn[LW_MAX_RANK], bss[LW_MAX_RANK], bds[LW_MAX_RANK], bls[LW_MAX_RANK];
 } lw_fast_level;
 
+/* Sub-blocks (rows, tiles of rows, planes) of a window [w0, w1) along a
+ * vertical axis: row t at base + ((t - w0) mod R) * stride elements (a ring
+ * of R slots), or at base + (t - w0) * stride when R is 0. */
+typedef struct lw_vrows {
+    char *base;
+    int64_t R;
+    size_t stride;
+    int64_t w0, w1;
+} lw_vrows;
+
+/* The vertical lifting steps of iteration i of the single loop (see
+ * fast_nd.c): step q on row i - q*D, over n elements of each row (forward
+ * order, or reverse with inverse); neighbours outside the window reflected. */
+void lw_fast_vsteps(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int inverse, size_t n, int *guard);
+
 /* Per-thread scratch bytes of a level (64-byte multiple). */
 size_t lw_fast_level_scratch(const lw_fast_level *lv);
 
@@ -256,6 +291,14 @@ size_t lw_fast_level_scratch(const lw_fast_level *lv);
  * aligned), or is NULL (then each thread allocates its own). */
 lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                             char *scratch, size_t per_thread);
+
+/* ---- levels with two vertical axes and a lifted row (fast_vol.c) ----------- */
+
+/* Whether fast_vol.c runs this level (lw_fast_run_level hands it over). */
+int lw_fast_vol_applies(const lw_fast_level *lv);
+size_t lw_fast_vol_scratch(const lw_fast_level *lv);
+lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                          char *scratch, size_t per_thread);
 
 /* ---- Faber-Schauder with several active axes (fast_fs.c) ------------------- */
 

@@ -104,40 +104,59 @@ static inline char *slot_of(const nd_ctx *c, int d, int64_t t, int64_t w0)
     return c->ring[d] + (size_t)((t - w0) % c->R) * c->blk[d] * c->fp->es;
 }
 
-/* Vertical steps of iteration i at depth d (forward order, or reverse). */
-static void ring_steps(nd_ctx *c, int d, int64_t i, int64_t w0, int64_t w1, int inverse, size_t blk)
+void lw_fast_vsteps(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int inverse, size_t n, int *guard)
 {
-    const lw_fast_plan *fp = c->fp;
-    size_t es = fp->es;
+    size_t es = fp->es, cb = 4096 / es;
     int S = fp->nsteps;
+    int64_t w0 = v->w0, w1 = v->w1;
+#define ROW(t) (v->base + (size_t)(v->R ? ((t) - w0) % v->R : (t) - w0) * v->stride * es)
     if (fp->fused && i - S - 1 >= w0 && i < w1 && (int)((i - 1) & 1) == fp->steps[inverse ? S - 1 : 0].target_odd) {
         /* every step active, no neighbour reflected: one fused pass */
         void *rows[LW_MAX_STEPS + 2];
-        for (int q = 0; q <= S + 1; q++) rows[q] = slot_of(c, d, i - q, w0);
-        fp->k->vchain(rows, blk, fp->steps, S, inverse, &c->guard);
+        for (int q = 0; q <= S + 1; q++) rows[q] = ROW(i - q);
+        fp->k->vchain(rows, n, fp->steps, S, inverse, guard);
         return;
     }
     char *tgt[LW_MAX_STEPS];
     const char *nbs[LW_MAX_STEPS][LW_MAX_TAPS];
     const lw_fstep *st[LW_MAX_STEPS];
     int m = 0;
-    for (int q = 1; q <= fp->nsteps; q++) {
-        const lw_fstep *s = &fp->steps[inverse ? fp->nsteps - q : q - 1];
+    for (int q = 1; q <= S; q++) {
+        const lw_fstep *s = &fp->steps[inverse ? S - q : q - 1];
         int64_t t = i - (int64_t)q * fp->D;
         if (t < w0 || t >= w1 || (int)(t & 1) != s->target_odd) continue;
-        tgt[m] = slot_of(c, d, t, w0);
-        for (int a = 0; a < s->ntaps; a++) nbs[m][a] = slot_of(c, d, lw_fast_reflect(t + s->off[a], w0, w1), w0);
+        tgt[m] = ROW(t);
+        for (int a = 0; a < s->ntaps; a++) nbs[m][a] = ROW(lw_fast_reflect(t + s->off[a], w0, w1));
         st[m++] = s;
     }
+#undef ROW
     if (!m) return;
-    for (size_t j = 0; j < blk; j += c->cb) {
-        size_t cnt = blk - j < c->cb ? blk - j : c->cb;
+    for (size_t j = 0; j < n; j += cb) {
+        size_t cnt = n - j < cb ? n - j : cb;
         for (int q = 0; q < m; q++) {
             const void *nb[LW_MAX_TAPS];
             for (int a = 0; a < st[q]->ntaps; a++) nb[a] = nbs[q][a] + j * es;
-            fp->k->step(tgt[q] + j * es, nb, cnt, st[q], inverse, &c->guard);
+            fp->k->step(tgt[q] + j * es, nb, cnt, st[q], inverse, guard);
         }
     }
+}
+
+/* Vertical steps of iteration i at depth d (forward order, or reverse). */
+static void ring_steps(nd_ctx *c, int d, int64_t i, int64_t w0, int64_t w1, int inverse, size_t blk)
+{
+    lw_vrows v;
+    v.w0 = w0;
+    v.w1 = w1;
+    if (c->direct[d]) {
+        v.base = c->direct[d] + (ptrdiff_t)((w0 - c->dbase[d]) * c->dense[d]) * (ptrdiff_t)c->fp->es;
+        v.R = 0;
+        v.stride = (size_t)c->dense[d];
+    } else {
+        v.base = c->ring[d];
+        v.R = c->R;
+        v.stride = c->blk[d];
+    }
+    lw_fast_vsteps(c->fp, &v, i, inverse, blk, &c->guard);
 }
 
 #define NO_BASE INT64_MIN
@@ -351,6 +370,7 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
 
 size_t lw_fast_level_scratch(const lw_fast_level *lv)
 {
+    if (lw_fast_vol_applies(lv)) return lw_fast_vol_scratch(lv);
     nd_ctx c;
     return ctx_init(&c, lv, NULL);
 }
@@ -358,6 +378,7 @@ size_t lw_fast_level_scratch(const lw_fast_level *lv)
 lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                             char *scratch, size_t per_thread)
 {
+    if (lw_fast_vol_applies(lv)) return lw_fast_vol_run(lv, src, dst, ll, threads, guard, scratch, per_thread);
     const lw_fast_plan *fp = lv->fp;
     int64_t nitems = 1;
     for (int b = 0; b < lv->nb; b++) nitems *= lv->bn[b];
@@ -421,6 +442,7 @@ lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst,
             else
                 nd_fwd(&c, 0, s, lv->ss, lv->srs, d, lv->ds, lv->drs, l, o0, o1, 1.0, 0, NO_BASE);
         }
+        lw_fast_store_fence();
         if (mem) {
             bad |= c.guard;
             if (!per_thread) free(mem);

@@ -502,8 +502,9 @@ LW_TGT static void FN(merge)(void *dst_, const void *lo_, const void *hi_, size_
 }
 
 /* Streaming-store variants for large final outputs (no read for ownership,
- * no cache pollution).  Fenced at the end, so other threads see the data
- * after the usual synchronization. */
+ * no cache pollution).  Not fenced here (a fence per row would wait for every
+ * row's stores to drain): each thread fences once after its work
+ * (lw_fast_store_fence), before the threads synchronize. */
 #if LW_VB > 0 && defined(LW_NTST)
 LW_TGT static void FN(scale_nt)(void *dst_, const void *src_, size_t n, double f)
 {
@@ -519,7 +520,6 @@ LW_TGT static void FN(scale_nt)(void *dst_, const void *src_, size_t n, double f
     for (; ((uintptr_t)(d + i) & (LW_VB - 1)) != 0; i++) d[i] = MULF(x[i], ff);
     for (; i + LW_TN <= n; i += LW_TN) LW_NTST(d + i, MULF(LD(x + i), ff));
     for (; i < n; i++) d[i] = MULF(x[i], ff);
-    _mm_sfence();
 }
 
 LW_TGT static void FN(merge_nt)(void *dst_, const void *lo_, const void *hi_, size_t np, double fl, double fh)
@@ -550,7 +550,6 @@ LW_TGT static void FN(merge_nt)(void *dst_, const void *lo_, const void *hi_, si
         x[2 * i] = MULF(lo[i], l);
         x[2 * i + 1] = MULF(hi[i], h);
     }
-    _mm_sfence();
 }
 #else
 LW_TGT static void FN(scale_nt)(void *dst_, const void *src_, size_t n, double f) { FN(scale)(dst_, src_, n, f); }
