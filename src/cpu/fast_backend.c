@@ -22,12 +22,29 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef LW_HAVE_OPENMP
 #include <omp.h>
 #endif
 
-#define LW_FAST_NT_BYTES (16.0 * 1024 * 1024)
+/* Streaming stores for a level whose output is at least this large: 16 MiB,
+ * or half the last-level cache where that is larger (an output that stays in
+ * a large L3 is read back from there by the next level or the caller, and
+ * streaming it out to memory would make the level memory bound). */
+static double nt_bytes(void)
+{
+    static double cached; /* a benign race: every thread computes the same */
+    if (cached > 0) return cached;
+    double b = 16.0 * 1024 * 1024;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l3 > 0 && (double)l3 / 2 > b) b = (double)l3 / 2;
+#endif
+    if (getenv("LW_NT_MB")) b = atof(getenv("LW_NT_MB")) * 1024 * 1024; /* TEMP experiment */
+    cached = b;
+    return b;
+}
 
 static void prep_steps(lw_fast_plan *fp, const lw_wavelet_def *w)
 {
@@ -245,7 +262,7 @@ static lw_status run_level(const lw_plan *plan, const fast_shape *fs, int k, con
     lw_fast_level lv;
     build_level(plan, fs, k, sst, dst_st, ll ? lst : NULL, &lv);
     /* streaming stores once a level's output is well beyond the caches */
-    lv.nt = (double)dense_count(plan, fs, k) * (double)lv.fp->es >= LW_FAST_NT_BYTES;
+    lv.nt = (double)dense_count(plan, fs, k) * (double)lv.fp->es >= nt_bytes();
     if (fs->fsmode) return lw_fast_fs_level(&lv, src, dst, ll, threads, guard);
     return lw_fast_run_level(&lv, src, dst, ll, threads, guard, scratch, per_thread);
 }

@@ -75,7 +75,10 @@ typedef struct lw_lift_out {
     size_t jl0, jl1, jh0, jh1;
     double fl, fh;
     int nt;
+    int discard; /* blocks not stored out are dropped (else kept in place) */
 } lw_lift_out;
+
+struct lw_row_prog;
 
 typedef struct lw_fkern {
     lw_k_step step;
@@ -91,6 +94,12 @@ typedef struct lw_fkern {
     int lanes; /* elements per vector (1: scalar) */
     /* the same steps down a ring of rows: rows[0] = row i, rows[q] = row i-q */
     void (*vchain)(void *const *rows, size_t n, const lw_fstep *steps, int nsteps, int inverse, int *guard);
+    /* whole rows through a line buffer (fast_row.c, lw_row_fwd / lw_row_inv);
+     * NULL where lift2s is */
+    void (*row_fwd)(const struct lw_row_prog *r, const void *row, void *buf, void *dst, void *lo, double f, int nt,
+                    int *guard);
+    void (*row_inv)(const struct lw_row_prog *r, const void *src, const void *lo, void *buf, void *row, double f,
+                    int *guard);
 } lw_fkern;
 
 /* Kernel tables, indexed by dtype (LW_FLOAT32, LW_FLOAT64, LW_INT32). */
@@ -197,6 +206,52 @@ void lw_line_store_inv(const lw_fast_plan *fp, const lw_line_geom *g, const char
 
 /* Scratch of lw_line_fwd / lw_line_inv for windows of up to wmax samples. */
 size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax);
+
+/* ---- whole rows between a compact ring and a line buffer (fast_row.c) ------ */
+
+#define LW_ROW_MARGIN 16
+/* Per-level program of the fused wavelets' whole-row lifting for fast_vol.c:
+ * compact ring form rg, line buffer form g (aligned, with margins), and the
+ * copies, margins and output ranges of a row, computed once; run by the
+ * kernels k->row_fwd / k->row_inv.  Buffer indices count elements from the
+ * buffer's start (H half from g.hoff). */
+typedef struct lw_row_prog {
+    const lw_fast_plan *fp;
+    lw_line_geom rg, g;
+    double zl, zh;                            /* the plan's zetas */
+    int64_t cl_n, ch_n, cl_at, ch_at;         /* ring row <-> buffer */
+    int nm;                                   /* margin copies buf[md] = buf[ms] */
+    int64_t md[LW_ROW_MARGIN], ms[LW_ROW_MARGIN];
+    int64_t zl_end, zh_end, rl_at, rh_at;     /* zero [0, zl_end) (L), [hoff, zh_end) (H), from rl_at / rh_at */
+    int discard;                              /* forward: no leftovers, and the junk the kernel
+                                               * would store back is dropped (stays zero) */
+    int64_t offl, offh, jl0, jl1, jh0, jh1;   /* forward: lw_lift_out ranges */
+    int64_t lol[4], loh[4];                   /* forward: leftover (start, count) x2 */
+    int64_t ie, ne, ie_at, io, no, io_at;     /* inverse: the two core runs (first sample, count, buffer index) */
+    int nw;                                   /* inverse: periodic halo samples */
+    int64_t wd[LW_ROW_MARGIN], wu[LW_ROW_MARGIN];
+} lw_row_prog;
+
+/* Whole rows of length n; 0 when this plan cannot (not fused, or margins
+ * wider than LW_ROW_MARGIN). */
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n);
+/* Forward: ring row -> buffer -> lifted, stored in Mallat order to dst (unit
+ * stride), the lowpass half to lo (unit stride) when lo != NULL; times f and
+ * the zetas; nt: streaming stores.  buf: g.fmt elements, zeroed before the
+ * first row of a level and then used only by these two. */
+static inline void lw_row_fwd(const lw_row_prog *r, const char *row, char *buf, char *dst, char *lo, double f,
+                              int nt, int *guard)
+{
+    r->fp->k->row_fwd(r, row, buf, dst, lo, f, nt, guard);
+}
+/* Inverse: a Mallat row of coefficients (unit stride; the lowpass half from
+ * lo when lo != NULL) times f over the zetas -> buffer -> lifted back -> ring
+ * row. */
+static inline void lw_row_inv(const lw_row_prog *r, const char *src, const char *lo, char *buf, char *row, double f,
+                              int *guard)
+{
+    r->fp->k->row_inv(r, src, lo, buf, row, f, guard);
+}
 
 /* Whole segment [o0, o1) of a line: load, lift, store (scratch per thread). */
 void lw_line_fwd(const lw_fast_plan *fp, lw_mode mode, int mallat, const char *src, int64_t ss, char *dst,

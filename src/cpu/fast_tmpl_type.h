@@ -215,7 +215,7 @@ __attribute__((always_inline)) LW_TGT static inline V FN(opi)(V t, V a, V b, uin
     do {                                                                                \
         if (out && (jb) >= out->J0 && (jb) + N <= out->J1)                             \
             OSTORE((LW_T *)out->D + ((ptrdiff_t)(jb) + out->OFF), OSCALE((v), F), out->nt); \
-        else                                                                            \
+        else if (!out || !out->discard)                                                 \
             ST((A) + (jb), (v));                                                        \
     } while (0)
 #define FIN_L(jb, v) FIN(L, jb, v, dl, offl, jl0, jl1, ofl)
@@ -328,6 +328,115 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
     if (bad) *guard = 1;
 #endif
 }
+/* ---- whole rows through a line buffer (see fast_row.c) ---------------------- */
+
+/* dst[i] = src[i] for n elements (distinct buffers). */
+__attribute__((always_inline)) LW_TGT static inline void FN(copyn)(LW_T *restrict d, const LW_T *restrict x, size_t n)
+{
+    size_t i = 0;
+    for (; i + LW_TN <= n; i += LW_TN) ST(d + i, LD(x + i));
+    for (; i < n; i++) d[i] = x[i];
+}
+
+/* Zero [0, e) of a buffer half, writing nothing at or past e. */
+__attribute__((always_inline)) LW_TGT static inline void FN(zero_to)(LW_T *d, int64_t e)
+{
+    V z = {0};
+    int64_t j = 0;
+    for (; j + LW_TN <= e; j += LW_TN) ST(d + j, z);
+    for (; j < e; j++) d[j] = 0;
+}
+
+/* Zero [a, b) of a buffer half with whole vectors (past b: padding). */
+__attribute__((always_inline)) LW_TGT static inline void FN(zero_from)(LW_T *d, int64_t a, int64_t b)
+{
+    V z = {0};
+    for (int64_t j = a; j < b; j += LW_TN) ST(d + j, z);
+}
+
+/* Zero the buffer outside core and margins (the margins are rewritten
+ * after, so [0, core) is cleared whole). */
+__attribute__((always_inline)) LW_TGT static inline void FN(clear)(const lw_row_prog *r, LW_T *buf, LW_T *H)
+{
+    int64_t e = (int64_t)r->g.nblk * LW_TN;
+    FN(zero_to)(buf, r->zl_end);
+    FN(zero_to)(H, r->zh_end);
+    FN(zero_from)(buf, r->rl_at, e);
+    FN(zero_from)(H, r->rh_at, e);
+}
+
+__attribute__((always_inline)) LW_TGT static inline void FN(margins)(const lw_row_prog *r, LW_T *buf)
+{
+    for (int k = 0; k < r->nm; k++) buf[r->md[k]] = buf[r->ms[k]];
+}
+
+LW_TGT static void FN(row_fwd)(const lw_row_prog *r, const void *row_, void *buf_, void *dst, void *lo, double f,
+                               int nt, int *guard)
+{
+    const LW_T *row = (const LW_T *)row_;
+    LW_T *buf = (LW_T *)buf_, *H = buf + r->g.hoff;
+    FN(copyn)(buf + r->cl_at, row, (size_t)r->cl_n);
+    FN(copyn)(buf + r->ch_at, row + r->rg.hoff, (size_t)r->ch_n);
+    if (!r->discard) FN(clear)(r, buf, H); /* the kernel stored junk blocks back */
+    FN(margins)(r, buf);
+    lw_lift_out out;
+    out.dl = lo ? lo : dst;
+    out.dh = dst;
+    out.offl = (ptrdiff_t)r->offl;
+    out.offh = (ptrdiff_t)r->offh;
+    out.jl0 = (size_t)r->jl0;
+    out.jl1 = (size_t)r->jl1;
+    out.jh0 = (size_t)r->jh0;
+    out.jh1 = (size_t)r->jh1;
+    out.fl = f * r->zl;
+    out.fh = f * r->zh;
+    out.nt = nt;
+    out.discard = r->discard;
+    FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 0, guard, &out);
+    if (r->discard) return;
+    LW_T fl = (LW_T)out.fl, fh = (LW_T)out.fh;
+    (void)fl;
+    (void)fh;
+    for (int k = 0; k < 4; k += 2) {
+        LW_T *dl = (LW_T *)out.dl + (r->lol[k] + r->offl), *dh = (LW_T *)dst + (r->loh[k] + r->offh);
+        for (int64_t j = 0; j < r->lol[k + 1]; j++) dl[j] = OSCALE(buf[r->lol[k] + j], fl);
+        for (int64_t j = 0; j < r->loh[k + 1]; j++) dh[j] = OSCALE(H[r->loh[k] + j], fh);
+    }
+}
+
+LW_TGT static void FN(row_inv)(const lw_row_prog *r, const void *src_, const void *lo_, void *buf_, void *row_,
+                               double f, int *guard)
+{
+    const LW_T *src = (const LW_T *)src_, *lo = (const LW_T *)lo_;
+    LW_T *buf = (LW_T *)buf_, *H = buf + r->g.hoff, *row = (LW_T *)row_;
+    int64_t n = r->g.n, h = (n + 1) / 2;
+    LW_T il = (LW_T)(f / r->zl), ih = (LW_T)(f / r->zh);
+    (void)il;
+    (void)ih;
+    const LW_T *ls = lo ? lo : src;
+    for (int q = 0; q < r->nw; q++) {
+        int64_t u = r->wu[q];
+        buf[r->wd[q]] = (u & 1) ? OSCALE(src[h + (u >> 1)], ih) : OSCALE(ls[u >> 1], il);
+    }
+    {
+        LW_T *d = buf + r->ie_at;
+        const LW_T *x = ls + (r->ie >> 1);
+        size_t i = 0, m = (size_t)r->ne;
+        for (; i + LW_TN <= m; i += LW_TN) ST(d + i, OSCALE(LD(x + i), il));
+        for (; i < m; i++) d[i] = OSCALE(x[i], il);
+        d = buf + r->io_at;
+        x = src + h + (r->io >> 1);
+        m = (size_t)r->no;
+        for (i = 0; i + LW_TN <= m; i += LW_TN) ST(d + i, OSCALE(LD(x + i), ih));
+        for (; i < m; i++) d[i] = OSCALE(x[i], ih);
+    }
+    FN(clear)(r, buf, H);
+    FN(margins)(r, buf);
+    FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 1, guard, NULL);
+    FN(copyn)(row, buf + r->cl_at, (size_t)r->cl_n);
+    FN(copyn)(row + r->rg.hoff, buf + r->ch_at, (size_t)r->ch_n);
+}
+
 #undef OP
 #undef SHL1
 #undef SHR1

@@ -42,9 +42,11 @@
 
 typedef struct vol_plan {
     int R, lag;
+    lw_row_prog rp;      /* fused: rows lifted in a line buffer (rp.rg ring form, rp.g buffer) */
     lw_line_geom rg;     /* a row in the ring (compact) */
     lw_line_geom g;      /* a row in the line buffer (fused kernel margins) */
     int buffered;        /* rows are lifted in the line buffer (fused), else in place */
+    int rowfwd, rowinv;  /* ... by lw_row_fwd / lw_row_inv (Mallat, unit strides) */
     size_t rf;           /* elements per ring row */
     int64_t cap_rows;    /* most rows of a tile window (cache budget) */
     int64_t tile, ntiles, strip, nstrips;
@@ -89,15 +91,17 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     memset(vp, 0, sizeof *vp);
     vp->lag = (fp->nsteps + 1) * fp->D;
     vp->R = vp->lag + 1;
-    lw_line_geom_compact(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &vp->rg);
-    vp->buffered = fp->fused;
-    if (vp->buffered)
-    {
-        if (getenv("LW_NOALIGN")) lw_line_geom_init(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &vp->g);
-        else lw_line_geom_aligned(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &vp->g);
-    }
-    else
+    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen);
+    if (vp->buffered) {
+        vp->rg = vp->rp.rg;
+        vp->g = vp->rp.g;
+        int ll_unit = !lv->has_ll || lv->lrs == 1;
+        vp->rowfwd = lv->mallat && lv->drs == 1 && ll_unit;
+        vp->rowinv = lv->mallat && lv->srs == 1 && ll_unit;
+    } else {
+        lw_line_geom_compact(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &vp->rg);
         vp->g = vp->rg; /* no margins: the line format is the compact one */
+    }
     vp->rf = vp->rg.fmt;
     int64_t n1 = lv->n[1];
     int64_t full = win_len(fp, lv->mode, n1, 0, n1), one = win_len(fp, lv->mode, n1, 0, 1);
@@ -197,6 +201,10 @@ static void row_fwd(vol_ctx *c, char *row, char *dst, char *lo, double f)
 {
     const lw_fast_level *lv = c->lv;
     const vol_plan *vp = c->vp;
+    if (vp->rowfwd) {
+        lw_row_fwd(&vp->rp, row, c->line, dst, lo, f, lv->nt, &c->guard);
+        return;
+    }
     if (vp->buffered) {
         lw_line_convert(c->fp, &vp->rg, row, &vp->g, c->line);
         row = c->line;
@@ -211,6 +219,10 @@ static void row_inv(vol_ctx *c, const char *src, const char *lo, char *row, doub
 {
     const lw_fast_level *lv = c->lv;
     const vol_plan *vp = c->vp;
+    if (vp->rowinv) {
+        lw_row_inv(&vp->rp, src, lo, c->line, row, f, &c->guard);
+        return;
+    }
     char *b = vp->buffered ? c->line : row;
     lw_line_load_inv(c->fp, &vp->g, lv->mallat, src, lv->srs, lo, lv->lrs, b, f);
     lw_line_lift(c->fp, &vp->g, b, 1, &c->guard);
