@@ -22,7 +22,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <stdio.h>
 
 #ifdef LW_HAVE_OPENMP
 #include <omp.h>
@@ -31,16 +31,23 @@
 /* Streaming stores for a level whose output is at least this large: 16 MiB,
  * or half the last-level cache where that is larger (an output that stays in
  * a large L3 is read back from there by the next level or the caller, and
- * streaming it out to memory would make the level memory bound). */
+ * streaming it out to memory would make the level memory bound).  The L3 size
+ * comes from sysfs (cpuid-based figures are wrong in some virtual machines). */
 static double nt_bytes(void)
 {
     static double cached; /* a benign race: every thread computes the same */
     if (cached > 0) return cached;
     double b = 16.0 * 1024 * 1024;
-#if defined(_SC_LEVEL3_CACHE_SIZE)
-    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (l3 > 0 && (double)l3 / 2 > b) b = (double)l3 / 2;
-#endif
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
+    if (f) {
+        long kb = 0;
+        char unit = 0;
+        if (fscanf(f, "%ld%c", &kb, &unit) >= 1) {
+            double l3 = (double)kb * (unit == 'M' ? 1024.0 * 1024 : unit == 'K' ? 1024.0 : 1.0);
+            if (l3 / 2 > b) b = l3 / 2;
+        }
+        fclose(f);
+    }
     if (getenv("LW_NT_MB")) b = atof(getenv("LW_NT_MB")) * 1024 * 1024; /* TEMP experiment */
     cached = b;
     return b;
