@@ -13,6 +13,12 @@
 #define FN(name) LW_CAT3(name, LW_ISA, LW_TS)
 
 #if LW_VB > 0
+/* Keep a vector in a register (an empty asm the compiler cannot see through). */
+#if defined(__GNUC__)
+#define LW_PIN(x) __asm__("" : "+x"(x))
+#else
+#define LW_PIN(x) ((void)0)
+#endif
 typedef LW_T FN(v) __attribute__((vector_size(LW_VB)));
 typedef LW_T FN(vu) __attribute__((vector_size(LW_VB), aligned(sizeof(LW_T)), may_alias));
 #define V FN(v)
@@ -210,16 +216,18 @@ __attribute__((always_inline)) LW_TGT static inline V FN(opi)(V t, V a, V b, uin
 #else
 #define OSTORE(p, v, nt) ST((p), (v))
 #endif
-/* final block of L (or H) at index jb: to its output when wholly inside */
+/* final block of L (or H) at index jb: to its output when wholly inside
+ * (the output's fields are copied to locals first: stores through L, H and
+ * the outputs could alias *out as far as the compiler knows) */
 #define FIN(A, jb, v, D, OFF, J0, J1, F)                                                \
     do {                                                                                \
-        if (out && (jb) >= out->J0 && (jb) + N <= out->J1)                             \
-            OSTORE((LW_T *)out->D + ((ptrdiff_t)(jb) + out->OFF), OSCALE((v), F), out->nt); \
-        else if (!out || !out->discard)                                                 \
+        if (hasout && (jb) >= J0 && (jb) + N <= J1)                                     \
+            OSTORE(D + ((ptrdiff_t)(jb) + OFF), OSCALE((v), F), ont);                   \
+        else if (!odiscard)                                                             \
             ST((A) + (jb), (v));                                                        \
     } while (0)
-#define FIN_L(jb, v) FIN(L, jb, v, dl, offl, jl0, jl1, ofl)
-#define FIN_H(jb, v) FIN(H, jb, v, dh, offh, jh0, jh1, ofh)
+#define FIN_L(jb, v) FIN(L, jb, v, odl, ooffl, ojl0, ojl1, ofl)
+#define FIN_H(jb, v) FIN(H, jb, v, odh, ooffh, ojh0, ojh1, ofh)
 
 LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *st, int S, int inverse, int *guard,
                               const lw_lift_out *out)
@@ -227,9 +235,15 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
     LW_T *restrict L = (LW_T *)L_;
     LW_T *restrict H = (LW_T *)H_;
     const size_t N = LW_TN;
-    LW_T ofl = out ? (LW_T)out->fl : (LW_T)1, ofh = out ? (LW_T)out->fh : (LW_T)1;
+    const int hasout = out != NULL, ont = out ? out->nt : 0, odiscard = out ? out->discard : 0;
+    const size_t ojl0 = out ? out->jl0 : 0, ojl1 = out ? out->jl1 : 0, ojh0 = out ? out->jh0 : 0,
+                 ojh1 = out ? out->jh1 : 0;
+    const ptrdiff_t ooffl = out ? out->offl : 0, ooffh = out ? out->offh : 0;
+    LW_T *const odl = out ? (LW_T *)out->dl : NULL, *const odh = out ? (LW_T *)out->dh : NULL;
+    V ofl = (V){0} + (LW_T)(out ? out->fl : 1), ofh = (V){0} + (LW_T)(out ? out->fh : 1);
     (void)ofl;
     (void)ofh;
+    (void)ont;
     /* per-step constants, in execution order (inverse: reversed, subtracting) */
 #if !LW_TINT
     LW_T w[4] = {0, 0, 0, 0};
@@ -503,6 +517,9 @@ LW_TGT static void FN(vchain)(void *const *rows, size_t n, const lw_fstep *st, i
         for (; i + LW_TN <= n; i += LW_TN) {
             V v0 = LD(r[0] + i), v1 = LD(r[1] + i), v2 = LD(r[2] + i), v3 = LD(r[3] + i), v4 = LD(r[4] + i),
               v5 = LD(r[5] + i);
+            LW_PIN(v2); /* each row loaded once (else the compiler re-reads the rows used twice) */
+            LW_PIN(v3);
+            LW_PIN(v4);
             v1 = VOP(0, v1, v0, v2);
             v2 = VOP(1, v2, v1, v3);
             v3 = VOP(2, v3, v2, v4);
@@ -515,6 +532,7 @@ LW_TGT static void FN(vchain)(void *const *rows, size_t n, const lw_fstep *st, i
     } else if (S == 2) {
         for (; i + LW_TN <= n; i += LW_TN) {
             V v0 = LD(r[0] + i), v1 = LD(r[1] + i), v2 = LD(r[2] + i), v3 = LD(r[3] + i);
+            LW_PIN(v2);
             v1 = VOP(0, v1, v0, v2);
             v2 = VOP(1, v2, v1, v3);
             ST(r[1] + i, v1);
@@ -683,6 +701,7 @@ LW_TGT static void FN(merge_nt)(void *dst_, const void *lo_, const void *hi_, si
 #undef SH_HI
 #undef SH_PREV1
 #undef SH_NEXT1
+#undef LW_PIN
 #if LW_TINT
 #undef VUI
 #endif
