@@ -185,8 +185,18 @@ LW_TGT static void FN(step)(void *dst_, const void *const *nb, size_t n, const l
  * don't-care (its left neighbour is taken as 0) and the arrays are readable
  * for 2 * LW_TN + 1 elements past nblk blocks. */
 #if LW_VB > 0 && defined(LW_HAVE_SHUFFLEVECTOR)
+#if LW_VB == 64 && LW_TN == 16
+/* one-element shifts across two vectors as a single valignd (the generic
+ * shuffle compiles to a two-source permute with an index register) */
+#define SHL1(p, c) ((V)_mm512_alignr_epi32((__m512i)(c), (__m512i)(p), 15))
+#define SHR1(c, nx) ((V)_mm512_alignr_epi32((__m512i)(nx), (__m512i)(c), 1))
+#elif LW_VB == 64 && LW_TN == 8
+#define SHL1(p, c) ((V)_mm512_alignr_epi64((__m512i)(c), (__m512i)(p), 7))
+#define SHR1(c, nx) ((V)_mm512_alignr_epi64((__m512i)(nx), (__m512i)(c), 1))
+#else
 #define SHL1(p, c) ((V)__builtin_shufflevector((p), (c), SH_PREV1))
 #define SHR1(c, nx) ((V)__builtin_shufflevector((c), (nx), SH_NEXT1))
+#endif
 #if !LW_TINT
 #define OP(q, t, a, b) ((t) + w[q] * ((a) + (b)))
 #else
