@@ -76,6 +76,7 @@ typedef struct lw_lift_out {
     double fl, fh;
     int nt;
     int discard; /* blocks not stored out are dropped (else kept in place) */
+    int noscale; /* store without the factors fl, fh (inverse: to a ring row) */
 } lw_lift_out;
 
 struct lw_row_prog;
@@ -228,6 +229,8 @@ typedef struct lw_row_prog {
     int64_t offl, offh, jl0, jl1, jh0, jh1;   /* forward: lw_lift_out ranges */
     int64_t lol[4], loh[4];                   /* forward: leftover (start, count) x2 */
     int64_t ie, ne, ie_at, io, no, io_at;     /* inverse: the two core runs (first sample, count, buffer index) */
+    int64_t ril[4], rih[4];                   /* inverse: buffer index ranges (start, count) x2 of the
+                                               * ring row not covered by whole blocks (H: from hoff) */
     int nw;                                   /* inverse: periodic halo samples */
     int64_t wd[LW_ROW_MARGIN], wu[LW_ROW_MARGIN];
 } lw_row_prog;

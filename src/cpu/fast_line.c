@@ -302,6 +302,7 @@ void lw_line_lift_store_fwd(const lw_fast_plan *fp, const lw_line_geom *g, int m
     out.fh = f * fp->zh;
     out.nt = nt;
     out.discard = 0;
+    out.noscale = 0;
     char *H = base + g->hoff * fp->es;
     fp->k->lift2s(base, H, g->nblk, fp->steps, fp->nsteps, 0, guard, &out);
     fused_leftover(fp, base, jl0, jl1, (char *)out.dl, out.offl, out.fl, fp->nsteps == 1);

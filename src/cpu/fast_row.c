@@ -77,6 +77,10 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
     leftover(r->jl0, r->jl1, N, fp->nsteps == 1, r->lol);
     leftover(r->jh0, r->jh1, N, 0, r->loh);
     r->discard = !r->lol[1] && !r->lol[3] && !r->loh[1] && !r->loh[3];
+    /* inverse: the ring row's samples from whole blocks of the kernel, the
+     * rest copied (fs: the even samples are not touched by its one step) */
+    leftover(r->cl_at, r->cl_at + r->cl_n, N, fp->nsteps == 1, r->ril);
+    leftover(r->ch_at - (int64_t)g->hoff, r->ch_at - (int64_t)g->hoff + r->ch_n, N, 0, r->rih);
     /* inverse: the core samples inside [0, n) in two contiguous runs
      * (Mallat); periodic halo samples one by one */
     int64_t a = g->w0 < 0 ? 0 : g->w0, b = g->w1 > n ? n : g->w1;

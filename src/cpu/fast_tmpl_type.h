@@ -232,7 +232,7 @@ __attribute__((always_inline)) LW_TGT static inline V FN(opi)(V t, V a, V b, uin
 #define FIN(A, jb, v, D, OFF, J0, J1, F)                                                \
     do {                                                                                \
         if (hasout && (jb) >= J0 && (jb) + N <= J1)                                     \
-            OSTORE(D + ((ptrdiff_t)(jb) + OFF), OSCALE((v), F), ont);                   \
+            OSTORE(D + ((ptrdiff_t)(jb) + OFF), onoscale ? (v) : OSCALE((v), F), ont);  \
         else if (!odiscard)                                                             \
             ST((A) + (jb), (v));                                                        \
     } while (0)
@@ -245,7 +245,8 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
     LW_T *restrict L = (LW_T *)L_;
     LW_T *restrict H = (LW_T *)H_;
     const size_t N = LW_TN;
-    const int hasout = out != NULL, ont = out ? out->nt : 0, odiscard = out ? out->discard : 0;
+    const int hasout = out != NULL, ont = out ? out->nt : 0, odiscard = out ? out->discard : 0,
+              onoscale = out ? out->noscale : 0;
     const size_t ojl0 = out ? out->jl0 : 0, ojl1 = out ? out->jl1 : 0, ojh0 = out ? out->jh0 : 0,
                  ojh1 = out ? out->jh1 : 0;
     const ptrdiff_t ooffl = out ? out->offl : 0, ooffh = out ? out->offh : 0;
@@ -313,7 +314,7 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
     } else if (S == 1) {
         for (size_t b = 0; b < nblk; b++) {
             size_t j = b * N;
-            ST(H + j, OP(0, LD(H + j), LD(L + j), LD(L + j + 1)));
+            FIN_H(j, OP(0, LD(H + j), LD(L + j), LD(L + j + 1)));
         }
     } else if (S == 2) {
         V hp = z, l1p = z;
@@ -321,8 +322,8 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
             size_t j = b * N;
             V hb = LD(H + j);
             V l1 = OP(0, LD(L + j), SHL1(hp, hb), hb);
-            if (b > 0) ST(H + j - N, OP(1, hp, l1p, SHR1(l1p, l1)));
-            if (b < nblk) ST(L + j, l1);
+            if (b > 0) FIN_H(j - N, OP(1, hp, l1p, SHR1(l1p, l1)));
+            if (b < nblk) FIN_L(j, l1);
             hp = hb;
             l1p = l1;
         }
@@ -336,10 +337,10 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
             if (b > 0) { /* block b-1 */
                 h1 = OP(1, hp, l1p, SHR1(l1p, l1));
                 l2 = OP(2, l1p, SHL1(h1p, h1), h1);
-                if (b <= nblk) ST(L + j - N, l2);
+                if (b <= nblk) FIN_L(j - N, l2);
             }
             if (b > 1) /* block b-2 */
-                ST(H + j - 2 * N, OP(3, h1p, l2p, SHR1(l2p, l2)));
+                FIN_H(j - 2 * N, OP(3, h1p, l2p, SHR1(l2p, l2)));
             hp = hb;
             l1p = l1;
             h1p = h1;
@@ -416,6 +417,7 @@ LW_TGT static void FN(row_fwd)(const lw_row_prog *r, const void *row_, void *buf
     out.fh = f * r->zh;
     out.nt = nt;
     out.discard = r->discard;
+    out.noscale = 0;
     FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 0, guard, &out);
     if (r->discard) return;
     LW_T fl = (LW_T)out.fl, fh = (LW_T)out.fh;
@@ -456,9 +458,25 @@ LW_TGT static void FN(row_inv)(const lw_row_prog *r, const void *src_, const voi
     }
     FN(clear)(r, buf, H);
     FN(margins)(r, buf);
-    FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 1, guard, NULL);
-    FN(copyn)(row, buf + r->cl_at, (size_t)r->cl_n);
-    FN(copyn)(row + r->rg.hoff, buf + r->ch_at, (size_t)r->ch_n);
+    /* finished blocks go straight to the ring row, the rest is copied */
+    lw_lift_out out;
+    out.dl = row;
+    out.dh = row + r->rg.hoff;
+    out.offl = -(ptrdiff_t)r->cl_at;
+    out.offh = -(ptrdiff_t)(r->ch_at - (int64_t)r->g.hoff);
+    out.jl0 = (size_t)r->cl_at;
+    out.jl1 = (size_t)(r->cl_at + r->cl_n);
+    out.jh0 = (size_t)(r->ch_at - (int64_t)r->g.hoff);
+    out.jh1 = out.jh0 + (size_t)r->ch_n;
+    out.fl = out.fh = 1.0;
+    out.nt = 0;
+    out.discard = 0;
+    out.noscale = 1;
+    FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 1, guard, &out);
+    for (int k = 0; k < 4; k += 2) {
+        FN(copyn)((LW_T *)out.dl + (r->ril[k] - r->cl_at), buf + r->ril[k], (size_t)r->ril[k + 1]);
+        FN(copyn)((LW_T *)out.dh + r->rih[k] - (int64_t)out.jh0, H + r->rih[k], (size_t)r->rih[k + 1]);
+    }
 }
 
 #undef OP
