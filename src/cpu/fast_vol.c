@@ -50,6 +50,7 @@ typedef struct vol_plan {
     size_t rf;           /* elements per ring row */
     int64_t cap_rows;    /* most rows of a tile window (cache budget) */
     int64_t tile, ntiles, strip, nstrips;
+    int64_t max_rows;    /* rows of the largest tile window chosen */
     size_t ring_bytes, line_bytes;
 } vol_plan;
 
@@ -115,68 +116,88 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     vp->line_bytes = vp->buffered ? ALIGN64(vp->g.fmt * fp->es) : 0;
 }
 
-/* Window lengths of the pieces of [0, n) cut into pieces of `len`. */
-static void cut_stats(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t len, int64_t *count, double *sum,
-                      int64_t *max)
+/* Window lengths of the pieces of [0, n) cut into pieces of `len`: count,
+ * sum and largest, in O(1) (pieces away from the ends all have the same
+ * window). */
+typedef struct cut {
+    int64_t len, count, max;
+    double sum;
+} cut;
+
+static cut cut_stats(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t len)
 {
-    *count = 0;
-    *sum = 0;
-    *max = 0;
-    for (int64_t a = 0; a < n; a += len) {
-        int64_t w = win_len(fp, mode, n, a, a + len < n ? a + len : n);
-        (*count)++;
-        *sum += (double)w;
-        if (w > *max) *max = w;
+    cut c;
+    c.len = len;
+    c.count = (n + len - 1) / len;
+    c.sum = 0;
+    c.max = 0;
+    for (int64_t k = 0; k < c.count; k++) {
+        if (k == 3 && c.count > 6) { /* pieces 3 .. count-4: interior */
+            int64_t w = win_len(fp, mode, n, 3 * len, 4 * len);
+            c.sum += (double)w * (double)(c.count - 6);
+            if (w > c.max) c.max = w;
+            k = c.count - 4;
+        }
+        int64_t a = k * len, b = a + len < n ? a + len : n;
+        int64_t w = win_len(fp, mode, n, a, b);
+        c.sum += (double)w;
+        if (w > c.max) c.max = w;
     }
+    return c;
 }
 
 /* Tiles of dim 1 and strips of dim 0 for `threads` threads: the least
  * estimated time (units of about equal cost, handed out in rounds; each
  * unit's cost is its window area, halos included), among tilings whose
- * windows fit the ring. */
+ * windows fit the ring.  A few thousand arithmetic steps: it runs on every
+ * execute. */
+#define VOL_CANDIDATES 64
 static void vol_units(const lw_fast_level *lv, vol_plan *vp, int threads, int64_t nitems)
 {
     const lw_fast_plan *fp = lv->fp;
     int64_t n0 = lv->n[0], n1 = lv->n[1];
+    cut tiles[VOL_CANDIDATES], strips[VOL_CANDIDATES];
+    int nt = 0, ns = 0;
+    if (threads < 1) threads = 1;
+    /* tile lengths ceil(n1 / k) from the fewest tiles that fit the ring */
+    int64_t room = vp->cap_rows - 2 * (int64_t)fp->E, k = room > 0 ? n1 / room : n1, prev = -1;
+    if (k < 1) k = 1;
+    for (; k <= n1 && nt < VOL_CANDIDATES; k++) {
+        int64_t len = (n1 + k - 1) / k;
+        if (len == prev) continue;
+        prev = len;
+        cut c = cut_stats(fp, lv->mode, n1, len);
+        if (c.max <= vp->cap_rows || len == 1) tiles[nt++] = c;
+    }
+    prev = -1;
+    for (k = 1; k <= n0 && ns < VOL_CANDIDATES; k++) {
+        int64_t len = (n0 + k - 1) / k;
+        if (len == prev) continue;
+        prev = len;
+        strips[ns++] = cut_stats(fp, lv->mode, n0, len);
+    }
     double best = -1;
     vp->tile = n1;
     vp->ntiles = 1;
+    vp->max_rows = vp->cap_rows;
     vp->strip = n0;
     vp->nstrips = 1;
-    if (threads < 1) threads = 1;
-    /* candidate tile lengths: ceil(n1 / k) for the first 64 counts k that fit */
-    int tried = 0;
-    int64_t prev_t = -1, room = vp->cap_rows - 2 * (int64_t)fp->E, k0 = room > 0 ? n1 / room : n1;
-    if (k0 < 1) k0 = 1;
-    for (int64_t k = k0; k <= n1 && tried < 64; k++) {
-        int64_t tile = (n1 + k - 1) / k, nt, tmax;
-        double tsum;
-        if (tile == prev_t) continue;
-        prev_t = tile;
-        cut_stats(fp, lv->mode, n1, tile, &nt, &tsum, &tmax);
-        if (tmax > vp->cap_rows) continue;
-        tried++;
-        int64_t prev_s = -1;
-        for (int64_t m = 1; m <= n0 && m <= 64; m++) {
-            int64_t strip = (n0 + m - 1) / m, ns, smax;
-            double ssum;
-            if (strip == prev_s) continue;
-            prev_s = strip;
-            cut_stats(fp, lv->mode, n0, strip, &ns, &ssum, &smax);
-            double units = (double)(nitems * nt * ns);
-            double total = (double)nitems * tsum * ssum;
-            double rounds = (double)((int64_t)(units + threads - 1) / threads);
-            double est = rounds * total / units;
-            if (est < (double)(tmax * smax)) est = (double)(tmax * smax);
+    for (int i = 0; i < nt; i++)
+        for (int j = 0; j < ns; j++) {
+            int64_t units = nitems * tiles[i].count * strips[j].count;
+            double total = (double)nitems * tiles[i].sum * strips[j].sum;
+            double rounds = (double)((units + threads - 1) / threads);
+            double est = rounds * total / (double)units, big = (double)tiles[i].max * (double)strips[j].max;
+            if (est < big) est = big;
             if (best < 0 || est < best * 0.999) {
                 best = est;
-                vp->tile = tile;
-                vp->ntiles = nt;
-                vp->strip = strip;
-                vp->nstrips = ns;
+                vp->tile = tiles[i].len;
+                vp->ntiles = tiles[i].count;
+                vp->max_rows = tiles[i].max;
+                vp->strip = strips[j].len;
+                vp->nstrips = strips[j].count;
             }
         }
-    }
 }
 
 size_t lw_fast_vol_scratch(const lw_fast_level *lv)
@@ -336,7 +357,10 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
     for (int b = 0; b < lv->nb; b++) nitems *= lv->bn[b];
     vol_plan vp;
     vol_geom(lv, &vp);
+    double tu0 = omp_get_wtime();
     vol_units(lv, &vp, threads, nitems);
+    double tu1 = omp_get_wtime();
+    if (getenv("LW_VOL_DEBUG")) fprintf(stderr, "units chosen in %.1f us\n", (tu1 - tu0) * 1e6);
     size_t need = ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
     if (getenv("LW_VOL_DEBUG"))
         fprintf(stderr, "vol: n %lld x %lld x %lld items %lld threads %d: tile %lld x%lld strip %lld x%lld cap %lld rf %zu\n",
@@ -363,7 +387,8 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
         c.fp = fp;
         c.vp = &vp;
         if (mem) {
-            memset(mem, 0, vp.ring_bytes); /* samples only are loaded: the rest stays zero */
+            /* only samples are loaded: the rest of the rows stays zero */
+            memset(mem, 0, (size_t)vp.max_rows * vp.rf * (size_t)vp.R * fp->es);
             c.ring = mem;
             c.line = vp.line_bytes ? mem + vp.ring_bytes : NULL;
             if (c.line) memset(c.line, 0, vp.line_bytes); /* its padding stays finite */
