@@ -332,7 +332,10 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
     if (lv->hlift) lw_line_geom_init(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &c->g);
     c->rowfmt = lv->hlift ? c->g.fmt : (size_t)lv->rowlen;
     int64_t st = (int64_t)c->rowfmt;
-    for (int d = lv->nv - 1; d >= 0; d--) {
+    /* nv <= LW_MAX_AXES always; the bound also tells the compiler (else gcc
+     * -Warray-bounds sees paths past the per-axis arrays) */
+    const int nv = lv->nv < LW_MAX_AXES ? lv->nv : LW_MAX_AXES;
+    for (int d = nv - 1; d >= 0; d--) {
         c->dense[d] = st;
         c->blk[d] = (size_t)st;
         st *= lv->n[d];
@@ -353,13 +356,13 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
         c->blk[0] = (size_t)(wmax * c->dense[1]);
     }
     size_t total = 0;
-    for (int d = 0; d < lv->nv; d++) total += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
+    for (int d = 0; d < nv; d++) total += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
     int64_t seg = lv->rowlen < LINE_SEG ? lv->rowlen : LINE_SEG; /* bound of a line segment */
     size_t lb = (lv->hlift && lv->nv == 0) ? lw_line_scratch_bytes(fp, seg + 2 * (int64_t)fp->E + 2) : 0;
     if (mem) {
         memset(mem, 0, total); /* split-row padding stays zero: steps on it are harmless */
         char *p = mem;
-        for (int d = 0; d < lv->nv; d++) {
+        for (int d = 0; d < nv; d++) {
             c->ring[d] = p;
             p += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
         }
@@ -381,7 +384,7 @@ lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst,
     if (lw_fast_vol_applies(lv)) return lw_fast_vol_run(lv, src, dst, ll, threads, guard, scratch, per_thread);
     const lw_fast_plan *fp = lv->fp;
     int64_t nitems = 1;
-    for (int b = 0; b < lv->nb; b++) nitems *= lv->bn[b];
+    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
     /* work units: items x strips of the slowest axis (or segments of the
      * line) x tiles of dim 1 (nv >= 2) */
     nd_ctx c0;
@@ -425,7 +428,7 @@ lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst,
             int64_t item = u / (nstrips * ntiles), strip = (u / ntiles) % nstrips;
             c.tsel = ntiles > 1 ? u % ntiles : -1;
             int64_t so = 0, dof = 0, lof = 0, rem = item;
-            for (int b = lv->nb - 1; b >= 0; b--) {
+            for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
                 int64_t ib = rem % lv->bn[b];
                 rem /= lv->bn[b];
                 so += ib * lv->bss[b];

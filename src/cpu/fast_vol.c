@@ -29,7 +29,6 @@
  * the halo each unit recomputes (vol_plan). */
 #include "fast_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,7 +81,6 @@ static size_t ring_budget(void)
     size_t b = (size_t)l2 / 2;
     if (b < ((size_t)256 << 10)) b = (size_t)256 << 10;
     if (b > ((size_t)2 << 20)) b = (size_t)2 << 20;
-    if (getenv("LW_BUDGET_KB")) b = (size_t)atoi(getenv("LW_BUDGET_KB")) << 10; /* TEMP */
     return b;
 }
 
@@ -354,19 +352,11 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
 {
     const lw_fast_plan *fp = lv->fp;
     int64_t nitems = 1;
-    for (int b = 0; b < lv->nb; b++) nitems *= lv->bn[b];
+    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
     vol_plan vp;
     vol_geom(lv, &vp);
-    double tu0 = omp_get_wtime();
     vol_units(lv, &vp, threads, nitems);
-    double tu1 = omp_get_wtime();
-    if (getenv("LW_VOL_DEBUG")) fprintf(stderr, "units chosen in %.1f us\n", (tu1 - tu0) * 1e6);
     size_t need = ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
-    if (getenv("LW_VOL_DEBUG"))
-        fprintf(stderr, "vol: n %lld x %lld x %lld items %lld threads %d: tile %lld x%lld strip %lld x%lld cap %lld rf %zu\n",
-                (long long)lv->n[0], (long long)lv->n[1], (long long)lv->rowlen, (long long)nitems, threads,
-                (long long)vp.tile, (long long)vp.ntiles, (long long)vp.strip, (long long)vp.nstrips,
-                (long long)vp.cap_rows, vp.rf);
     int64_t nunits = nitems * vp.nstrips * vp.ntiles;
     if (threads > nunits) threads = (int)(nunits > 0 ? nunits : 1);
     if (!scratch || per_thread < need) per_thread = 0; /* the caller's is too small: own */
@@ -402,7 +392,7 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
             if (fail) continue;
             int64_t item = u / (vp.nstrips * vp.ntiles), strip = (u / vp.ntiles) % vp.nstrips, tile = u % vp.ntiles;
             int64_t so = 0, dof = 0, lof = 0, rem = item;
-            for (int b = lv->nb - 1; b >= 0; b--) {
+            for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
                 int64_t ib = rem % lv->bn[b];
                 rem /= lv->bn[b];
                 so += ib * lv->bss[b];
