@@ -70,6 +70,15 @@ const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t)
     }
 }
 
+void lw_fast_store_fence(void)
+{
+#if defined(LW_FAST_X86) && defined(__GNUC__)
+    __builtin_ia32_sfence();
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 static int g_threads; /* 0: the OpenMP default */
 
 void lw_cpu_set_threads(int n) { g_threads = n > 0 ? n : 0; }

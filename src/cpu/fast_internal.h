@@ -75,7 +75,11 @@ typedef struct lw_lift_out {
     size_t jl0, jl1, jh0, jh1;
     double fl, fh;
     int nt;
+    int discard; /* blocks not stored out are dropped (else kept in place) */
+    int noscale; /* store without the factors fl, fh (inverse: to a ring row) */
 } lw_lift_out;
+
+struct lw_row_prog;
 
 typedef struct lw_fkern {
     lw_k_step step;
@@ -91,6 +95,12 @@ typedef struct lw_fkern {
     int lanes; /* elements per vector (1: scalar) */
     /* the same steps down a ring of rows: rows[0] = row i, rows[q] = row i-q */
     void (*vchain)(void *const *rows, size_t n, const lw_fstep *steps, int nsteps, int inverse, int *guard);
+    /* whole rows through a line buffer (fast_row.c, lw_row_fwd / lw_row_inv);
+     * NULL where lift2s is */
+    void (*row_fwd)(const struct lw_row_prog *r, const void *row, void *buf, void *dst, void *lo, double f, int nt,
+                    int *guard);
+    void (*row_inv)(const struct lw_row_prog *r, const void *src, const void *lo, void *buf, void *row, double f,
+                    int *guard);
 } lw_fkern;
 
 /* Kernel tables, indexed by dtype (LW_FLOAT32, LW_FLOAT64, LW_INT32). */
@@ -110,6 +120,11 @@ lw_simd lw_simd_choose(void);
 const char *lw_simd_name(lw_simd s);
 lw_status lw_simd_parse(const char *name, lw_simd *s);
 const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t);
+
+/* Orders this thread's earlier streaming stores (the kernels' streaming
+ * stores are not fenced one by one): called by each thread after its share
+ * of a level. */
+void lw_fast_store_fence(void);
 
 /* Threads used by the cpu backend: the setter's value when > 0, else the
  * OpenMP default (OMP_NUM_THREADS, omp_set_num_threads); 1 without OpenMP. */
@@ -153,6 +168,20 @@ typedef struct lw_line_geom {
 } lw_line_geom;
 
 void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g);
+/* The same with x0 / 2 a multiple of the vector lanes (fused wavelets), so
+ * that whole blocks of the fused kernel land aligned in a Mallat row whose
+ * halves start aligned (at the cost of up to a block of extra margin). */
+void lw_line_geom_aligned(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1,
+                          lw_line_geom *g);
+/* The same window held compactly: no margins, no padding beyond a cache
+ * line per half (the vertical steps of fast_vol.c touch only samples); for
+ * wavelets without the fused kernel this equals lw_line_geom_init. */
+void lw_line_geom_compact(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1,
+                          lw_line_geom *g);
+/* Copy the samples held in both geometries (even x0 each) from src (gs) to
+ * dst (gd). */
+void lw_line_convert(const lw_fast_plan *fp, const lw_line_geom *gs, const char *src, const lw_line_geom *gd,
+                     char *dst);
 
 /* Load the window's samples from a line (element stride ss), times f. */
 void lw_line_load_fwd(const lw_fast_plan *fp, const lw_line_geom *g, const char *src, int64_t ss, char *base,
@@ -178,6 +207,54 @@ void lw_line_store_inv(const lw_fast_plan *fp, const lw_line_geom *g, const char
 
 /* Scratch of lw_line_fwd / lw_line_inv for windows of up to wmax samples. */
 size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax);
+
+/* ---- whole rows between a compact ring and a line buffer (fast_row.c) ------ */
+
+#define LW_ROW_MARGIN 16
+/* Per-level program of the fused wavelets' whole-row lifting for fast_vol.c:
+ * compact ring form rg, line buffer form g (aligned, with margins), and the
+ * copies, margins and output ranges of a row, computed once; run by the
+ * kernels k->row_fwd / k->row_inv.  Buffer indices count elements from the
+ * buffer's start (H half from g.hoff). */
+typedef struct lw_row_prog {
+    const lw_fast_plan *fp;
+    lw_line_geom rg, g;
+    double zl, zh;                            /* the plan's zetas */
+    int64_t cl_n, ch_n, cl_at, ch_at;         /* ring row <-> buffer */
+    int nm;                                   /* margin copies buf[md] = buf[ms] */
+    int64_t md[LW_ROW_MARGIN], ms[LW_ROW_MARGIN];
+    int64_t zl_end, zh_end, rl_at, rh_at;     /* zero [0, zl_end) (L), [hoff, zh_end) (H), from rl_at / rh_at */
+    int discard;                              /* forward: no leftovers, and the junk the kernel
+                                               * would store back is dropped (stays zero) */
+    int64_t offl, offh, jl0, jl1, jh0, jh1;   /* forward: lw_lift_out ranges */
+    int64_t lol[4], loh[4];                   /* forward: leftover (start, count) x2 */
+    int64_t ie, ne, ie_at, io, no, io_at;     /* inverse: the two core runs (first sample, count, buffer index) */
+    int64_t ril[4], rih[4];                   /* inverse: buffer index ranges (start, count) x2 of the
+                                               * ring row not covered by whole blocks (H: from hoff) */
+    int nw;                                   /* inverse: periodic halo samples */
+    int64_t wd[LW_ROW_MARGIN], wu[LW_ROW_MARGIN];
+} lw_row_prog;
+
+/* Whole rows of length n; 0 when this plan cannot (not fused, or margins
+ * wider than LW_ROW_MARGIN). */
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n);
+/* Forward: ring row -> buffer -> lifted, stored in Mallat order to dst (unit
+ * stride), the lowpass half to lo (unit stride) when lo != NULL; times f and
+ * the zetas; nt: streaming stores.  buf: g.fmt elements, zeroed before the
+ * first row of a level and then used only by these two. */
+static inline void lw_row_fwd(const lw_row_prog *r, const char *row, char *buf, char *dst, char *lo, double f,
+                              int nt, int *guard)
+{
+    r->fp->k->row_fwd(r, row, buf, dst, lo, f, nt, guard);
+}
+/* Inverse: a Mallat row of coefficients (unit stride; the lowpass half from
+ * lo when lo != NULL) times f over the zetas -> buffer -> lifted back -> ring
+ * row. */
+static inline void lw_row_inv(const lw_row_prog *r, const char *src, const char *lo, char *buf, char *row, double f,
+                              int *guard)
+{
+    r->fp->k->row_inv(r, src, lo, buf, row, f, guard);
+}
 
 /* Whole segment [o0, o1) of a line: load, lift, store (scratch per thread). */
 void lw_line_fwd(const lw_fast_plan *fp, lw_mode mode, int mallat, const char *src, int64_t ss, char *dst,
@@ -216,6 +293,7 @@ static inline int64_t lw_mallat_pos(int64_t t, int64_t n)
 
 static inline int64_t lw_wrap(int64_t i, int64_t n)
 {
+    if (i >= 0 && i < n) return i;
     int64_t r = i % n;
     return r < 0 ? r + n : r;
 }
@@ -248,6 +326,21 @@ typedef struct lw_fast_level {
     int64_t bn[LW_MAX_RANK], bss[LW_MAX_RANK], bds[LW_MAX_RANK], bls[LW_MAX_RANK];
 } lw_fast_level;
 
+/* Sub-blocks (rows, tiles of rows, planes) of a window [w0, w1) along a
+ * vertical axis: row t at base + ((t - w0) mod R) * stride elements (a ring
+ * of R slots), or at base + (t - w0) * stride when R is 0. */
+typedef struct lw_vrows {
+    char *base;
+    int64_t R;
+    size_t stride;
+    int64_t w0, w1;
+} lw_vrows;
+
+/* The vertical lifting steps of iteration i of the single loop (see
+ * fast_nd.c): step q on row i - q*D, over n elements of each row (forward
+ * order, or reverse with inverse); neighbours outside the window reflected. */
+void lw_fast_vsteps(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int inverse, size_t n, int *guard);
+
 /* Per-thread scratch bytes of a level (64-byte multiple). */
 size_t lw_fast_level_scratch(const lw_fast_level *lv);
 
@@ -256,6 +349,14 @@ size_t lw_fast_level_scratch(const lw_fast_level *lv);
  * aligned), or is NULL (then each thread allocates its own). */
 lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                             char *scratch, size_t per_thread);
+
+/* ---- levels with two vertical axes and a lifted row (fast_vol.c) ----------- */
+
+/* Whether fast_vol.c runs this level (lw_fast_run_level hands it over). */
+int lw_fast_vol_applies(const lw_fast_level *lv);
+size_t lw_fast_vol_scratch(const lw_fast_level *lv);
+lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                          char *scratch, size_t per_thread);
 
 /* ---- Faber-Schauder with several active axes (fast_fs.c) ------------------- */
 

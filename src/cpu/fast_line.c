@@ -27,21 +27,54 @@
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
 
-void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
+/* m: margin samples on each side; padded: room for the fused kernel's
+ * blocks (it reads and writes whole vector blocks past the held samples). */
+static void geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t m, int padded,
+                      int align, lw_line_geom *g)
 {
     lw_fast_window(fp, mode, n, o0, o1, &g->w0, &g->w1);
     g->n = n;
-    int64_t m = fp->fused ? fp->E : 0;
     g->x0 = g->w0 - m;
     if (g->x0 & 1) g->x0--;
+    if (align) { /* x0 / 2 a multiple of the lanes: aligned whole-block stores */
+        int64_t a = 2 * (int64_t)fp->k->lanes;
+        g->x0 = g->x0 >= 0 ? g->x0 / a * a : -((-g->x0 + a - 1) / a * a);
+    }
     g->x1 = g->w1 + m;
     g->cl = (g->x1 - g->x0 + 1) / 2;
     g->ch = (g->x1 - g->x0) / 2;
     size_t lanes = (size_t)fp->k->lanes, per = 64 / fp->es; /* elements per cache line */
     g->nblk = ((size_t)g->cl + lanes - 1) / lanes;
-    size_t half = fp->fused ? (g->nblk + 2) * lanes + 1 : (size_t)g->cl;
+    size_t half = padded ? (g->nblk + 2) * lanes + 1 : (size_t)g->cl;
     g->hoff = (half + per - 1) / per * per;
     g->fmt = 2 * g->hoff;
+}
+
+void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
+{
+    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, 0, g);
+}
+
+void lw_line_geom_aligned(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
+{
+    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, fp->fused, g);
+}
+
+void lw_line_geom_compact(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
+{
+    geom_init(fp, mode, n, o0, o1, 0, 0, 0, g);
+}
+
+void lw_line_convert(const lw_fast_plan *fp, const lw_line_geom *gs, const char *src, const lw_line_geom *gd,
+                     char *dst)
+{
+    size_t es = fp->es;
+    int64_t t0 = gs->x0 > gd->x0 ? gs->x0 : gd->x0, t1 = gs->x1 < gd->x1 ? gs->x1 : gd->x1;
+    if (t1 <= t0) return;
+    int64_t ne = (t1 - t0 + 1) / 2, no = (t1 - t0) / 2; /* t0 is even: both x0 are */
+    memcpy(dst + (size_t)((t0 - gd->x0) >> 1) * es, src + (size_t)((t0 - gs->x0) >> 1) * es, (size_t)ne * es);
+    memcpy(dst + (gd->hoff + (size_t)((t0 - gd->x0) >> 1)) * es, src + (gs->hoff + (size_t)((t0 - gs->x0) >> 1)) * es,
+           (size_t)no * es);
 }
 
 size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax)
@@ -184,20 +217,40 @@ static void lift_steps(const lw_fast_plan *fp, const lw_line_geom *g, char *base
     }
 }
 
-/* Before the fused kernel: margins get the whole-sample reflection of the
- * core (for these symmetric steps, lifting the extended line equals
- * reflecting at every step); the padding gets zeros. */
+/* Before the fused kernel: the E margin samples on each side of the core get
+ * its whole-sample reflection (for these symmetric steps, lifting the
+ * extended line equals reflecting at every step); samples further out (an
+ * aligned geometry's extra margin) and the padding get zeros, so that
+ * nothing the kernel reads can grow from row to row. */
+static inline void copy_elem(char *d, const char *s, size_t es)
+{
+    if (es == 4)
+        memcpy(d, s, 4);
+    else
+        memcpy(d, s, 8);
+}
+
 static void fused_prep(const lw_fast_plan *fp, const lw_line_geom *g, char *base)
 {
-    const lw_fkern *k = fp->k;
     size_t es = fp->es, half = g->hoff;
-    for (int64_t t = g->x0; t < g->x1; t++) {
-        if (t == g->w0) t = g->w1;
-        if (t >= g->x1) break;
-        k->scale(at(g, base, t, es), at(g, base, lw_fast_reflect(t, g->w0, g->w1), es), 1, 1.0);
+    int64_t m0 = g->w0 - fp->E, m1 = g->w1 + fp->E;
+    if (m0 < g->x0) m0 = g->x0;
+    if (m1 > g->x1) m1 = g->x1;
+    if (m0 > g->x0) {
+        memset(base, 0, (size_t)((m0 - g->x0 + 1) / 2) * es);
+        memset(base + half * es, 0, (size_t)((m0 - g->x0) / 2) * es);
     }
-    memset(base + (size_t)g->cl * es, 0, (half - (size_t)g->cl) * es);
-    memset(base + (half + (size_t)g->ch) * es, 0, (half - (size_t)g->ch) * es);
+    for (int64_t t = m0; t < g->w0; t++) {
+        int64_t r = 2 * g->w0 - t; /* the mirror, unless the core is shorter than the margin */
+        copy_elem(at(g, base, t, es), at(g, base, r < g->w1 ? r : lw_fast_reflect(t, g->w0, g->w1), es), es);
+    }
+    for (int64_t t = g->w1; t < m1; t++) {
+        int64_t r = 2 * (g->w1 - 1) - t;
+        copy_elem(at(g, base, t, es), at(g, base, r >= g->w0 ? r : lw_fast_reflect(t, g->w0, g->w1), es), es);
+    }
+    size_t l1 = (size_t)((m1 - g->x0 + 1) / 2), h1 = (size_t)((m1 - g->x0) / 2);
+    memset(base + l1 * es, 0, (half - l1) * es);
+    memset(base + (half + h1) * es, 0, (half - h1) * es);
 }
 
 void lw_line_lift(const lw_fast_plan *fp, const lw_line_geom *g, char *base, int inverse, int *guard)
@@ -248,6 +301,8 @@ void lw_line_lift_store_fwd(const lw_fast_plan *fp, const lw_line_geom *g, int m
     out.fl = f * fp->zl;
     out.fh = f * fp->zh;
     out.nt = nt;
+    out.discard = 0;
+    out.noscale = 0;
     char *H = base + g->hoff * fp->es;
     fp->k->lift2s(base, H, g->nblk, fp->steps, fp->nsteps, 0, guard, &out);
     fused_leftover(fp, base, jl0, jl1, (char *)out.dl, out.offl, out.fl, fp->nsteps == 1);

@@ -104,40 +104,59 @@ static inline char *slot_of(const nd_ctx *c, int d, int64_t t, int64_t w0)
     return c->ring[d] + (size_t)((t - w0) % c->R) * c->blk[d] * c->fp->es;
 }
 
-/* Vertical steps of iteration i at depth d (forward order, or reverse). */
-static void ring_steps(nd_ctx *c, int d, int64_t i, int64_t w0, int64_t w1, int inverse, size_t blk)
+void lw_fast_vsteps(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int inverse, size_t n, int *guard)
 {
-    const lw_fast_plan *fp = c->fp;
-    size_t es = fp->es;
+    size_t es = fp->es, cb = 4096 / es;
     int S = fp->nsteps;
+    int64_t w0 = v->w0, w1 = v->w1;
+#define ROW(t) (v->base + (size_t)(v->R ? ((t) - w0) % v->R : (t) - w0) * v->stride * es)
     if (fp->fused && i - S - 1 >= w0 && i < w1 && (int)((i - 1) & 1) == fp->steps[inverse ? S - 1 : 0].target_odd) {
         /* every step active, no neighbour reflected: one fused pass */
         void *rows[LW_MAX_STEPS + 2];
-        for (int q = 0; q <= S + 1; q++) rows[q] = slot_of(c, d, i - q, w0);
-        fp->k->vchain(rows, blk, fp->steps, S, inverse, &c->guard);
+        for (int q = 0; q <= S + 1; q++) rows[q] = ROW(i - q);
+        fp->k->vchain(rows, n, fp->steps, S, inverse, guard);
         return;
     }
     char *tgt[LW_MAX_STEPS];
     const char *nbs[LW_MAX_STEPS][LW_MAX_TAPS];
     const lw_fstep *st[LW_MAX_STEPS];
     int m = 0;
-    for (int q = 1; q <= fp->nsteps; q++) {
-        const lw_fstep *s = &fp->steps[inverse ? fp->nsteps - q : q - 1];
+    for (int q = 1; q <= S; q++) {
+        const lw_fstep *s = &fp->steps[inverse ? S - q : q - 1];
         int64_t t = i - (int64_t)q * fp->D;
         if (t < w0 || t >= w1 || (int)(t & 1) != s->target_odd) continue;
-        tgt[m] = slot_of(c, d, t, w0);
-        for (int a = 0; a < s->ntaps; a++) nbs[m][a] = slot_of(c, d, lw_fast_reflect(t + s->off[a], w0, w1), w0);
+        tgt[m] = ROW(t);
+        for (int a = 0; a < s->ntaps; a++) nbs[m][a] = ROW(lw_fast_reflect(t + s->off[a], w0, w1));
         st[m++] = s;
     }
+#undef ROW
     if (!m) return;
-    for (size_t j = 0; j < blk; j += c->cb) {
-        size_t cnt = blk - j < c->cb ? blk - j : c->cb;
+    for (size_t j = 0; j < n; j += cb) {
+        size_t cnt = n - j < cb ? n - j : cb;
         for (int q = 0; q < m; q++) {
             const void *nb[LW_MAX_TAPS];
             for (int a = 0; a < st[q]->ntaps; a++) nb[a] = nbs[q][a] + j * es;
-            fp->k->step(tgt[q] + j * es, nb, cnt, st[q], inverse, &c->guard);
+            fp->k->step(tgt[q] + j * es, nb, cnt, st[q], inverse, guard);
         }
     }
+}
+
+/* Vertical steps of iteration i at depth d (forward order, or reverse). */
+static void ring_steps(nd_ctx *c, int d, int64_t i, int64_t w0, int64_t w1, int inverse, size_t blk)
+{
+    lw_vrows v;
+    v.w0 = w0;
+    v.w1 = w1;
+    if (c->direct[d]) {
+        v.base = c->direct[d] + (ptrdiff_t)((w0 - c->dbase[d]) * c->dense[d]) * (ptrdiff_t)c->fp->es;
+        v.R = 0;
+        v.stride = (size_t)c->dense[d];
+    } else {
+        v.base = c->ring[d];
+        v.R = c->R;
+        v.stride = c->blk[d];
+    }
+    lw_fast_vsteps(c->fp, &v, i, inverse, blk, &c->guard);
 }
 
 #define NO_BASE INT64_MIN
@@ -313,7 +332,10 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
     if (lv->hlift) lw_line_geom_init(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &c->g);
     c->rowfmt = lv->hlift ? c->g.fmt : (size_t)lv->rowlen;
     int64_t st = (int64_t)c->rowfmt;
-    for (int d = lv->nv - 1; d >= 0; d--) {
+    /* nv <= LW_MAX_AXES always; the bound also tells the compiler (else gcc
+     * -Warray-bounds sees paths past the per-axis arrays) */
+    const int nv = lv->nv < LW_MAX_AXES ? lv->nv : LW_MAX_AXES;
+    for (int d = nv - 1; d >= 0; d--) {
         c->dense[d] = st;
         c->blk[d] = (size_t)st;
         st *= lv->n[d];
@@ -334,13 +356,13 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
         c->blk[0] = (size_t)(wmax * c->dense[1]);
     }
     size_t total = 0;
-    for (int d = 0; d < lv->nv; d++) total += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
+    for (int d = 0; d < nv; d++) total += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
     int64_t seg = lv->rowlen < LINE_SEG ? lv->rowlen : LINE_SEG; /* bound of a line segment */
     size_t lb = (lv->hlift && lv->nv == 0) ? lw_line_scratch_bytes(fp, seg + 2 * (int64_t)fp->E + 2) : 0;
     if (mem) {
         memset(mem, 0, total); /* split-row padding stays zero: steps on it are harmless */
         char *p = mem;
-        for (int d = 0; d < lv->nv; d++) {
+        for (int d = 0; d < nv; d++) {
             c->ring[d] = p;
             p += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
         }
@@ -351,6 +373,7 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
 
 size_t lw_fast_level_scratch(const lw_fast_level *lv)
 {
+    if (lw_fast_vol_applies(lv)) return lw_fast_vol_scratch(lv);
     nd_ctx c;
     return ctx_init(&c, lv, NULL);
 }
@@ -358,9 +381,10 @@ size_t lw_fast_level_scratch(const lw_fast_level *lv)
 lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                             char *scratch, size_t per_thread)
 {
+    if (lw_fast_vol_applies(lv)) return lw_fast_vol_run(lv, src, dst, ll, threads, guard, scratch, per_thread);
     const lw_fast_plan *fp = lv->fp;
     int64_t nitems = 1;
-    for (int b = 0; b < lv->nb; b++) nitems *= lv->bn[b];
+    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
     /* work units: items x strips of the slowest axis (or segments of the
      * line) x tiles of dim 1 (nv >= 2) */
     nd_ctx c0;
@@ -404,7 +428,7 @@ lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst,
             int64_t item = u / (nstrips * ntiles), strip = (u / ntiles) % nstrips;
             c.tsel = ntiles > 1 ? u % ntiles : -1;
             int64_t so = 0, dof = 0, lof = 0, rem = item;
-            for (int b = lv->nb - 1; b >= 0; b--) {
+            for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
                 int64_t ib = rem % lv->bn[b];
                 rem /= lv->bn[b];
                 so += ib * lv->bss[b];
@@ -421,6 +445,7 @@ lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst,
             else
                 nd_fwd(&c, 0, s, lv->ss, lv->srs, d, lv->ds, lv->drs, l, o0, o1, 1.0, 0, NO_BASE);
         }
+        lw_fast_store_fence();
         if (mem) {
             bad |= c.guard;
             if (!per_thread) free(mem);

@@ -13,6 +13,12 @@
 #define FN(name) LW_CAT3(name, LW_ISA, LW_TS)
 
 #if LW_VB > 0
+/* Keep a vector in a register (an empty asm the compiler cannot see through). */
+#if defined(__GNUC__)
+#define LW_PIN(x) __asm__("" : "+x"(x))
+#else
+#define LW_PIN(x) ((void)0)
+#endif
 typedef LW_T FN(v) __attribute__((vector_size(LW_VB)));
 typedef LW_T FN(vu) __attribute__((vector_size(LW_VB), aligned(sizeof(LW_T)), may_alias));
 #define V FN(v)
@@ -179,8 +185,18 @@ LW_TGT static void FN(step)(void *dst_, const void *const *nb, size_t n, const l
  * don't-care (its left neighbour is taken as 0) and the arrays are readable
  * for 2 * LW_TN + 1 elements past nblk blocks. */
 #if LW_VB > 0 && defined(LW_HAVE_SHUFFLEVECTOR)
+#if LW_VB == 64 && LW_TN == 16
+/* one-element shifts across two vectors as a single valignd (the generic
+ * shuffle compiles to a two-source permute with an index register) */
+#define SHL1(p, c) ((V)_mm512_alignr_epi32((__m512i)(c), (__m512i)(p), 15))
+#define SHR1(c, nx) ((V)_mm512_alignr_epi32((__m512i)(nx), (__m512i)(c), 1))
+#elif LW_VB == 64 && LW_TN == 8
+#define SHL1(p, c) ((V)_mm512_alignr_epi64((__m512i)(c), (__m512i)(p), 7))
+#define SHR1(c, nx) ((V)_mm512_alignr_epi64((__m512i)(nx), (__m512i)(c), 1))
+#else
 #define SHL1(p, c) ((V)__builtin_shufflevector((p), (c), SH_PREV1))
 #define SHR1(c, nx) ((V)__builtin_shufflevector((c), (nx), SH_NEXT1))
+#endif
 #if !LW_TINT
 #define OP(q, t, a, b) ((t) + w[q] * ((a) + (b)))
 #else
@@ -210,16 +226,18 @@ __attribute__((always_inline)) LW_TGT static inline V FN(opi)(V t, V a, V b, uin
 #else
 #define OSTORE(p, v, nt) ST((p), (v))
 #endif
-/* final block of L (or H) at index jb: to its output when wholly inside */
+/* final block of L (or H) at index jb: to its output when wholly inside
+ * (the output's fields are copied to locals first: stores through L, H and
+ * the outputs could alias *out as far as the compiler knows) */
 #define FIN(A, jb, v, D, OFF, J0, J1, F)                                                \
     do {                                                                                \
-        if (out && (jb) >= out->J0 && (jb) + N <= out->J1)                             \
-            OSTORE((LW_T *)out->D + ((ptrdiff_t)(jb) + out->OFF), OSCALE((v), F), out->nt); \
-        else                                                                            \
+        if (hasout && (jb) >= J0 && (jb) + N <= J1)                                     \
+            OSTORE(D + ((ptrdiff_t)(jb) + OFF), onoscale ? (v) : OSCALE((v), F), ont);  \
+        else if (!odiscard)                                                             \
             ST((A) + (jb), (v));                                                        \
     } while (0)
-#define FIN_L(jb, v) FIN(L, jb, v, dl, offl, jl0, jl1, ofl)
-#define FIN_H(jb, v) FIN(H, jb, v, dh, offh, jh0, jh1, ofh)
+#define FIN_L(jb, v) FIN(L, jb, v, odl, ooffl, ojl0, ojl1, ofl)
+#define FIN_H(jb, v) FIN(H, jb, v, odh, ooffh, ojh0, ojh1, ofh)
 
 LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *st, int S, int inverse, int *guard,
                               const lw_lift_out *out)
@@ -227,9 +245,16 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
     LW_T *restrict L = (LW_T *)L_;
     LW_T *restrict H = (LW_T *)H_;
     const size_t N = LW_TN;
-    LW_T ofl = out ? (LW_T)out->fl : (LW_T)1, ofh = out ? (LW_T)out->fh : (LW_T)1;
+    const int hasout = out != NULL, ont = out ? out->nt : 0, odiscard = out ? out->discard : 0,
+              onoscale = out ? out->noscale : 0;
+    const size_t ojl0 = out ? out->jl0 : 0, ojl1 = out ? out->jl1 : 0, ojh0 = out ? out->jh0 : 0,
+                 ojh1 = out ? out->jh1 : 0;
+    const ptrdiff_t ooffl = out ? out->offl : 0, ooffh = out ? out->offh : 0;
+    LW_T *const odl = out ? (LW_T *)out->dl : NULL, *const odh = out ? (LW_T *)out->dh : NULL;
+    V ofl = (V){0} + (LW_T)(out ? out->fl : 1), ofh = (V){0} + (LW_T)(out ? out->fh : 1);
     (void)ofl;
     (void)ofh;
+    (void)ont;
     /* per-step constants, in execution order (inverse: reversed, subtracting) */
 #if !LW_TINT
     LW_T w[4] = {0, 0, 0, 0};
@@ -289,7 +314,7 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
     } else if (S == 1) {
         for (size_t b = 0; b < nblk; b++) {
             size_t j = b * N;
-            ST(H + j, OP(0, LD(H + j), LD(L + j), LD(L + j + 1)));
+            FIN_H(j, OP(0, LD(H + j), LD(L + j), LD(L + j + 1)));
         }
     } else if (S == 2) {
         V hp = z, l1p = z;
@@ -297,8 +322,8 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
             size_t j = b * N;
             V hb = LD(H + j);
             V l1 = OP(0, LD(L + j), SHL1(hp, hb), hb);
-            if (b > 0) ST(H + j - N, OP(1, hp, l1p, SHR1(l1p, l1)));
-            if (b < nblk) ST(L + j, l1);
+            if (b > 0) FIN_H(j - N, OP(1, hp, l1p, SHR1(l1p, l1)));
+            if (b < nblk) FIN_L(j, l1);
             hp = hb;
             l1p = l1;
         }
@@ -312,10 +337,10 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
             if (b > 0) { /* block b-1 */
                 h1 = OP(1, hp, l1p, SHR1(l1p, l1));
                 l2 = OP(2, l1p, SHL1(h1p, h1), h1);
-                if (b <= nblk) ST(L + j - N, l2);
+                if (b <= nblk) FIN_L(j - N, l2);
             }
             if (b > 1) /* block b-2 */
-                ST(H + j - 2 * N, OP(3, h1p, l2p, SHR1(l2p, l2)));
+                FIN_H(j - 2 * N, OP(3, h1p, l2p, SHR1(l2p, l2)));
             hp = hb;
             l1p = l1;
             h1p = h1;
@@ -328,6 +353,132 @@ LW_TGT static void FN(lift2s)(void *L_, void *H_, size_t nblk, const lw_fstep *s
     if (bad) *guard = 1;
 #endif
 }
+/* ---- whole rows through a line buffer (see fast_row.c) ---------------------- */
+
+/* dst[i] = src[i] for n elements (distinct buffers). */
+__attribute__((always_inline)) LW_TGT static inline void FN(copyn)(LW_T *restrict d, const LW_T *restrict x, size_t n)
+{
+    size_t i = 0;
+    for (; i + LW_TN <= n; i += LW_TN) ST(d + i, LD(x + i));
+    for (; i < n; i++) d[i] = x[i];
+}
+
+/* Zero [0, e) of a buffer half, writing nothing at or past e. */
+__attribute__((always_inline)) LW_TGT static inline void FN(zero_to)(LW_T *d, int64_t e)
+{
+    V z = {0};
+    int64_t j = 0;
+    for (; j + LW_TN <= e; j += LW_TN) ST(d + j, z);
+    for (; j < e; j++) d[j] = 0;
+}
+
+/* Zero [a, b) of a buffer half with whole vectors (past b: padding). */
+__attribute__((always_inline)) LW_TGT static inline void FN(zero_from)(LW_T *d, int64_t a, int64_t b)
+{
+    V z = {0};
+    for (int64_t j = a; j < b; j += LW_TN) ST(d + j, z);
+}
+
+/* Zero the buffer outside core and margins (the margins are rewritten
+ * after, so [0, core) is cleared whole). */
+__attribute__((always_inline)) LW_TGT static inline void FN(clear)(const lw_row_prog *r, LW_T *buf, LW_T *H)
+{
+    int64_t e = (int64_t)r->g.nblk * LW_TN;
+    FN(zero_to)(buf, r->zl_end);
+    FN(zero_to)(H, r->zh_end);
+    FN(zero_from)(buf, r->rl_at, e);
+    FN(zero_from)(H, r->rh_at, e);
+}
+
+__attribute__((always_inline)) LW_TGT static inline void FN(margins)(const lw_row_prog *r, LW_T *buf)
+{
+    for (int k = 0; k < r->nm; k++) buf[r->md[k]] = buf[r->ms[k]];
+}
+
+LW_TGT static void FN(row_fwd)(const lw_row_prog *r, const void *row_, void *buf_, void *dst, void *lo, double f,
+                               int nt, int *guard)
+{
+    const LW_T *row = (const LW_T *)row_;
+    LW_T *buf = (LW_T *)buf_, *H = buf + r->g.hoff;
+    FN(copyn)(buf + r->cl_at, row, (size_t)r->cl_n);
+    FN(copyn)(buf + r->ch_at, row + r->rg.hoff, (size_t)r->ch_n);
+    if (!r->discard) FN(clear)(r, buf, H); /* the kernel stored junk blocks back */
+    FN(margins)(r, buf);
+    lw_lift_out out;
+    out.dl = lo ? lo : dst;
+    out.dh = dst;
+    out.offl = (ptrdiff_t)r->offl;
+    out.offh = (ptrdiff_t)r->offh;
+    out.jl0 = (size_t)r->jl0;
+    out.jl1 = (size_t)r->jl1;
+    out.jh0 = (size_t)r->jh0;
+    out.jh1 = (size_t)r->jh1;
+    out.fl = f * r->zl;
+    out.fh = f * r->zh;
+    out.nt = nt;
+    out.discard = r->discard;
+    out.noscale = 0;
+    FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 0, guard, &out);
+    if (r->discard) return;
+    LW_T fl = (LW_T)out.fl, fh = (LW_T)out.fh;
+    (void)fl;
+    (void)fh;
+    for (int k = 0; k < 4; k += 2) {
+        LW_T *dl = (LW_T *)out.dl + (r->lol[k] + r->offl), *dh = (LW_T *)dst + (r->loh[k] + r->offh);
+        for (int64_t j = 0; j < r->lol[k + 1]; j++) dl[j] = OSCALE(buf[r->lol[k] + j], fl);
+        for (int64_t j = 0; j < r->loh[k + 1]; j++) dh[j] = OSCALE(H[r->loh[k] + j], fh);
+    }
+}
+
+LW_TGT static void FN(row_inv)(const lw_row_prog *r, const void *src_, const void *lo_, void *buf_, void *row_,
+                               double f, int *guard)
+{
+    const LW_T *src = (const LW_T *)src_, *lo = (const LW_T *)lo_;
+    LW_T *buf = (LW_T *)buf_, *H = buf + r->g.hoff, *row = (LW_T *)row_;
+    int64_t n = r->g.n, h = (n + 1) / 2;
+    LW_T il = (LW_T)(f / r->zl), ih = (LW_T)(f / r->zh);
+    (void)il;
+    (void)ih;
+    const LW_T *ls = lo ? lo : src;
+    for (int q = 0; q < r->nw; q++) {
+        int64_t u = r->wu[q];
+        buf[r->wd[q]] = (u & 1) ? OSCALE(src[h + (u >> 1)], ih) : OSCALE(ls[u >> 1], il);
+    }
+    {
+        LW_T *d = buf + r->ie_at;
+        const LW_T *x = ls + (r->ie >> 1);
+        size_t i = 0, m = (size_t)r->ne;
+        for (; i + LW_TN <= m; i += LW_TN) ST(d + i, OSCALE(LD(x + i), il));
+        for (; i < m; i++) d[i] = OSCALE(x[i], il);
+        d = buf + r->io_at;
+        x = src + h + (r->io >> 1);
+        m = (size_t)r->no;
+        for (i = 0; i + LW_TN <= m; i += LW_TN) ST(d + i, OSCALE(LD(x + i), ih));
+        for (; i < m; i++) d[i] = OSCALE(x[i], ih);
+    }
+    FN(clear)(r, buf, H);
+    FN(margins)(r, buf);
+    /* finished blocks go straight to the ring row, the rest is copied */
+    lw_lift_out out;
+    out.dl = row;
+    out.dh = row + r->rg.hoff;
+    out.offl = -(ptrdiff_t)r->cl_at;
+    out.offh = -(ptrdiff_t)(r->ch_at - (int64_t)r->g.hoff);
+    out.jl0 = (size_t)r->cl_at;
+    out.jl1 = (size_t)(r->cl_at + r->cl_n);
+    out.jh0 = (size_t)(r->ch_at - (int64_t)r->g.hoff);
+    out.jh1 = out.jh0 + (size_t)r->ch_n;
+    out.fl = out.fh = 1.0;
+    out.nt = 0;
+    out.discard = 0;
+    out.noscale = 1;
+    FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 1, guard, &out);
+    for (int k = 0; k < 4; k += 2) {
+        FN(copyn)((LW_T *)out.dl + (r->ril[k] - r->cl_at), buf + r->ril[k], (size_t)r->ril[k + 1]);
+        FN(copyn)((LW_T *)out.dh + r->rih[k] - (int64_t)out.jh0, H + r->rih[k], (size_t)r->rih[k + 1]);
+    }
+}
+
 #undef OP
 #undef SHL1
 #undef SHR1
@@ -394,6 +545,9 @@ LW_TGT static void FN(vchain)(void *const *rows, size_t n, const lw_fstep *st, i
         for (; i + LW_TN <= n; i += LW_TN) {
             V v0 = LD(r[0] + i), v1 = LD(r[1] + i), v2 = LD(r[2] + i), v3 = LD(r[3] + i), v4 = LD(r[4] + i),
               v5 = LD(r[5] + i);
+            LW_PIN(v2); /* each row loaded once (else the compiler re-reads the rows used twice) */
+            LW_PIN(v3);
+            LW_PIN(v4);
             v1 = VOP(0, v1, v0, v2);
             v2 = VOP(1, v2, v1, v3);
             v3 = VOP(2, v3, v2, v4);
@@ -406,6 +560,7 @@ LW_TGT static void FN(vchain)(void *const *rows, size_t n, const lw_fstep *st, i
     } else if (S == 2) {
         for (; i + LW_TN <= n; i += LW_TN) {
             V v0 = LD(r[0] + i), v1 = LD(r[1] + i), v2 = LD(r[2] + i), v3 = LD(r[3] + i);
+            LW_PIN(v2);
             v1 = VOP(0, v1, v0, v2);
             v2 = VOP(1, v2, v1, v3);
             ST(r[1] + i, v1);
@@ -502,8 +657,9 @@ LW_TGT static void FN(merge)(void *dst_, const void *lo_, const void *hi_, size_
 }
 
 /* Streaming-store variants for large final outputs (no read for ownership,
- * no cache pollution).  Fenced at the end, so other threads see the data
- * after the usual synchronization. */
+ * no cache pollution).  Not fenced here (a fence per row would wait for every
+ * row's stores to drain): each thread fences once after its work
+ * (lw_fast_store_fence), before the threads synchronize. */
 #if LW_VB > 0 && defined(LW_NTST)
 LW_TGT static void FN(scale_nt)(void *dst_, const void *src_, size_t n, double f)
 {
@@ -519,7 +675,6 @@ LW_TGT static void FN(scale_nt)(void *dst_, const void *src_, size_t n, double f
     for (; ((uintptr_t)(d + i) & (LW_VB - 1)) != 0; i++) d[i] = MULF(x[i], ff);
     for (; i + LW_TN <= n; i += LW_TN) LW_NTST(d + i, MULF(LD(x + i), ff));
     for (; i < n; i++) d[i] = MULF(x[i], ff);
-    _mm_sfence();
 }
 
 LW_TGT static void FN(merge_nt)(void *dst_, const void *lo_, const void *hi_, size_t np, double fl, double fh)
@@ -550,7 +705,6 @@ LW_TGT static void FN(merge_nt)(void *dst_, const void *lo_, const void *hi_, si
         x[2 * i] = MULF(lo[i], l);
         x[2 * i + 1] = MULF(hi[i], h);
     }
-    _mm_sfence();
 }
 #else
 LW_TGT static void FN(scale_nt)(void *dst_, const void *src_, size_t n, double f) { FN(scale)(dst_, src_, n, f); }
@@ -575,6 +729,7 @@ LW_TGT static void FN(merge_nt)(void *dst_, const void *lo_, const void *hi_, si
 #undef SH_HI
 #undef SH_PREV1
 #undef SH_NEXT1
+#undef LW_PIN
 #if LW_TINT
 #undef VUI
 #endif

@@ -253,6 +253,36 @@ static void tiles(void)
     }
 }
 
+/* The 3-D engine (fast_vol.c): rows whose halves fill whole vector blocks
+ * (the kernel drops its margin blocks) and rows that do not, each mode,
+ * layout and direction, multi-level (the lowpass buffer), and the tilings
+ * chosen for other thread counts (units of tiles x strips, 1 to 16 threads). */
+static void volumes(void)
+{
+    int64_t a[3] = {40, 70, 128}, b[3] = {9, 33, 100}, p[4] = {3, 20, 24, 64};
+    int a123[3] = {1, 2, 3};
+    for (int m = 0; m < 2; m++)
+        for (int dir = 0; dir < 2; dir++)
+            for (int lay = 0; lay < 2; lay++) {
+                check(3, a, 0, NULL, LW_CDF97, (lw_mode)m, (lw_layout)lay, LW_FLOAT32, 2, (lw_direction)dir, 0);
+                if (m == LW_SYMMETRIC)
+                    check(3, b, 0, NULL, LW_CDF97, (lw_mode)m, (lw_layout)lay, LW_FLOAT32, 1, (lw_direction)dir, 0);
+                check(3, a, 0, NULL, LW_CDF53, (lw_mode)m, (lw_layout)lay, LW_INT32, 2, (lw_direction)dir, 70000);
+                check(3, a, 0, NULL, LW_FS, (lw_mode)m, (lw_layout)lay, LW_FLOAT64, 1, (lw_direction)dir, 0);
+            }
+    /* batches of volumes: (B, D, H, W) on 1, 2, 3 */
+    check(4, p, 3, a123, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 2, LW_FORWARD, 0);
+    check(4, p, 3, a123, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, 2, LW_INVERSE, 0);
+    const int th[4] = {3, 5, 8, 16};
+    for (int i = 0; i < 4; i++) {
+        lw_cpu_set_threads(th[i]);
+        check(3, a, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 1, LW_FORWARD, 0);
+        check(3, a, 0, NULL, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, 1, LW_INVERSE, 0);
+        check(3, b, 0, NULL, LW_DD137, LW_SYMMETRIC, LW_INTERLEAVED, LW_FLOAT32, 1, LW_INVERSE, 0);
+    }
+    lw_cpu_set_threads(0); /* back to the OpenMP default */
+}
+
 /* Multi-level float32 cdf97 / dd137 on a larger image stays inside 1e-5. */
 static void float_depth(void)
 {
@@ -284,6 +314,7 @@ int main(void)
     int_limits();
     float_depth();
     tiles();
+    volumes();
     printf("%ld cases\n", n_cases);
     return lw_test_finish("test_cpu_fast");
 }

@@ -1,0 +1,101 @@
+/* Whole rows lifted by the fused kernel (cdf53, cdf97, fs) between the
+ * compact split form of fast_vol.c's ring and a line buffer with the kernel's
+ * margins.  Every index is computed here once per level (lw_row_init), so
+ * that a row costs two vector copies, a few margin elements and the kernel
+ * (k->row_fwd, k->row_inv in fast_tmpl_type.h): 3-D rows are short, and the
+ * generic per-row bookkeeping of fast_line.c cost as much as the lifting.
+ *
+ * Forward: the finished ring row is copied into the buffer (an aligned
+ * geometry, lw_line_geom_aligned, so whole blocks land aligned in Mallat
+ * rows), its margins get the reflection of the row (the symmetric boundary;
+ * periodic rows hold their wrapped halo already), and k->lift2s stores whole
+ * blocks straight to their places with the zetas folded in.  Where every
+ * output lies in whole blocks the kernel drops the margin blocks instead of
+ * storing them back, so the buffer outside core and margins stays zero.
+ * Inverse: the row's coefficients are loaded into the buffer divided by their
+ * zetas, lifted back, and the samples copied into the ring row. */
+#include "fast_internal.h"
+
+#include <string.h>
+
+/* Element index of held sample t in geometry g. */
+static int64_t idx(const lw_line_geom *g, int64_t t)
+{
+    return (t & 1) ? (int64_t)g->hoff + ((t - g->x0 - 1) >> 1) : (t - g->x0) >> 1;
+}
+
+/* Indices [j0, j1) of a half not covered by whole blocks: (start, count) x2. */
+static void leftover(int64_t j0, int64_t j1, int64_t N, int all, int64_t *r)
+{
+    int64_t c0 = (j0 + N - 1) / N * N, c1 = j1 / N * N;
+    if (all || c0 >= c1) c0 = c1 = j1;
+    r[0] = j0;
+    r[1] = c0 > j0 ? c0 - j0 : 0;
+    r[2] = c1;
+    r[3] = j1 > c1 ? j1 - c1 : 0;
+}
+
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
+{
+    memset(r, 0, sizeof *r);
+    if (!fp->fused || !fp->k->row_fwd || 2 * fp->E > LW_ROW_MARGIN) return 0;
+    r->fp = fp;
+    r->zl = fp->zl;
+    r->zh = fp->zh;
+    lw_line_geom_compact(fp, mode, n, 0, n, &r->rg);
+    lw_line_geom_aligned(fp, mode, n, 0, n, &r->g);
+    const lw_line_geom *g = &r->g, *rg = &r->rg;
+    /* ring row <-> buffer: the samples both hold, [rg.x0, rg.x1) */
+    r->cl_n = (int64_t)rg->cl;
+    r->ch_n = (int64_t)rg->ch;
+    r->cl_at = idx(g, rg->x0);
+    r->ch_at = idx(g, rg->x0 + 1);
+    /* margins: E samples each side reflected; junk further out zeroed */
+    int64_t m0 = g->w0 - fp->E, m1 = g->w1 + fp->E;
+    if (m0 < g->x0) m0 = g->x0;
+    if (m1 > g->x1) m1 = g->x1;
+    for (int64_t t = m0; t < m1; t++) {
+        if (t == g->w0) t = g->w1;
+        if (t >= m1) break;
+        int64_t u = t < g->w0 ? 2 * g->w0 - t : 2 * (g->w1 - 1) - t;
+        if (u < g->w0 || u >= g->w1) u = lw_fast_reflect(t, g->w0, g->w1);
+        r->md[r->nm] = idx(g, t);
+        r->ms[r->nm++] = idx(g, u);
+    }
+    r->zl_end = r->cl_at;
+    r->zh_end = r->ch_at - (int64_t)g->hoff;
+    r->rl_at = (m1 - g->x0 + 1) / 2;
+    r->rh_at = (m1 - g->x0) / 2;
+    /* forward: whole blocks to dst[j + off] (Mallat, unit strides) */
+    int64_t h = (n + 1) / 2, x0 = g->x0, N = fp->k->lanes;
+    r->offl = x0 / 2;
+    r->offh = h + x0 / 2;
+    r->jl0 = (0 - x0 + 1) / 2;
+    r->jl1 = (n - x0 + 1) / 2;
+    r->jh0 = (0 - x0) / 2;
+    r->jh1 = (n - x0) / 2;
+    leftover(r->jl0, r->jl1, N, fp->nsteps == 1, r->lol);
+    leftover(r->jh0, r->jh1, N, 0, r->loh);
+    r->discard = !r->lol[1] && !r->lol[3] && !r->loh[1] && !r->loh[3];
+    /* inverse: the ring row's samples from whole blocks of the kernel, the
+     * rest copied (fs: the even samples are not touched by its one step) */
+    leftover(r->cl_at, r->cl_at + r->cl_n, N, fp->nsteps == 1, r->ril);
+    leftover(r->ch_at - (int64_t)g->hoff, r->ch_at - (int64_t)g->hoff + r->ch_n, N, 0, r->rih);
+    /* inverse: the core samples inside [0, n) in two contiguous runs
+     * (Mallat); periodic halo samples one by one */
+    int64_t a = g->w0 < 0 ? 0 : g->w0, b = g->w1 > n ? n : g->w1;
+    r->ie = (a & 1) ? a + 1 : a;
+    r->io = (a & 1) ? a : a + 1;
+    r->ne = b > r->ie ? (b - r->ie + 1) / 2 : 0;
+    r->no = b > r->io ? (b - r->io + 1) / 2 : 0;
+    r->ie_at = idx(g, r->ie);
+    r->io_at = idx(g, r->io);
+    for (int64_t t = g->w0; t < g->w1; t++) {
+        if (t == a) t = b;
+        if (t >= g->w1) break;
+        if (r->nw == LW_ROW_MARGIN) return 0;
+        r->wd[r->nw] = idx(g, t);
+        r->wu[r->nw++] = lw_wrap(t, n);
+    }
+    return 1;
+}

@@ -1,0 +1,422 @@
+/* The single loop for levels with two vertical axes and a lifted row: 3-D
+ * volumes (n0, n1, n) and batches of them.
+ *
+ * Work units (OpenMP, dynamic): items x strips of dim 0 x tiles of dim 1.  A
+ * unit's ring holds R = (S+1)*D + 1 slots along dim 0, each slot a tile of
+ * dim-1 rows with the halo its dim-1 lifting needs (E = S*D rows on each
+ * side).  Rows are held compactly in split form (even | odd samples, no
+ * margins: lw_line_geom_compact), so the vertical steps touch only samples
+ * and a slot stays small enough for L2 with large tiles.
+ *
+ * Forward, iteration i of dim 0: the tile of plane i is loaded (split) into
+ * its slot; the vertical steps of dim 0 run over the whole slot (k->vchain:
+ * every column of the tile at once); plane t = i - lag is then final in dim
+ * 0, and dim 1 is lifted in place inside its slot by the same single loop
+ * (rows as sub-blocks); each finished row is copied into a line buffer with
+ * the margins of the fused kernel, lifted and stored straight to its Mallat
+ * place, the zetas of the three axes folded into that store.
+ *
+ * Inverse (rows, then dim 1, then dim 0): each row of plane i is loaded into
+ * the line buffer, inverse-lifted there and copied compactly into the slot;
+ * dim 1 is inverted in place in the slot, which finishes the tile's rows
+ * [a0, a1); the vertical steps of dim 0 then run on those rows only (a single
+ * halo: dim 0 acts on every column separately), and finished planes are
+ * merged back to natural order in the output.
+ *
+ * The rows of the next plane are prefetched while the current one is lifted
+ * along dim 1, one row per row step, so the memory stays busy.  Tiles and
+ * strips are chosen per level and thread count to balance the units against
+ * the halo each unit recomputes (vol_plan). */
+#include "fast_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef LW_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#define ALIGN64(x) (((x) + 63) & ~(size_t)63)
+
+typedef struct vol_plan {
+    int R, lag;
+    lw_row_prog rp;      /* fused: rows lifted in a line buffer (rp.rg ring form, rp.g buffer) */
+    lw_line_geom rg;     /* a row in the ring (compact) */
+    lw_line_geom g;      /* a row in the line buffer (fused kernel margins) */
+    int buffered;        /* rows are lifted in the line buffer (fused), else in place */
+    int rowfwd, rowinv;  /* ... by lw_row_fwd / lw_row_inv (Mallat, unit strides) */
+    size_t rf;           /* elements per ring row */
+    int64_t cap_rows;    /* most rows of a tile window (cache budget) */
+    int64_t tile, ntiles, strip, nstrips;
+    int64_t max_rows;    /* rows of the largest tile window chosen */
+    size_t ring_bytes, line_bytes;
+} vol_plan;
+
+typedef struct vol_ctx {
+    const lw_fast_level *lv;
+    const lw_fast_plan *fp;
+    const vol_plan *vp;
+    char *ring, *line;
+    int guard;
+} vol_ctx;
+
+int lw_fast_vol_applies(const lw_fast_level *lv) { return lv->nv == 2 && lv->hlift; }
+
+static int64_t win_len(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t a, int64_t b)
+{
+    int64_t w0, w1;
+    lw_fast_window(fp, mode, n, a, b, &w0, &w1);
+    return w1 - w0;
+}
+
+/* Bytes the ring of one unit may take: half of this core's L2. */
+static size_t ring_budget(void)
+{
+    long l2 = 0;
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    if (l2 <= 0) l2 = 1L << 20;
+    size_t b = (size_t)l2 / 2;
+    if (b < ((size_t)256 << 10)) b = (size_t)256 << 10;
+    if (b > ((size_t)2 << 20)) b = (size_t)2 << 20;
+    return b;
+}
+
+/* Geometry and the largest tile window allowed (independent of threads). */
+static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
+{
+    const lw_fast_plan *fp = lv->fp;
+    memset(vp, 0, sizeof *vp);
+    vp->lag = (fp->nsteps + 1) * fp->D;
+    vp->R = vp->lag + 1;
+    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen);
+    if (vp->buffered) {
+        vp->rg = vp->rp.rg;
+        vp->g = vp->rp.g;
+        int ll_unit = !lv->has_ll || lv->lrs == 1;
+        vp->rowfwd = lv->mallat && lv->drs == 1 && ll_unit;
+        vp->rowinv = lv->mallat && lv->srs == 1 && ll_unit;
+    } else {
+        lw_line_geom_compact(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &vp->rg);
+        vp->g = vp->rg; /* no margins: the line format is the compact one */
+    }
+    vp->rf = vp->rg.fmt;
+    int64_t n1 = lv->n[1];
+    int64_t full = win_len(fp, lv->mode, n1, 0, n1), one = win_len(fp, lv->mode, n1, 0, 1);
+    int64_t rowb = (int64_t)vp->R * (int64_t)vp->rf * (int64_t)fp->es;
+    int64_t fit = (int64_t)ring_budget() / (rowb > 0 ? rowb : 1);
+    int64_t cap = fit < full ? fit : full;
+    if (cap < one) cap = one;
+    vp->cap_rows = cap;
+    vp->ring_bytes = ALIGN64((size_t)cap * vp->rf * (size_t)vp->R * fp->es);
+    vp->line_bytes = vp->buffered ? ALIGN64(vp->g.fmt * fp->es) : 0;
+}
+
+/* Window lengths of the pieces of [0, n) cut into pieces of `len`: count,
+ * sum and largest, in O(1) (pieces away from the ends all have the same
+ * window). */
+typedef struct cut {
+    int64_t len, count, max;
+    double sum;
+} cut;
+
+static cut cut_stats(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t len)
+{
+    cut c;
+    c.len = len;
+    c.count = (n + len - 1) / len;
+    c.sum = 0;
+    c.max = 0;
+    for (int64_t k = 0; k < c.count; k++) {
+        if (k == 3 && c.count > 6) { /* pieces 3 .. count-4: interior */
+            int64_t w = win_len(fp, mode, n, 3 * len, 4 * len);
+            c.sum += (double)w * (double)(c.count - 6);
+            if (w > c.max) c.max = w;
+            k = c.count - 4;
+        }
+        int64_t a = k * len, b = a + len < n ? a + len : n;
+        int64_t w = win_len(fp, mode, n, a, b);
+        c.sum += (double)w;
+        if (w > c.max) c.max = w;
+    }
+    return c;
+}
+
+/* Tiles of dim 1 and strips of dim 0 for `threads` threads: the least
+ * estimated time (units of about equal cost, handed out in rounds; each
+ * unit's cost is its window area, halos included), among tilings whose
+ * windows fit the ring.  A few thousand arithmetic steps: it runs on every
+ * execute. */
+#define VOL_CANDIDATES 64
+static void vol_units(const lw_fast_level *lv, vol_plan *vp, int threads, int64_t nitems)
+{
+    const lw_fast_plan *fp = lv->fp;
+    int64_t n0 = lv->n[0], n1 = lv->n[1];
+    cut tiles[VOL_CANDIDATES], strips[VOL_CANDIDATES];
+    int nt = 0, ns = 0;
+    if (threads < 1) threads = 1;
+    /* tile lengths ceil(n1 / k) from the fewest tiles that fit the ring */
+    int64_t room = vp->cap_rows - 2 * (int64_t)fp->E, k = room > 0 ? n1 / room : n1, prev = -1;
+    if (k < 1) k = 1;
+    for (; k <= n1 && nt < VOL_CANDIDATES; k++) {
+        int64_t len = (n1 + k - 1) / k;
+        if (len == prev) continue;
+        prev = len;
+        cut c = cut_stats(fp, lv->mode, n1, len);
+        if (c.max <= vp->cap_rows || len == 1) tiles[nt++] = c;
+    }
+    prev = -1;
+    for (k = 1; k <= n0 && ns < VOL_CANDIDATES; k++) {
+        int64_t len = (n0 + k - 1) / k;
+        if (len == prev) continue;
+        prev = len;
+        strips[ns++] = cut_stats(fp, lv->mode, n0, len);
+    }
+    double best = -1;
+    vp->tile = n1;
+    vp->ntiles = 1;
+    vp->max_rows = vp->cap_rows;
+    vp->strip = n0;
+    vp->nstrips = 1;
+    for (int i = 0; i < nt; i++)
+        for (int j = 0; j < ns; j++) {
+            int64_t units = nitems * tiles[i].count * strips[j].count;
+            double total = (double)nitems * tiles[i].sum * strips[j].sum;
+            double rounds = (double)((units + threads - 1) / threads);
+            double est = rounds * total / (double)units, big = (double)tiles[i].max * (double)strips[j].max;
+            if (est < big) est = big;
+            if (best < 0 || est < best * 0.999) {
+                best = est;
+                vp->tile = tiles[i].len;
+                vp->ntiles = tiles[i].count;
+                vp->max_rows = tiles[i].max;
+                vp->strip = strips[j].len;
+                vp->nstrips = strips[j].count;
+            }
+        }
+}
+
+size_t lw_fast_vol_scratch(const lw_fast_level *lv)
+{
+    vol_plan vp;
+    vol_geom(lv, &vp);
+    return ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
+}
+
+static inline void prefetch_row(const char *p, size_t bytes)
+{
+#if defined(__GNUC__)
+    for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, 0, 2);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/* The forward row stage: lift a finished ring row and store it (times f and
+ * its zetas) to dst (and its lowpass half to lo when lo != NULL). */
+static void row_fwd(vol_ctx *c, char *row, char *dst, char *lo, double f)
+{
+    const lw_fast_level *lv = c->lv;
+    const vol_plan *vp = c->vp;
+    if (vp->rowfwd) {
+        lw_row_fwd(&vp->rp, row, c->line, dst, lo, f, lv->nt, &c->guard);
+        return;
+    }
+    if (vp->buffered) {
+        lw_line_convert(c->fp, &vp->rg, row, &vp->g, c->line);
+        row = c->line;
+    }
+    lw_line_lift_store_fwd(c->fp, &vp->g, lv->mallat, row, dst, lv->drs, lo, lv->lrs, 0, lv->rowlen, f, lv->nt,
+                           &c->guard);
+}
+
+/* The inverse row stage: load a row of coefficients (times f over their
+ * zetas), inverse-lift it and leave it in the ring row. */
+static void row_inv(vol_ctx *c, const char *src, const char *lo, char *row, double f)
+{
+    const lw_fast_level *lv = c->lv;
+    const vol_plan *vp = c->vp;
+    if (vp->rowinv) {
+        lw_row_inv(&vp->rp, src, lo, c->line, row, f, &c->guard);
+        return;
+    }
+    char *b = vp->buffered ? c->line : row;
+    lw_line_load_inv(c->fp, &vp->g, lv->mallat, src, lv->srs, lo, lv->lrs, b, f);
+    lw_line_lift(c->fp, &vp->g, b, 1, &c->guard);
+    if (vp->buffered) lw_line_convert(c->fp, &vp->g, b, &vp->rg, row);
+}
+
+static void vol_fwd(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0, int64_t o1, int64_t a0, int64_t a1)
+{
+    const lw_fast_level *lv = c->lv;
+    const lw_fast_plan *fp = c->fp;
+    const vol_plan *vp = c->vp;
+    size_t es = fp->es, rf = vp->rf;
+    int64_t n0 = lv->n[0], n1 = lv->n[1], w0, w1, aw0, aw1;
+    lw_fast_window(fp, lv->mode, n0, o0, o1, &w0, &w1);
+    lw_fast_window(fp, lv->mode, n1, a0, a1, &aw0, &aw1);
+    int64_t rows = aw1 - aw0, lag = vp->lag;
+    size_t slot = (size_t)rows * rf;
+    int pf = lv->srs == 1;
+    size_t rowbytes = (size_t)lv->rowlen * es;
+    lw_vrows v0 = {c->ring, vp->R, slot, w0, w1};
+    for (int64_t i = w0; i < w1 + lag; i++) {
+        if (i < w1) {
+            const char *sp = src + (size_t)(lw_wrap(i, n0) * lv->ss[0]) * es;
+            char *s = c->ring + (size_t)((i - w0) % vp->R) * slot * es;
+            for (int64_t r = aw0; r < aw1; r++)
+                lw_line_load_fwd(fp, &vp->rg, sp + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es, lv->srs,
+                                 s + (size_t)(r - aw0) * rf * es, 1.0);
+        }
+        lw_fast_vsteps(fp, &v0, i, 0, slot, &c->guard);
+        int64_t t = i - lag;
+        if (t < o0 || t >= o1) continue;
+        /* plane t is final along dim 0: dim 1 in place in its slot, then rows */
+        char *P = c->ring + (size_t)((t - w0) % vp->R) * slot * es;
+        double z0 = (t & 1) ? fp->zh : fp->zl;
+        int64_t p0 = lv->mallat ? lw_mallat_pos(t, n0) : t;
+        char *dplane = dst + (size_t)(p0 * lv->ds[0]) * es;
+        char *lplane = (ll && !(t & 1)) ? ll + (size_t)((t >> 1) * lv->ls[0]) * es : NULL;
+        const char *nxt = pf && i + 1 < w1 ? src + (size_t)(lw_wrap(i + 1, n0) * lv->ss[0]) * es : NULL;
+        lw_vrows v1 = {P, 0, rf, aw0, aw1};
+        for (int64_t r = aw0; r < aw1 + lag; r++) {
+            if (nxt && r < aw1) prefetch_row(nxt + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es, rowbytes);
+            lw_fast_vsteps(fp, &v1, r, 0, rf, &c->guard);
+            int64_t s = r - lag;
+            if (s < a0 || s >= a1) continue;
+            double z = z0 * ((s & 1) ? fp->zh : fp->zl);
+            int64_t p1 = lv->mallat ? lw_mallat_pos(s, n1) : s;
+            char *lrow = (lplane && !(s & 1)) ? lplane + (size_t)((s >> 1) * lv->ls[1]) * es : NULL;
+            row_fwd(c, P + (size_t)(s - aw0) * rf * es, dplane + (size_t)(p1 * lv->ds[1]) * es, lrow, z);
+        }
+    }
+}
+
+static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int64_t o0, int64_t o1, int64_t a0,
+                    int64_t a1)
+{
+    const lw_fast_level *lv = c->lv;
+    const lw_fast_plan *fp = c->fp;
+    const vol_plan *vp = c->vp;
+    size_t es = fp->es, rf = vp->rf;
+    int64_t n0 = lv->n[0], n1 = lv->n[1], w0, w1, aw0, aw1;
+    lw_fast_window(fp, lv->mode, n0, o0, o1, &w0, &w1);
+    lw_fast_window(fp, lv->mode, n1, a0, a1, &aw0, &aw1);
+    int64_t rows = aw1 - aw0, lag = vp->lag;
+    size_t slot = (size_t)rows * rf;
+    double il = 1.0 / fp->zl, ih = 1.0 / fp->zh;
+    int pf = lv->srs == 1;
+    size_t rowbytes = (size_t)lv->rowlen * es;
+    /* dim 0 runs on the finished rows [a0, a1) of each slot only */
+    lw_vrows v0 = {c->ring + (size_t)(a0 - aw0) * rf * es, vp->R, slot, w0, w1};
+    for (int64_t i = w0; i < w1 + lag; i++) {
+        if (i < w1) {
+            int64_t u = lw_wrap(i, n0), p0 = lv->mallat ? lw_mallat_pos(u, n0) : u;
+            const char *splane = src + (size_t)(p0 * lv->ss[0]) * es;
+            const char *lplane = (ll && !(u & 1)) ? ll + (size_t)((u >> 1) * lv->ls[0]) * es : NULL;
+            const char *nxt = NULL;
+            if (pf && i + 1 < w1) {
+                int64_t un = lw_wrap(i + 1, n0);
+                if (!(ll && !(un & 1))) nxt = src + (size_t)((lv->mallat ? lw_mallat_pos(un, n0) : un) * lv->ss[0]) * es;
+            }
+            double f0 = (i & 1) ? ih : il;
+            char *P = c->ring + (size_t)((i - w0) % vp->R) * slot * es;
+            lw_vrows v1 = {P, 0, rf, aw0, aw1};
+            for (int64_t r = aw0; r < aw1 + lag; r++) {
+                if (r < aw1) {
+                    int64_t u1 = lw_wrap(r, n1), p1 = lv->mallat ? lw_mallat_pos(u1, n1) : u1;
+                    const char *lrow = (lplane && !(u1 & 1)) ? lplane + (size_t)((u1 >> 1) * lv->ls[1]) * es : NULL;
+                    if (nxt) prefetch_row(nxt + (size_t)(p1 * lv->ss[1]) * es, rowbytes);
+                    row_inv(c, splane + (size_t)(p1 * lv->ss[1]) * es, lrow, P + (size_t)(r - aw0) * rf * es,
+                            f0 * ((r & 1) ? ih : il));
+                }
+                lw_fast_vsteps(fp, &v1, r, 1, rf, &c->guard);
+            }
+        }
+        lw_fast_vsteps(fp, &v0, i, 1, (size_t)(a1 - a0) * rf, &c->guard);
+        int64_t t = i - lag;
+        if (t < o0 || t >= o1) continue;
+        char *P = c->ring + (size_t)((t - w0) % vp->R) * slot * es;
+        char *dplane = dst + (size_t)(t * lv->ds[0]) * es;
+        for (int64_t s = a0; s < a1; s++)
+            lw_line_store_inv(fp, &vp->rg, P + (size_t)(s - aw0) * rf * es, dplane + (size_t)(s * lv->ds[1]) * es,
+                              lv->drs, 0, lv->rowlen, 1.0, lv->nt);
+    }
+}
+
+lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                          char *scratch, size_t per_thread)
+{
+    const lw_fast_plan *fp = lv->fp;
+    int64_t nitems = 1;
+    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
+    vol_plan vp;
+    vol_geom(lv, &vp);
+    vol_units(lv, &vp, threads, nitems);
+    size_t need = ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
+    int64_t nunits = nitems * vp.nstrips * vp.ntiles;
+    if (threads > nunits) threads = (int)(nunits > 0 ? nunits : 1);
+    if (!scratch || per_thread < need) per_thread = 0; /* the caller's is too small: own */
+    size_t es = fp->es;
+    int fail = 0, bad = 0;
+#ifdef LW_HAVE_OPENMP
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : fail, bad)
+#endif
+    {
+        int tid = 0;
+#ifdef LW_HAVE_OPENMP
+        tid = omp_get_thread_num();
+#endif
+        char *mem = per_thread ? scratch + (size_t)tid * per_thread : aligned_alloc(64, need);
+        vol_ctx c;
+        memset(&c, 0, sizeof c);
+        c.lv = lv;
+        c.fp = fp;
+        c.vp = &vp;
+        if (mem) {
+            /* only samples are loaded: the rest of the rows stays zero */
+            memset(mem, 0, (size_t)vp.max_rows * vp.rf * (size_t)vp.R * fp->es);
+            c.ring = mem;
+            c.line = vp.line_bytes ? mem + vp.ring_bytes : NULL;
+            if (c.line) memset(c.line, 0, vp.line_bytes); /* its padding stays finite */
+        } else {
+            fail = 1;
+        }
+#ifdef LW_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int64_t u = 0; u < nunits; u++) {
+            if (fail) continue;
+            int64_t item = u / (vp.nstrips * vp.ntiles), strip = (u / vp.ntiles) % vp.nstrips, tile = u % vp.ntiles;
+            int64_t so = 0, dof = 0, lof = 0, rem = item;
+            for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
+                int64_t ib = rem % lv->bn[b];
+                rem /= lv->bn[b];
+                so += ib * lv->bss[b];
+                dof += ib * lv->bds[b];
+                lof += ib * lv->bls[b];
+            }
+            int64_t o0 = strip * vp.strip, o1 = o0 + vp.strip < lv->n[0] ? o0 + vp.strip : lv->n[0];
+            int64_t a0 = tile * vp.tile, a1 = a0 + vp.tile < lv->n[1] ? a0 + vp.tile : lv->n[1];
+            if (o0 >= o1 || a0 >= a1) continue;
+            const char *s = src + (size_t)so * es;
+            char *d = dst + (size_t)dof * es;
+            char *l = lv->has_ll ? ll + (size_t)lof * es : NULL;
+            if (lv->inverse)
+                vol_inv(&c, s, l, d, o0, o1, a0, a1);
+            else
+                vol_fwd(&c, s, d, l, o0, o1, a0, a1);
+        }
+        lw_fast_store_fence();
+        if (mem) {
+            bad |= c.guard;
+            if (!per_thread) free(mem);
+        }
+    }
+    if (bad) *guard = 1;
+    if (fail) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu backend's per-thread scratch");
+    return LW_OK;
+}
