@@ -8,6 +8,10 @@
 #   LW_GPU_CASES=N                           random cases in the full test
 #   LW_SAN_CASES=N                           random cases under the sanitizers (default 40)
 #   LW_BENCH_ARGS="--only 2d-cdf97"          extra arguments for gpu_bench
+#   stage "schemebench": the CLI's `bench --scheme all` (every scheme of the papers and auto)
+#   over 0.1..256 Mpixel for cdf97, cdf53, dd137 -> $OUT/schemes-all.json (LW_SCHEME_WAVELETS,
+#   LW_SCHEME_SIZES override) and the papers' text table -> $OUT/schemes-table.txt
+#   stage "cpubench": the issue-5 CPU set on this host's cores -> $OUT/cpu-bench.json
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -33,7 +37,7 @@ if has build; then
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_schemes gpu_bench >>"$OUT/build.log" 2>&1
   rc=$?
   # the CLI only if it builds right now (other work in progress must not break this run)
-  cmake --build "$BUILD" -j"$(nproc)" --target liftwave >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave liftwave_shared >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
   say "build: rc=$rc in $(( $(date +%s) - t0 ))s (CLI built: $cli)"
   if [ $rc -ne 0 ]; then tail -40 "$OUT/build.log"; exit 1; fi
 fi
@@ -88,6 +92,28 @@ if has bench; then
         --shape 16384x16384,512x512x512,1920x1080 --direction forward,inverse --config G2G --json; } >>"$OUT/bench.log" 2>&1
     say "CLI bench: rc=$? (records appended to bench.log)"
   fi
+fi
+if has schemebench; then
+  t0=$(date +%s)
+  timeout ${LW_SCHEME_TIMEOUT:-540} "$BUILD/liftwave" bench --backend cuda --scheme all \
+    --wavelet ${LW_SCHEME_WAVELETS:-cdf97,cdf53,dd137} --sizes-mpix ${LW_SCHEME_SIZES:-0.1,1,10,64,256} --json \
+    >"$OUT/schemes-all.json" 2>"$OUT/schemes-all.err"
+  rc=$?
+  say "scheme bench (CLI --scheme all): rc=$rc in $(( $(date +%s) - t0 ))s, $(wc -l <"$OUT/schemes-all.json") records"
+  cp "$OUT/schemes-all.err" "$OUT/schemes-table.txt"  # --scheme all prints the papers' table on stderr with --json
+fi
+if has cpubench; then
+  t0=$(date +%s)
+  L="$BUILD/liftwave"
+  { $L bench --backend cpu --wavelet cdf97 --mode periodic --shape 8192x8192 --levels 1,5 --direction forward,inverse --repeat 9 --json
+    $L bench --backend cpu --wavelet cdf97 --mode symmetric --shape 8192x8192 --levels 1,5 --repeat 9 --json
+    $L bench --backend cpu --wavelet cdf97 --mode periodic,symmetric --shape 256x256x256,512x512x512 --levels 1 --direction forward,inverse --repeat 9 --json
+  } >"$OUT/cpu-bench.json" 2>"$OUT/cpu-bench.err"
+  say "cpu bench: rc=$? in $(( $(date +%s) - t0 ))s on $(nproc) cores"
+  python3 -c "import sys,json
+for l in open(sys.argv[1]):
+    r=json.loads(l); print('cpu %-6s %-9s L%d %-14s %-8s %8.2f ms frac %.3f (bound %.0f GB/s, %d threads)'%(r['wavelet'],r['mode'],r['levels'],'x'.join(map(str,r['shape'])),r['direction'],r['median_s']*1e3,r['fraction_of_bound'],r['bound_gbps'],r['threads']))" "$OUT/cpu-bench.json" | tee -a "$SUMMARY"
+  if python3 -c "import pywt" 2>/dev/null; then timeout 300 python3 "$ROOT/bench/pywt_compare.py" --lib "$BUILD/libliftwave.so" --json >"$OUT/pywt.txt" 2>&1; say "pywt: $(tail -2 "$OUT/pywt.txt" | paste -sd' ')"; else say "pywt: not installed on this host"; fi
 fi
 if has profile; then
   # Nsight Compute on the fused kernels of two bench cases (speed of light, memory)
