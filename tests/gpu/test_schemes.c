@@ -7,6 +7,7 @@
  * both modes; sweldens and monolithic* have an inverse.
  *   LW_SCHEME_ONLY=name   test one scheme
  *   LW_GPU_QUICK=1        fewer sizes (for compute-sanitizer)
+ *   LW_SCHEME_SHARD=i/k   the schemes with registry index i modulo k
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
 #include "gpu_common.h"
@@ -92,13 +93,21 @@ int main(void)
     lw_test_seed(20261122);
     cudaStreamCreate(&g_stream);
     const char *only = getenv("LW_SCHEME_ONLY");
+    /* LW_SCHEME_SHARD=i/k: only the schemes whose registry index is i modulo k
+     * (run.sh runs k shards side by side: the CPU reference is the slow part) */
+    int shard = 0, nshards = 1;
+    if (getenv("LW_SCHEME_SHARD") && (sscanf(getenv("LW_SCHEME_SHARD"), "%d/%d", &shard, &nshards) != 2 ||
+                                      nshards < 1 || shard < 0 || shard >= nshards)) {
+        fprintf(stderr, "LW_SCHEME_SHARD must be i/k with 0 <= i < k\n");
+        return 2;
+    }
     int quick = getenv("LW_GPU_QUICK") != NULL;
     int n = lwk_scheme_count();
     printf("%d schemes registered\n", n);
     for (int i = 0; i < n; i++) {
         const lwk_scheme *sc = lwk_scheme_at(i);
         CHECK(sc && sc->name && lwk_scheme_find(sc->name) == sc, "registry entry %d does not round-trip", i);
-        if (!sc || (only && strcmp(only, sc->name) != 0)) continue;
+        if (!sc || (only && strcmp(only, sc->name) != 0) || i % nshards != shard) continue;
         long nrun = 0;
         char took[512] = "";
         size_t o = 0;
