@@ -33,7 +33,7 @@ say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm
 
 if has build; then
   t0=$(date +%s)
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1 &&
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_GIT_COMMIT="$LW_COMMIT" >"$OUT/build.log" 2>&1 &&
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_schemes gpu_bench >>"$OUT/build.log" 2>&1
   rc=$?
   # the CLI only if it builds right now (other work in progress must not break this run)
@@ -68,14 +68,14 @@ if has schemes; then
   # the registry side by side (LW_SCHEME_SHARDS, default 8: the CPU reference is the slow part)
   K=${LW_SCHEME_SHARDS:-8}
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  for pass in plain memcheck racecheck; do
+  for pass in ${LW_SCHEME_PASSES:-plain memcheck racecheck}; do
     t0=$(date +%s)
     pids=
     for i in $(seq 0 $((K - 1))); do
       if [ $pass = plain ]; then
         LW_SCHEME_SHARD=$i/$K timeout ${LW_TEST_TIMEOUT:-900} "$T/test_schemes" >"$OUT/schemes-$i.log" 2>&1 &
       else
-        LW_SCHEME_SHARD=$i/$K LW_GPU_QUICK=1 timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $pass --error-exitcode 3 \
+        LW_SCHEME_SHARD=$i/$K LW_GPU_QUICK=$([ $pass = racecheck ] && echo 2 || echo 1) timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $pass --error-exitcode 3 \
           "$T/test_schemes" >"$OUT/san-schemes-$pass-$i.log" 2>&1 &
       fi
       pids="$pids $!"
@@ -87,9 +87,11 @@ if has schemes; then
       grep -hE "^scheme " "$OUT/schemes.log" | tee -a "$SUMMARY"
       grep -h FAIL "$OUT/schemes.log" | head -20 | tee -a "$SUMMARY"
     else
+      cat "$OUT"/san-schemes-$pass-*.log >"$OUT/san-schemes-$pass.log"
       say "compute-sanitizer $pass (schemes, $K shards): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT"/san-schemes-$pass-*.log | sort | uniq -c | paste -sd';') / $(grep -h 'checks passed' "$OUT"/san-schemes-$pass-*.log | awk '{p+=$2; f+=$5} END {print p " checks passed, " f " failed"}')"
     fi
   done
+  rm -f "$OUT"/schemes-[0-9]*.log "$OUT"/san-schemes-*-[0-9]*.log  # merged above (fewer files to fetch)
 fi
 
 if has bench; then
