@@ -245,16 +245,25 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     return cudaGetLastError();
 }
 
-/* small images (latency bound) take the short-tile configuration */
-static int small_image(const lwk_tile2d *t)
+/* Images up to this many samples take the short-tile configuration.  Small
+ * images are latency bound (more, shorter blocks).  The forward cdf97 and
+ * dd137 tiles (the widest windows) also gain from short tiles at medium sizes:
+ * more resident blocks and a shorter last wave.  Measured on an H100
+ * (bench/NOTES-cuda.md, "tile configuration by size"): cdf97 forward short
+ * tiles 4-13% faster from 8 to 64 Mi samples, dd137 forward 2-9% from 8 to
+ * 16 Mi and slower beyond; the inverse and cdf53/haar lose beyond 4 Mi. */
+template <int W> static int64_t short_tile_limit(int inverse)
 {
-    return (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1] <= ((int64_t)4 << 20);
+    if (!inverse && W == 2) return (int64_t)64 << 20;
+    if (!inverse && W == 3) return (int64_t)16 << 20;
+    return (int64_t)4 << 20;
 }
 
 template <class T, int W>
 static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
-    if (sizeof(T) == 4 && small_image(t))
+    const int64_t samples = (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1];
+    if (sizeof(T) == 4 && samples <= short_tile_limit<W>(inverse))
         return inverse ? tile_launch<T, W, 1, 1>(t, a, b, c, s) : tile_launch<T, W, 0, 1>(t, a, b, c, s);
     return inverse ? tile_launch<T, W, 1, 0>(t, a, b, c, s) : tile_launch<T, W, 0, 0>(t, a, b, c, s);
 }
