@@ -143,10 +143,13 @@ static void print_help(void)
         "                  transfers included) for cuda [host for cpu, G2G for cuda]\n"
         "  --scheme S      [list] GPU algorithm (cuda only; host accepts only auto) [auto];\n"
         "                  'list' prints the papers' schemes this build has (paper, inverse,\n"
-        "                  operations and barriers) and exits; 'all' runs auto and every scheme\n"
-        "                  and prints the papers' table at the end.  A combination a scheme\n"
-        "                  does not support is skipped with one line on stderr (an error when\n"
-        "                  it is the only one)\n"
+        "                  operations and barriers for CDF 9/7) and exits; with --wavelet W,\n"
+        "                  each scheme's operations and barriers for those wavelets, counted\n"
+        "                  from the kernels, next to the papers' (003 Table 2); no device\n"
+        "                  needed.  'all' runs auto and every scheme (fs: the Faber-Schauder\n"
+        "                  engine, -w fs only) and prints the papers' table at the end.  The\n"
+        "                  combinations a scheme does not support are skipped, one line on\n"
+        "                  stderr per scheme and setting (an error when only one was asked)\n"
         "  --repeat N      timed runs after warm-up [host: at least %d and about %.1f s of runs,\n"
         "                  at most %d; cuda: %d, 10 from 8 Mi samples, 5 from 64 Mi]\n"
         "  --threads N     [list] CPU threads (OpenMP builds only) [the OpenMP default]\n"
@@ -519,7 +522,7 @@ int lw_cli_bench(int argc, char **argv)
     int help = 0, rc = parse_args(argc, argv, o, &help);
     if (rc || help || o->scheme_list) {
         if (help) print_help();
-        else if (!rc) rc = lw_bench_scheme_list();
+        else if (!rc) rc = lw_bench_scheme_list(o->wavelet, o->nwavelet);
         free(o);
         return rc;
     }

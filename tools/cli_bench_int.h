@@ -70,10 +70,11 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r);
  * (consecutive combinations that differ only in scheme, backend or config). */
 void lw_bench_cache_release(void);
 
-/* cli_bench_table.c: `--scheme list` (returns the exit status) and the
- * papers' table over the records of a run (ps/pixel and fraction of the
- * bound at 1 and 10 Mpixel). */
-int lw_bench_scheme_list(void);
+/* cli_bench_table.c: `--scheme list` (returns the exit status; with nw > 0
+ * wavelets, every scheme's operation and barrier counts for each, next to
+ * the papers') and the papers' table over the records of a run (ps/pixel and
+ * fraction of the bound at 1 and 10 Mpixel). */
+int lw_bench_scheme_list(const lw_wavelet *w, int nw);
 void lw_bench_table(FILE *f, const record *r, int n);
 
 #endif
