@@ -55,6 +55,11 @@ void lw_bench_errline(const char *fmt, ...)
 #endif
     ;
 
+/* "cdf97 4096x4096 levels=1 float32 symmetric forward on cuda/G2G" (the
+ * shape left out when with_shape is 0); the shape alone, "4096x4096". */
+void lw_bench_combo_text(const combo *c, int with_shape, char *buf, size_t len);
+void lw_bench_shape_text(const combo *c, char *buf, size_t len);
+
 /* Report a library failure for combination c; returns the exit status (2 for
  * an impossible configuration, 1 otherwise). */
 int lw_bench_lw_error(const combo *c, const char *what, lw_status s);
