@@ -221,11 +221,12 @@ int lw_backend_available(lw_backend b);
 
 /* The GPU algorithms of the papers this build knows (the values of
  * lw_config.scheme besides "auto"), whether or not a device is present; 0
- * when built without CUDA.  lw_scheme_name(i) is the name to pass;
+ * when built without CUDA.  The last one is "fs", the Faber-Schauder engine
+ * (wavelet fs only).  lw_scheme_name(i) is the name to pass;
  * lw_scheme_about(i) one line "paper P | inverse yes|no | N ops/quad |
  * B barriers | description", ops counted as multiply-accumulates per 2x2
- * block of samples for CDF 9/7 (as the papers count them), barriers per
- * window position of a level.  Both return NULL for i outside
+ * block of samples for CDF 9/7 (fs: for the fs wavelet; as the papers count
+ * them), barriers per window position of a level.  Both return NULL for i outside
  * [0, lw_scheme_count()); the strings live as long as the program. */
 int lw_scheme_count(void);
 const char *lw_scheme_name(int i);

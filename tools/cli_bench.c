@@ -143,10 +143,13 @@ static void print_help(void)
         "                  transfers included) for cuda [host for cpu, G2G for cuda]\n"
         "  --scheme S      [list] GPU algorithm (cuda only; host accepts only auto) [auto];\n"
         "                  'list' prints the papers' schemes this build has (paper, inverse,\n"
-        "                  operations and barriers) and exits; 'all' runs auto and every scheme\n"
-        "                  and prints the papers' table at the end.  A combination a scheme\n"
-        "                  does not support is skipped with one line on stderr (an error when\n"
-        "                  it is the only one)\n"
+        "                  operations and barriers for CDF 9/7) and exits; with --wavelet W,\n"
+        "                  each scheme's operations and barriers for those wavelets, counted\n"
+        "                  from the kernels, next to the papers' (003 Table 2); no device\n"
+        "                  needed.  'all' runs auto and every scheme (fs: the Faber-Schauder\n"
+        "                  engine, -w fs only) and prints the papers' table at the end.  The\n"
+        "                  combinations a scheme does not support are skipped, one line on\n"
+        "                  stderr per scheme and setting (an error when only one was asked)\n"
         "  --repeat N      timed runs after warm-up [host: at least %d and about %.1f s of runs,\n"
         "                  at most %d; cuda: %d, 10 from 8 Mi samples, 5 from 64 Mi]\n"
         "  --threads N     [list] CPU threads (OpenMP builds only) [the OpenMP default]\n"
@@ -434,6 +437,60 @@ static void combo_at(const bench_opts *o, long idx, combo *c)
     memcpy(c->shape, o->shape[i], sizeof c->shape);
 }
 
+/* ---- skipped combinations ------------------------------------------------ */
+
+/* Combinations a GPU scheme does not take are skipped with one line per
+ * group of them that differ only in shape. */
+typedef struct skip_group {
+    combo c;          /* the first of the group */
+    int n;            /* combinations skipped */
+    char shapes[100]; /* their shapes, the first few */
+    char why[320];    /* the library's message for the first */
+} skip_group;
+
+static int same_but_shape(const combo *a, const combo *b)
+{
+    return !strcmp(a->scheme, b->scheme) && a->wavelet == b->wavelet && a->dtype == b->dtype && a->mode == b->mode &&
+           a->dir == b->dir && a->levels == b->levels && a->backend == b->backend && a->config == b->config &&
+           a->threads == b->threads;
+}
+
+/* Count c in its group (a new one with the current error message if none). */
+static int note_skip(skip_group **g, int *ng, const combo *c, lw_status s)
+{
+    int k = 0;
+    while (k < *ng && !same_but_shape(&(*g)[k].c, c)) k++;
+    if (k == *ng) {
+        skip_group *m = realloc(*g, (size_t)(*ng + 1) * sizeof **g);
+        if (!m) return 1;
+        *g = m;
+        memset(&m[k], 0, sizeof m[k]);
+        m[k].c = *c;
+        snprintf(m[k].why, sizeof m[k].why, "%s", *lw_last_error() ? lw_last_error() : lw_status_string(s));
+        (*ng)++;
+    }
+    skip_group *e = &(*g)[k];
+    char shp[64];
+    lw_bench_shape_text(c, shp, sizeof shp);
+    size_t len = strlen(e->shapes);
+    if (len + strlen(shp) + 6 < sizeof e->shapes)
+        snprintf(e->shapes + len, sizeof e->shapes - len, "%s%s", len ? " " : "", shp);
+    else if (!strstr(e->shapes, " ..."))
+        strcat(e->shapes, " ...");
+    e->n++;
+    return 0;
+}
+
+static void print_skips(const skip_group *g, int ng)
+{
+    for (int k = 0; k < ng; k++) {
+        char desc[256];
+        lw_bench_combo_text(&g[k].c, 0, desc, sizeof desc);
+        lw_bench_errline("%s, scheme %s: skipped %d shape%s (%s): %s", desc, g[k].c.scheme, g[k].n,
+                         g[k].n == 1 ? "" : "s", g[k].shapes, g[k].why);
+    }
+}
+
 /* ---- output ------------------------------------------------------------- */
 
 static void json_string(FILE *f, const char *s)
@@ -519,7 +576,7 @@ int lw_cli_bench(int argc, char **argv)
     int help = 0, rc = parse_args(argc, argv, o, &help);
     if (rc || help || o->scheme_list) {
         if (help) print_help();
-        else if (!rc) rc = lw_bench_scheme_list();
+        else if (!rc) rc = lw_bench_scheme_list(o->wavelet, o->nwavelet);
         free(o);
         return rc;
     }
@@ -540,6 +597,8 @@ int lw_cli_bench(int argc, char **argv)
      * when it is the only combination asked for). */
     unsigned char *skip = calloc((size_t)count, 1);
     record *recs = calloc((size_t)count, sizeof *recs);
+    skip_group *groups = NULL;
+    int ngroups = 0;
     if (!skip || !recs) {
         free(skip), free(recs), free(o);
         lw_bench_errline("out of memory");
@@ -555,12 +614,17 @@ int lw_cli_bench(int argc, char **argv)
         lw_status s = lw_plan_create(&p, &cfg);
         if (s == LW_ERR_UNSUPPORTED && count > 1 && strcmp(c.scheme, "auto")) {
             skip[i] = 1;
-            lw_bench_lw_error(&c, "skipped", s);
+            if (note_skip(&groups, &ngroups, &c, s)) {
+                lw_bench_errline("out of memory");
+                rc = 1;
+            }
         } else if (s != LW_OK) {
             rc = lw_bench_lw_error(&c, "plan", s);
         }
         lw_destroy(p);
     }
+    if (!rc) print_skips(groups, ngroups);
+    free(groups);
     int header = 0, mismatch = 0, nrec = 0;
     char last_device[128] = "";
     for (long i = 0; i < count && !rc; i++) {

@@ -55,6 +55,11 @@ void lw_bench_errline(const char *fmt, ...)
 #endif
     ;
 
+/* "cdf97 4096x4096 levels=1 float32 symmetric forward on cuda/G2G" (the
+ * shape left out when with_shape is 0); the shape alone, "4096x4096". */
+void lw_bench_combo_text(const combo *c, int with_shape, char *buf, size_t len);
+void lw_bench_shape_text(const combo *c, char *buf, size_t len);
+
 /* Report a library failure for combination c; returns the exit status (2 for
  * an impossible configuration, 1 otherwise). */
 int lw_bench_lw_error(const combo *c, const char *what, lw_status s);
@@ -70,10 +75,11 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r);
  * (consecutive combinations that differ only in scheme, backend or config). */
 void lw_bench_cache_release(void);
 
-/* cli_bench_table.c: `--scheme list` (returns the exit status) and the
- * papers' table over the records of a run (ps/pixel and fraction of the
- * bound at 1 and 10 Mpixel). */
-int lw_bench_scheme_list(void);
+/* cli_bench_table.c: `--scheme list` (returns the exit status; with nw > 0
+ * wavelets, every scheme's operation and barrier counts for each, next to
+ * the papers') and the papers' table over the records of a run (ps/pixel and
+ * fraction of the bound at 1 and 10 Mpixel). */
+int lw_bench_scheme_list(const lw_wavelet *w, int nw);
 void lw_bench_table(FILE *f, const record *r, int n);
 
 #endif

@@ -63,16 +63,22 @@ static double median(double *v, int n)
     return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static void combo_text(const combo *c, char *buf, size_t len)
+void lw_bench_shape_text(const combo *c, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int a = 0; a < c->rank; a++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%lld", a ? "x" : "", (long long)c->shape[a]);
+}
+
+void lw_bench_combo_text(const combo *c, int with_shape, char *buf, size_t len)
 {
     char shp[64] = "";
-    for (int a = 0; a < c->rank; a++)
-        snprintf(shp + strlen(shp), sizeof shp - strlen(shp), "%s%lld", a ? "x" : "", (long long)c->shape[a]);
+    if (with_shape) lw_bench_shape_text(c, shp, sizeof shp);
     char lv[16];
     if (c->levels == LW_LEVELS_MAX) strcpy(lv, "max");
     else snprintf(lv, sizeof lv, "%d", c->levels);
-    snprintf(buf, len, "%s %s levels=%s %s %s %s on %s/%s", lw_wavelet_name(c->wavelet), shp, lv,
-             lw_dtype_name(c->dtype), lw_mode_name(c->mode), c->dir == LW_FORWARD ? "forward" : "inverse",
+    snprintf(buf, len, "%s%s%s levels=%s %s %s %s on %s/%s", lw_wavelet_name(c->wavelet), with_shape ? " " : "", shp,
+             lv, lw_dtype_name(c->dtype), lw_mode_name(c->mode), c->dir == LW_FORWARD ? "forward" : "inverse",
              lw_backend_name(c->backend), lw_bench_config_names[c->config]);
 }
 
@@ -222,7 +228,7 @@ static int64_t samples_of(const combo *c)
 int lw_bench_lw_error(const combo *c, const char *what, lw_status s)
 {
     char desc[256];
-    combo_text(c, desc, sizeof desc);
+    lw_bench_combo_text(c, 1, desc, sizeof desc);
     const char *e = lw_last_error();
     lw_bench_errline("%s: %s: %s", desc, what, *e ? e : lw_status_string(s));
     return status_exit(s);
@@ -439,7 +445,7 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
             r->verified = compare(out, ref, c->dtype, n, &err);
             if (!r->verified) {
                 char desc[256];
-                combo_text(c, desc, sizeof desc);
+                lw_bench_combo_text(c, 1, desc, sizeof desc);
                 lw_bench_errline("%s: output differs from cpu-ref (max error %.3g of max|ref|)", desc, err);
             }
         }
@@ -462,7 +468,7 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         snprintf(r->device, sizeof r->device, "%s", br.device[0] ? br.device : "unknown GPU");
         if (ref && !br.verified) {
             char desc[256];
-            combo_text(c, desc, sizeof desc);
+            lw_bench_combo_text(c, 1, desc, sizeof desc);
             lw_bench_errline("%s: output differs from cpu-ref (max error %.3g of max|ref|)", desc, br.max_rel_err);
         }
     }

@@ -1,6 +1,7 @@
 /* `liftwave bench`: the list of the papers' GPU schemes (--scheme list) and
  * the papers' table after a run (--table, implied by --scheme all). */
 #include "cli_bench_int.h"
+#include "core/lw_bench.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,11 +34,46 @@ static const char *field_value(const char *s, const char *prefix)
     return strncmp(s, prefix, n) == 0 ? s + n : s;
 }
 
-int lw_bench_scheme_list(void)
+static void paper_cell(char *buf, size_t len, int v)
+{
+    if (v < 0) snprintf(buf, len, "-");
+    else snprintf(buf, len, "%d", v);
+}
+
+/* --scheme list --wavelet W,..: every scheme's counts for each wavelet it takes */
+static void scheme_costs(const lw_wavelet *w, int nw)
+{
+    int n = lw_scheme_count();
+    printf("%-7s %-26s %-5s %-7s %8s %9s %8s %14s\n", "wavelet", "scheme", "paper", "inverse", "ops/quad", "ops:paper",
+           "barriers", "barriers:paper");
+    for (int k = 0; k < nw; k++)
+        for (int i = 0; i < n; i++) {
+            lw_scheme_cost c;
+            const char *name = lw_scheme_name(i), *about = lw_scheme_about(i);
+            char f[5][256], po[16], pb[16];
+            if (!name || !about || split_about(about, f) != 5 || !lw_scheme_cost_of(i, w[k], &c)) continue;
+            paper_cell(po, sizeof po, c.paper_ops);
+            paper_cell(pb, sizeof pb, c.paper_barriers);
+            printf("%-7s %-26s %-5s %-7s %8g %9s %8d %14s\n", lw_wavelet_name(w[k]), name, field_value(f[0], "paper "),
+                   field_value(f[1], "inverse "), c.ops, po, c.barriers, pb);
+        }
+    printf("# ops/quad: arithmetic operations per 2x2 quad of samples, one forward level: one per lifting or\n"
+           "# filter tap the kernels execute (the register kernels' redundant evaluations included), scaling\n"
+           "# omitted; barriers: per window position (tile) of a level, summed over the scheme's kernels.\n"
+           "# Counted from the compile-time step programs the kernels run.  ops:paper, barriers:paper: the\n"
+           "# paper's Table 2 (003; its barriers are one per spatial step, i.e. double buffering); '-' where the\n"
+           "# paper gives none (000 and 004 have no such table)\n");
+}
+
+int lw_bench_scheme_list(const lw_wavelet *w, int nw)
 {
     int n = lw_scheme_count();
     if (n == 0) {
         printf("no GPU schemes: liftwave was built without CUDA\n");
+        return 0;
+    }
+    if (nw > 0) {
+        scheme_costs(w, nw);
         return 0;
     }
     printf("%-26s %-5s %-7s %8s %8s  %s\n", "scheme", "paper", "inverse", "ops/quad", "barriers", "description");
@@ -56,9 +92,10 @@ int lw_bench_scheme_list(void)
         printf("%-26s %-5s %-7s %8s %8s  %s\n", name, field_value(f[0], "paper "), field_value(f[1], "inverse "), f[2],
                f[3], f[4]);
     }
-    printf("# ops/quad: multiply-accumulates per 2x2 block of samples for CDF 9/7 (one per lifting tap or\n"
-           "# filter tap, scaling omitted, as the papers count them); barriers: per window position of one\n"
-           "# level, summed over the scheme's kernels\n");
+    printf("# ops/quad: multiply-accumulates per 2x2 block of samples for CDF 9/7 (fs: for the fs wavelet;\n"
+           "# one per lifting tap or filter tap, scaling omitted, as the papers count them); barriers: per\n"
+           "# window position of one level, summed over the scheme's kernels.  Per wavelet, next to the\n"
+           "# papers' numbers: --scheme list --wavelet cdf53,cdf97,dd137,fs\n");
     if (!lw_backend_available(LW_BACKEND_CUDA)) printf("# no CUDA device here: the schemes run only on one\n");
     return 0;
 }

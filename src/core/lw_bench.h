@@ -1,6 +1,6 @@
-/* Device-side timing used by `liftwave bench --backend cuda` (internal).
- * Implemented in src/cuda when built with CUDA; otherwise returns
- * LW_ERR_NO_BACKEND. */
+/* Device-side timing used by `liftwave bench --backend cuda`, and the GPU
+ * schemes' operation table (internal).  Implemented in src/cuda when built
+ * with CUDA; otherwise LW_ERR_NO_BACKEND, and no counts. */
 #ifndef LW_BENCH_H
 #define LW_BENCH_H
 
@@ -33,6 +33,22 @@ typedef struct lw_bench_result {
  * and compare the result with host_ref (NULL: not verified). */
 lw_status lw_cuda_bench(const lw_config *cfg, lw_bench_config config, int repeat, const void *host_in,
                         const void *host_ref, double tol, lw_bench_result *res);
+
+/* The operation table of the papers' GPU schemes (`liftwave bench --scheme
+ * list --wavelet W`): counts of scheme i of lw_scheme_name() for wavelet w,
+ * one forward level, read off the programs the kernels run (host code, no
+ * device needed), next to the paper's numbers. */
+typedef struct lw_scheme_cost {
+    double ops;         /* arithmetic operations per 2x2 quad of samples: one per lifting or filter tap
+                         * executed, scaling omitted (as the papers count) */
+    int barriers;       /* barriers per window position (tile), summed over the level's kernels */
+    int paper_ops;      /* the paper's (003: Table 2); -1 where it gives none */
+    int paper_barriers;
+} lw_scheme_cost;
+
+/* 1 and *c filled, or 0 if the scheme does not take w (or the build has no
+ * CUDA). */
+int lw_scheme_cost_of(int i, lw_wavelet w, lw_scheme_cost *c);
 
 #ifdef __cplusplus
 }

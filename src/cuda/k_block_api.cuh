@@ -45,31 +45,12 @@ cudaError_t lwk_block_polyphase_s(int, int, int, const lwk_tile2d *, lwk_plane, 
  * counted) and barriers per level, as the kernels run them, for (scheme,
  * wavelet, buffering); also the tile overlap (quads of halo per side, rows
  * and columns summed over both sides).  0 if the scheme does not take the
- * wavelet. */
+ * wavelet.  Host code (k_block_cost.cu): no device needed. */
 int lwk_block_cost(int scheme, int wavelet, int single, int *ops, int *barriers, int *halo);
 
-/* CDF 9/7 forward, double buffering: the lwk_scheme table's ops_per_quad and
- * barriers (k_block_cost.cu checks them against the programs at compile time) */
-#define LWK_BLOCK_OPS97_SWELDENS 32
-#define LWK_BLOCK_OPS97_IWAHASHI 48
-#define LWK_BLOCK_OPS97_EXPLOSIVE 48
-#define LWK_BLOCK_OPS97_MONOLITHIC 48
-#define LWK_BLOCK_OPS97_POLYPHASE 126
-#define LWK_BLOCK_OPS97_CONVOLUTION 256
-#define LWK_BLOCK_OPS97_IWAHASHI_S 36
-#define LWK_BLOCK_OPS97_EXPLOSIVE_S 36
-#define LWK_BLOCK_OPS97_MONOLITHIC_S 36
-#define LWK_BLOCK_OPS97_POLYPHASE_S 46
-#define LWK_BLOCK_BAR97_SWELDENS 8
-#define LWK_BLOCK_BAR97_IWAHASHI 6
-#define LWK_BLOCK_BAR97_EXPLOSIVE 6
-#define LWK_BLOCK_BAR97_MONOLITHIC 4
-#define LWK_BLOCK_BAR97_POLYPHASE 2
-#define LWK_BLOCK_BAR97_CONVOLUTION 1
-#define LWK_BLOCK_BAR97_IWAHASHI_S 6
-#define LWK_BLOCK_BAR97_EXPLOSIVE_S 6
-#define LWK_BLOCK_BAR97_MONOLITHIC_S 4
-#define LWK_BLOCK_BAR97_POLYPHASE_S 2
+/* The paper's Table 2 entry of (scheme, wavelet): operations and barriers
+ * (one per spatial step: double buffering).  0 if the table has none. */
+int lwk_block_table2(int scheme, int wavelet, int *ops, int *barriers);
 
 #ifdef __cplusplus
 }

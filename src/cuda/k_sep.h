@@ -63,6 +63,12 @@ typedef struct lwk_sep_tr {
 } lwk_sep_tr;
 cudaError_t lwk_sep_transpose(int dtype, const lwk_sep_tr *t, cudaStream_t s);
 
+/* Operations per 2x2 quad (one per tap executed, scaling omitted) and
+ * barriers per window position of one forward level of sep:H+V for wavelet
+ * (an lw_wavelet), counted from the step tables the kernels lift with; 0 if
+ * the pair does not take the wavelet.  Host code (k_sep_cost.cu). */
+int lwk_sep_cost(int h, int v, int wavelet, double *ops, int *barriers);
+
 #ifdef __cplusplus
 }
 #endif

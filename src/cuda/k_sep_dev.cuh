@@ -10,6 +10,12 @@
 #include "lw_cuda_dev.cuh"
 #include "tile_lift.cuh"
 
+/* Samples each thread of a register kernel lifts per window position (the
+ * operation counts of k_sep_cost.cu read them too): blazewicz1/4 take 1 or 4
+ * coefficient pairs of a row, kucis 8 rows (4 pairs) of a column. */
+__host__ __device__ constexpr int sep_bz_pairs(int kind) { return kind == LWK_SEPH_BZ1 ? 1 : 4; }
+#define KUCIS_ROWS 8
+
 /* ---- one line through its parity views ---------------------------------- */
 
 template <class T> struct sep_in {

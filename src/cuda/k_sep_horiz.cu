@@ -169,15 +169,16 @@ struct seph_run {
             return cudaGetLastError();
         case LWK_SEPH_BZ1:
         case LWK_SEPH_BZ4: {
-            const int P = kind == LWK_SEPH_BZ1 ? 1 : 4;
+            constexpr int P1 = sep_bz_pairs(LWK_SEPH_BZ1), P4 = sep_bz_pairs(LWK_SEPH_BZ4);
+            const int P = sep_bz_pairs(kind);
             const int nt = threads_for(L->n, 2 * P);
             const size_t sm = (size_t)(2 * P * nt + 2 * H) * sizeof(T);
-            if (P == 1) {
-                if (inverse) k_bz<T, W, -1, 1><<<grid, nt, sm, s>>>(*L);
-                else k_bz<T, W, 1, 1><<<grid, nt, sm, s>>>(*L);
+            if (kind == LWK_SEPH_BZ1) {
+                if (inverse) k_bz<T, W, -1, P1><<<grid, nt, sm, s>>>(*L);
+                else k_bz<T, W, 1, P1><<<grid, nt, sm, s>>>(*L);
             } else {
-                if (inverse) k_bz<T, W, -1, 4><<<grid, nt, sm, s>>>(*L);
-                else k_bz<T, W, 1, 4><<<grid, nt, sm, s>>>(*L);
+                if (inverse) k_bz<T, W, -1, P4><<<grid, nt, sm, s>>>(*L);
+                else k_bz<T, W, 1, P4><<<grid, nt, sm, s>>>(*L);
             }
             return cudaGetLastError();
         }

@@ -19,7 +19,6 @@
 #define SEPV_LANES 32
 #define LAANV_CHUNK 16 /* new rows per window position */
 #define LAANV_RING 64
-#define KUCIS_ROWS 8   /* rows (coefficients) per thread and window position */
 #define KUCIS_WIN 64   /* output rows per window position */
 #define KUCIS_RING 128
 #define TR_TILE 32

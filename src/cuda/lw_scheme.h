@@ -15,7 +15,8 @@
  *               polyphase, convolution and iwahashi*, explosive*, monolithic*,
  *               polyphase*                                  scheme_block.c, k_block*.cu
  * Faber-Schauder ("fs", 004) is not a 2-D tile scheme: it is the engine of the
- * fs wavelet (fs_exec.c, k_fs.cu).
+ * fs wavelet (fs_exec.c, k_fs.cu); the public list (scheme_api.c) adds it
+ * after these families.
  *
  * Every scheme gives the CPU reference's result (float32 within 1e-5
  * relative, integer exact) for every size and mode it accepts; `supported`
@@ -32,6 +33,18 @@ extern "C" {
 
 typedef struct lwk_scheme lwk_scheme;
 
+/* The report's operation table: counts of one level, forward, for one wavelet,
+ * read off the programs the kernels run (compile-time step tables), and the
+ * paper's numbers next to them. */
+typedef struct lwk_cost {
+    double ops;         /* arithmetic operations per 2x2 quad of samples: one per lifting or filter tap
+                         * the kernels execute (redundant evaluations included), scaling omitted as the
+                         * papers count; a fraction where the redundant work does not divide evenly */
+    int barriers;       /* __syncthreads per window position (tile), summed over the level's kernels */
+    int paper_ops;      /* the paper's count (003: Table 2); -1 where the paper gives none */
+    int paper_barriers;
+} lwk_cost;
+
 struct lwk_scheme {
     const char *name;   /* exactly as given to --scheme */
     const char *paper;  /* "000" or "003" */
@@ -46,9 +59,9 @@ struct lwk_scheme {
                            lwk_plane ddet, void *scratch, cudaStream_t s);
     cudaError_t (*inverse)(const lwk_scheme *sc, int dtype, const lwk_tile2d *t, lwk_plane sll, lwk_plane sdet,
                            lwk_plane dst, void *scratch, cudaStream_t s);
-    /* Arithmetic per 2x2 block of input samples and barriers per level, as
-     * the kernels are written (the report's operation table); -1 unknown. */
-    int ops_per_quad, barriers;
+    /* Counts for wavelet `wavelet` (an lw_wavelet); 0 if the scheme does not
+     * take it.  Host code: no device needed. */
+    int (*cost)(const lwk_scheme *sc, int wavelet, lwk_cost *c);
 };
 
 /* Families.  find: NULL if the name is not theirs. */

@@ -10,8 +10,9 @@
  * float64 (double buffering), both modes, any size, forward and inverse.
  * Integer (cdf53, dd137) only for sweldens: the other schemes merge steps
  * whose rounding the reference applies one at a time, so they would not be
- * exact.  ops_per_quad and barriers are the CDF 9/7 numbers; lwk_block_cost
- * gives them for every wavelet. */
+ * exact.  Counts (cost): lwk_block_cost from the kernels' programs, next to
+ * the paper's Table 2 (k_block_cost.cu; its barriers are those of double
+ * buffering, so a :single entry shows none). */
 #include "k_block_api.cuh"
 #include "lw_scheme.h"
 
@@ -54,13 +55,22 @@ static cudaError_t block_inverse(const lwk_scheme *sc, int dtype, const lwk_tile
     return launchers[sc->variant & 0xff](dtype, 1, (sc->variant & SINGLE) != 0, t, sll, sdet, dst, s);
 }
 
-#define ENTRY(name, id, single, about, ops, bar)                                                                  \
+static int block_cost(const lwk_scheme *sc, int wavelet, lwk_cost *c)
+{
+    int id = sc->variant & 0xff, single = (sc->variant & SINGLE) != 0, ops = 0;
+    if (!lwk_block_cost(id, wavelet, single, &ops, &c->barriers, NULL)) return 0;
+    c->ops = ops;
+    if (!lwk_block_table2(id, wavelet, &c->paper_ops, &c->paper_barriers)) c->paper_ops = c->paper_barriers = -1;
+    if (single) c->paper_barriers = -1;
+    return 1;
+}
+
+#define ENTRY(name, id, single, about)                                                                            \
     {name, "003", about, 1, (id) | ((single) ? SINGLE : 0), block_supported, NULL, block_forward, block_inverse, \
-     ops, (single) ? 2 * (bar) - 1 : (bar)}
-#define PAIR(name, ID, about)                                                                                     \
-    ENTRY(name, LWK_BLOCK_##ID, 0, about ", double buffering", LWK_BLOCK_OPS97_##ID, LWK_BLOCK_BAR97_##ID),        \
-        ENTRY(name ":single", LWK_BLOCK_##ID, 1, about ", single buffering", LWK_BLOCK_OPS97_##ID,                 \
-              LWK_BLOCK_BAR97_##ID)
+     block_cost}
+#define PAIR(name, ID, about)                                    \
+    ENTRY(name, LWK_BLOCK_##ID, 0, about ", double buffering"), \
+        ENTRY(name ":single", LWK_BLOCK_##ID, 1, about ", single buffering")
 
 static const lwk_scheme table[] = {
     PAIR("sweldens", SWELDENS, "separable lifting in the block: T^H_P | T^V_P | S^H_U | S^V_U per lifting pair"),
@@ -69,8 +79,7 @@ static const lwk_scheme table[] = {
     PAIR("monolithic", MONOLITHIC, "monolithic 2-step lifting: spatial predict T_P | spatial update S_U"),
     PAIR("polyphase", POLYPHASE, "one spatial step per lifting pair: the 4x4 polyphase matrix N_P,U"),
     ENTRY("convolution", LWK_BLOCK_CONVOLUTION, 0,
-          "four 2-D FIR filters from the input (the whole polyphase matrix, scaling included), one step",
-          LWK_BLOCK_OPS97_CONVOLUTION, LWK_BLOCK_BAR97_CONVOLUTION),
+          "four 2-D FIR filters from the input (the whole polyphase matrix, scaling included), one step"),
     PAIR("iwahashi*", IWAHASHI_S, "Iwahashi with P = P0 + P1, U = U0 + U1: scalar taps as local separable steps"),
     PAIR("explosive*", EXPLOSIVE_S, "explosive with P = P0 + P1, U = U0 + U1: scalar taps as local separable steps"),
     PAIR("monolithic*", MONOLITHIC_S, "monolithic with P = P0 + P1, U = U0 + U1: T_P1 T^V_P0 T^H_P0 | S_U1 S^V_U0 S^H_U0"),

@@ -10,11 +10,9 @@
  * integer transforms depend on; the paper runs the horizontal pass first,
  * which for the float wavelets changes only rounding and moves the same bytes.
  *
- * Operation table (lw_scheme.h: ops_per_quad, barriers), CDF 9/7 as the
- * papers count it: multiply-accumulates per 2x2 block of samples (one per tap
- * of each lifting step, scaling omitted; a 2-D convolution counts its taps),
- * and __syncthreads per window position summed over the kernels of a level.
- *   horizontal      MACs/quad  barriers
+ * Operation table (lw_scheme.h: cost): lwk_sep_cost (k_sep_cost.cu) counts
+ * them for each wavelet from the step tables the kernels lift with.  CDF 9/7:
+ *   horizontal      taps/quad  barriers
  *   galiano            32        2     9 + 7 filter taps per pair
  *   laan               16        5     4 steps x 2 taps per pair; load + 4 steps
  *   blazewicz1         40        2     10 step evaluations per pair (Fig. 1 cone)
@@ -23,9 +21,7 @@
  *   laan               16        5
  *   blazewicz          22        6     2 per transpose + 2 in the row pass
  *   kucis              22        2     22 evaluations per 8 rows
- * The register kernels lift a whole window but keep only the centre: the
- * compiler drops every evaluation outside the dependency cone of the stored
- * outputs, so the counts above are those executed. */
+ * Paper 000 gives no operation table: the paper columns stay empty. */
 #include "k_sep.h"
 #include "lw_scheme.h"
 
@@ -34,13 +30,15 @@
 
 enum { NH = LWK_SEPH_COUNT, NV = LWK_SEPV_COUNT };
 
-#define HOPS(h) ((h) == 0 ? 32 : (h) == 1 ? 16 : (h) == 2 ? 40 : 22)
-#define HBAR(h) ((h) == 1 ? 5 : 2)
-#define VOPS(v) ((v) == 0 ? 16 : 22)
-#define VBAR(v) ((v) == 0 ? 5 : (v) == 1 ? 6 : 2)
-
 static int hkind(const lwk_scheme *sc) { return sc->variant / NV; }
 static int vkind(const lwk_scheme *sc) { return sc->variant % NV; }
+
+static int sep_cost(const lwk_scheme *sc, int wavelet, lwk_cost *c)
+{
+    if (!lwk_sep_cost(hkind(sc), vkind(sc), wavelet, &c->ops, &c->barriers)) return 0;
+    c->paper_ops = c->paper_barriers = -1;
+    return 1;
+}
 
 static size_t esize(int dtype) { return dtype == LWK_F64 ? 8 : 4; }
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
@@ -252,7 +250,7 @@ static cudaError_t sep_inverse(const lwk_scheme *sc, int dtype, const lwk_tile2d
 
 #define HV(h, v, hs, vs, about)                                                                            \
     {"sep:" hs "+" vs, "000", about, 1, (h) * NV + (v), sep_supported, sep_scratch, sep_forward, sep_inverse, \
-     HOPS(h) + VOPS(v), HBAR(h) + VBAR(v)}
+     sep_cost}
 #define H_GAL "horizontal Galiano (convolution, 1 pair/thread)"
 #define H_LAAN "horizontal Laan (lifting, barrier after each step)"
 #define H_BZ1 "horizontal Blazewicz (no barriers, redundant lifting, 1 pair/thread)"

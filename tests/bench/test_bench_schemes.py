@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Checks the GPU-scheme side of `liftwave bench` on any machine (no device
 needed): `--scheme list` (the table of the papers' schemes, or one line when
-the build has none), `--scheme all` refused on the cpu backend with one clear
-line, `--sizes-mpix`, the short options and the papers' table (`--table`).
+the build has none), `--scheme list --wavelet ...` (operations and barriers
+counted from the kernels: the block schemes' equal the paper's Table 2),
+`--scheme all` refused on the cpu backend with one clear line,
+`--sizes-mpix`, the short options and the papers' table (`--table`).
 
 Usage: test_bench_schemes.py LIFTWAVE_EXE
 """
@@ -64,8 +66,79 @@ def check_list(exe):
         for v in ("laan", "blazewicz", "kucis"):
             if "sep:%s+%s" % (h, v) not in names:
                 fail("--scheme list: sep:%s+%s missing" % (h, v))
+    fs = [r.split() for r in rows if r.split()[:1] == ["fs"]]
+    if not fs or fs[0][1:3] != ["004", "yes"]:
+        fail("--scheme list: fs (paper 004, with an inverse) missing: %r" % fs)
     device = not any(l.startswith("# no CUDA device") for l in lines)
     return len(names) - 1, device
+
+
+# Barina, Kula and Zemcik (paper 003), Table 2, transcribed for this test:
+# (barriers, operations) per wavelet in the paper's row order.
+TABLE2_ROWS = ("sweldens", "iwahashi", "iwahashi*", "explosive", "explosive*", "monolithic", "monolithic*",
+               "polyphase", "polyphase*", "convolution")
+TABLE2 = {
+    "cdf53": ((4, 16), (3, 24), (3, 18), (3, 24), (3, 18), (2, 24), (2, 18), (1, 63), (1, 23), (1, 64)),
+    "cdf97": ((8, 32), (6, 48), (6, 36), (6, 48), (6, 36), (4, 48), (4, 36), (2, 126), (2, 46), (1, 256)),
+    "dd137": ((4, 32), (3, 64), (3, 50), (3, 64), (3, 50), (2, 64), (2, 50), (1, 255), (1, 203), (1, 256)),
+}
+
+
+def check_costs(exe):
+    """--scheme list --wavelet: counts per wavelet; the block schemes' equal Table 2."""
+    rc, out, err = run(exe, ["--scheme", "list", "--wavelet", "cdf53,cdf97,dd137,fs"])
+    if rc != 0 or err:
+        fail("--scheme list --wavelet: rc=%d stderr=%r" % (rc, err))
+        return
+    lines = out.splitlines()
+    if len(lines) == 1 and "no GPU schemes" in lines[0]:
+        return  # a build without CUDA: nothing to count
+    if not lines or lines[0].split() != ["wavelet", "scheme", "paper", "inverse", "ops/quad", "ops:paper",
+                                         "barriers", "barriers:paper"]:
+        fail("--scheme list --wavelet: header %r" % lines[:1])
+        return
+    rows = {}
+    for l in lines[1:]:
+        if l.startswith("#"):
+            continue
+        f = l.split()
+        if len(f) != 8:
+            fail("--scheme list --wavelet: row %r" % l)
+            continue
+        rows[(f[0], f[1])] = f[2:]
+    for wav, entries in TABLE2.items():
+        for name, (bars, ops) in zip(TABLE2_ROWS, entries):
+            for buf in ("", ":single"):
+                r = rows.get((wav, name + buf))
+                if name == "convolution" and buf:
+                    if r:
+                        fail("convolution has no single-buffered variant")
+                    continue
+                if not r:
+                    fail("%s %s%s: no counts" % (wav, name, buf))
+                    continue
+                paper, _, o, po, b, pb = r
+                if paper != "003" or float(o) != ops or po != str(ops):
+                    fail("%s %s%s: ops %s (paper column %s), Table 2 has %d" % (wav, name, buf, o, po, ops))
+                want_b = 2 * bars - 1 if buf else bars  # single buffering: a second barrier per rewrite
+                if b != str(want_b) or pb != ("-" if buf else str(bars)):
+                    fail("%s %s%s: barriers %s (paper column %s), want %d (Table 2: %d)"
+                         % (wav, name, buf, b, pb, want_b, bars))
+        seps = [k for k in rows if k[0] == wav and k[1].startswith("sep:")]
+        if len(seps) != 12 or any(rows[k][3] != "-" or rows[k][5] != "-" for k in seps):
+            fail("%s: want the 12 sep schemes with empty paper columns: %r" % (wav, seps))
+    # the separable passes of 000 as its text counts CDF 9/7: 9+7 filter taps (galiano), 4 steps x 2 taps
+    # (laan), 10 step evaluations per pair (blazewicz1, Fig. 1), 22 per 4 pairs (blazewicz4, kucis)
+    for name, ops, bars in (("sep:galiano+laan", 32 + 16, 2 + 5), ("sep:laan+laan", 16 + 16, 5 + 5),
+                            ("sep:blazewicz1+kucis", 40 + 22, 2 + 2), ("sep:blazewicz4+blazewicz", 22 + 22, 2 + 6)):
+        r = rows.get(("cdf97", name))
+        if not r or float(r[2]) != ops or r[4] != str(bars):
+            fail("cdf97 %s: want %d ops/quad and %d barriers, got %r" % (name, ops, bars, r))
+    fs = [k for k in rows if k[0] == "fs"]
+    if fs != [("fs", "fs")] or rows[("fs", "fs")][0] != "004":
+        fail("fs: want the fs scheme alone (paper 004): %r" % fs)
+    if any(k[1] == "fs" for k in rows if k[0] != "fs"):
+        fail("the fs scheme is listed for another wavelet")
 
 
 def check_all_refused(exe, device):
@@ -130,6 +203,7 @@ def main():
     exe = sys.argv[1]
     n, device = check_list(exe)
     print("schemes listed: %d (CUDA device: %s)" % (n, "yes" if device else "no"))
+    check_costs(exe)
     check_all_refused(exe, device)
     check_sizes_and_table(exe)
     if failures:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Runs bench/plot_schemes.py on generated records (a JSON array file and a
-one-record-per-line file) and checks its PNG files and markdown table.
-Exits 77 (skipped) when matplotlib cannot be imported.
+"""Runs bench/plot_schemes.py on generated records (a results file with a
+"results" key, one with a "records" key, a JSON array and a one-record-per-line
+file, mixing CLI and gpu_bench records) and checks its PNG files and markdown
+table.  Exits 77 (skipped) when matplotlib cannot be imported.
 
 Usage: test_plot_schemes.py PLOT_SCHEMES_PY
 """
@@ -18,6 +19,7 @@ except ImportError:
     sys.exit(77)
 
 failures = []
+SIDES = [324, 1024, 3238, 8192]  # --sizes-mpix 0.1,1,10,64: 1024^2 = 1 Mpixel, 3238^2 = 10.0 Mpixel (2^20)
 
 
 def check(cond, msg):
@@ -26,8 +28,8 @@ def check(cond, msg):
         print("FAIL " + msg)
 
 
-def record(wavelet, scheme, n, ps, direction="forward", frac=None, with_rates=True):
-    """One synthetic record of an n x n float32 run taking ps picoseconds per sample."""
+def cli(wavelet, scheme, n, ps, direction="forward", frac=None, with_rates=True):
+    """A `liftwave bench --json` record of an n x n float32 run at ps picoseconds per sample."""
     samples = n * n
     r = {"wavelet": wavelet, "scheme": scheme, "backend": "cuda", "shape": [n, n], "dtype": "float32",
          "levels": 1, "mode": "symmetric", "direction": direction, "config": "G2G",
@@ -40,28 +42,62 @@ def record(wavelet, scheme, n, ps, direction="forward", frac=None, with_rates=Tr
     return r
 
 
+def gpu_bench(wavelet, scheme, n, ps, frac, engine=None):
+    """A gpu_bench record: no backend or mode, a case name, maybe an engine."""
+    r = cli(wavelet, scheme, n, ps, frac=frac)
+    del r["backend"], r["mode"]
+    r["case"] = f"{scheme}-{wavelet}-{n}"
+    if engine:
+        r["engine"] = engine
+    return r
+
+
+def run(script, out, files):
+    p = subprocess.run([sys.executable, script, "--out", out] + files, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=180)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def table_rows(text):
+    rows = {}
+    for line in text.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows[tuple(cells[:3])] = cells[3:]
+    return rows
+
+
 def main():
     script = sys.argv[1]
-    sizes = [256, 512, 1024, 2048, 3162, 4096, 8192]
-    arr = []
-    for n in sizes:  # cdf97: two schemes, the second twice as fast
-        arr.append(record("cdf97", "blazewicz", n, 40.0, frac=0.4))
-        arr.append(record("cdf97", "laan", n, 20.0, frac=0.8))
-        arr.append(record("cdf97", "laan", n, 30.0, direction="inverse", frac=0.5))
-    lines = [record("fs", "fs", n, 10.0 + n / 1024.0, frac=0.9, with_rates=False) for n in sizes]
+    results, records, arr, lines = [], [], [], []
+    for n in SIDES:
+        results.append(cli("cdf97", "auto", n, 5.0, frac=0.8))                 # CLI: backend cuda, scheme auto
+        results.append(cli("cdf97", "sep:laan+kucis", n, 20.0, frac=0.2))
+        results.append(cli("cdf97", "sep:blazewicz4+kucis", n, 15.0, frac=0.3))
+        results.append(cli("cdf97", "sep:laan+kucis", n, 30.0, direction="inverse", frac=0.1))
+        records.append(gpu_bench("cdf97", "monolithic*", n, 6.0, 0.7))
+        records.append(gpu_bench("cdf97", "monolithic*:single", n, 7.0, 0.6))
+        records.append(gpu_bench("cdf97", "auto", n, 5.5, 0.75, engine="tile2d"))  # gpu_bench: auto + engine
+        arr.append(gpu_bench("cdf53", "sweldens", n, 4.0, 0.9))
+        arr.append(gpu_bench("cdf53", "auto", n, 3.0, 0.95, engine="tile2d"))
+        lines.append(cli("fs", "fs", n, 10.0 + n / 1024.0, frac=0.5, with_rates=False))
     with tempfile.TemporaryDirectory() as tmp:
-        fa, fl, out = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.jsonl"), os.path.join(tmp, "plots")
-        with open(fa, "w") as f:
+        paths = [os.path.join(tmp, f) for f in ("sep.json", "block.json", "arr.json", "fs.jsonl")]
+        with open(paths[0], "w") as f:
+            json.dump({"device": "test", "results": results}, f)
+        with open(paths[1], "w") as f:
+            json.dump({"device": "test", "records": records}, f)
+        with open(paths[2], "w") as f:
             json.dump(arr, f)
-        with open(fl, "w") as f:
+        with open(paths[3], "w") as f:
             f.write("case  scheme  (a table line between records is skipped)\n")
             for r in lines:
                 f.write(json.dumps(r) + "\n")
-        p = subprocess.run([sys.executable, script, "--out", out, fa, fl], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=120)
-        so, se = p.stdout.decode(), p.stderr.decode()
-        check(p.returncode == 0, f"exit {p.returncode}: {se}")
-        for name in ("cdf97-gsamples.png", "cdf97-ps.png", "fs-gsamples.png", "fs-ps.png"):
+        out = os.path.join(tmp, "plots")
+        rc, so, se = run(script, out, paths)
+        check(rc == 0, f"exit {rc}: {se}")
+        want = [f"{w}-{fam}-{m}.png" for w, fam in (("cdf97", "sep"), ("cdf97", "block"), ("cdf53", "block"),
+                                                     ("fs", "engines")) for m in ("gsamples", "frac")]
+        for name in want:
             path = os.path.join(out, name)
             ok = os.path.isfile(path)
             check(ok, f"{name} not written")
@@ -70,25 +106,37 @@ def main():
                     head = f.read(8)
                 check(head == b"\x89PNG\r\n\x1a\n", f"{name} is not a PNG")
                 check(os.path.getsize(path) > 5000, f"{name} is suspiciously small")
-        table = open(os.path.join(out, "schemes.md")).read() if os.path.isfile(os.path.join(out, "schemes.md")) else ""
+        got = sorted(f for f in os.listdir(out) if f.endswith(".png")) if os.path.isdir(out) else []
+        check(got == sorted(want), f"PNG files {got}, want {sorted(want)} (auto alone gets no engines plot)")
+        tpath = os.path.join(out, "schemes.md")
+        table = open(tpath).read() if os.path.isfile(tpath) else ""
         check(table == so, "table printed differs from schemes.md")
-        rows = {tuple(c.strip() for c in l.strip("|").split("|")[:3]): l for l in table.splitlines()[2:]}
-        # ~1 Mpix: 1024x1024 (1.05 MP); ~10 Mpix: 3162x3162 (10.0 MP)
-        lw = rows.get(("cdf97", "laan", "forward"), "")
-        check("20.0 (1 MP)" in lw and "20.0 (10 MP)" in lw and "| 0.80 |" in lw, f"laan forward row: {lw!r}")
-        check(("cdf97", "laan", "inverse") in rows, "laan inverse row missing")
-        bz = rows.get(("cdf97", "blazewicz", "forward"), "")
-        check("40.0 (1 MP)" in bz and "| 0.40 |" in bz, f"blazewicz row: {bz!r}")
-        fs = rows.get(("fs", "fs", "forward"), "")  # rates derived from median_s: 10 + 1024/1024 = 11 ps
-        check("11.0 (1 MP)" in fs and "13.1 (10 MP)" in fs and "| 0.90 |" in fs, f"fs row: {fs!r}")
+        rows = table_rows(table)
+        # auto: one label for the CLI's and gpu_bench's default engine; at one size the median of the two
+        for key in rows:
+            check(key[1] == "auto" or "auto" not in key[1] and key[1] not in ("cuda", "tile2d"),
+                  f"default engine labelled {key[1]!r}")
+        a97 = rows.get(("cdf97", "auto", "forward"))
+        check(a97 is not None and a97[0] == "5.0 (1 MP)" and a97[2] == "5.0 (10 MP)" and a97[3] == "0.80",
+              f"cdf97 auto row: {a97!r}")
+        check(rows.get(("cdf53", "auto", "forward"), [""])[0] == "3.0 (1 MP)", "cdf53 auto row")
+        lk = rows.get(("cdf97", "sep:laan+kucis", "forward"))
+        check(lk == ["20.0 (1 MP)", "0.20", "20.0 (10 MP)", "0.20"], f"laan+kucis forward row: {lk!r}")
+        check(("cdf97", "sep:laan+kucis", "inverse") in rows, "laan+kucis inverse row missing")
+        ms = rows.get(("cdf97", "monolithic*:single", "forward"))
+        check(ms is not None and ms[0] == "7.0 (1 MP)" and ms[1] == "0.60", f"monolithic*:single row: {ms!r}")
+        fs = rows.get(("fs", "fs", "forward"))  # rates derived from median_s: 10 + 1024/1024 = 11 ps
+        check(fs is not None and fs[0] == "11.0 (1 MP)" and fs[2] == "13.2 (10 MP)" and fs[3] == "0.50",
+              f"fs row: {fs!r}")
+        order = [k[1] for k in rows if k[0] == "cdf97"]
+        check(order[:1] == ["auto"], f"auto is not the first cdf97 row: {order}")
+        check(len(rows) == 9, f"{len(rows)} table rows, want 9: {sorted(rows)}")
         # no usable records: exit 2 with one line
         bad = os.path.join(tmp, "bad.json")
         with open(bad, "w") as f:
             json.dump([{"nothing": 1}], f)
-        p = subprocess.run([sys.executable, script, "--out", out, bad], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=60)
-        check(p.returncode == 2 and len(p.stderr.decode().strip().splitlines()) == 1,
-              f"no records: exit {p.returncode}, stderr {p.stderr.decode()!r}")
+        rc, so, se = run(script, out, [bad])
+        check(rc == 2 and len(se.strip().splitlines()) == 1, f"no records: exit {rc}, stderr {se!r}")
     print(f"plot_schemes: {len(failures)} failures")
     return 1 if failures else 0
 

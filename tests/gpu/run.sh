@@ -9,7 +9,7 @@
 #   LW_SAN_CASES=N                           random cases under the sanitizers (default 40)
 #   LW_BENCH_ARGS="--only 2d-cdf97"          extra arguments for gpu_bench
 #   stage "schemebench": the CLI's `bench --scheme all` (every scheme of the papers and auto)
-#   over 0.1..256 Mpixel for cdf97, cdf53, dd137 -> $OUT/schemes-all.json (LW_SCHEME_WAVELETS,
+#   over 0.1..256 Mpixel for cdf97, cdf53, dd137, fs -> $OUT/schemes-all.json (LW_SCHEME_WAVELETS,
 #   LW_SCHEME_SIZES override) and the papers' text table -> $OUT/schemes-table.txt
 #   stage "cpubench": the issue-5 CPU set on this host's cores -> $OUT/cpu-bench.json
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
@@ -110,7 +110,7 @@ fi
 if has schemebench; then
   t0=$(date +%s)
   timeout ${LW_SCHEME_TIMEOUT:-540} "$BUILD/liftwave" bench --backend cuda --scheme all \
-    --wavelet ${LW_SCHEME_WAVELETS:-cdf97,cdf53,dd137} --sizes-mpix ${LW_SCHEME_SIZES:-0.1,1,10,64,256} --json \
+    --wavelet ${LW_SCHEME_WAVELETS:-cdf97,cdf53,dd137,fs} --sizes-mpix ${LW_SCHEME_SIZES:-0.1,1,10,64,256} --json \
     >"$OUT/schemes-all.json" 2>"$OUT/schemes-all.err"
   rc=$?
   say "scheme bench (CLI --scheme all): rc=$rc in $(( $(date +%s) - t0 ))s, $(wc -l <"$OUT/schemes-all.json") records"
