@@ -37,6 +37,27 @@
  *   Every function returns an lw_status.  The library never prints and never
  *   exits.  On failure, lw_last_error() returns a one-line description of the
  *   most recent failure in the calling thread.
+ *
+ * Integer transforms and the int32 range
+ *   The integer variants are exact: the CPU backends compute in 64-bit and
+ *   return LW_ERR_INTEGER_OVERFLOW when any output value does not fit int32
+ *   (they never wrap).  A sufficient condition for a forward transform to fit:
+ *   with M = max |x| over the input, d transformed axes of length > 1 and
+ *   L >= 1 levels, every coefficient c satisfies
+ *       |c| <= eta^d * lambda^(d*(L-1)) * (M + d*L)
+ *   where lambda and eta are the l1 norms of the lowpass and highpass
+ *   analysis filters: haar 1 and 2, cdf53 1.5 and 2, dd137 1.625 and 2.25;
+ *   fs gives |c| <= 2*M + 1 for every d and L.  So the result always fits
+ *   when that bound is below 2^31, for example:
+ *       |x| < 2^24: haar and fs any levels; cdf53 up to 11 / 5 / 3 levels in
+ *                   1-D / 2-D / 3-D; dd137 up to 9 / 4 / 2;
+ *       |x| < 2^16 (16-bit data): cdf53 up to 24 / 12 / 7; dd137 up to
+ *                   20 / 10 / 6; haar and fs any.
+ *   The inverse of a forward result reproduces the forward's input, so it
+ *   fits whenever that input did; an arbitrary array given to the inverse
+ *   may overflow and is reported the same way.  The CUDA backend does not
+ *   check: its int32 arithmetic wraps outside these ranges (results are then
+ *   wrong, silently).
  */
 #ifndef LIFTWAVE_H
 #define LIFTWAVE_H
@@ -72,7 +93,9 @@ typedef enum lw_status {
     LW_ERR_NO_BACKEND = 7,       /* requested backend absent (not built, no device) */
     LW_ERR_CUDA = 8,             /* a CUDA call failed; lw_last_error has its text */
     LW_ERR_DEVICE_OUT_OF_MEMORY = 9,
-    LW_ERR_INTERNAL = 10
+    LW_ERR_INTERNAL = 10,
+    LW_ERR_INTEGER_OVERFLOW = 11 /* an integer result does not fit int32 (CPU
+                                    backends; see "Integer transforms" above) */
 } lw_status;
 
 typedef enum lw_dtype {
@@ -167,7 +190,11 @@ lw_status lw_plan_create(lw_plan **plan, const lw_config *cfg);
  * planned dtype (host memory, or device memory with LW_FLAG_DEVICE_POINTERS).
  * in == out is allowed (in place); otherwise the buffers must not overlap and
  * in is not modified (unless the plan has LW_FLAG_DESTROY_INPUT).  With device
- * pointers the call is asynchronous on the plan's stream. */
+ * pointers the call is asynchronous on the plan's stream.
+ * On failure the content of out is unspecified (it may be partly
+ * transformed); in is unchanged when in != out (unless the plan has
+ * LW_FLAG_DESTROY_INPUT).  In particular an integer transform that returns
+ * LW_ERR_INTEGER_OVERFLOW leaves out partly written. */
 lw_status lw_execute(const lw_plan *plan, const void *in, void *out);
 
 /* Free a plan.  NULL is accepted. */

@@ -388,6 +388,27 @@ def t_rank_and_image_range(d):
 
 
 @case("options")
+def t_integer_overflow(d):
+    # full-range int32: the integer transforms cannot hold the results in int32
+    x = RNG.integers(-2 ** 31, 2 ** 31, (16, 16), dtype=np.int64).astype(np.int32)
+    save(d, "full.npy", x)
+    for w in INTEGER_WAVELETS:
+        for cmd in ("forward", "inverse"):
+            for b in ("cpu", "cpu-ref"):
+                expect_fail(d, [cmd, "full.npy", "out.npy", "-w", w, "--integer", "-l", "2", "-b", b],
+                            ["overflow int32", "too large", "2 levels", w], codes=(1,))
+    write_bytes(d, "out.npy", b"precious")  # an existing output survives the failure
+    expect_fail(d, ["forward", "full.npy", "out.npy", "-w", "cdf53", "--integer", "-l", "2"], ["overflow"],
+                codes=(1,))
+    # inside the documented range (|x| < 2^24: cdf53 up to 5 levels in 2-D): exact
+    y = RNG.integers(-2 ** 24 + 1, 2 ** 24, (32, 32), dtype=np.int64).astype(np.int32)
+    save(d, "safe.npy", y)
+    expect_ok(d, ["forward", "safe.npy", "c.npy", "-w", "cdf53", "--integer", "-l", "5"])
+    expect_ok(d, ["inverse", "c.npy", "back.npy", "-w", "cdf53", "--integer", "-l", "5"])
+    check(np.array_equal(load(d, "back.npy"), y), "cdf53 integer round trip of |x| < 2^24 is not exact")
+
+
+@case("options")
 def t_option_forms(d):
     x = RNG.standard_normal((20, 18)).astype(np.float32)
     save(d, "x.npy", x)
