@@ -11,7 +11,8 @@
  *      of the planned shape and dtype.
  *   4. lw_destroy() frees the plan (NULL is accepted).
  *
- * Conventions (normative; see DESIGN.md section 2 in the project repository)
+ * Conventions (normative; the full text, with the PyWavelets relations, is
+ * docs/CONVENTIONS.md in the source tree)
  *   - Arrays are dense and in C order (last axis fastest).  Up to LW_MAX_RANK
  *     axes; the transform runs along a chosen subset of 1..3 axes, every other
  *     axis is a batch.
@@ -25,6 +26,14 @@
  *   - Boundary samples are read through the boundary mode at every lifting
  *     step, so the transform is perfectly invertible for every length.
  *   - A length-1 axis is left unchanged.
+ *   - Scaling, per axis and level: cdf53, cdf97, dd137 and fs use the
+ *     JPEG 2000 normalisation: the lowpass has DC gain 1 (a constant signal
+ *     gives the same constant in the lowpass band) and the highpass has
+ *     Nyquist gain 2 ((-1)^n gives highpass coefficients of magnitude 2).
+ *     haar and d4 are orthonormal (gains sqrt(2)), equal to PyWavelets "haar"
+ *     and "db2" in mode "periodization".  The integer variants have no
+ *     scaling step: integer haar (the S-transform) has DC gain 1 and Nyquist
+ *     gain 2 like the others; rounding is given in docs/CONVENTIONS.md.
  *
  * Thread safety
  *   lw_plan_create / lw_destroy may be called from any thread.  lw_execute does
@@ -78,7 +87,7 @@ extern "C" {
 #define LW_MAX_RANK 4
 #define LW_MAX_AXES 3
 
-/* levels value meaning "as many as the shape allows" (DESIGN.md: --levels max). */
+/* levels value meaning "as many as the shape allows" (CLI: --levels max). */
 #define LW_LEVELS_MAX (-1)
 
 /* Status codes.  Values never change once released; new ones are appended. */
@@ -214,18 +223,28 @@ lw_status lw_workspace_size(const lw_plan *plan, size_t *bytes);
  * NULL means the default stream.  Not thread safe against a concurrent execute. */
 lw_status lw_set_stream(lw_plan *plan, void *stream);
 
-/* Number of levels the shape allows along the given axes (DESIGN.md: the
- * largest L for which every transformed axis with n > 1 still has length >= 2
- * at level L).  naxes == 0 means all axes. */
+/* Number of levels the shape allows along the given axes (the largest L for
+ * which every transformed axis with n > 1 still has length >= 2 at level L).
+ * naxes == 0 means all axes.  A plan asking for more levels than this fails
+ * with LW_ERR_INVALID_LEVELS, with one exception: when every transformed axis
+ * has length 1, *levels is 0 and yet a plan accepts any level count >= 0 (or
+ * LW_LEVELS_MAX): the transform is then the identity (a length-1 axis is left
+ * unchanged at every level), and lw_plan_config() reports levels = 0. */
 lw_status lw_max_levels(int rank, const int64_t *shape, int naxes, const int *axes, int *levels);
 
 /* Length of the lowpass part of an axis of length n after `level` levels. */
 int64_t lw_lowpass_length(int64_t n, int level);
 
-/* Text of a status ("invalid argument", ...).  Never NULL. */
+/* Text of a status ("invalid argument", ...).  Never NULL; a static string
+ * that stays valid for the life of the program (unknown values give
+ * "unknown status"). */
 const char *lw_status_string(lw_status status);
 
-/* One line describing the last failure in this thread ("" if none). */
+/* One line describing the last failure in this thread ("" if none).  The
+ * pointer is to a per-thread buffer owned by the library (do not free it):
+ * it stays valid until the calling thread exits, but its content is replaced
+ * by the next failure in that thread and emptied when lw_plan_create starts.
+ * Copy the text to keep it.  At most 511 bytes. */
 const char *lw_last_error(void);
 
 /* Name <-> enum helpers for command lines and bindings.  The parse functions

@@ -1,4 +1,4 @@
-/* Faber-Schauder with two or three active axes (non-separable, DESIGN.md 2):
+/* Faber-Schauder with two or three active axes (non-separable, docs/CONVENTIONS.md 6):
  * every sample with an odd grid coordinate is predicted from the average of
  * its all-even neighbours, which a level never modifies.  So a level is one
  * pass in which every output depends only on src: forward reads the samples
