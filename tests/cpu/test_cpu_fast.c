@@ -12,6 +12,7 @@
 #include "liftwave.h"
 #include "cpu/fast_internal.h"
 #include "lw_test.h"
+#include "lw_test_plan.h"
 
 #include <math.h>
 #include <string.h>
@@ -56,26 +57,6 @@ static double value(const void *buf, lw_dtype t, int64_t i)
     return 0;
 }
 
-static lw_status make(lw_plan **p, int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w,
-                      lw_mode m, lw_layout lay, lw_dtype t, int levels, lw_direction dir, lw_backend b)
-{
-    lw_config c;
-    lw_config_init(&c);
-    c.rank = rank;
-    for (int i = 0; i < rank; i++) c.shape[i] = shape[i];
-    c.naxes = naxes;
-    for (int i = 0; i < naxes; i++) c.axes[i] = axes[i];
-    c.wavelet = w;
-    c.mode = m;
-    c.layout = lay;
-    c.dtype = t;
-    c.integer = t == LW_INT32;
-    c.levels = levels;
-    c.direction = dir;
-    c.backend = b;
-    return lw_plan_create(p, &c);
-}
-
 static lw_simd g_want;
 static int g_overflows; /* integer cases whose results do not fit int32 */
 
@@ -95,8 +76,8 @@ static void check(int rank, const int64_t *shape, int naxes, const int *axes, lw
     }
     if (levels > lmax) levels = lmax;
     lw_plan *pf = NULL, *pr = NULL;
-    lw_status s1 = make(&pf, rank, shape, naxes, axes, w, m, lay, t, levels, dir, LW_BACKEND_CPU);
-    lw_status s2 = make(&pr, rank, shape, naxes, axes, w, m, lay, t, levels, dir, LW_BACKEND_CPU_REF);
+    lw_status s1 = lw_test_plan(&pf, rank, shape, naxes, axes, w, m, lay, t, levels, dir, LW_BACKEND_CPU);
+    lw_status s2 = lw_test_plan(&pr, rank, shape, naxes, axes, w, m, lay, t, levels, dir, LW_BACKEND_CPU_REF);
     CHECK(s1 == LW_OK && s2 == LW_OK, "plan %s %s %s %s rank %d: %s", lw_wavelet_name(w), lw_mode_name(m),
           lw_layout_name(lay), lw_dtype_name(t), rank, lw_last_error());
     if (s1 != LW_OK || s2 != LW_OK) {

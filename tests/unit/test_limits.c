@@ -8,6 +8,7 @@
  *   - status values and strings. */
 #include "liftwave.h"
 #include "lw_test.h"
+#include "lw_test_plan.h"
 
 #include <math.h>
 #include <string.h>
@@ -17,20 +18,7 @@ static const lw_backend BACKENDS[2] = {LW_BACKEND_CPU, LW_BACKEND_CPU_REF};
 static lw_status make(lw_plan **p, int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w,
                       lw_mode m, lw_dtype t, int levels, lw_direction dir, lw_backend b)
 {
-    lw_config c;
-    lw_config_init(&c);
-    c.rank = rank;
-    for (int i = 0; i < rank; i++) c.shape[i] = shape[i];
-    c.naxes = naxes;
-    for (int i = 0; i < naxes; i++) c.axes[i] = axes[i];
-    c.wavelet = w;
-    c.mode = m;
-    c.dtype = t;
-    c.integer = t == LW_INT32;
-    c.levels = levels;
-    c.direction = dir;
-    c.backend = b;
-    return lw_plan_create(p, &c);
+    return lw_test_plan(p, rank, shape, naxes, axes, w, m, LW_MALLAT, t, levels, dir, b);
 }
 
 /* Plan and run once; the plan's status, else the execute status. */
