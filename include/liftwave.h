@@ -11,7 +11,8 @@
  *      of the planned shape and dtype.
  *   4. lw_destroy() frees the plan (NULL is accepted).
  *
- * Conventions (normative; see DESIGN.md section 2 in the project repository)
+ * Conventions (normative; the full text, with the PyWavelets relations, is
+ * docs/CONVENTIONS.md in the source tree)
  *   - Arrays are dense and in C order (last axis fastest).  Up to LW_MAX_RANK
  *     axes; the transform runs along a chosen subset of 1..3 axes, every other
  *     axis is a batch.
@@ -25,6 +26,14 @@
  *   - Boundary samples are read through the boundary mode at every lifting
  *     step, so the transform is perfectly invertible for every length.
  *   - A length-1 axis is left unchanged.
+ *   - Scaling, per axis and level: cdf53, cdf97, dd137 and fs use the
+ *     JPEG 2000 normalisation: the lowpass has DC gain 1 (a constant signal
+ *     gives the same constant in the lowpass band) and the highpass has
+ *     Nyquist gain 2 ((-1)^n gives highpass coefficients of magnitude 2).
+ *     haar and d4 are orthonormal (gains sqrt(2)), equal to PyWavelets "haar"
+ *     and "db2" in mode "periodization".  The integer variants have no
+ *     scaling step: integer haar (the S-transform) has DC gain 1 and Nyquist
+ *     gain 2 like the others; rounding is given in docs/CONVENTIONS.md.
  *
  * Thread safety
  *   lw_plan_create / lw_destroy may be called from any thread.  lw_execute does
@@ -37,6 +46,27 @@
  *   Every function returns an lw_status.  The library never prints and never
  *   exits.  On failure, lw_last_error() returns a one-line description of the
  *   most recent failure in the calling thread.
+ *
+ * Integer transforms and the int32 range
+ *   The integer variants are exact: the CPU backends compute in 64-bit and
+ *   return LW_ERR_INTEGER_OVERFLOW when any output value does not fit int32
+ *   (they never wrap).  A sufficient condition for a forward transform to fit:
+ *   with M = max |x| over the input, d transformed axes of length > 1 and
+ *   L >= 1 levels, every coefficient c satisfies
+ *       |c| <= eta^d * lambda^(d*(L-1)) * (M + d*L)
+ *   where lambda and eta are the l1 norms of the lowpass and highpass
+ *   analysis filters: haar 1 and 2, cdf53 1.5 and 2, dd137 1.625 and 2.25;
+ *   fs gives |c| <= 2*M + 1 for every d and L.  So the result always fits
+ *   when that bound is below 2^31, for example:
+ *       |x| < 2^24: haar and fs any levels; cdf53 up to 11 / 5 / 3 levels in
+ *                   1-D / 2-D / 3-D; dd137 up to 9 / 4 / 2;
+ *       |x| < 2^16 (16-bit data): cdf53 up to 24 / 12 / 7; dd137 up to
+ *                   20 / 10 / 6; haar and fs any.
+ *   The inverse of a forward result reproduces the forward's input, so it
+ *   fits whenever that input did; an arbitrary array given to the inverse
+ *   may overflow and is reported the same way.  The CUDA backend does not
+ *   check: its int32 arithmetic wraps outside these ranges (results are then
+ *   wrong, silently).
  */
 #ifndef LIFTWAVE_H
 #define LIFTWAVE_H
@@ -57,7 +87,7 @@ extern "C" {
 #define LW_MAX_RANK 4
 #define LW_MAX_AXES 3
 
-/* levels value meaning "as many as the shape allows" (DESIGN.md: --levels max). */
+/* levels value meaning "as many as the shape allows" (CLI: --levels max). */
 #define LW_LEVELS_MAX (-1)
 
 /* Status codes.  Values never change once released; new ones are appended. */
@@ -72,7 +102,9 @@ typedef enum lw_status {
     LW_ERR_NO_BACKEND = 7,       /* requested backend absent (not built, no device) */
     LW_ERR_CUDA = 8,             /* a CUDA call failed; lw_last_error has its text */
     LW_ERR_DEVICE_OUT_OF_MEMORY = 9,
-    LW_ERR_INTERNAL = 10
+    LW_ERR_INTERNAL = 10,
+    LW_ERR_INTEGER_OVERFLOW = 11 /* an integer result does not fit int32 (CPU
+                                    backends; see "Integer transforms" above) */
 } lw_status;
 
 typedef enum lw_dtype {
@@ -167,7 +199,11 @@ lw_status lw_plan_create(lw_plan **plan, const lw_config *cfg);
  * planned dtype (host memory, or device memory with LW_FLAG_DEVICE_POINTERS).
  * in == out is allowed (in place); otherwise the buffers must not overlap and
  * in is not modified (unless the plan has LW_FLAG_DESTROY_INPUT).  With device
- * pointers the call is asynchronous on the plan's stream. */
+ * pointers the call is asynchronous on the plan's stream.
+ * On failure the content of out is unspecified (it may be partly
+ * transformed); in is unchanged when in != out (unless the plan has
+ * LW_FLAG_DESTROY_INPUT).  In particular an integer transform that returns
+ * LW_ERR_INTEGER_OVERFLOW leaves out partly written. */
 lw_status lw_execute(const lw_plan *plan, const void *in, void *out);
 
 /* Free a plan.  NULL is accepted. */
@@ -187,18 +223,28 @@ lw_status lw_workspace_size(const lw_plan *plan, size_t *bytes);
  * NULL means the default stream.  Not thread safe against a concurrent execute. */
 lw_status lw_set_stream(lw_plan *plan, void *stream);
 
-/* Number of levels the shape allows along the given axes (DESIGN.md: the
- * largest L for which every transformed axis with n > 1 still has length >= 2
- * at level L).  naxes == 0 means all axes. */
+/* Number of levels the shape allows along the given axes (the largest L for
+ * which every transformed axis with n > 1 still has length >= 2 at level L).
+ * naxes == 0 means all axes.  A plan asking for more levels than this fails
+ * with LW_ERR_INVALID_LEVELS, with one exception: when every transformed axis
+ * has length 1, *levels is 0 and yet a plan accepts any level count >= 0 (or
+ * LW_LEVELS_MAX): the transform is then the identity (a length-1 axis is left
+ * unchanged at every level), and lw_plan_config() reports levels = 0. */
 lw_status lw_max_levels(int rank, const int64_t *shape, int naxes, const int *axes, int *levels);
 
 /* Length of the lowpass part of an axis of length n after `level` levels. */
 int64_t lw_lowpass_length(int64_t n, int level);
 
-/* Text of a status ("invalid argument", ...).  Never NULL. */
+/* Text of a status ("invalid argument", ...).  Never NULL; a static string
+ * that stays valid for the life of the program (unknown values give
+ * "unknown status"). */
 const char *lw_status_string(lw_status status);
 
-/* One line describing the last failure in this thread ("" if none). */
+/* One line describing the last failure in this thread ("" if none).  The
+ * pointer is to a per-thread buffer owned by the library (do not free it):
+ * it stays valid until the calling thread exits, but its content is replaced
+ * by the next failure in that thread and emptied when lw_plan_create starts.
+ * Copy the text to keep it.  At most 511 bytes. */
 const char *lw_last_error(void);
 
 /* Name <-> enum helpers for command lines and bindings.  The parse functions

@@ -30,6 +30,14 @@ int lw_cli_fail(int status, const char *fmt, ...)
     return status;
 }
 
+const char *lw_cli_path(const char *path)
+{
+    static char bufs[4][LW_IO_PATH_BRIEF];
+    static unsigned next;
+    char *b = bufs[next++ % 4];
+    return lw_io_path_brief(path, b, LW_IO_PATH_BRIEF);
+}
+
 int lw_cli_fail_lib(lw_status st)
 {
     const char *e = lw_last_error();
@@ -262,54 +270,65 @@ int lw_cli_check_input(const char *path, const lw_cli_opts *o)
     if (f == LW_FMT_UNKNOWN)
         return lw_cli_fail(LW_EXIT_USAGE,
                            "cannot tell the format of '%s' from its extension (use .npy, .pgm, .ppm, .pnm, .png or .raw)",
-                           path);
+                           lw_cli_path(path));
     if (f == LW_FMT_RAW && (!o->have_shape || !o->have_dtype))
-        return lw_cli_fail(LW_EXIT_USAGE, "reading '%s' needs --shape and --dtype", path);
+        return lw_cli_fail(LW_EXIT_USAGE, "reading '%s' needs --shape and --dtype", lw_cli_path(path));
     if (f != LW_FMT_RAW && (o->have_shape || o->have_dtype))
-        return lw_cli_fail(LW_EXIT_USAGE, "--shape and --dtype apply only to .raw input, not '%s'", path);
+        return lw_cli_fail(LW_EXIT_USAGE, "--shape and --dtype apply only to .raw input, not '%s'",
+                           lw_cli_path(path));
     if (f == LW_FMT_PNG && !lw_io_have_png())
-        return lw_cli_fail(LW_EXIT_DATA, "cannot read '%s': this liftwave was built without PNG support", path);
+        return lw_cli_fail(LW_EXIT_DATA, "cannot read '%s': this liftwave was built without PNG support",
+                           lw_cli_path(path));
+    char err[512] = "";
+    if (lw_io_check_readable(path, err, sizeof err) != 0) return lw_cli_fail(LW_EXIT_DATA, "%s", err);
     return LW_EXIT_OK;
 }
 
 int lw_cli_check_output(const char *path, int image_only)
 {
     lw_io_format f = lw_io_format_of(path);
+    const char *p = lw_cli_path(path);
     if (image_only && f != LW_FMT_PNG && f != LW_FMT_PNM)
-        return lw_cli_fail(LW_EXIT_USAGE, "cannot tell an image format from '%s' (use .png, .pgm or .ppm)", path);
+        return lw_cli_fail(LW_EXIT_USAGE, "cannot tell an image format from '%s' (use .png, .pgm or .ppm)", p);
     if (f == LW_FMT_UNKNOWN)
         return lw_cli_fail(LW_EXIT_USAGE,
                            "cannot tell the format of '%s' from its extension (use .npy, .pgm, .ppm, .pnm, .png or .raw)",
-                           path);
+                           p);
     if (f == LW_FMT_PNG && !lw_io_have_png())
-        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': this liftwave was built without PNG support", path);
+        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': this liftwave was built without PNG support", p);
 
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': it is a directory", path);
+        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': it is a directory", p);
     const char *slash = strrchr(path, '/');
     char dir[4096];
     if (!slash) {
         strcpy(dir, ".");
     } else {
         size_t n = slash == path ? 1 : (size_t)(slash - path);
-        if (n >= sizeof dir) return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': path too long", path);
+        if (n >= sizeof dir) return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': path too long", p);
         memcpy(dir, path, n);
         dir[n] = '\0';
     }
-    if (stat(dir, &st) != 0)
-        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': directory '%s' does not exist", path, dir);
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT)
+            return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': directory '%s' does not exist", p,
+                               lw_cli_path(dir));
+        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': directory '%s': %s", p, lw_cli_path(dir),
+                           strerror(errno));
+    }
     if (!S_ISDIR(st.st_mode))
-        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': '%s' is not a directory", path, dir);
+        return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': '%s' is not a directory", p, lw_cli_path(dir));
     return LW_EXIT_OK;
 }
 
 /* Print an I/O error, naming the file unless the message already does. */
 static int io_fail(const char *verb, const char *path, const char *err)
 {
-    if (!err[0]) return lw_cli_fail(LW_EXIT_DATA, "cannot %s '%s'", verb, path);
-    if (strstr(err, path)) return lw_cli_fail(LW_EXIT_DATA, "%s", err);
-    return lw_cli_fail(LW_EXIT_DATA, "%s: %s", path, err);
+    const char *p = lw_cli_path(path);
+    if (!err[0]) return lw_cli_fail(LW_EXIT_DATA, "cannot %s '%s'", verb, p);
+    if (strstr(err, p)) return lw_cli_fail(LW_EXIT_DATA, "%s", err);
+    return lw_cli_fail(LW_EXIT_DATA, "%s: %s", p, err);
 }
 
 int lw_cli_read(const char *path, const lw_cli_opts *o, lw_array *a)

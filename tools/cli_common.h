@@ -59,6 +59,11 @@ int lw_cli_fail(int status, const char *fmt, ...)
 #endif
     ;
 
+/* A path as error messages show it (lw_io_path_brief: the middle of a very
+ * long path elided, so the reason after it is never cut off).  The result
+ * lives in one of 4 static buffers, reused in turn: use it at once. */
+const char *lw_cli_path(const char *path);
+
 /* Print the library's last error (or the status text when it is empty);
  * return LW_EXIT_DATA. */
 int lw_cli_fail_lib(lw_status st);
@@ -71,8 +76,10 @@ int lw_cli_fail_lib(lw_status st);
  * status (error already printed). */
 int lw_cli_parse(int argc, char **argv, unsigned accept, int npos, const char *usage, lw_cli_opts *o);
 
-/* Check an input path: its format is known, .raw has --shape/--dtype, and
- * --shape/--dtype are only given for .raw.  Usage errors. */
+/* Check an input path: its format is known, .raw has --shape/--dtype,
+ * --shape/--dtype are only given for .raw (usage errors), PNG is built when
+ * needed and the file is a readable, non-empty regular file (data errors),
+ * so that a bad input is reported before any problem with the output. */
 int lw_cli_check_input(const char *path, const lw_cli_opts *o);
 
 /* Check an output path before any work: its format is known (and PNG is

@@ -158,8 +158,8 @@ static int run_transform(int argc, char **argv, lw_direction dir)
     lw_config cfg;
     lw_config_init(&cfg);
     if (a.rank < 1 || a.rank > LW_MAX_RANK) {
-        rc = lw_cli_fail(LW_EXIT_DATA, "'%s' holds a rank-%d array; liftwave takes rank 1..%d", in, a.rank,
-                         LW_MAX_RANK);
+        rc = lw_cli_fail(LW_EXIT_DATA, "'%s' holds a rank-%d array; liftwave takes rank 1..%d", lw_cli_path(in),
+                         a.rank, LW_MAX_RANK);
         goto done;
     }
     cfg.rank = a.rank;

@@ -274,7 +274,7 @@ int lw_cli_view(int argc, char **argv)
     int64_t C = a.rank == 3 ? a.shape[2] : 1;
     if (a.rank != 2 && !(a.rank == 3 && C >= 1 && C <= 4)) {
         rc = lw_cli_fail(LW_EXIT_DATA, "view draws 2-D pyramids: '%s' holds a %s array (need HxW or HxWxC, C <= 4)",
-                         in, shape);
+                         lw_cli_path(in), shape);
         goto done;
     }
     if ((rc = check_axes(&o, a.rank)) != LW_EXIT_OK) goto done;
@@ -294,7 +294,8 @@ int lw_cli_view(int argc, char **argv)
     }
     int colour = C >= 3;
     if (colour && has_ext(out, ".pgm")) {
-        rc = lw_cli_fail(LW_EXIT_DATA, "'%s' is gray only: write this colour pyramid as .png or .ppm", out);
+        rc = lw_cli_fail(LW_EXIT_DATA, "'%s' is gray only: write this colour pyramid as .png or .ppm",
+                         lw_cli_path(out));
         goto done;
     }
     int och = (colour || has_ext(out, ".ppm")) ? 3 : 1;

@@ -147,7 +147,9 @@ extern const lw_backend_ops lw_backend_cuda; /* reports unavailable when not bui
 
 /* ---- CPU reference entry points (used by the CPU backends and the tests) -- */
 
-/* In-place transform of buf (dtype per cfg) following the plan's geometry. */
+/* In-place transform of buf (dtype per cfg) following the plan's geometry.
+ * Integer results are computed in int64; when one does not fit int32 it
+ * returns LW_ERR_INTEGER_OVERFLOW, with buf partly transformed. */
 lw_status lw_ref_transform(const lw_plan *plan, void *buf);
 
 /* 1-D lifting of one line held in double / int64, in interleaved order, for

@@ -20,6 +20,7 @@ const char *lw_status_string(lw_status s)
     case LW_ERR_CUDA: return "CUDA error";
     case LW_ERR_DEVICE_OUT_OF_MEMORY: return "out of device memory";
     case LW_ERR_INTERNAL: return "internal error";
+    case LW_ERR_INTEGER_OVERFLOW: return "integer result overflows int32";
     }
     return "unknown status";
 }

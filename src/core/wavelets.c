@@ -1,4 +1,4 @@
-/* The lifting factorizations of every wavelet (DESIGN.md section 2). */
+/* The lifting factorizations of every wavelet (docs/CONVENTIONS.md section 1). */
 #include "lw_internal.h"
 
 #include <stddef.h>

@@ -17,7 +17,8 @@
  * lifting step reads or writes stays below 2^29 in magnitude (2^26 for
  * dd137, whose taps sum to 20), and the kernels flag any value beyond; a
  * flagged transform is recomputed by the reference from the untouched input,
- * so results always equal the reference bit for bit. */
+ * so results always equal the reference bit for bit, and a result that does
+ * not fit int32 gets the reference's LW_ERR_INTEGER_OVERFLOW. */
 #include "fast_internal.h"
 
 #include <stdlib.h>

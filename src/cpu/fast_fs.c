@@ -1,4 +1,4 @@
-/* Faber-Schauder with two or three active axes (non-separable, DESIGN.md 2):
+/* Faber-Schauder with two or three active axes (non-separable, docs/CONVENTIONS.md 6):
  * every sample with an odd grid coordinate is predicted from the average of
  * its all-even neighbours, which a level never modifies.  So a level is one
  * pass in which every output depends only on src: forward reads the samples
@@ -6,8 +6,10 @@
  * places (all-even ones to the next level's dense buffer when there is one);
  * inverse reads coefficients and writes samples.  Threads take rows of the
  * slowest axis.  (One active axis goes through the separable engine.)
- * Integer inverse levels flag values that leave int32 (the reference keeps
- * int64 between levels), and the backend then recomputes exactly. */
+ * Integer levels flag values that leave int32 (a forward prediction error of
+ * full-range input can; the reference keeps int64 between levels), and the
+ * backend then recomputes exactly, which reports LW_ERR_INTEGER_OVERFLOW when
+ * a result does not fit. */
 #include "fast_internal.h"
 
 #ifdef LW_HAVE_OPENMP
@@ -70,7 +72,7 @@ static inline const char *fs_in_at(const fs_item *it, const int64_t *j, int coef
                     }                                                                             \
                     ACC r = AVG(acc, no);                                                         \
                     ACC full = inv ? (ACC)(v + r) : (ACC)(v - r);                                 \
-                    bad |= inv && !FITS(full);                                                    \
+                    bad |= !FITS(full);                                                           \
                     v = (T)full;                                                                  \
                 }                                                                                 \
                 int64_t off = 0;                                                                  \

@@ -1,5 +1,5 @@
 /* Reference Faber-Schauder transform, non-separable in 2-D and 3-D
- * (DESIGN.md: every sample with an odd grid coordinate is predicted from the
+ * (docs/CONVENTIONS.md section 6: every sample with an odd grid coordinate is predicted from the
  * average of its all-even neighbours; those are never modified, so every
  * level reads original pixels).  The 1-D case is the single predict step. */
 #include "ref_dense.h"

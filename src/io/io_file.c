@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,21 +19,52 @@
 
 #define EXT_HELP "use .npy, .pgm, .ppm, .pnm, .png or .raw"
 
-/* Rewrite err as "path: err". */
+const char *lw_io_path_brief(const char *path, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return "";
+    size_t n = strlen(path);
+    if (n < len || len < 16) {
+        snprintf(buf, len, "%s", path);
+        return buf;
+    }
+    size_t keep = len - 4; /* characters of the path kept, besides "..." and NUL */
+    size_t head = keep / 2, tail = keep - head;
+    snprintf(buf, len, "%.*s...%s", (int)head, path, path + n - tail);
+    return buf;
+}
+
+/* Rewrite err as "path: err", the path shortened by lw_io_path_brief so that
+ * the reason always fits. */
 static int with_path(const char *path, char *err, size_t errlen)
 {
     if (!err || !errlen)
         return -1;
-    char tmp[512];
+    char tmp[512], p[LW_IO_PATH_BRIEF];
     snprintf(tmp, sizeof tmp, "%s", err);
-    snprintf(err, errlen, "%s: %s", path, tmp);
+    snprintf(err, errlen, "%s: %s", lw_io_path_brief(path, p, sizeof p), tmp);
     return -1;
 }
 
-int lw_io_read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
+/* lw_io_fail with the path in front (see with_path). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int path_fail(const char *path, char *err, size_t errlen, const char *fmt, ...)
 {
-    *buf = NULL;
-    *len = 0;
+    if (!err || !errlen)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return with_path(path, err, errlen);
+}
+
+/* Open path for reading; it must be a non-empty regular file whose size fits
+ * size_t.  On success *fd is open and *size set. */
+static int open_regular(const char *path, int *fd_out, size_t *size, char *err, size_t errlen)
+{
     int fd;
     do
         fd = open(path, O_RDONLY);
@@ -40,28 +72,51 @@ int lw_io_read_file(const char *path, unsigned char **buf, size_t *len, char *er
     if (fd < 0)
         return lw_io_fail(err, errlen, "cannot open: %s", strerror(errno));
     struct stat st;
+    const char *why = NULL;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
         return lw_io_fail(err, errlen, "cannot stat: %s", strerror(e));
     }
-    if (S_ISDIR(st.st_mode)) {
+    if (S_ISDIR(st.st_mode))
+        why = "is a directory";
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if (st.st_size == 0)
+        why = "empty file";
+    if (why) {
         close(fd);
-        return lw_io_fail(err, errlen, "is a directory");
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return lw_io_fail(err, errlen, "not a regular file");
-    }
-    if (st.st_size == 0) {
-        close(fd);
-        return lw_io_fail(err, errlen, "empty file");
+        return lw_io_fail(err, errlen, "%s", why);
     }
     if (st.st_size < 0 || (uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
         close(fd);
         return lw_io_fail(err, errlen, "file too large to read (%lld bytes)", (long long)st.st_size);
     }
-    size_t n = (size_t)st.st_size;
+    *fd_out = fd;
+    *size = (size_t)st.st_size;
+    return 0;
+}
+
+int lw_io_check_readable(const char *path, char *err, size_t errlen)
+{
+    int fd;
+    size_t n;
+    if (!path || !*path)
+        return lw_io_fail(err, errlen, "no input file name");
+    if (open_regular(path, &fd, &n, err, errlen) != 0)
+        return with_path(path, err, errlen);
+    close(fd);
+    return 0;
+}
+
+int lw_io_read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
+{
+    *buf = NULL;
+    *len = 0;
+    int fd;
+    size_t n;
+    if (open_regular(path, &fd, &n, err, errlen) != 0)
+        return -1;
     unsigned char *b = malloc(n);
     if (!b) {
         close(fd);
@@ -101,11 +156,11 @@ int lw_io_read(const char *path, const lw_raw_spec *spec, lw_array *out, char *e
         return lw_io_fail(err, errlen, "no input file name");
     lw_io_format fmt = lw_io_format_of(path);
     if (fmt == LW_FMT_UNKNOWN)
-        return lw_io_fail(err, errlen, "%s: unknown file format (" EXT_HELP ")", path);
+        return path_fail(path, err, errlen, "unknown file format (" EXT_HELP ")");
     if (fmt == LW_FMT_RAW && (!spec || spec->rank == 0 || !spec->have_type))
-        return lw_io_fail(err, errlen, "%s: .raw input needs a shape and a dtype (--shape, --dtype)", path);
+        return path_fail(path, err, errlen, ".raw input needs a shape and a dtype (--shape, --dtype)");
     if (fmt == LW_FMT_PNG && !lw_io_have_png())
-        return lw_io_fail(err, errlen, "%s: PNG support not built (install libpng-dev)", path);
+        return path_fail(path, err, errlen, "PNG support not built (install libpng-dev)");
 
     unsigned char *buf;
     size_t len;
@@ -185,21 +240,21 @@ int lw_io_write(const char *path, const lw_array *a, char *err, size_t errlen)
         return lw_io_fail(err, errlen, "no output file name");
     size_t plen = strlen(path);
     if (path[plen - 1] == '/')
-        return lw_io_fail(err, errlen, "%s: is a directory", path);
+        return path_fail(path, err, errlen, "is a directory");
     lw_io_format fmt = lw_io_format_of(path);
     if (fmt == LW_FMT_UNKNOWN)
-        return lw_io_fail(err, errlen, "%s: unknown file format (" EXT_HELP ")", path);
+        return path_fail(path, err, errlen, "unknown file format (" EXT_HELP ")");
     if (lw_io_check_writable(fmt, a, err, errlen) != 0)
         return with_path(path, err, errlen);
 
     char *tmp = temp_name(path);
     if (!tmp)
-        return lw_io_fail(err, errlen, "%s: out of memory", path);
+        return path_fail(path, err, errlen, "out of memory");
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        return lw_io_fail(err, errlen, "%s: cannot create file: %s", path, strerror(e));
+        return path_fail(path, err, errlen, "cannot create file: %s", strerror(e));
     }
     /* mkstemp makes the file 0600; give it the usual 0666 & ~umask.  (umask
      * can only be read by setting it; the CLI is single-threaded here.) */
@@ -213,7 +268,7 @@ int lw_io_write(const char *path, const lw_array *a, char *err, size_t errlen)
         close(fd);
         unlink(tmp);
         free(tmp);
-        return lw_io_fail(err, errlen, "%s: cannot open stream: %s", path, strerror(e));
+        return path_fail(path, err, errlen, "cannot open stream: %s", strerror(e));
     }
     errno = 0;
     int rc = write_stream(fmt, f, a, err, errlen);
@@ -243,7 +298,7 @@ int lw_io_write(const char *path, const lw_array *a, char *err, size_t errlen)
     if (step) {
         unlink(tmp);
         free(tmp);
-        return lw_io_fail(err, errlen, "%s: %s: %s", path, step, e ? strerror(e) : "unknown error");
+        return path_fail(path, err, errlen, "%s: %s", step, e ? strerror(e) : "unknown error");
     }
     free(tmp);
     sync_dir(path);

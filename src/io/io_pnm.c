@@ -60,11 +60,15 @@ static int header_int(pnm_src *s, const char *what, int64_t limit, int64_t *v, c
 /* ASCII raster (P2/P3): n whitespace-separated decimal samples. */
 static int read_plain(pnm_src *s, lw_array *out, int64_t n, int64_t maxval, char *err, size_t errlen)
 {
-    /* each sample needs a digit and (except the last) a separator */
+    /* from the first sample on, each sample needs a digit and (except the
+     * last) a separator: 2n - 1 bytes */
+    while (s->pos < s->len && is_space(s->p[s->pos]))
+        s->pos++;
     size_t avail = s->len - s->pos;
-    if ((uint64_t)n > (uint64_t)avail / 2 + 1)
-        return lw_io_fail(err, errlen, "truncated: %lld samples expected, only %llu bytes of raster text",
-                          (long long)n, (unsigned long long)avail);
+    if ((uint64_t)n > ((uint64_t)avail + 1) / 2)
+        return lw_io_fail(err, errlen,
+                          "truncated: %lld samples need at least %llu bytes of raster text, the file has %llu",
+                          (long long)n, 2 * (unsigned long long)n - 1, (unsigned long long)avail);
     if (lw_array_alloc(out, err, errlen) != 0)
         return -1;
     unsigned char *d8 = out->data;

@@ -70,6 +70,19 @@ void lw_array_free(lw_array *a);
  * Checks every header field and the data length against the file size. */
 int lw_io_read(const char *path, const lw_raw_spec *spec, lw_array *out, char *err, size_t errlen);
 
+/* Check that path names a readable, non-empty regular file (opened and
+ * closed again), so a caller can report a missing input before anything
+ * else.  The message starts with the path, like lw_io_read's. */
+int lw_io_check_readable(const char *path, char *err, size_t errlen);
+
+/* A path as messages show it: unchanged when it has fewer than len
+ * characters, else its first and last characters around "...", so that it
+ * takes len - 1 characters and the reason after it is never cut off.
+ * Writes into buf (len >= 16 to shorten) and returns buf.  lw_io_read and
+ * lw_io_write name files this way with len = LW_IO_PATH_BRIEF. */
+#define LW_IO_PATH_BRIEF 256
+const char *lw_io_path_brief(const char *path, char *buf, size_t len);
+
 /* Write an array.  The file appears atomically: data goes to a temporary file
  * in the same directory, which is renamed over path only when complete, so a
  * failure never leaves a partial output.  PNM/PNG accept LW_IO_U8 and

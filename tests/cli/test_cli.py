@@ -129,6 +129,11 @@ def have_png():
     return rc == 0 and "PNG support: yes" in out
 
 
+def view_ext():
+    """An image extension this build writes: png, or pgm without libpng."""
+    return "png" if have_png() else "pgm"
+
+
 # ---------------------------------------------------------------- usage ----
 
 @case("usage")
@@ -193,7 +198,7 @@ def t_bad_options(d):
     expect_fail(d, f + ["--axes", "0,0"], ["twice"], codes=(1,))
     expect_fail(d, f + ["--shape", "16x16"], ["--shape"], codes=(2,))
     expect_fail(d, f + ["--dtype", "float32"], ["--dtype"], codes=(2,))
-    expect_fail(d, ["view", "x.npy", "v.png", "--stretch", "loud"], ["stretch", "loud"], codes=(2,))
+    expect_fail(d, ["view", "x.npy", "v." + view_ext(), "--stretch", "loud"], ["stretch", "loud"], codes=(2,))
 
 
 @case("usage")
@@ -209,6 +214,25 @@ def t_bad_paths(d):
     expect_fail(d, ["forward", "x.npy", "sub.npy"], ["sub.npy", "directory"], codes=(1,))
     expect_fail(d, ["forward", "sub.npy", "y.npy"], ["sub.npy", "directory"], codes=(1,))
     expect_fail(d, ["view", "x.npy", "v.npy"], ["v.npy"], codes=(2,))
+    # very long paths: the middle of the path is elided, the reason stays
+    seg = "d" * 99 + "/"
+    deep = seg * 49 + "y.npy"  # ~4900 characters: beyond PATH_MAX for the directory
+    rc, err = expect_fail(d, ["forward", "x.npy", deep], ["path too long", "...", "/y.npy"], codes=(1,))
+    check(len(err) < 700, "message for a long path is %d characters" % len(err))
+    rc, err = expect_fail(d, ["forward", "x.npy", "nodir/" + seg * 30 + "y.npy"], ["does not exist", "..."],
+                          codes=(1,))
+    check(len(err) < 700, "message for a long path is %d characters" % len(err))
+    rc, err = expect_fail(d, ["forward", deep, "y.npy"], ["file name too long", "..."], codes=(1,))
+    check(len(err) < 700, "message for a long input path is %d characters" % len(err))
+    expect_fail(d, ["forward", "x.npy", seg * 49 + "y.txt"], ["format", "/y.txt'"], codes=(2,))
+    # a long path that exists: the reason from the reader survives
+    long_dir = os.path.join(d, *(["e" * 200] * 8))
+    os.makedirs(long_dir)
+    write_bytes(long_dir, "bad.npy", b"\x93NUMPY\x01\x00")
+    rel = os.path.relpath(os.path.join(long_dir, "bad.npy"), d)
+    rc, err = expect_fail(d, ["forward", rel, "y.npy"], ["...", "/bad.npy: "], codes=(1,))
+    check("truncated" in err.lower() or "header" in err.lower(), "long-path read error lost its reason: %r" % err)
+    expect_ok(d, ["forward", "x.npy", os.path.join(os.path.relpath(long_dir, d), "ok.npy")])
     rc, out, _ = run(d, ["info"])
     if "cuda     not available" in out:
         expect_fail(d, ["forward", "x.npy", "y.npy", "-b", "cuda"], ["cuda"], codes=(1,))
@@ -220,7 +244,10 @@ def t_bad_paths(d):
 def t_missing_unreadable(d):
     expect_fail(d, ["forward", "nope.npy", "y.npy"], ["nope.npy"], codes=(1,))
     expect_fail(d, ["inverse", "nope.pgm", "y.npy"], ["nope.pgm"], codes=(1,))
-    expect_fail(d, ["view", "nope.npy", "y.png"], ["nope.npy"], codes=(1,))
+    expect_fail(d, ["view", "nope.npy", "y." + view_ext()], ["nope.npy"], codes=(1,))
+    # a missing input is named before any problem with the output
+    expect_fail(d, ["view", "nope.npy", "y.png"], ["nope.npy", "no such file"], codes=(1,))
+    expect_fail(d, ["forward", "nope.npy", "nodir/y.npy"], ["nope.npy", "no such file"], codes=(1,))
     save(d, "locked.npy", np.zeros((4, 4), np.float32))
     os.chmod(os.path.join(d, "locked.npy"), 0)
     if not os.access(os.path.join(d, "locked.npy"), os.R_OK):  # (root reads anything)
@@ -264,7 +291,7 @@ def t_bad_npy(d):
         write_bytes(d, name, data)
         expect_fail(d, ["forward", name, "out.npy"], [name], codes=(1,))
     expect_fail(d, ["inverse", "trunc_data.npy", "out.npy"], ["trunc_data.npy"], codes=(1,))
-    expect_fail(d, ["view", "lying_shape.npy", "out.png"], ["lying_shape.npy"], codes=(1,))
+    expect_fail(d, ["view", "lying_shape.npy", "out." + view_ext()], ["lying_shape.npy"], codes=(1,))
 
 
 @case("badfiles")
@@ -283,6 +310,7 @@ def t_bad_images(d):
         "huge.pgm": b"P5\n99999999 99999999\n255\n" + img.tobytes(),
         "trunc.ppm": pnm_bytes(test_image(20, 30, channels=3))[:-1],
         "text.ppm": b"hello\n",
+        "p2_short.pgm": b"P2 3 3 255\n123456789",
     }
     if have_png():
         png = png_bytes(img)
@@ -298,6 +326,8 @@ def t_bad_images(d):
         write_bytes(d, name, data)
         expect_fail(d, ["forward", name, "out.npy"], [name], codes=(1,))
         expect_fail(d, ["forward", name, "out.png" if have_png() else "out.pgm"], [name], codes=(1,))
+    expect_fail(d, ["forward", "p2_short.pgm", "out.npy"],
+                ["9 samples need at least 17 bytes of raster text, the file has 9"], codes=(1,))
 
 
 @case("badfiles")
@@ -327,7 +357,7 @@ def t_levels(d):
     expect_fail(d, ["forward", "x.npy", "y.npy", "-l", "99"], ["99", "level"], codes=(1,))
     expect_fail(d, ["forward", "x.npy", "y.npy", "-l", "5"], ["level"], codes=(1,))  # 16 allows 4
     expect_fail(d, ["inverse", "x.npy", "y.npy", "-l", "99"], ["level"], codes=(1,))
-    expect_fail(d, ["view", "x.npy", "y.png", "-l", "99"], ["level"], codes=(1,))
+    expect_fail(d, ["view", "x.npy", "y." + view_ext(), "-l", "99"], ["level"], codes=(1,))
     out = expect_ok(d, ["forward", "x.npy", "m.npy", "-l", "max", "-v"])
     check("4 levels" in out, "-l max on 16x24: %r" % out)
     expect_ok(d, ["forward", "x.npy", "y4.npy", "--levels=4"])
@@ -385,6 +415,27 @@ def t_rank_and_image_range(d):
                 ["do not fit an image", "70000"], codes=(1,))
     save(d, "r1.npy", RNG.standard_normal(16).astype(np.float32))
     expect_fail(d, ["forward", "r1.npy", "z." + ext, "-l", "0"], [], codes=(1,))
+
+
+@case("options")
+def t_integer_overflow(d):
+    # full-range int32: the integer transforms cannot hold the results in int32
+    x = RNG.integers(-2 ** 31, 2 ** 31, (16, 16), dtype=np.int64).astype(np.int32)
+    save(d, "full.npy", x)
+    for w in INTEGER_WAVELETS:
+        for cmd in ("forward", "inverse"):
+            for b in ("cpu", "cpu-ref"):
+                expect_fail(d, [cmd, "full.npy", "out.npy", "-w", w, "--integer", "-l", "2", "-b", b],
+                            ["overflow int32", "too large", "2 levels", w], codes=(1,))
+    write_bytes(d, "out.npy", b"precious")  # an existing output survives the failure
+    expect_fail(d, ["forward", "full.npy", "out.npy", "-w", "cdf53", "--integer", "-l", "2"], ["overflow"],
+                codes=(1,))
+    # inside the documented range (|x| < 2^24: cdf53 up to 5 levels in 2-D): exact
+    y = RNG.integers(-2 ** 24 + 1, 2 ** 24, (32, 32), dtype=np.int64).astype(np.int32)
+    save(d, "safe.npy", y)
+    expect_ok(d, ["forward", "safe.npy", "c.npy", "-w", "cdf53", "--integer", "-l", "5"])
+    expect_ok(d, ["inverse", "c.npy", "back.npy", "-w", "cdf53", "--integer", "-l", "5"])
+    check(np.array_equal(load(d, "back.npy"), y), "cdf53 integer round trip of |x| < 2^24 is not exact")
 
 
 @case("options")
@@ -669,6 +720,8 @@ def t_view(d):
     expect_fail(d, ["view", "c_mallat.npy", "v.pgm", "--axes", "0,2"], ["axes"], codes=(1,))
     expect_fail(d, ["view", "c_mallat.npy", "nodir/v.pgm"], ["nodir"], codes=(1,))
     expect_fail(d, ["view", "c_mallat.npy", "v.raw"], ["v.raw"], codes=(2,))
+    if not have_png():  # a valid request for a .png: the only problem is the missing libpng
+        expect_fail(d, ["view", "c_mallat.npy", "v.png", "-l", "3"], ["v.png", "without png support"], codes=(1,))
     # constant and tiny inputs must not crash
     save(d, "flat.npy", np.ones((9, 7), np.float64))
     expect_ok(d, ["view", "flat.npy", "flat.pgm", "-l", "max"])

@@ -1,4 +1,5 @@
-/* Shared by the fuzz targets: what every successful or failed read must satisfy. */
+/* Shared by the fuzz targets: what every successful or failed read must
+ * satisfy, and the entry point the plain corpus driver (fuzz_driver.c) uses. */
 #ifndef FUZZ_CHECK_H
 #define FUZZ_CHECK_H
 
@@ -9,6 +10,13 @@
 #include "lw_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Each target defines this: run its reader on the bytes, abort() when the
+ * reader breaks its contract, and return 1 when the input was accepted (a
+ * well-formed array came back) or 0 when it was rejected (a clean error).
+ * LLVMFuzzerTestOneInput calls it and ignores the outcome; the corpus
+ * driver checks the outcome against the file's name. */
+int lw_fuzz_read(const uint8_t *data, size_t size);
 
 /* A read that succeeded gives a valid array; touch every byte so a short
  * allocation shows up under ASan. */
@@ -29,6 +37,19 @@ static inline void fuzz_check_error(const lw_array *a, const char *err)
 {
     if (a->data != NULL || err[0] == 0 || strchr(err, '\n') != NULL)
         abort();
+}
+
+/* Check a reader's result (rc 0 = success) and free the array: 1 accepted,
+ * 0 rejected. */
+static inline int fuzz_outcome(int rc, lw_array *a, const char *err)
+{
+    if (rc == 0) {
+        fuzz_check_array(a);
+        lw_array_free(a);
+        return 1;
+    }
+    fuzz_check_error(a, err);
+    return 0;
 }
 
 #endif

@@ -1,7 +1,15 @@
-/* A plain main() for the fuzz targets: runs LLVMFuzzerTestOneInput once on
- * every file named on the command line or found in the directories named
- * (not recursive), so the seed corpora run as ordinary tests with any
- * compiler.  Exit status 1 when a path cannot be read or nothing was run. */
+/* A plain main() for the fuzz targets, so the seed corpora run as ordinary
+ * tests with any compiler:
+ *     fuzzcorpus_<fmt> [--expect=names|reject] PATH...
+ * runs the target's reader (lw_fuzz_read) once on every file named, or found
+ * in the directories named (not recursive), and checks the outcome:
+ *   names (default)  a file whose name starts with "bad_" must be rejected,
+ *                    one starting with "crash-" (a crasher kept from fuzzing)
+ *                    may go either way, every other file must be accepted;
+ *   reject           every file must be rejected (e.g. PNG files in a build
+ *                    without libpng).
+ * A reader that breaks its contract aborts (fuzz_check.h).  Exit status 1
+ * when an outcome is wrong, a path cannot be read or nothing was run. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
@@ -11,8 +19,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int lw_fuzz_read(const uint8_t *data, size_t size);
 
+enum expect_mode { EXPECT_NAMES, EXPECT_REJECT };
+
+/* 1 accepted, 0 rejected, -1 unreadable. */
 static int run_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -49,17 +60,61 @@ static int run_file(const char *path)
     }
     memcpy(exact, buf, len);
     free(buf);
-    LLVMFuzzerTestOneInput(exact, len);
+    int accepted = lw_fuzz_read(exact, len);
     free(exact);
-    return 0;
+    return accepted;
+}
+
+/* 0 when the outcome is the expected one (printing why not otherwise). */
+static int check_outcome(const char *path, int accepted, enum expect_mode mode)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    int want; /* 1 accept, 0 reject, -1 either */
+    if (mode == EXPECT_REJECT)
+        want = 0;
+    else if (strncmp(base, "bad_", 4) == 0)
+        want = 0;
+    else if (strncmp(base, "crash-", 6) == 0)
+        want = -1;
+    else
+        want = 1;
+    if (want < 0 || want == accepted)
+        return 0;
+    fprintf(stderr, "FAIL: %s was %s, expected %s\n", path, accepted ? "accepted" : "rejected",
+            want ? "accepted" : "rejected");
+    return 1;
+}
+
+static void one(const char *path, enum expect_mode mode, int *runs, int *unreadable, int *wrong)
+{
+    int r = run_file(path);
+    (*runs)++;
+    if (r < 0)
+        (*unreadable)++;
+    else
+        *wrong += check_outcome(path, r, mode);
 }
 
 static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int main(int argc, char **argv)
 {
-    int runs = 0, fails = 0;
-    for (int i = 1; i < argc; i++) {
+    int runs = 0, fails = 0, wrong = 0;
+    enum expect_mode mode = EXPECT_NAMES;
+    int first = 1;
+    if (argc > 1 && strncmp(argv[1], "--expect=", 9) == 0) {
+        if (strcmp(argv[1] + 9, "names") == 0)
+            mode = EXPECT_NAMES;
+        else if (strcmp(argv[1] + 9, "reject") == 0)
+            mode = EXPECT_REJECT;
+        else {
+            fprintf(stderr, "unknown %s (names or reject)\n", argv[1]);
+            return 2;
+        }
+        first = 2;
+    }
+    for (int i = first; i < argc; i++) {
         struct stat st;
         if (stat(argv[i], &st) != 0) {
             perror(argv[i]);
@@ -67,8 +122,7 @@ int main(int argc, char **argv)
             continue;
         }
         if (!S_ISDIR(st.st_mode)) {
-            fails += run_file(argv[i]) != 0;
-            runs++;
+            one(argv[i], mode, &runs, &fails, &wrong);
             continue;
         }
         DIR *d = opendir(argv[i]);
@@ -98,12 +152,11 @@ int main(int argc, char **argv)
         closedir(d);
         qsort(names, n, sizeof *names, cmp);
         for (size_t k = 0; k < n; k++) {
-            fails += run_file(names[k]) != 0;
-            runs++;
+            one(names[k], mode, &runs, &fails, &wrong);
             free(names[k]);
         }
         free(names);
     }
-    printf("ran %d inputs, %d unreadable\n", runs, fails);
-    return (fails || runs == 0) ? 1 : 0;
+    printf("ran %d inputs, %d unreadable, %d with the wrong outcome\n", runs, fails, wrong);
+    return (fails || wrong || runs == 0) ? 1 : 0;
 }

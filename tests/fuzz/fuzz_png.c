@@ -2,15 +2,15 @@
  * return a well-formed array. */
 #include "fuzz_check.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int lw_fuzz_read(const uint8_t *data, size_t size)
 {
     lw_array a;
-    char err[256];
-    if (lw_png_read_mem(data, size, &a, err, sizeof err) == 0) {
-        fuzz_check_array(&a);
-        lw_array_free(&a);
-    } else {
-        fuzz_check_error(&a, err);
-    }
+    char err[256] = "";
+    return fuzz_outcome(lw_png_read_mem(data, size, &a, err, sizeof err), &a, err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    lw_fuzz_read(data, size);
     return 0;
 }

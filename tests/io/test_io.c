@@ -336,6 +336,46 @@ static void test_files(void)
     CHECK(lw_io_read(spath("x.tiff"), NULL, &b, err, sizeof err) == -1 && has(err, "unknown file format"),
           "ext: %s", err);
     CHECK(lw_io_read("", NULL, &b, err, sizeof err) == -1, "empty name");
+
+    /* lw_io_check_readable: the same checks, nothing read */
+    CHECK(lw_io_check_readable(spath("missing.npy"), err, sizeof err) == -1 && has(err, "missing.npy: cannot open") &&
+              has(err, "No such file"),
+          "check missing: %s", err);
+    CHECK(lw_io_check_readable(spath("adir.npy"), err, sizeof err) == -1 && has(err, "is a directory"), "check dir");
+    CHECK(lw_io_check_readable(spath("empty.npy"), err, sizeof err) == -1 && has(err, "empty file"), "check empty");
+    put_bytes(spath("one.raw"), "x", 1);
+    CHECK(lw_io_check_readable(spath("one.raw"), err, sizeof err) == 0, "check readable: %s", err);
+}
+
+/* Very long paths: messages keep the head and tail of the path around "..."
+ * and always end with the reason. */
+static void test_long_paths(void)
+{
+    enum { LEN = 5000 };
+    static char path[LEN + 1], brief[LW_IO_PATH_BRIEF], longerr[2048];
+    for (int i = 0; i < LEN; i++) path[i] = (i % 101 == 100) ? '/' : (char)('a' + i % 26);
+    memcpy(path + LEN - 6, "/y.npy", 7);
+    char small[32];
+    CHECK(strcmp(lw_io_path_brief("dir/x.npy", small, sizeof small), "dir/x.npy") == 0, "short path kept");
+    lw_io_path_brief(path, brief, sizeof brief);
+    CHECK(strlen(brief) == sizeof brief - 1 && strncmp(brief, path, 100) == 0 && strstr(brief, "...") &&
+              strcmp(brief + strlen(brief) - 6, "/y.npy") == 0,
+          "brief: %s", brief);
+    lw_array b;
+    CHECK(lw_io_read(path, NULL, &b, longerr, sizeof longerr) == -1 && has(longerr, brief) &&
+              has(longerr, "cannot open: File name too long") && strlen(longerr) < 400,
+          "long read: %s", longerr);
+    CHECK(lw_io_read(path, NULL, &b, err, sizeof err) == -1 && has(err, "File name too long"), "long read: %s", err);
+    CHECK(lw_io_check_readable(path, err, sizeof err) == -1 && has(err, "File name too long"), "long check: %s", err);
+    lw_array a;
+    int64_t shape[1] = {4};
+    make_array(&a, LW_IO_U8, 1, shape);
+    CHECK(lw_io_write(path, &a, err, sizeof err) == -1 && has(err, "...") && has(err, "/y.npy: cannot create file"),
+          "long write: %s", err);
+    memcpy(path + LEN - 6, "/y.bmp", 7);
+    CHECK(lw_io_write(path, &a, err, sizeof err) == -1 && has(err, "/y.bmp: unknown file format"), "long ext: %s",
+          err);
+    lw_array_free(&a);
 }
 
 static void test_atomic(void)
@@ -440,6 +480,7 @@ int main(int argc, char **argv)
     test_npy_roundtrip();
     test_raw();
     test_files();
+    test_long_paths();
     test_atomic();
     scratch_clean();
     return lw_test_finish("test_io");

@@ -102,6 +102,12 @@ static void test_pnm_read(void)
     expect_pnm_fail("P5 2 2 65535\n", px, 7, "truncated: header says 8 bytes");
     expect_pnm_fail("P2 3 2 255\n1 2 3 4 5", NULL, 0, "truncated");
     expect_pnm_fail("P2 300 200 255\n1 2 3", NULL, 0, "truncated");
+    /* the ASCII pre-check counts a digit and a separator per sample */
+    expect_pnm_fail("P2 3 3 255\n123456789", NULL, 0,
+                    "truncated: 9 samples need at least 17 bytes of raster text, the file has 9");
+    expect_pnm_fail("P2 2 2 255\n1 2 3", NULL, 0, "truncated: 4 samples need at least 7 bytes of raster text");
+    expect_pnm_fail("P2 2 2 255\n1 2 3  ", NULL, 0, "truncated: 3 of 4 samples present");
+    expect_pnm_fail("P3 2 1 255\n1 2 3 4 5", NULL, 0, "truncated: 6 samples need at least 11 bytes");
     expect_pnm_fail("P5 4 3 0\n", px, 12, "maxval 0");
     expect_pnm_fail("P5 4 3 65536\n", px, 12, "maxval is larger than 65535");
     expect_pnm_fail("P5 4 3 99999999999999999999999\n", px, 12, "maxval is larger");

@@ -4,7 +4,7 @@
 Usage: test_pywt_oracle.py LIFTWAVE_EXE [--backend cpu|cuda|cpu-ref] [--verbose]
 
 Drives the built CLI (`liftwave forward IN.npy OUT.npy ...`) on float64 .npy
-files and compares with PyWavelets through the relations of DESIGN.md section 2:
+files and compares with PyWavelets through the relations of docs/CONVENTIONS.md section 5:
 
   periodic   haar  == pywt 'haar'    mode 'periodization', exactly
              d4    == pywt 'db2'     mode 'periodization', exactly

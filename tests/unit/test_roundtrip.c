@@ -4,6 +4,7 @@
  * Also: float32 agrees with float64, batches equal per-item transforms. */
 #include "liftwave.h"
 #include "lw_test.h"
+#include "lw_test_plan.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,21 +14,7 @@ static lw_backend g_backend = LW_BACKEND_CPU_REF;
 static int make_plan(lw_plan **p, int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w,
                      lw_mode m, lw_layout lay, lw_dtype t, int levels, lw_direction dir)
 {
-    lw_config c;
-    lw_config_init(&c);
-    c.rank = rank;
-    for (int i = 0; i < rank; i++) c.shape[i] = shape[i];
-    c.naxes = naxes;
-    for (int i = 0; i < naxes; i++) c.axes[i] = axes[i];
-    c.wavelet = w;
-    c.mode = m;
-    c.layout = lay;
-    c.dtype = t;
-    c.integer = t == LW_INT32;
-    c.levels = levels;
-    c.direction = dir;
-    c.backend = g_backend;
-    return lw_plan_create(p, &c);
+    return lw_test_plan(p, rank, shape, naxes, axes, w, m, lay, t, levels, dir, g_backend);
 }
 
 /* Levels allowed in periodic mode: every length even at every level. */
