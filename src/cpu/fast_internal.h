@@ -101,6 +101,7 @@ typedef struct lw_fkern {
                     int *guard);
     void (*row_inv)(const struct lw_row_prog *r, const void *src, const void *lo, void *buf, void *row, double f,
                     int *guard);
+    void (*row_load)(const struct lw_row_prog *r, const void *src, void *row);
 } lw_fkern;
 
 /* Kernel tables, indexed by dtype (LW_FLOAT32, LW_FLOAT64, LW_INT32). */
@@ -233,6 +234,20 @@ typedef struct lw_row_prog {
                                                * ring row not covered by whole blocks (H: from hoff) */
     int nw;                                   /* inverse: periodic halo samples */
     int64_t wd[LW_ROW_MARGIN], wu[LW_ROW_MARGIN];
+    int64_t ws[LW_ROW_MARGIN];                /* inverse: ... copied from buffer index ws (a core sample) */
+    /* load (forward, unit-stride rows): the pairs of [0, n) split to ring
+     * indices ld_l (even) / ld_h (odd), an odd last sample to ld_t (-1: none),
+     * then the periodic halo copied inside the ring row: row[hd] = row[hs] */
+    int64_t ld_l, ld_h, ld_np, ld_t;
+    int nh;
+    int64_t hd[LW_ROW_MARGIN], hs[LW_ROW_MARGIN];
+    /* forward: every output in the whole blocks [fb0, fb1) of both halves
+     * (fb1 > fb0: the kernels' branch-free path for four steps) */
+    int64_t fb0, fb1;
+    /* inverse: blocks stored straight to the ring row, [bl0, bl1) of L and
+     * [bh0, bh1) of H (buffer block indices); the others go back to the
+     * buffer and their samples are copied (ril, rih) */
+    int64_t bl0, bl1, bh0, bh1;
 } lw_row_prog;
 
 /* Whole rows of length n; 0 when this plan cannot (not fused, or margins
@@ -254,6 +269,12 @@ static inline void lw_row_inv(const lw_row_prog *r, const char *src, const char 
                               int *guard)
 {
     r->fp->k->row_inv(r, src, lo, buf, row, f, guard);
+}
+/* Load a unit-stride row of the input into its compact ring form (rg),
+ * periodic halo included. */
+static inline void lw_row_load(const lw_row_prog *r, const char *src, char *row)
+{
+    r->fp->k->row_load(r, src, row);
 }
 
 /* Whole segment [o0, o1) of a line: load, lift, store (scratch per thread). */

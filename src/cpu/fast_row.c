@@ -95,7 +95,32 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
         if (t >= g->w1) break;
         if (r->nw == LW_ROW_MARGIN) return 0;
         r->wd[r->nw] = idx(g, t);
-        r->wu[r->nw++] = lw_wrap(t, n);
+        r->wu[r->nw] = lw_wrap(t, n);
+        r->ws[r->nw] = idx(g, r->wu[r->nw]);
+        r->nw++;
+    }
+    r->bl0 = (r->ril[0] + r->ril[1]) / N;
+    r->bl1 = r->ril[2] / N;
+    r->bh0 = (r->rih[0] + r->rih[1]) / N;
+    r->bh1 = r->rih[2] / N;
+    /* forward: the branch-free path when both halves' outputs are the same
+     * whole blocks */
+    if (r->discard && r->jl0 == r->jh0 && r->jl1 == r->jh1 && r->jl0 % N == 0 && r->jl1 % N == 0 &&
+        r->jl1 / N <= (int64_t)g->nblk) {
+        r->fb0 = r->jl0 / N;
+        r->fb1 = r->jl1 / N;
+    }
+    /* load: pairs of [0, n) split into the ring row, the halo copied there */
+    r->ld_l = idx(rg, 0);
+    r->ld_h = idx(rg, 1);
+    r->ld_np = n / 2;
+    r->ld_t = (n & 1) ? idx(rg, n - 1) : -1;
+    for (int64_t t = rg->w0; t < rg->w1; t++) {
+        if (t == 0) t = n;
+        if (t >= rg->w1) break;
+        if (r->nh == LW_ROW_MARGIN) return 0;
+        r->hd[r->nh] = idx(rg, t);
+        r->hs[r->nh++] = idx(rg, lw_wrap(t, n));
     }
     return 1;
 }

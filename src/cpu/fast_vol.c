@@ -46,6 +46,7 @@ typedef struct vol_plan {
     lw_line_geom g;      /* a row in the line buffer (fused kernel margins) */
     int buffered;        /* rows are lifted in the line buffer (fused), else in place */
     int rowfwd, rowinv;  /* ... by lw_row_fwd / lw_row_inv (Mallat, unit strides) */
+    int rowload;         /* forward rows loaded by lw_row_load (unit-stride input rows) */
     size_t rf;           /* elements per ring row */
     int64_t cap_rows;    /* most rows of a tile window (cache budget) */
     int64_t tile, ntiles, strip, nstrips;
@@ -79,6 +80,7 @@ static size_t ring_budget(void)
 #endif
     if (l2 <= 0) l2 = 1L << 20;
     size_t b = (size_t)l2 / 2;
+    if (getenv("LW_RING_KB")) return (size_t)atol(getenv("LW_RING_KB")) << 10; /* TEMP experiment */
     if (b < ((size_t)256 << 10)) b = (size_t)256 << 10;
     if (b > ((size_t)2 << 20)) b = (size_t)2 << 20;
     return b;
@@ -98,6 +100,7 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
         int ll_unit = !lv->has_ll || lv->lrs == 1;
         vp->rowfwd = lv->mallat && lv->drs == 1 && ll_unit;
         vp->rowinv = lv->mallat && lv->srs == 1 && ll_unit;
+        vp->rowload = lv->srs == 1;
     } else {
         lw_line_geom_compact(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &vp->rg);
         vp->g = vp->rg; /* no margins: the line format is the compact one */
@@ -267,9 +270,14 @@ static void vol_fwd(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0
         if (i < w1) {
             const char *sp = src + (size_t)(lw_wrap(i, n0) * lv->ss[0]) * es;
             char *s = c->ring + (size_t)((i - w0) % vp->R) * slot * es;
-            for (int64_t r = aw0; r < aw1; r++)
-                lw_line_load_fwd(fp, &vp->rg, sp + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es, lv->srs,
-                                 s + (size_t)(r - aw0) * rf * es, 1.0);
+            for (int64_t r = aw0; r < aw1; r++) {
+                const char *rp = sp + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es;
+                char *d = s + (size_t)(r - aw0) * rf * es;
+                if (vp->rowload)
+                    lw_row_load(&vp->rp, rp, d);
+                else
+                    lw_line_load_fwd(fp, &vp->rg, rp, lv->srs, d, 1.0);
+            }
         }
         lw_fast_vsteps(fp, &v0, i, 0, slot, &c->guard);
         int64_t t = i - lag;
