@@ -115,9 +115,10 @@ extern const lw_fkern lw_fk_avx512[3];
 
 /* Whether this CPU (and build) can run a path. */
 int lw_simd_supported(lw_simd s);
-/* The path to use: LW_CPU_SIMD (scalar|sse2|avx2|avx512) if set and
- * supported, else the best supported one. */
-lw_simd lw_simd_choose(void);
+/* The path to use: LW_CPU_SIMD (scalar|sse2|avx2|avx512) if set (the best
+ * supported one at or below it), else the best supported one.  Any other
+ * non-empty value: LW_ERR_INVALID_ARGUMENT (message names the valid ones). */
+lw_status lw_simd_choose(lw_simd *out);
 const char *lw_simd_name(lw_simd s);
 lw_status lw_simd_parse(const char *name, lw_simd *s);
 const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t);
@@ -388,6 +389,9 @@ lw_status lw_fast_fs_level(const lw_fast_level *lv, const char *src, char *dst, 
 /* ---- backend entry points (fast_backend.c) --------------------------------- */
 
 lw_status lw_fast_plan_create(lw_plan *plan);
+/* The SIMD path name of a plan that runs on the tuned cpu backend, else NULL
+ * (for benchmark records). */
+const char *lw_cpu_plan_simd(const lw_plan *plan);
 lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out);
 void lw_fast_destroy(lw_plan *plan);
 
