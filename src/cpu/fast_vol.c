@@ -71,16 +71,22 @@ static int64_t win_len(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t 
     return w1 - w0;
 }
 
-/* Bytes the ring of one unit may take: half of this core's L2. */
+/* Bytes the ring of one unit may take: this core's L2 (256 KiB .. 2 MiB).
+ * A tile recomputes E rows of halo on each side (and reads them from memory
+ * again), so tiles are made as large as the L2 allows: measured on a Zen 3
+ * VM (512 KiB L2, 256^3 cdf97, 1 thread), half the L2 (tiles of 29 rows +
+ * 8 halo) was 6-8% slower than the whole L2 (64 + 8); twice the L2 was no
+ * faster than once.  LW_CPU_RING_KB overrides it (experiments). */
 static size_t ring_budget(void)
 {
+    const char *e = getenv("LW_CPU_RING_KB");
+    if (e && atol(e) > 0) return (size_t)atol(e) << 10;
     long l2 = 0;
 #if defined(_SC_LEVEL2_CACHE_SIZE)
     l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
     if (l2 <= 0) l2 = 1L << 20;
-    size_t b = (size_t)l2 / 2;
-    if (getenv("LW_RING_KB")) return (size_t)atol(getenv("LW_RING_KB")) << 10; /* TEMP experiment */
+    size_t b = (size_t)l2;
     if (b < ((size_t)256 << 10)) b = (size_t)256 << 10;
     if (b > ((size_t)2 << 20)) b = (size_t)2 << 20;
     return b;
@@ -252,6 +258,19 @@ static void row_inv(vol_ctx *c, const char *src, const char *lo, char *row, doub
     if (vp->buffered) lw_line_convert(c->fp, &vp->g, b, &vp->rg, row);
 }
 
+/* Rows per chunk of the dim-0 steps interleaved with loads (forward) or
+ * stores (inverse). */
+#define VOL_CHUNK 4
+
+/* The dim-0 steps of iteration i on rows [r0, r1) of every slot. */
+static void vsteps_rows(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int inverse, int64_t r0, int64_t r1,
+                        size_t rf, int *guard)
+{
+    lw_vrows u = *v;
+    u.base += (size_t)r0 * rf * fp->es;
+    lw_fast_vsteps(fp, &u, i, inverse, (size_t)(r1 - r0) * rf, guard);
+}
+
 static void vol_fwd(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0, int64_t o1, int64_t a0, int64_t a1)
 {
     const lw_fast_level *lv = c->lv;
@@ -270,16 +289,22 @@ static void vol_fwd(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0
         if (i < w1) {
             const char *sp = src + (size_t)(lw_wrap(i, n0) * lv->ss[0]) * es;
             char *s = c->ring + (size_t)((i - w0) % vp->R) * slot * es;
-            for (int64_t r = aw0; r < aw1; r++) {
-                const char *rp = sp + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es;
-                char *d = s + (size_t)(r - aw0) * rf * es;
-                if (vp->rowload)
-                    lw_row_load(&vp->rp, rp, d);
-                else
-                    lw_line_load_fwd(fp, &vp->rg, rp, lv->srs, d, 1.0);
+            /* a chunk of rows loaded, then lifted along dim 0 while in L1 */
+            for (int64_t r0 = aw0; r0 < aw1; r0 += VOL_CHUNK) {
+                int64_t r1 = r0 + VOL_CHUNK < aw1 ? r0 + VOL_CHUNK : aw1;
+                for (int64_t r = r0; r < r1; r++) {
+                    const char *rp = sp + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es;
+                    char *d = s + (size_t)(r - aw0) * rf * es;
+                    if (vp->rowload)
+                        lw_row_load(&vp->rp, rp, d);
+                    else
+                        lw_line_load_fwd(fp, &vp->rg, rp, lv->srs, d, 1.0);
+                }
+                vsteps_rows(fp, &v0, i, 0, r0 - aw0, r1 - aw0, rf, &c->guard);
             }
+        } else {
+            lw_fast_vsteps(fp, &v0, i, 0, slot, &c->guard);
         }
-        lw_fast_vsteps(fp, &v0, i, 0, slot, &c->guard);
         int64_t t = i - lag;
         if (t < o0 || t >= o1) continue;
         /* plane t is final along dim 0: dim 1 in place in its slot, then rows */
@@ -344,14 +369,23 @@ static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int6
                 lw_fast_vsteps(fp, &v1, r, 1, rf, &c->guard);
             }
         }
-        lw_fast_vsteps(fp, &v0, i, 1, (size_t)(a1 - a0) * rf, &c->guard);
         int64_t t = i - lag;
-        if (t < o0 || t >= o1) continue;
+        if (t < o0 || t >= o1) {
+            lw_fast_vsteps(fp, &v0, i, 1, (size_t)(a1 - a0) * rf, &c->guard);
+            continue;
+        }
+        /* plane t is final chunk by chunk: its rows are stored right after
+         * their dim-0 steps, spreading the (streaming) stores over the
+         * lifting instead of a burst at the end of the plane */
         char *P = c->ring + (size_t)((t - w0) % vp->R) * slot * es;
         char *dplane = dst + (size_t)(t * lv->ds[0]) * es;
-        for (int64_t s = a0; s < a1; s++)
-            lw_line_store_inv(fp, &vp->rg, P + (size_t)(s - aw0) * rf * es, dplane + (size_t)(s * lv->ds[1]) * es,
-                              lv->drs, 0, lv->rowlen, 1.0, lv->nt);
+        for (int64_t s0 = a0; s0 < a1; s0 += VOL_CHUNK) {
+            int64_t s1 = s0 + VOL_CHUNK < a1 ? s0 + VOL_CHUNK : a1;
+            vsteps_rows(fp, &v0, i, 1, s0 - a0, s1 - a0, rf, &c->guard);
+            for (int64_t s = s0; s < s1; s++)
+                lw_line_store_inv(fp, &vp->rg, P + (size_t)(s - aw0) * rf * es,
+                                  dplane + (size_t)(s * lv->ds[1]) * es, lv->drs, 0, lv->rowlen, 1.0, lv->nt);
+        }
     }
 }
 
