@@ -175,6 +175,11 @@ void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t 
  * halves start aligned (at the cost of up to a block of extra margin). */
 void lw_line_geom_aligned(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1,
                           lw_line_geom *g);
+/* The same with (x0 - phase) a multiple of 2 * lanes instead (phase even):
+ * whole blocks of the fused kernel then map onto whole blocks of a compact
+ * row whose x0 is phase. */
+void lw_line_geom_phase(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t phase,
+                        lw_line_geom *g);
 /* The same window held compactly: no margins, no padding beyond a cache
  * line per half (the vertical steps of fast_vol.c touch only samples); for
  * wavelets without the fused kernel this equals lw_line_geom_init. */
@@ -249,11 +254,20 @@ typedef struct lw_row_prog {
      * [bh0, bh1) of H (buffer block indices); the others go back to the
      * buffer and their samples are copied (ril, rih) */
     int64_t bl0, bl1, bh0, bh1;
+    /* inverse in phase (whole > 0): every ring sample lies in the L blocks
+     * [k0, kl1) and H blocks [k0, kh1), stored whole (the ring row's padding
+     * takes the spill); the other blocks are dropped, so the buffer outside
+     * core, halo and margins stays zero without clearing */
+    int whole;
+    int64_t k0, kl1, kh1;
 } lw_row_prog;
 
-/* Whole rows of length n; 0 when this plan cannot (not fused, or margins
- * wider than LW_ROW_MARGIN). */
-int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n);
+/* Whole rows of length n for forward (inverse 0) or inverse levels; 0 when
+ * this plan cannot (not fused, or margins wider than LW_ROW_MARGIN).  The
+ * forward buffer is aligned for whole-block (streaming) stores to Mallat
+ * rows; the inverse one in phase with the ring row (whole blocks map onto
+ * whole blocks of the ring row, its padding taking the last one's spill). */
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse);
 /* Forward: ring row -> buffer -> lifted, stored in Mallat order to dst (unit
  * stride), the lowpass half to lo (unit stride) when lo != NULL; times f and
  * the zetas; nt: streaming stores.  buf: g.fmt elements, zeroed before the

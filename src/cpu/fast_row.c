@@ -35,7 +35,7 @@ static void leftover(int64_t j0, int64_t j1, int64_t N, int all, int64_t *r)
     r[3] = j1 > c1 ? j1 - c1 : 0;
 }
 
-int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse)
 {
     memset(r, 0, sizeof *r);
     if (!fp->fused || !fp->k->row_fwd || 2 * fp->E > LW_ROW_MARGIN) return 0;
@@ -43,7 +43,10 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
     r->zl = fp->zl;
     r->zh = fp->zh;
     lw_line_geom_compact(fp, mode, n, 0, n, &r->rg);
-    lw_line_geom_aligned(fp, mode, n, 0, n, &r->g);
+    if (inverse)
+        lw_line_geom_phase(fp, mode, n, 0, n, r->rg.x0, &r->g);
+    else
+        lw_line_geom_aligned(fp, mode, n, 0, n, &r->g);
     const lw_line_geom *g = &r->g, *rg = &r->rg;
     /* ring row <-> buffer: the samples both hold, [rg.x0, rg.x1) */
     r->cl_n = (int64_t)rg->cl;
@@ -98,6 +101,15 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
         r->wu[r->nw] = lw_wrap(t, n);
         r->ws[r->nw] = idx(g, r->wu[r->nw]);
         r->nw++;
+    }
+    if (inverse && r->cl_at % N == 0 && r->ch_at - (int64_t)g->hoff == r->cl_at) {
+        r->k0 = r->cl_at / N;
+        r->kl1 = (r->cl_at + r->cl_n + N - 1) / N;
+        r->kh1 = (r->cl_at + r->ch_n + N - 1) / N;
+        /* the spill of the last blocks fits the ring row's halves */
+        r->whole = r->kl1 * N - r->cl_at <= (int64_t)rg->hoff &&
+                   r->kh1 * N - r->cl_at <= (int64_t)(rg->fmt - rg->hoff) && r->kl1 <= (int64_t)g->nblk &&
+                   r->kh1 <= (int64_t)g->nblk && r->cl_n > 0;
     }
     r->bl0 = (r->ril[0] + r->ril[1]) / N;
     r->bl1 = r->ril[2] / N;

@@ -161,6 +161,44 @@ LW_TGT static void FN(inv4)(LW_T *L, LW_T *H, size_t nblk, const LW_T *w, LW_T *
 }
 #undef INV4_ITER
 
+/* The same in phase with the ring row (r->whole): L blocks [k0, kl1) and H
+ * blocks [k0, kh1) all go to dl + j, dh + j, the others are dropped. */
+#define INV4W_ITER(STEADY)                                                                 \
+    do {                                                                                  \
+        size_t j = b * N;                                                                 \
+        V hb = LD(H + j);                                                                 \
+        V l1 = LD(L + j) + w0 * (SHL1(hp, hb) + hb);                                      \
+        V h1 = z, l2 = z;                                                                 \
+        if (STEADY || b > 0) {                                                            \
+            h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                         \
+            l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                         \
+            if (STEADY || (b - 1 >= k0 && b - 1 < kl1)) ST(dl + (j - N), l2);             \
+        }                                                                                 \
+        if (STEADY || b > 1) {                                                            \
+            V h2 = h1p + w3 * (l2p + SHR1(l2p, l2));                                      \
+            if (STEADY || (b - 2 >= k0 && b - 2 < kh1)) ST(dh + (j - 2 * N), h2);         \
+        }                                                                                 \
+        hp = hb;                                                                          \
+        l1p = l1;                                                                         \
+        h1p = h1;                                                                         \
+        l2p = l2;                                                                         \
+    } while (0)
+
+LW_TGT static void FN(inv4w)(const LW_T *L, const LW_T *H, const LW_T *w, LW_T *dl, LW_T *dh, size_t k0, size_t kl1,
+                             size_t kh1)
+{
+    const size_t N = LW_TN;
+    const V w0 = (V){0} + w[0], w1 = (V){0} + w[1], w2 = (V){0} + w[2], w3 = (V){0} + w[3];
+    V z = {0}, hp = z, l1p = z, h1p = z, l2p = z;
+    size_t s0 = k0 + 2, s1 = kl1 + 1 < kh1 + 2 ? kl1 + 1 : kh1 + 2, e = kl1 + 1 > kh1 + 2 ? kl1 + 1 : kh1 + 2;
+    if (s1 < s0) s1 = s0;
+    size_t b = 0;
+    for (; b < s0; b++) INV4W_ITER(0);
+    for (; b < s1; b++) INV4W_ITER(1);
+    for (; b < e; b++) INV4W_ITER(0);
+}
+#undef INV4W_ITER
+
 /* The four weights in execution order (inverse: reversed, negated). */
 __attribute__((always_inline)) LW_TGT static inline void FN(w4)(const lw_fstep *st, int inverse, LW_T *w)
 {
@@ -246,10 +284,19 @@ LW_TGT static void FN(row_inv)(const lw_row_prog *r, const void *src_, const voi
     }
     /* the periodic halo: copies of core samples, already scaled */
     for (int q = 0; q < r->nw; q++) buf[r->wd[q]] = buf[r->ws[q]];
+    LW_T *dl = row - r->cl_at, *dh = row + r->rg.hoff - (r->ch_at - (int64_t)r->g.hoff);
+#if !LW_TINT
+    if (r->fp->nsteps == 4 && r->whole) { /* nothing stored back: no clearing, no leftovers */
+        FN(margins)(r, buf);
+        LW_T w[4];
+        FN(w4)(r->fp->steps, 1, w);
+        FN(inv4w)(buf, H, w, dl, dh, (size_t)r->k0, (size_t)r->kl1, (size_t)r->kh1);
+        return;
+    }
+#endif
     FN(clear)(r, buf, H);
     FN(margins)(r, buf);
     /* finished blocks go straight to the ring row, the rest is copied */
-    LW_T *dl = row - r->cl_at, *dh = row + r->rg.hoff - (r->ch_at - (int64_t)r->g.hoff);
 #if !LW_TINT
     if (r->fp->nsteps == 4) {
         LW_T w[4];

@@ -99,7 +99,7 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     memset(vp, 0, sizeof *vp);
     vp->lag = (fp->nsteps + 1) * fp->D;
     vp->R = vp->lag + 1;
-    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen);
+    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen, lv->inverse);
     if (vp->buffered) {
         vp->rg = vp->rp.rg;
         vp->g = vp->rp.g;
