@@ -238,7 +238,7 @@ typedef struct lw_row_prog {
     int64_t ie, ne, ie_at, io, no, io_at;     /* inverse: the two core runs (first sample, count, buffer index) */
     int64_t ril[4], rih[4];                   /* inverse: buffer index ranges (start, count) x2 of the
                                                * ring row not covered by whole blocks (H: from hoff) */
-    int nw;                                   /* inverse: periodic halo samples */
+    int nw;                                   /* periodic halo samples of the buffer (both directions) */
     int64_t wd[LW_ROW_MARGIN], wu[LW_ROW_MARGIN];
     int64_t ws[LW_ROW_MARGIN];                /* inverse: ... copied from buffer index ws (a core sample) */
     /* load (forward, unit-stride rows): the pairs of [0, n) split to ring
@@ -263,11 +263,14 @@ typedef struct lw_row_prog {
 } lw_row_prog;
 
 /* Whole rows of length n for forward (inverse 0) or inverse levels; 0 when
+ * this plan cannot.  narrow: the ring row (rg) holds [0, n) even when
+ * periodic, the halo being copied into the buffer by the row kernels (only
+ * for k->row_fwd / k->row_inv users).  0 when
  * this plan cannot (not fused, or margins wider than LW_ROW_MARGIN).  The
  * forward buffer is aligned for whole-block (streaming) stores to Mallat
  * rows; the inverse one in phase with the ring row (whole blocks map onto
  * whole blocks of the ring row, its padding taking the last one's spill). */
-int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse);
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse, int narrow);
 /* Forward: ring row -> buffer -> lifted, stored in Mallat order to dst (unit
  * stride), the lowpass half to lo (unit stride) when lo != NULL; times f and
  * the zetas; nt: streaming stores.  buf: g.fmt elements, zeroed before the

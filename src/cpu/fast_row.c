@@ -35,14 +35,17 @@ static void leftover(int64_t j0, int64_t j1, int64_t N, int all, int64_t *r)
     r[3] = j1 > c1 ? j1 - c1 : 0;
 }
 
-int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse)
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse, int narrow)
 {
     memset(r, 0, sizeof *r);
     if (!fp->fused || !fp->k->row_fwd || 2 * fp->E > LW_ROW_MARGIN) return 0;
     r->fp = fp;
     r->zl = fp->zl;
     r->zh = fp->zh;
-    lw_line_geom_compact(fp, mode, n, 0, n, &r->rg);
+    /* narrow: the ring row holds [0, n) only, also when periodic (the
+     * wrapped halo columns lift vertically exactly like the columns they
+     * copy, so they are copied into the buffer after, not lifted) */
+    lw_line_geom_compact(fp, narrow ? LW_SYMMETRIC : mode, n, 0, n, &r->rg);
     if (inverse)
         lw_line_geom_phase(fp, mode, n, 0, n, r->rg.x0, &r->g);
     else
@@ -65,8 +68,11 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n,
         r->md[r->nm] = idx(g, t);
         r->ms[r->nm++] = idx(g, u);
     }
-    r->zl_end = r->cl_at;
-    r->zh_end = r->ch_at - (int64_t)g->hoff;
+    {   /* zeroed before the first held sample (ring row or periodic halo) */
+        int64_t lo = rg->x0 < g->w0 ? rg->x0 : g->w0;
+        r->zl_end = (lo - g->x0 + 1) >> 1;
+        r->zh_end = (lo - g->x0) >> 1;
+    }
     r->rl_at = (m1 - g->x0 + 1) / 2;
     r->rh_at = (m1 - g->x0) / 2;
     /* forward: whole blocks to dst[j + off] (Mallat, unit strides) */

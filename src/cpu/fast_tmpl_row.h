@@ -218,6 +218,7 @@ LW_TGT static void FN(row_fwd)(const lw_row_prog *r, const void *row_, void *buf
     FN(copyn)(buf + r->cl_at, row, (size_t)r->cl_n);
     FN(copyn)(buf + r->ch_at, row + r->rg.hoff, (size_t)r->ch_n);
     if (!r->discard) FN(clear)(r, buf, H); /* the kernel stored junk blocks back */
+    for (int q = 0; q < r->nw; q++) buf[r->wd[q]] = buf[r->ws[q]]; /* periodic halo */
     FN(margins)(r, buf);
 #if !LW_TINT
     if (r->fp->nsteps == 4 && r->fb1 > r->fb0) {

@@ -99,13 +99,15 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     memset(vp, 0, sizeof *vp);
     vp->lag = (fp->nsteps + 1) * fp->D;
     vp->R = vp->lag + 1;
-    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen, lv->inverse);
+    int ll_unit = !lv->has_ll || lv->lrs == 1;
+    int rowfwd = lv->mallat && lv->drs == 1 && ll_unit, rowinv = lv->mallat && lv->srs == 1 && ll_unit;
+    /* narrow ring rows where the row kernels fill the periodic halo */
+    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen, lv->inverse, lv->inverse ? rowinv : rowfwd);
     if (vp->buffered) {
         vp->rg = vp->rp.rg;
         vp->g = vp->rp.g;
-        int ll_unit = !lv->has_ll || lv->lrs == 1;
-        vp->rowfwd = lv->mallat && lv->drs == 1 && ll_unit;
-        vp->rowinv = lv->mallat && lv->srs == 1 && ll_unit;
+        vp->rowfwd = rowfwd;
+        vp->rowinv = rowinv;
         vp->rowload = lv->srs == 1;
     } else {
         lw_line_geom_compact(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &vp->rg);
