@@ -2,7 +2,7 @@
  * compact split form of fast_vol.c's ring and a line buffer with the kernel's
  * margins.  Every index is computed here once per level (lw_row_init), so
  * that a row costs two vector copies, a few margin elements and the kernel
- * (k->row_fwd, k->row_inv in fast_tmpl_type.h): 3-D rows are short, and the
+ * (k->row_load, k->row_fwd, k->row_inv in fast_tmpl_row.h): 3-D rows are short, and the
  * generic per-row bookkeeping of fast_line.c cost as much as the lifting.
  *
  * Forward: the finished ring row is copied into the buffer (an aligned

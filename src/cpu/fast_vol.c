@@ -8,9 +8,10 @@
  * margins: lw_line_geom_compact), so the vertical steps touch only samples
  * and a slot stays small enough for L2 with large tiles.
  *
- * Forward, iteration i of dim 0: the tile of plane i is loaded (split) into
- * its slot; the vertical steps of dim 0 run over the whole slot (k->vchain:
- * every column of the tile at once); plane t = i - lag is then final in dim
+ * Forward, iteration i of dim 0: the tile of plane i is loaded (split,
+ * lw_row_load) into its slot in chunks of VOL_CHUNK rows, each chunk lifted
+ * along dim 0 right after its load, while in L1 (k->vchain: every column of
+ * the chunk at once); plane t = i - lag is then final in dim
  * 0, and dim 1 is lifted in place inside its slot by the same single loop
  * (rows as sub-blocks); each finished row is copied into a line buffer with
  * the margins of the fused kernel, lifted and stored straight to its Mallat
@@ -20,8 +21,11 @@
  * the line buffer, inverse-lifted there and copied compactly into the slot;
  * dim 1 is inverted in place in the slot, which finishes the tile's rows
  * [a0, a1); the vertical steps of dim 0 then run on those rows only (a single
- * halo: dim 0 acts on every column separately), and finished planes are
- * merged back to natural order in the output.
+ * halo: dim 0 acts on every column separately), chunk by chunk, each chunk
+ * of the finished plane merged back to natural order in the output right
+ * after its steps (the streaming stores spread over the lifting).  Periodic
+ * ring rows hold [0, n) only; the row kernels add the wrapped halo in the
+ * line buffer (see lw_row_init, "narrow").
  *
  * The rows of the next plane are prefetched while the current one is lifted
  * along dim 1, one row per row step, so the memory stays busy.  Tiles and
