@@ -178,7 +178,9 @@ static void print_help(void)
         "\n"
         "JSON keys: wavelet levels shape dtype mode backend scheme direction config median_s\n"
         "gsamples_per_s ps_per_sample effective_gbps bound bound_gbps fraction_of_bound threads\n"
-        "device commit date verified  (threads is 0 for the cuda configs); cuda records also\n"
+        "device commit date verified  (threads is 0 for the cuda configs); host records also\n"
+        "simd (the cpu backend's SIMD path: scalar, sse2, avx2, avx512; null for cpu-ref);\n"
+        "cuda records also\n"
         "extra_device_bytes (device memory the plan took beyond in and out, the peak seen by\n"
         "cudaMemGetInfo) and destroy_input.\n"
         "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n",
@@ -525,6 +527,11 @@ static void print_json(const record *r, const char *date)
     printf(", \"commit\": ");
     json_string(stdout, LW_GIT_COMMIT);
     printf(", \"date\": \"%s\", \"verified\": %s", date, r->verified ? "true" : "false");
+    if (c->config == CFG_HOST) {
+        printf(", \"simd\": ");
+        if (r->simd) json_string(stdout, r->simd);
+        else printf("null");
+    }
     if (c->config != CFG_HOST)
         printf(", \"extra_device_bytes\": %zu, \"destroy_input\": %s", r->extra_device_bytes,
                c->destroy_input ? "true" : "false");

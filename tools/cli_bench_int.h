@@ -45,6 +45,7 @@ typedef struct record {
     int verified;       /* output equals cpu-ref within tolerance */
     int checked;        /* a comparison was made (0: over the size limit) */
     char device[128];
+    const char *simd;   /* host configs: the cpu backend's SIMD path, NULL for other backends */
     size_t extra_device_bytes; /* cuda: device memory taken beyond in and out (peak seen) */
 } record;
 

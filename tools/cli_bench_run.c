@@ -6,6 +6,7 @@
 #include "cli_bench_int.h"
 
 #include "core/lw_bench.h"
+#include "cpu/fast_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -418,6 +419,7 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         s = lw_plan_create(&plan, &cfg);
         if (s != LW_OK) return lw_bench_lw_error(c, "plan", s);
         cfg = *lw_plan_config(plan);
+        r->simd = lw_cpu_plan_simd(plan);
     } else {
         lw_config rc;
         lw_plan *p = NULL;

@@ -90,9 +90,12 @@ lw_status lw_fast_plan_create(lw_plan *plan)
                   s->icoef[0] == s->icoef[3] && s->icoef[1] == s->icoef[2]);
         if (!ok) return lw_fail(LW_ERR_INTERNAL, "cpu backend: unsupported lifting step shape in %s", w->name);
     }
+    lw_simd simd;
+    lw_status st = lw_simd_choose(&simd);
+    if (st != LW_OK) return st;
     lw_fast_plan *fp = calloc(1, sizeof *fp);
     if (!fp) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu plan");
-    fp->simd = lw_simd_choose();
+    fp->simd = simd;
     fp->k = lw_simd_kernels(fp->simd, plan->cfg.dtype);
     fp->es = lw_dtype_size(plan->cfg.dtype);
     fp->isint = plan->cfg.integer != 0;
@@ -106,6 +109,12 @@ lw_status lw_fast_plan_create(lw_plan *plan)
     fp->zh = fp->isint ? 1.0 : w->zeta_high;
     plan->impl = fp;
     return LW_OK;
+}
+
+const char *lw_cpu_plan_simd(const lw_plan *plan)
+{
+    if (!plan || plan->ops != &lw_backend_cpu || !plan->impl) return NULL;
+    return lw_simd_name(((const lw_fast_plan *)plan->impl)->simd);
 }
 
 void lw_fast_destroy(lw_plan *plan)

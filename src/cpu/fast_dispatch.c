@@ -2,7 +2,9 @@
  *
  * LW_CPU_SIMD=scalar|sse2|avx2|avx512 forces a path (read at plan time, so a
  * test can run every path in one process); a forced path that this CPU lacks
- * falls back to the best one it has.  Without the variable the best supported
+ * falls back to the best one it has below it.  Any other non-empty value
+ * makes plan creation fail with LW_ERR_INVALID_ARGUMENT (the library never
+ * prints, so ignoring a misspelt value would go unnoticed).  Without the variable the best supported
  * path is used: avx512 (F+BW+DQ+VL), avx2 (+FMA), sse2, scalar. */
 #include "fast_internal.h"
 
@@ -43,18 +45,33 @@ int lw_simd_supported(lw_simd s)
     }
 }
 
-lw_simd lw_simd_choose(void)
+lw_status lw_simd_choose(lw_simd *out)
 {
     const char *e = getenv("LW_CPU_SIMD");
-    lw_simd want;
-    if (e && *e && lw_simd_parse(e, &want) == LW_OK) {
+    lw_simd want = LW_SIMD_SCALAR;
+    if (e && *e) {
+        int known = 0;
+        for (int i = 0; i < LW_SIMD_COUNT; i++)
+            if (strcmp(e, simd_names[i]) == 0) {
+                want = (lw_simd)i;
+                known = 1;
+            }
+        if (!known)
+            return lw_fail(LW_ERR_INVALID_ARGUMENT,
+                           "LW_CPU_SIMD='%.64s' is not a SIMD path of the cpu backend; valid values: scalar, sse2, "
+                           "avx2, avx512 (or unset for the best this CPU has)",
+                           e);
         while (want > LW_SIMD_SCALAR && !lw_simd_supported(want)) want = (lw_simd)(want - 1);
-        return want;
+        *out = want;
+        return LW_OK;
     }
-    lw_clear_error();
     for (int s = LW_SIMD_COUNT - 1; s > 0; s--)
-        if (lw_simd_supported((lw_simd)s)) return (lw_simd)s;
-    return LW_SIMD_SCALAR;
+        if (lw_simd_supported((lw_simd)s)) {
+            *out = (lw_simd)s;
+            return LW_OK;
+        }
+    *out = LW_SIMD_SCALAR;
+    return LW_OK;
 }
 
 const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t)

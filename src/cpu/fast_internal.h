@@ -101,6 +101,7 @@ typedef struct lw_fkern {
                     int *guard);
     void (*row_inv)(const struct lw_row_prog *r, const void *src, const void *lo, void *buf, void *row, double f,
                     int *guard);
+    void (*row_load)(const struct lw_row_prog *r, const void *src, void *row);
 } lw_fkern;
 
 /* Kernel tables, indexed by dtype (LW_FLOAT32, LW_FLOAT64, LW_INT32). */
@@ -114,9 +115,10 @@ extern const lw_fkern lw_fk_avx512[3];
 
 /* Whether this CPU (and build) can run a path. */
 int lw_simd_supported(lw_simd s);
-/* The path to use: LW_CPU_SIMD (scalar|sse2|avx2|avx512) if set and
- * supported, else the best supported one. */
-lw_simd lw_simd_choose(void);
+/* The path to use: LW_CPU_SIMD (scalar|sse2|avx2|avx512) if set (the best
+ * supported one at or below it), else the best supported one.  Any other
+ * non-empty value: LW_ERR_INVALID_ARGUMENT (message names the valid ones). */
+lw_status lw_simd_choose(lw_simd *out);
 const char *lw_simd_name(lw_simd s);
 lw_status lw_simd_parse(const char *name, lw_simd *s);
 const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t);
@@ -173,6 +175,11 @@ void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t 
  * halves start aligned (at the cost of up to a block of extra margin). */
 void lw_line_geom_aligned(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1,
                           lw_line_geom *g);
+/* The same with (x0 - phase) a multiple of 2 * lanes instead (phase even):
+ * whole blocks of the fused kernel then map onto whole blocks of a compact
+ * row whose x0 is phase. */
+void lw_line_geom_phase(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t phase,
+                        lw_line_geom *g);
 /* The same window held compactly: no margins, no padding beyond a cache
  * line per half (the vertical steps of fast_vol.c touch only samples); for
  * wavelets without the fused kernel this equals lw_line_geom_init. */
@@ -231,13 +238,39 @@ typedef struct lw_row_prog {
     int64_t ie, ne, ie_at, io, no, io_at;     /* inverse: the two core runs (first sample, count, buffer index) */
     int64_t ril[4], rih[4];                   /* inverse: buffer index ranges (start, count) x2 of the
                                                * ring row not covered by whole blocks (H: from hoff) */
-    int nw;                                   /* inverse: periodic halo samples */
+    int nw;                                   /* periodic halo samples of the buffer (both directions) */
     int64_t wd[LW_ROW_MARGIN], wu[LW_ROW_MARGIN];
+    int64_t ws[LW_ROW_MARGIN];                /* inverse: ... copied from buffer index ws (a core sample) */
+    /* load (forward, unit-stride rows): the pairs of [0, n) split to ring
+     * indices ld_l (even) / ld_h (odd), an odd last sample to ld_t (-1: none),
+     * then the periodic halo copied inside the ring row: row[hd] = row[hs] */
+    int64_t ld_l, ld_h, ld_np, ld_t;
+    int nh;
+    int64_t hd[LW_ROW_MARGIN], hs[LW_ROW_MARGIN];
+    /* forward: every output in the whole blocks [fb0, fb1) of both halves
+     * (fb1 > fb0: the kernels' branch-free path for four steps) */
+    int64_t fb0, fb1;
+    /* inverse: blocks stored straight to the ring row, [bl0, bl1) of L and
+     * [bh0, bh1) of H (buffer block indices); the others go back to the
+     * buffer and their samples are copied (ril, rih) */
+    int64_t bl0, bl1, bh0, bh1;
+    /* inverse in phase (whole > 0): every ring sample lies in the L blocks
+     * [k0, kl1) and H blocks [k0, kh1), stored whole (the ring row's padding
+     * takes the spill); the other blocks are dropped, so the buffer outside
+     * core, halo and margins stays zero without clearing */
+    int whole;
+    int64_t k0, kl1, kh1;
 } lw_row_prog;
 
-/* Whole rows of length n; 0 when this plan cannot (not fused, or margins
- * wider than LW_ROW_MARGIN). */
-int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n);
+/* Whole rows of length n for forward (inverse 0) or inverse levels; 0 when
+ * this plan cannot.  narrow: the ring row (rg) holds [0, n) even when
+ * periodic, the halo being copied into the buffer by the row kernels (only
+ * for k->row_fwd / k->row_inv users).  0 when
+ * this plan cannot (not fused, or margins wider than LW_ROW_MARGIN).  The
+ * forward buffer is aligned for whole-block (streaming) stores to Mallat
+ * rows; the inverse one in phase with the ring row (whole blocks map onto
+ * whole blocks of the ring row, its padding taking the last one's spill). */
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse, int narrow);
 /* Forward: ring row -> buffer -> lifted, stored in Mallat order to dst (unit
  * stride), the lowpass half to lo (unit stride) when lo != NULL; times f and
  * the zetas; nt: streaming stores.  buf: g.fmt elements, zeroed before the
@@ -254,6 +287,12 @@ static inline void lw_row_inv(const lw_row_prog *r, const char *src, const char 
                               int *guard)
 {
     r->fp->k->row_inv(r, src, lo, buf, row, f, guard);
+}
+/* Load a unit-stride row of the input into its compact ring form (rg),
+ * periodic halo included. */
+static inline void lw_row_load(const lw_row_prog *r, const char *src, char *row)
+{
+    r->fp->k->row_load(r, src, row);
 }
 
 /* Whole segment [o0, o1) of a line: load, lift, store (scratch per thread). */
@@ -367,6 +406,9 @@ lw_status lw_fast_fs_level(const lw_fast_level *lv, const char *src, char *dst, 
 /* ---- backend entry points (fast_backend.c) --------------------------------- */
 
 lw_status lw_fast_plan_create(lw_plan *plan);
+/* The SIMD path name of a plan that runs on the tuned cpu backend, else NULL
+ * (for benchmark records). */
+const char *lw_cpu_plan_simd(const lw_plan *plan);
 lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out);
 void lw_fast_destroy(lw_plan *plan);
 

@@ -29,16 +29,19 @@
 
 /* m: margin samples on each side; padded: room for the fused kernel's
  * blocks (it reads and writes whole vector blocks past the held samples). */
+/* align: x0 the largest one <= w0 - m with (x0 - phase) a multiple of
+ * 2 * lanes (phase even). */
 static void geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t m, int padded,
-                      int align, lw_line_geom *g)
+                      int align, int64_t phase, lw_line_geom *g)
 {
     lw_fast_window(fp, mode, n, o0, o1, &g->w0, &g->w1);
     g->n = n;
     g->x0 = g->w0 - m;
     if (g->x0 & 1) g->x0--;
-    if (align) { /* x0 / 2 a multiple of the lanes: aligned whole-block stores */
-        int64_t a = 2 * (int64_t)fp->k->lanes;
-        g->x0 = g->x0 >= 0 ? g->x0 / a * a : -((-g->x0 + a - 1) / a * a);
+    if (align) {
+        int64_t a = 2 * (int64_t)fp->k->lanes, d = g->x0 - phase;
+        d = d >= 0 ? d / a * a : -((-d + a - 1) / a * a);
+        g->x0 = phase + d;
     }
     g->x1 = g->w1 + m;
     g->cl = (g->x1 - g->x0 + 1) / 2;
@@ -52,17 +55,23 @@ static void geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o
 
 void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
 {
-    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, 0, g);
+    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, 0, 0, g);
 }
 
 void lw_line_geom_aligned(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
 {
-    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, fp->fused, g);
+    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, fp->fused, 0, g);
+}
+
+void lw_line_geom_phase(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t phase,
+                        lw_line_geom *g)
+{
+    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, fp->fused, phase, g);
 }
 
 void lw_line_geom_compact(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
 {
-    geom_init(fp, mode, n, o0, o1, 0, 0, 0, g);
+    geom_init(fp, mode, n, o0, o1, 0, 0, 0, 0, g);
 }
 
 void lw_line_convert(const lw_fast_plan *fp, const lw_line_geom *gs, const char *src, const lw_line_geom *gd,

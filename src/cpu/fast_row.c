@@ -2,7 +2,7 @@
  * compact split form of fast_vol.c's ring and a line buffer with the kernel's
  * margins.  Every index is computed here once per level (lw_row_init), so
  * that a row costs two vector copies, a few margin elements and the kernel
- * (k->row_fwd, k->row_inv in fast_tmpl_type.h): 3-D rows are short, and the
+ * (k->row_load, k->row_fwd, k->row_inv in fast_tmpl_row.h): 3-D rows are short, and the
  * generic per-row bookkeeping of fast_line.c cost as much as the lifting.
  *
  * Forward: the finished ring row is copied into the buffer (an aligned
@@ -35,15 +35,21 @@ static void leftover(int64_t j0, int64_t j1, int64_t N, int all, int64_t *r)
     r[3] = j1 > c1 ? j1 - c1 : 0;
 }
 
-int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
+int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse, int narrow)
 {
     memset(r, 0, sizeof *r);
     if (!fp->fused || !fp->k->row_fwd || 2 * fp->E > LW_ROW_MARGIN) return 0;
     r->fp = fp;
     r->zl = fp->zl;
     r->zh = fp->zh;
-    lw_line_geom_compact(fp, mode, n, 0, n, &r->rg);
-    lw_line_geom_aligned(fp, mode, n, 0, n, &r->g);
+    /* narrow: the ring row holds [0, n) only, also when periodic (the
+     * wrapped halo columns lift vertically exactly like the columns they
+     * copy, so they are copied into the buffer after, not lifted) */
+    lw_line_geom_compact(fp, narrow ? LW_SYMMETRIC : mode, n, 0, n, &r->rg);
+    if (inverse)
+        lw_line_geom_phase(fp, mode, n, 0, n, r->rg.x0, &r->g);
+    else
+        lw_line_geom_aligned(fp, mode, n, 0, n, &r->g);
     const lw_line_geom *g = &r->g, *rg = &r->rg;
     /* ring row <-> buffer: the samples both hold, [rg.x0, rg.x1) */
     r->cl_n = (int64_t)rg->cl;
@@ -62,8 +68,11 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
         r->md[r->nm] = idx(g, t);
         r->ms[r->nm++] = idx(g, u);
     }
-    r->zl_end = r->cl_at;
-    r->zh_end = r->ch_at - (int64_t)g->hoff;
+    {   /* zeroed before the first held sample (ring row or periodic halo) */
+        int64_t lo = rg->x0 < g->w0 ? rg->x0 : g->w0;
+        r->zl_end = (lo - g->x0 + 1) >> 1;
+        r->zh_end = (lo - g->x0) >> 1;
+    }
     r->rl_at = (m1 - g->x0 + 1) / 2;
     r->rh_at = (m1 - g->x0) / 2;
     /* forward: whole blocks to dst[j + off] (Mallat, unit strides) */
@@ -95,7 +104,41 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n)
         if (t >= g->w1) break;
         if (r->nw == LW_ROW_MARGIN) return 0;
         r->wd[r->nw] = idx(g, t);
-        r->wu[r->nw++] = lw_wrap(t, n);
+        r->wu[r->nw] = lw_wrap(t, n);
+        r->ws[r->nw] = idx(g, r->wu[r->nw]);
+        r->nw++;
+    }
+    if (inverse && r->cl_at % N == 0 && r->ch_at - (int64_t)g->hoff == r->cl_at) {
+        r->k0 = r->cl_at / N;
+        r->kl1 = (r->cl_at + r->cl_n + N - 1) / N;
+        r->kh1 = (r->cl_at + r->ch_n + N - 1) / N;
+        /* the spill of the last blocks fits the ring row's halves */
+        r->whole = r->kl1 * N - r->cl_at <= (int64_t)rg->hoff &&
+                   r->kh1 * N - r->cl_at <= (int64_t)(rg->fmt - rg->hoff) && r->kl1 <= (int64_t)g->nblk &&
+                   r->kh1 <= (int64_t)g->nblk && r->cl_n > 0;
+    }
+    r->bl0 = (r->ril[0] + r->ril[1]) / N;
+    r->bl1 = r->ril[2] / N;
+    r->bh0 = (r->rih[0] + r->rih[1]) / N;
+    r->bh1 = r->rih[2] / N;
+    /* forward: the branch-free path when both halves' outputs are the same
+     * whole blocks */
+    if (r->discard && r->jl0 == r->jh0 && r->jl1 == r->jh1 && r->jl0 % N == 0 && r->jl1 % N == 0 &&
+        r->jl1 / N <= (int64_t)g->nblk) {
+        r->fb0 = r->jl0 / N;
+        r->fb1 = r->jl1 / N;
+    }
+    /* load: pairs of [0, n) split into the ring row, the halo copied there */
+    r->ld_l = idx(rg, 0);
+    r->ld_h = idx(rg, 1);
+    r->ld_np = n / 2;
+    r->ld_t = (n & 1) ? idx(rg, n - 1) : -1;
+    for (int64_t t = rg->w0; t < rg->w1; t++) {
+        if (t == 0) t = n;
+        if (t >= rg->w1) break;
+        if (r->nh == LW_ROW_MARGIN) return 0;
+        r->hd[r->nh] = idx(rg, t);
+        r->hs[r->nh++] = idx(rg, lw_wrap(t, n));
     }
     return 1;
 }

@@ -8,9 +8,10 @@
  * margins: lw_line_geom_compact), so the vertical steps touch only samples
  * and a slot stays small enough for L2 with large tiles.
  *
- * Forward, iteration i of dim 0: the tile of plane i is loaded (split) into
- * its slot; the vertical steps of dim 0 run over the whole slot (k->vchain:
- * every column of the tile at once); plane t = i - lag is then final in dim
+ * Forward, iteration i of dim 0: the tile of plane i is loaded (split,
+ * lw_row_load) into its slot in chunks of VOL_CHUNK rows, each chunk lifted
+ * along dim 0 right after its load, while in L1 (k->vchain: every column of
+ * the chunk at once); plane t = i - lag is then final in dim
  * 0, and dim 1 is lifted in place inside its slot by the same single loop
  * (rows as sub-blocks); each finished row is copied into a line buffer with
  * the margins of the fused kernel, lifted and stored straight to its Mallat
@@ -20,8 +21,11 @@
  * the line buffer, inverse-lifted there and copied compactly into the slot;
  * dim 1 is inverted in place in the slot, which finishes the tile's rows
  * [a0, a1); the vertical steps of dim 0 then run on those rows only (a single
- * halo: dim 0 acts on every column separately), and finished planes are
- * merged back to natural order in the output.
+ * halo: dim 0 acts on every column separately), chunk by chunk, each chunk
+ * of the finished plane merged back to natural order in the output right
+ * after its steps (the streaming stores spread over the lifting).  Periodic
+ * ring rows hold [0, n) only; the row kernels add the wrapped halo in the
+ * line buffer (see lw_row_init, "narrow").
  *
  * The rows of the next plane are prefetched while the current one is lifted
  * along dim 1, one row per row step, so the memory stays busy.  Tiles and
@@ -46,6 +50,7 @@ typedef struct vol_plan {
     lw_line_geom g;      /* a row in the line buffer (fused kernel margins) */
     int buffered;        /* rows are lifted in the line buffer (fused), else in place */
     int rowfwd, rowinv;  /* ... by lw_row_fwd / lw_row_inv (Mallat, unit strides) */
+    int rowload;         /* forward rows loaded by lw_row_load (unit-stride input rows) */
     size_t rf;           /* elements per ring row */
     int64_t cap_rows;    /* most rows of a tile window (cache budget) */
     int64_t tile, ntiles, strip, nstrips;
@@ -70,15 +75,22 @@ static int64_t win_len(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t 
     return w1 - w0;
 }
 
-/* Bytes the ring of one unit may take: half of this core's L2. */
+/* Bytes the ring of one unit may take: this core's L2 (256 KiB .. 2 MiB).
+ * A tile recomputes E rows of halo on each side (and reads them from memory
+ * again), so tiles are made as large as the L2 allows: measured on a Zen 3
+ * VM (512 KiB L2, 256^3 cdf97, 1 thread), half the L2 (tiles of 29 rows +
+ * 8 halo) was 6-8% slower than the whole L2 (64 + 8); twice the L2 was no
+ * faster than once.  LW_CPU_RING_KB overrides it (experiments). */
 static size_t ring_budget(void)
 {
+    const char *e = getenv("LW_CPU_RING_KB");
+    if (e && atol(e) > 0) return (size_t)atol(e) << 10;
     long l2 = 0;
 #if defined(_SC_LEVEL2_CACHE_SIZE)
     l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
     if (l2 <= 0) l2 = 1L << 20;
-    size_t b = (size_t)l2 / 2;
+    size_t b = (size_t)l2;
     if (b < ((size_t)256 << 10)) b = (size_t)256 << 10;
     if (b > ((size_t)2 << 20)) b = (size_t)2 << 20;
     return b;
@@ -91,13 +103,16 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     memset(vp, 0, sizeof *vp);
     vp->lag = (fp->nsteps + 1) * fp->D;
     vp->R = vp->lag + 1;
-    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen);
+    int ll_unit = !lv->has_ll || lv->lrs == 1;
+    int rowfwd = lv->mallat && lv->drs == 1 && ll_unit, rowinv = lv->mallat && lv->srs == 1 && ll_unit;
+    /* narrow ring rows where the row kernels fill the periodic halo */
+    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen, lv->inverse, lv->inverse ? rowinv : rowfwd);
     if (vp->buffered) {
         vp->rg = vp->rp.rg;
         vp->g = vp->rp.g;
-        int ll_unit = !lv->has_ll || lv->lrs == 1;
-        vp->rowfwd = lv->mallat && lv->drs == 1 && ll_unit;
-        vp->rowinv = lv->mallat && lv->srs == 1 && ll_unit;
+        vp->rowfwd = rowfwd;
+        vp->rowinv = rowinv;
+        vp->rowload = lv->srs == 1;
     } else {
         lw_line_geom_compact(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &vp->rg);
         vp->g = vp->rg; /* no margins: the line format is the compact one */
@@ -249,6 +264,19 @@ static void row_inv(vol_ctx *c, const char *src, const char *lo, char *row, doub
     if (vp->buffered) lw_line_convert(c->fp, &vp->g, b, &vp->rg, row);
 }
 
+/* Rows per chunk of the dim-0 steps interleaved with loads (forward) or
+ * stores (inverse). */
+#define VOL_CHUNK 4
+
+/* The dim-0 steps of iteration i on rows [r0, r1) of every slot. */
+static void vsteps_rows(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int inverse, int64_t r0, int64_t r1,
+                        size_t rf, int *guard)
+{
+    lw_vrows u = *v;
+    u.base += (size_t)r0 * rf * fp->es;
+    lw_fast_vsteps(fp, &u, i, inverse, (size_t)(r1 - r0) * rf, guard);
+}
+
 static void vol_fwd(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0, int64_t o1, int64_t a0, int64_t a1)
 {
     const lw_fast_level *lv = c->lv;
@@ -267,11 +295,22 @@ static void vol_fwd(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0
         if (i < w1) {
             const char *sp = src + (size_t)(lw_wrap(i, n0) * lv->ss[0]) * es;
             char *s = c->ring + (size_t)((i - w0) % vp->R) * slot * es;
-            for (int64_t r = aw0; r < aw1; r++)
-                lw_line_load_fwd(fp, &vp->rg, sp + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es, lv->srs,
-                                 s + (size_t)(r - aw0) * rf * es, 1.0);
+            /* a chunk of rows loaded, then lifted along dim 0 while in L1 */
+            for (int64_t r0 = aw0; r0 < aw1; r0 += VOL_CHUNK) {
+                int64_t r1 = r0 + VOL_CHUNK < aw1 ? r0 + VOL_CHUNK : aw1;
+                for (int64_t r = r0; r < r1; r++) {
+                    const char *rp = sp + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es;
+                    char *d = s + (size_t)(r - aw0) * rf * es;
+                    if (vp->rowload)
+                        lw_row_load(&vp->rp, rp, d);
+                    else
+                        lw_line_load_fwd(fp, &vp->rg, rp, lv->srs, d, 1.0);
+                }
+                vsteps_rows(fp, &v0, i, 0, r0 - aw0, r1 - aw0, rf, &c->guard);
+            }
+        } else {
+            lw_fast_vsteps(fp, &v0, i, 0, slot, &c->guard);
         }
-        lw_fast_vsteps(fp, &v0, i, 0, slot, &c->guard);
         int64_t t = i - lag;
         if (t < o0 || t >= o1) continue;
         /* plane t is final along dim 0: dim 1 in place in its slot, then rows */
@@ -336,14 +375,23 @@ static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int6
                 lw_fast_vsteps(fp, &v1, r, 1, rf, &c->guard);
             }
         }
-        lw_fast_vsteps(fp, &v0, i, 1, (size_t)(a1 - a0) * rf, &c->guard);
         int64_t t = i - lag;
-        if (t < o0 || t >= o1) continue;
+        if (t < o0 || t >= o1) {
+            lw_fast_vsteps(fp, &v0, i, 1, (size_t)(a1 - a0) * rf, &c->guard);
+            continue;
+        }
+        /* plane t is final chunk by chunk: its rows are stored right after
+         * their dim-0 steps, spreading the (streaming) stores over the
+         * lifting instead of a burst at the end of the plane */
         char *P = c->ring + (size_t)((t - w0) % vp->R) * slot * es;
         char *dplane = dst + (size_t)(t * lv->ds[0]) * es;
-        for (int64_t s = a0; s < a1; s++)
-            lw_line_store_inv(fp, &vp->rg, P + (size_t)(s - aw0) * rf * es, dplane + (size_t)(s * lv->ds[1]) * es,
-                              lv->drs, 0, lv->rowlen, 1.0, lv->nt);
+        for (int64_t s0 = a0; s0 < a1; s0 += VOL_CHUNK) {
+            int64_t s1 = s0 + VOL_CHUNK < a1 ? s0 + VOL_CHUNK : a1;
+            vsteps_rows(fp, &v0, i, 1, s0 - a0, s1 - a0, rf, &c->guard);
+            for (int64_t s = s0; s < s1; s++)
+                lw_line_store_inv(fp, &vp->rg, P + (size_t)(s - aw0) * rf * es,
+                                  dplane + (size_t)(s * lv->ds[1]) * es, lv->drs, 0, lv->rowlen, 1.0, lv->nt);
+        }
     }
 }
 

@@ -65,6 +65,12 @@ def check_record(rec, where, want=None):
     keys = dict(KEYS)
     if rec.get("backend") == "cuda":
         keys.update(CUDA_KEYS)
+    elif rec.get("config") == "host":  # the cpu backend's SIMD path (null for cpu-ref)
+        simd = rec.get("simd", "missing")
+        want_simd = (None,) if rec.get("backend") == "cpu-ref" else ("scalar", "sse2", "avx2", "avx512")
+        if simd not in want_simd:
+            fail("%s: simd = %r, expected one of %r" % (where, simd, want_simd))
+        rec = {k: v for k, v in rec.items() if k != "simd"}
     if set(rec) != set(keys):
         fail("%s: keys %s, expected %s" % (where, sorted(rec), sorted(keys)))
         return

@@ -83,7 +83,9 @@ int main(int argc, char **argv)
     int64_t n = 1;
     for (int i = 0; i < c.rank; i++) n *= c.shape[i];
     size_t es = lw_dtype_size(c.dtype), bytes = (size_t)n * es;
-    char *x = malloc(bytes), *y = malloc(bytes);
+    /* 64-byte aligned, as liftwave bench allocates (streaming stores need it) */
+    size_t ab = (bytes + 63) / 64 * 64;
+    char *x = aligned_alloc(64, ab), *y = aligned_alloc(64, ab);
     uint64_t s = 88172645463325252ull;
     for (int64_t i = 0; i < n; i++) {
         s ^= s << 13, s ^= s >> 7, s ^= s << 17;

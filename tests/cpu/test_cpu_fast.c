@@ -9,6 +9,7 @@
  * The SIMD path and thread count come from the environment (LW_CPU_SIMD,
  * OMP_NUM_THREADS), one ctest per combination; a path this CPU lacks is
  * skipped with exit status 77. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv, strdup */
 #include "liftwave.h"
 #include "cpu/fast_internal.h"
 #include "lw_test.h"
@@ -162,7 +163,7 @@ static void sweep(void)
                     for (int dir = 0; dir < 2; dir++) {
                         lw_direction R = (lw_direction)dir;
                         int64_t s[4];
-                        for (int64_t len = 1; len <= 33; len++) {
+                        for (int64_t len = 1; len <= 70; len++) {
                             s[0] = len;
                             check(1, s, 0, NULL, W, M, Y, D, -1, R, 70000);
                         }
@@ -267,6 +268,14 @@ static void volumes(void)
                 check(3, a, 0, NULL, LW_CDF53, (lw_mode)m, (lw_layout)lay, LW_INT32, 2, (lw_direction)dir, 70000);
                 check(3, a, 0, NULL, LW_FS, (lw_mode)m, (lw_layout)lay, LW_FLOAT64, 1, (lw_direction)dir, 0);
             }
+    /* odd rows in both modes (periodic halo of another parity, an odd last
+     * sample), float64 cdf97 (the four-step row kernels on double lanes) */
+    int64_t o[3] = {9, 20, 37};
+    for (int m = 0; m < 2; m++)
+        for (int dir = 0; dir < 2; dir++) {
+            check(3, o, 0, NULL, LW_CDF97, (lw_mode)m, LW_MALLAT, LW_FLOAT32, 1, (lw_direction)dir, 0);
+            check(3, a, 0, NULL, LW_CDF97, (lw_mode)m, LW_MALLAT, LW_FLOAT64, 2, (lw_direction)dir, 0);
+        }
     /* batches of volumes: (B, D, H, W) on 1, 2, 3 */
     check(4, p, 3, a123, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 2, LW_FORWARD, 0);
     check(4, p, 3, a123, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, 2, LW_INVERSE, 0);
@@ -290,6 +299,30 @@ static void float_depth(void)
     check(2, s, 0, NULL, LW_DD137, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, LW_LEVELS_MAX, LW_INVERSE, 0);
 }
 
+/* An unknown LW_CPU_SIMD fails plan creation (never silently ignored), with
+ * a message naming the valid values; the variable is restored after. */
+static void bad_simd_name(void)
+{
+    const char *e = getenv("LW_CPU_SIMD");
+    char *keep = e ? strdup(e) : NULL;
+    setenv("LW_CPU_SIMD", "avx3", 1);
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2;
+    c.shape[0] = c.shape[1] = 16;
+    c.backend = LW_BACKEND_CPU;
+    lw_plan *p = NULL;
+    lw_status s = lw_plan_create(&p, &c);
+    CHECK(s == LW_ERR_INVALID_ARGUMENT, "LW_CPU_SIMD=avx3: plan status %d, not LW_ERR_INVALID_ARGUMENT", (int)s);
+    CHECK(strstr(lw_last_error(), "avx3") && strstr(lw_last_error(), "scalar, sse2, avx2, avx512"),
+          "LW_CPU_SIMD=avx3: message '%s'", lw_last_error());
+    if (s == LW_OK) lw_destroy(p);
+    if (keep) setenv("LW_CPU_SIMD", keep, 1);
+    else unsetenv("LW_CPU_SIMD");
+    free(keep);
+    n_cases++;
+}
+
 int main(void)
 {
     const char *e = getenv("LW_CPU_SIMD");
@@ -302,8 +335,9 @@ int main(void)
             printf("SKIP: no %s\n", e);
             return 77;
         }
-    } else {
-        g_want = lw_simd_choose();
+    } else if (lw_simd_choose(&g_want) != LW_OK) {
+        fprintf(stderr, "%s\n", lw_last_error());
+        return 2;
     }
     lw_test_seed(20261123);
     printf("simd %s, threads %d\n", lw_simd_name(g_want), lw_cpu_threads());
@@ -314,6 +348,7 @@ int main(void)
     float_depth();
     tiles();
     volumes();
+    bad_simd_name();
     printf("%ld cases (%d integer overflows reported by both backends)\n", n_cases, g_overflows);
     return lw_test_finish("test_cpu_fast");
 }

@@ -1,0 +1,331 @@
+/* Whole rows through a line buffer (fast_row.c, fast_vol.c): the per-row
+ * kernels of the 3-D engine.  Included by fast_tmpl_type.h inside its fused
+ * section (vector types, LD/ST, OP, SHL1/SHR1, FIN, OSTORE, OSCALE defined).
+ *
+ * 3-D rows are short (256 samples: 16 blocks of a half on AVX2), so the
+ * generic lift2s, which decides for every block whether it is stored out,
+ * kept or dropped, spends more instructions on that than on the lifting.
+ * For four float steps (cdf97) the row kernels below run the same
+ * arithmetic in loops split by block range (prologue, branch-free body,
+ * epilogue), using the ranges lw_row_init computed once per level. */
+
+/* dst[i] = src[i] for n elements (distinct buffers). */
+__attribute__((always_inline)) LW_TGT static inline void FN(copyn)(LW_T *restrict d, const LW_T *restrict x, size_t n)
+{
+    size_t i = 0;
+    for (; i + LW_TN <= n; i += LW_TN) ST(d + i, LD(x + i));
+    for (; i < n; i++) d[i] = x[i];
+}
+
+/* Zero [0, e) of a buffer half, writing nothing at or past e. */
+__attribute__((always_inline)) LW_TGT static inline void FN(zero_to)(LW_T *d, int64_t e)
+{
+    V z = {0};
+    int64_t j = 0;
+    for (; j + LW_TN <= e; j += LW_TN) ST(d + j, z);
+    for (; j < e; j++) d[j] = 0;
+}
+
+/* Zero [a, b) of a buffer half with whole vectors (past b: padding). */
+__attribute__((always_inline)) LW_TGT static inline void FN(zero_from)(LW_T *d, int64_t a, int64_t b)
+{
+    V z = {0};
+    for (int64_t j = a; j < b; j += LW_TN) ST(d + j, z);
+}
+
+/* Zero the buffer outside core and margins (the margins are rewritten
+ * after, so [0, core) is cleared whole). */
+__attribute__((always_inline)) LW_TGT static inline void FN(clear)(const lw_row_prog *r, LW_T *buf, LW_T *H)
+{
+    int64_t e = (int64_t)r->g.nblk * LW_TN;
+    FN(zero_to)(buf, r->zl_end);
+    FN(zero_to)(H, r->zh_end);
+    FN(zero_from)(buf, r->rl_at, e);
+    FN(zero_from)(H, r->rh_at, e);
+}
+
+__attribute__((always_inline)) LW_TGT static inline void FN(margins)(const lw_row_prog *r, LW_T *buf)
+{
+    for (int k = 0; k < r->nm; k++) buf[r->md[k]] = buf[r->ms[k]];
+}
+
+/* Forward load: a unit-stride input row split into the compact ring row,
+ * then its periodic halo copied inside the row. */
+LW_TGT static void FN(row_load)(const lw_row_prog *r, const void *src_, void *row_)
+{
+    const LW_T *restrict x = (const LW_T *)src_;
+    LW_T *row = (LW_T *)row_;
+    LW_T *restrict lo = row + r->ld_l, *restrict hi = row + r->ld_h;
+    size_t np = (size_t)r->ld_np, i = 0;
+    for (; i + LW_TN <= np; i += LW_TN) {
+        V p = LD(x + 2 * i), q = LD(x + 2 * i + LW_TN);
+        ST(lo + i, (V)__builtin_shufflevector(p, q, SH_EVEN));
+        ST(hi + i, (V)__builtin_shufflevector(p, q, SH_ODD));
+    }
+    for (; i < np; i++) {
+        lo[i] = x[2 * i];
+        hi[i] = x[2 * i + 1];
+    }
+    if (r->ld_t >= 0) row[r->ld_t] = x[2 * np];
+    for (int k = 0; k < r->nh; k++) row[r->hd[k]] = row[r->hs[k]];
+}
+
+#if !LW_TINT
+#define W4_ST_(p, v, NT)                      \
+    do {                                      \
+        if (NT) LW_NTST_OR_ST((p), (v));      \
+        else ST((p), (v));                    \
+    } while (0)
+#if defined(LW_NTST)
+#define LW_NTST_OR_ST(p, v) LW_NTST((p), (v))
+#else
+#define LW_NTST_OR_ST(p, v) ST((p), (v))
+#endif
+
+/* Forward, four steps, every output in blocks [b0, b1) of both halves:
+ * block b-1 is final after iteration b.  Blocks before b0 are computed (the
+ * margins feed block b0) and dropped; nothing is stored back. */
+__attribute__((always_inline)) LW_TGT static inline void FN(fwd4)(const LW_T *L, const LW_T *H, size_t b0, size_t b1,
+                                                                  const LW_T *w, LW_T *dl, LW_T *dh, V fl, V fh,
+                                                                  const int nt)
+{
+    const size_t N = LW_TN;
+    const V w0 = (V){0} + w[0], w1 = (V){0} + w[1], w2 = (V){0} + w[2], w3 = (V){0} + w[3];
+    V z = {0}, h1p = z, l1p = z, h2p = z;
+    size_t b = 0;
+    for (; b <= b0; b++) {
+        size_t j = b * N;
+        V lb = LD(L + j);
+        V h1 = LD(H + j) + w0 * (lb + LD(L + j + 1));
+        V l1 = lb + w1 * (SHL1(h1p, h1) + h1);
+        if (b > 0) h2p = h1p + w2 * (l1p + SHR1(l1p, l1));
+        h1p = h1;
+        l1p = l1;
+    }
+    for (; b <= b1; b++) {
+        size_t j = b * N;
+        V lb = LD(L + j);
+        V h1 = LD(H + j) + w0 * (lb + LD(L + j + 1));
+        V l1 = lb + w1 * (SHL1(h1p, h1) + h1);
+        V h2 = h1p + w2 * (l1p + SHR1(l1p, l1));
+        V l2 = l1p + w3 * (SHL1(h2p, h2) + h2);
+        W4_ST_(dh + (j - N), h2 * fh, nt);
+        W4_ST_(dl + (j - N), l2 * fl, nt);
+        h2p = h2;
+        h1p = h1;
+        l1p = l1;
+    }
+}
+
+/* Inverse, four steps, over blocks [0, nblk): iteration b finishes L block
+ * b-1 and H block b-2; L blocks [bl0, bl1) and H blocks [bh0, bh1) go to
+ * dl + j, dh + j (j the buffer index), the others back to the buffer.
+ * Iterations [s0, s1) store out both without tests. */
+#define INV4_ITER(STEADY)                                                                  \
+    do {                                                                                  \
+        size_t j = b * N;                                                                 \
+        V hb = LD(H + j);                                                                 \
+        V l1 = LD(L + j) + w0 * (SHL1(hp, hb) + hb);                                      \
+        V h1 = z, l2 = z;                                                                 \
+        if (STEADY || b > 0) {                                                            \
+            h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                         \
+            l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                         \
+            if (STEADY || (b - 1 >= bl0 && b - 1 < bl1)) ST(dl + (j - N), l2);            \
+            else if (b <= nblk) ST(L + (j - N), l2);                                      \
+        }                                                                                 \
+        if (STEADY || b > 1) {                                                            \
+            V h2 = h1p + w3 * (l2p + SHR1(l2p, l2));                                      \
+            if (STEADY || (b - 2 >= bh0 && b - 2 < bh1)) ST(dh + (j - 2 * N), h2);        \
+            else ST(H + (j - 2 * N), h2);                                                 \
+        }                                                                                 \
+        hp = hb;                                                                          \
+        l1p = l1;                                                                         \
+        h1p = h1;                                                                         \
+        l2p = l2;                                                                         \
+    } while (0)
+
+LW_TGT static void FN(inv4)(LW_T *L, LW_T *H, size_t nblk, const LW_T *w, LW_T *dl, LW_T *dh, size_t bl0, size_t bl1,
+                            size_t bh0, size_t bh1)
+{
+    const size_t N = LW_TN;
+    const V w0 = (V){0} + w[0], w1 = (V){0} + w[1], w2 = (V){0} + w[2], w3 = (V){0} + w[3];
+    V z = {0}, hp = z, l1p = z, h1p = z, l2p = z;
+    size_t s0 = bl0 + 1 > bh0 + 2 ? bl0 + 1 : bh0 + 2, s1 = bl1 + 1 < bh1 + 2 ? bl1 + 1 : bh1 + 2;
+    if (s0 < 2) s0 = 2;
+    if (s1 > nblk + 1) s1 = nblk + 1;
+    if (s1 < s0) s1 = s0;
+    size_t b = 0;
+    for (; b < s0; b++) INV4_ITER(0);
+    for (; b < s1; b++) INV4_ITER(1);
+    for (; b <= nblk + 1; b++) INV4_ITER(0);
+}
+#undef INV4_ITER
+
+/* The same in phase with the ring row (r->whole): L blocks [k0, kl1) and H
+ * blocks [k0, kh1) all go to dl + j, dh + j, the others are dropped. */
+#define INV4W_ITER(STEADY)                                                                 \
+    do {                                                                                  \
+        size_t j = b * N;                                                                 \
+        V hb = LD(H + j);                                                                 \
+        V l1 = LD(L + j) + w0 * (SHL1(hp, hb) + hb);                                      \
+        V h1 = z, l2 = z;                                                                 \
+        if (STEADY || b > 0) {                                                            \
+            h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                         \
+            l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                         \
+            if (STEADY || (b - 1 >= k0 && b - 1 < kl1)) ST(dl + (j - N), l2);             \
+        }                                                                                 \
+        if (STEADY || b > 1) {                                                            \
+            V h2 = h1p + w3 * (l2p + SHR1(l2p, l2));                                      \
+            if (STEADY || (b - 2 >= k0 && b - 2 < kh1)) ST(dh + (j - 2 * N), h2);         \
+        }                                                                                 \
+        hp = hb;                                                                          \
+        l1p = l1;                                                                         \
+        h1p = h1;                                                                         \
+        l2p = l2;                                                                         \
+    } while (0)
+
+LW_TGT static void FN(inv4w)(const LW_T *L, const LW_T *H, const LW_T *w, LW_T *dl, LW_T *dh, size_t k0, size_t kl1,
+                             size_t kh1)
+{
+    const size_t N = LW_TN;
+    const V w0 = (V){0} + w[0], w1 = (V){0} + w[1], w2 = (V){0} + w[2], w3 = (V){0} + w[3];
+    V z = {0}, hp = z, l1p = z, h1p = z, l2p = z;
+    size_t s0 = k0 + 2, s1 = kl1 + 1 < kh1 + 2 ? kl1 + 1 : kh1 + 2, e = kl1 + 1 > kh1 + 2 ? kl1 + 1 : kh1 + 2;
+    if (s1 < s0) s1 = s0;
+    size_t b = 0;
+    for (; b < s0; b++) INV4W_ITER(0);
+    for (; b < s1; b++) INV4W_ITER(1);
+    for (; b < e; b++) INV4W_ITER(0);
+}
+#undef INV4W_ITER
+
+/* The four weights in execution order (inverse: reversed, negated). */
+__attribute__((always_inline)) LW_TGT static inline void FN(w4)(const lw_fstep *st, int inverse, LW_T *w)
+{
+    for (int q = 0; q < 4; q++) {
+        const lw_fstep *s = &st[inverse ? 3 - q : q];
+        double wd = sizeof(LW_T) == 4 ? (double)s->wf[0] : s->wd[0];
+        w[q] = (LW_T)(inverse ? -wd : wd);
+    }
+}
+#endif
+
+LW_TGT static void FN(row_fwd)(const lw_row_prog *r, const void *row_, void *buf_, void *dst, void *lo, double f,
+                               int nt, int *guard)
+{
+    const LW_T *row = (const LW_T *)row_;
+    LW_T *buf = (LW_T *)buf_, *H = buf + r->g.hoff;
+    FN(copyn)(buf + r->cl_at, row, (size_t)r->cl_n);
+    FN(copyn)(buf + r->ch_at, row + r->rg.hoff, (size_t)r->ch_n);
+    if (!r->discard) FN(clear)(r, buf, H); /* the kernel stored junk blocks back */
+    for (int q = 0; q < r->nw; q++) buf[r->wd[q]] = buf[r->ws[q]]; /* periodic halo */
+    FN(margins)(r, buf);
+#if !LW_TINT
+    if (r->fp->nsteps == 4 && r->fb1 > r->fb0) {
+        LW_T w[4];
+        FN(w4)(r->fp->steps, 0, w);
+        LW_T *dl = (LW_T *)(lo ? lo : dst) + r->offl, *dh = (LW_T *)dst + r->offh;
+        V fl = (V){0} + (LW_T)(f * r->zl), fh = (V){0} + (LW_T)(f * r->zh);
+        size_t b0 = (size_t)r->fb0, b1 = (size_t)r->fb1, N = LW_TN;
+        int al = (((uintptr_t)(dl + b0 * N) | (uintptr_t)(dh + b0 * N)) & (LW_VB - 1)) == 0;
+        if (nt && al)
+            FN(fwd4)(buf, H, b0, b1, w, dl, dh, fl, fh, 1);
+        else
+            FN(fwd4)(buf, H, b0, b1, w, dl, dh, fl, fh, 0);
+        return;
+    }
+#endif
+    lw_lift_out out;
+    out.dl = lo ? lo : dst;
+    out.dh = dst;
+    out.offl = (ptrdiff_t)r->offl;
+    out.offh = (ptrdiff_t)r->offh;
+    out.jl0 = (size_t)r->jl0;
+    out.jl1 = (size_t)r->jl1;
+    out.jh0 = (size_t)r->jh0;
+    out.jh1 = (size_t)r->jh1;
+    out.fl = f * r->zl;
+    out.fh = f * r->zh;
+    out.nt = nt;
+    out.discard = r->discard;
+    out.noscale = 0;
+    FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 0, guard, &out);
+    if (r->discard) return;
+    LW_T fl = (LW_T)out.fl, fh = (LW_T)out.fh;
+    (void)fl;
+    (void)fh;
+    for (int k = 0; k < 4; k += 2) {
+        LW_T *dl = (LW_T *)out.dl + (r->lol[k] + r->offl), *dh = (LW_T *)dst + (r->loh[k] + r->offh);
+        for (int64_t j = 0; j < r->lol[k + 1]; j++) dl[j] = OSCALE(buf[r->lol[k] + j], fl);
+        for (int64_t j = 0; j < r->loh[k + 1]; j++) dh[j] = OSCALE(H[r->loh[k] + j], fh);
+    }
+}
+
+LW_TGT static void FN(row_inv)(const lw_row_prog *r, const void *src_, const void *lo_, void *buf_, void *row_,
+                               double f, int *guard)
+{
+    const LW_T *src = (const LW_T *)src_, *lo = (const LW_T *)lo_;
+    LW_T *buf = (LW_T *)buf_, *H = buf + r->g.hoff, *row = (LW_T *)row_;
+    int64_t n = r->g.n, h = (n + 1) / 2;
+    LW_T il = (LW_T)(f / r->zl), ih = (LW_T)(f / r->zh);
+    (void)il;
+    (void)ih;
+    const LW_T *ls = lo ? lo : src;
+    {
+        LW_T *d = buf + r->ie_at;
+        const LW_T *x = ls + (r->ie >> 1);
+        size_t i = 0, m = (size_t)r->ne;
+        for (; i + LW_TN <= m; i += LW_TN) ST(d + i, OSCALE(LD(x + i), il));
+        for (; i < m; i++) d[i] = OSCALE(x[i], il);
+        d = buf + r->io_at;
+        x = src + h + (r->io >> 1);
+        m = (size_t)r->no;
+        for (i = 0; i + LW_TN <= m; i += LW_TN) ST(d + i, OSCALE(LD(x + i), ih));
+        for (; i < m; i++) d[i] = OSCALE(x[i], ih);
+    }
+    /* the periodic halo: copies of core samples, already scaled */
+    for (int q = 0; q < r->nw; q++) buf[r->wd[q]] = buf[r->ws[q]];
+    LW_T *dl = row - r->cl_at, *dh = row + r->rg.hoff - (r->ch_at - (int64_t)r->g.hoff);
+#if !LW_TINT
+    if (r->fp->nsteps == 4 && r->whole) { /* nothing stored back: no clearing, no leftovers */
+        FN(margins)(r, buf);
+        LW_T w[4];
+        FN(w4)(r->fp->steps, 1, w);
+        FN(inv4w)(buf, H, w, dl, dh, (size_t)r->k0, (size_t)r->kl1, (size_t)r->kh1);
+        return;
+    }
+#endif
+    FN(clear)(r, buf, H);
+    FN(margins)(r, buf);
+    /* finished blocks go straight to the ring row, the rest is copied */
+#if !LW_TINT
+    if (r->fp->nsteps == 4) {
+        LW_T w[4];
+        FN(w4)(r->fp->steps, 1, w);
+        FN(inv4)(buf, H, r->g.nblk, w, dl, dh, (size_t)r->bl0, (size_t)r->bl1, (size_t)r->bh0, (size_t)r->bh1);
+    } else
+#endif
+    {
+        lw_lift_out out;
+        out.dl = row;
+        out.dh = row + r->rg.hoff;
+        out.offl = -(ptrdiff_t)r->cl_at;
+        out.offh = -(ptrdiff_t)(r->ch_at - (int64_t)r->g.hoff);
+        out.jl0 = (size_t)r->cl_at;
+        out.jl1 = (size_t)(r->cl_at + r->cl_n);
+        out.jh0 = (size_t)(r->ch_at - (int64_t)r->g.hoff);
+        out.jh1 = out.jh0 + (size_t)r->ch_n;
+        out.fl = out.fh = 1.0;
+        out.nt = 0;
+        out.discard = 0;
+        out.noscale = 1;
+        FN(lift2s)(buf, H, r->g.nblk, r->fp->steps, r->fp->nsteps, 1, guard, &out);
+    }
+    for (int k = 0; k < 4; k += 2) {
+        FN(copyn)(dl + r->ril[k], buf + r->ril[k], (size_t)r->ril[k + 1]);
+        FN(copyn)(dh + r->rih[k], H + r->rih[k], (size_t)r->rih[k + 1]);
+    }
+}
+
+#undef W4_ST_
+#undef LW_NTST_OR_ST
