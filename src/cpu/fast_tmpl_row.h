@@ -120,8 +120,10 @@ __attribute__((always_inline)) LW_TGT static inline void FN(fwd4)(const LW_T *L,
 /* Inverse, four steps, over blocks [0, nblk): iteration b finishes L block
  * b-1 and H block b-2; L blocks [bl0, bl1) and H blocks [bh0, bh1) go to
  * dl + j, dh + j (j the buffer index), the others back to the buffer.
- * Iterations [s0, s1) store out both without tests. */
-#define INV4_ITER(STEADY)                                                                  \
+ * Iterations [s0, s1) store out both without tests.  INV4_ITER(STEADY, LIN, HIN, LOUT,
+ * HOUT): one iteration; LIN / HIN say whether the finished L / H block goes out, LOUT /
+ * HOUT what happens to it otherwise. */
+#define INV4_ITER(STEADY, LIN, HIN, LOUT, HOUT)                                           \
     do {                                                                                  \
         size_t j = b * N;                                                                 \
         V hb = LD(H + j);                                                                 \
@@ -130,13 +132,13 @@ __attribute__((always_inline)) LW_TGT static inline void FN(fwd4)(const LW_T *L,
         if (STEADY || b > 0) {                                                            \
             h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                         \
             l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                         \
-            if (STEADY || (b - 1 >= bl0 && b - 1 < bl1)) ST(dl + (j - N), l2);            \
-            else if (b <= nblk) ST(L + (j - N), l2);                                      \
+            if (STEADY || (LIN)) ST(dl + (j - N), l2);                                    \
+            else LOUT;                                                                    \
         }                                                                                 \
         if (STEADY || b > 1) {                                                            \
             V h2 = h1p + w3 * (l2p + SHR1(l2p, l2));                                      \
-            if (STEADY || (b - 2 >= bh0 && b - 2 < bh1)) ST(dh + (j - 2 * N), h2);        \
-            else ST(H + (j - 2 * N), h2);                                                 \
+            if (STEADY || (HIN)) ST(dh + (j - 2 * N), h2);                                \
+            else HOUT;                                                                    \
         }                                                                                 \
         hp = hb;                                                                          \
         l1p = l1;                                                                         \
@@ -144,6 +146,10 @@ __attribute__((always_inline)) LW_TGT static inline void FN(fwd4)(const LW_T *L,
         l2p = l2;                                                                         \
     } while (0)
 
+#define IN_L (b - 1 >= bl0 && b - 1 < bl1)
+#define IN_H (b - 2 >= bh0 && b - 2 < bh1)
+#define KEEP_L if (b <= nblk) ST(L + (j - N), l2)
+#define KEEP_H ST(H + (j - 2 * N), h2)
 LW_TGT static void FN(inv4)(LW_T *L, LW_T *H, size_t nblk, const LW_T *w, LW_T *dl, LW_T *dh, size_t bl0, size_t bl1,
                             size_t bh0, size_t bh1)
 {
@@ -155,35 +161,19 @@ LW_TGT static void FN(inv4)(LW_T *L, LW_T *H, size_t nblk, const LW_T *w, LW_T *
     if (s1 > nblk + 1) s1 = nblk + 1;
     if (s1 < s0) s1 = s0;
     size_t b = 0;
-    for (; b < s0; b++) INV4_ITER(0);
-    for (; b < s1; b++) INV4_ITER(1);
-    for (; b <= nblk + 1; b++) INV4_ITER(0);
+    for (; b < s0; b++) INV4_ITER(0, IN_L, IN_H, KEEP_L, KEEP_H);
+    for (; b < s1; b++) INV4_ITER(1, IN_L, IN_H, KEEP_L, KEEP_H);
+    for (; b <= nblk + 1; b++) INV4_ITER(0, IN_L, IN_H, KEEP_L, KEEP_H);
 }
-#undef INV4_ITER
+#undef IN_L
+#undef IN_H
+#undef KEEP_L
+#undef KEEP_H
 
 /* The same in phase with the ring row (r->whole): L blocks [k0, kl1) and H
  * blocks [k0, kh1) all go to dl + j, dh + j, the others are dropped. */
-#define INV4W_ITER(STEADY)                                                                 \
-    do {                                                                                  \
-        size_t j = b * N;                                                                 \
-        V hb = LD(H + j);                                                                 \
-        V l1 = LD(L + j) + w0 * (SHL1(hp, hb) + hb);                                      \
-        V h1 = z, l2 = z;                                                                 \
-        if (STEADY || b > 0) {                                                            \
-            h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                         \
-            l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                         \
-            if (STEADY || (b - 1 >= k0 && b - 1 < kl1)) ST(dl + (j - N), l2);             \
-        }                                                                                 \
-        if (STEADY || b > 1) {                                                            \
-            V h2 = h1p + w3 * (l2p + SHR1(l2p, l2));                                      \
-            if (STEADY || (b - 2 >= k0 && b - 2 < kh1)) ST(dh + (j - 2 * N), h2);         \
-        }                                                                                 \
-        hp = hb;                                                                          \
-        l1p = l1;                                                                         \
-        h1p = h1;                                                                         \
-        l2p = l2;                                                                         \
-    } while (0)
-
+#define W_L (b - 1 >= k0 && b - 1 < kl1)
+#define W_H (b - 2 >= k0 && b - 2 < kh1)
 LW_TGT static void FN(inv4w)(const LW_T *L, const LW_T *H, const LW_T *w, LW_T *dl, LW_T *dh, size_t k0, size_t kl1,
                              size_t kh1)
 {
@@ -193,11 +183,13 @@ LW_TGT static void FN(inv4w)(const LW_T *L, const LW_T *H, const LW_T *w, LW_T *
     size_t s0 = k0 + 2, s1 = kl1 + 1 < kh1 + 2 ? kl1 + 1 : kh1 + 2, e = kl1 + 1 > kh1 + 2 ? kl1 + 1 : kh1 + 2;
     if (s1 < s0) s1 = s0;
     size_t b = 0;
-    for (; b < s0; b++) INV4W_ITER(0);
-    for (; b < s1; b++) INV4W_ITER(1);
-    for (; b < e; b++) INV4W_ITER(0);
+    for (; b < s0; b++) INV4_ITER(0, W_L, W_H, (void)0, (void)0);
+    for (; b < s1; b++) INV4_ITER(1, W_L, W_H, (void)0, (void)0);
+    for (; b < e; b++) INV4_ITER(0, W_L, W_H, (void)0, (void)0);
 }
-#undef INV4W_ITER
+#undef W_L
+#undef W_H
+#undef INV4_ITER
 
 /* The four weights in execution order (inverse: reversed, negated). */
 __attribute__((always_inline)) LW_TGT static inline void FN(w4)(const lw_fstep *st, int inverse, LW_T *w)
