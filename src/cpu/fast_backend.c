@@ -259,6 +259,10 @@ static lw_status run_level(const lw_plan *plan, const fast_shape *fs, int k, con
     build_level(plan, fs, k, sst, dst_st, ll ? lst : NULL, &lv);
     /* streaming stores once a level's output is well beyond the caches */
     lv.nt = (double)dense_count(plan, fs, k) * (double)lv.fp->es >= LW_FAST_NT_BYTES;
+    {   /* LW_CPU_STREAM=0 / 1 forces cached / streaming stores (experiments) */
+        const char *e = getenv("LW_CPU_STREAM");
+        if (e && (e[0] == '0' || e[0] == '1') && !e[1]) lv.nt = e[0] == '1';
+    }
     if (fs->fsmode) return lw_fast_fs_level(&lv, src, dst, ll, threads, guard);
     return lw_fast_run_level(&lv, src, dst, ll, threads, guard, scratch, per_thread);
 }

@@ -102,6 +102,10 @@ typedef struct lw_fkern {
     void (*row_inv)(const struct lw_row_prog *r, const void *src, const void *lo, void *buf, void *row, double f,
                     int *guard);
     void (*row_load)(const struct lw_row_prog *r, const void *src, void *row);
+    /* inverse, rows last: a forward-geometry row program (fb1 > fb0, four
+     * float steps) -> samples in natural order (lw_row_inv_merge); NULL on
+     * the scalar path and for integers */
+    void (*row_invm)(const struct lw_row_prog *r, const void *row, void *buf, void *dst, int nt);
 } lw_fkern;
 
 /* Kernel tables, indexed by dtype (LW_FLOAT32, LW_FLOAT64, LW_INT32). */
@@ -288,6 +292,17 @@ static inline void lw_row_inv(const lw_row_prog *r, const char *src, const char 
 {
     r->fp->k->row_inv(r, src, lo, buf, row, f, guard);
 }
+/* Inverse with the rows last (fast_vol.c): the program r is a forward one
+ * (lw_row_init, inverse 0) with lw_row_merge_ok; the ring row holds
+ * coefficients already divided by their zetas and lifted back along the
+ * other axes; lifted back along the row and stored in natural order to dst
+ * (unit stride).  nt: streaming stores. */
+static inline void lw_row_inv_merge(const lw_row_prog *r, const char *row, char *buf, char *dst, int nt)
+{
+    r->fp->k->row_invm(r, row, buf, dst, nt);
+}
+/* Whether lw_row_inv_merge can run program r (a forward one). */
+int lw_row_merge_ok(const lw_row_prog *r);
 /* Load a unit-stride row of the input into its compact ring form (rg),
  * periodic halo included. */
 static inline void lw_row_load(const lw_row_prog *r, const char *src, char *row)

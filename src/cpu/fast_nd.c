@@ -110,12 +110,24 @@ void lw_fast_vsteps(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int in
     int S = fp->nsteps;
     int64_t w0 = v->w0, w1 = v->w1;
 #define ROW(t) (v->base + (size_t)(v->R ? ((t) - w0) % v->R : (t) - w0) * v->stride * es)
-    if (fp->fused && i - S - 1 >= w0 && i < w1 && (int)((i - 1) & 1) == fp->steps[inverse ? S - 1 : 0].target_odd) {
-        /* every step active, no neighbour reflected: one fused pass */
-        void *rows[LW_MAX_STEPS + 2];
-        for (int q = 0; q <= S + 1; q++) rows[q] = ROW(i - q);
-        fp->k->vchain(rows, n, fp->steps, S, inverse, guard);
-        return;
+    if (fp->fused) {
+        /* the steps alternate odd / even targets with offsets -1, +1: on
+         * iterations of the other parity no step has a target */
+        if ((int)((i - 1) & 1) != fp->steps[inverse ? S - 1 : 0].target_odd) return;
+        if (i - S - 1 >= w0 && i < w1) {
+            /* every step active, no neighbour reflected: one fused pass over
+             * rows i .. i-S-1 (ring slots k, k-1, ... mod R: one division) */
+            void *rows[LW_MAX_STEPS + 2];
+            size_t step = v->stride * es;
+            if (v->R) {
+                int64_t k = (i - w0) % v->R;
+                for (int q = 0; q <= S + 1; q++, k = k ? k - 1 : v->R - 1) rows[q] = v->base + (size_t)k * step;
+            } else {
+                for (int q = 0; q <= S + 1; q++) rows[q] = v->base + (size_t)(i - q - w0) * step;
+            }
+            fp->k->vchain(rows, n, fp->steps, S, inverse, guard);
+            return;
+        }
     }
     char *tgt[LW_MAX_STEPS];
     const char *nbs[LW_MAX_STEPS][LW_MAX_TAPS];

@@ -142,3 +142,13 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n,
     }
     return 1;
 }
+
+int lw_row_merge_ok(const lw_row_prog *r)
+{
+    const lw_fast_plan *fp = r->fp;
+    if (!fp || !fp->k->row_invm || fp->nsteps != 4 || fp->isint || r->fb1 <= r->fb0) return 0;
+    /* the kernel reads blocks up to fb1 + 1 of both halves */
+    int64_t need = (r->fb1 + 2) * (int64_t)fp->k->lanes;
+    return need <= (int64_t)r->g.hoff && (int64_t)r->g.hoff + need <= (int64_t)r->g.fmt && r->g.x0 % (2 * fp->k->lanes) == 0;
+}
+

@@ -96,11 +96,17 @@
 #define LW_ROWF(ts) LW_K(row_fwd, LW_ISA, ts)
 #define LW_ROWI(ts) LW_K(row_inv, LW_ISA, ts)
 #define LW_ROWL(ts) LW_K(row_load, LW_ISA, ts)
+#define LW_ROWM_f32 LW_K(row_invm, LW_ISA, f32)
+#define LW_ROWM_f64 LW_K(row_invm, LW_ISA, f64)
+#define LW_ROWM_i32 NULL /* float steps only */
+#define LW_ROWM_(ts) LW_ROWM_##ts
+#define LW_ROWM(ts) LW_ROWM_(ts)
 #else
 #define LW_FUSED(ts) NULL
 #define LW_ROWF(ts) NULL
 #define LW_ROWI(ts) NULL
 #define LW_ROWL(ts) NULL
+#define LW_ROWM(ts) NULL
 #endif
 #define LW_LANES_f32 (LW_VB ? LW_VB / 4 : 1)
 #define LW_LANES_i32 (LW_VB ? LW_VB / 4 : 1)
@@ -110,6 +116,6 @@
 #define LW_ROW(ts)                                                                                    \
     {LW_K(step, LW_ISA, ts), LW_K(scale, LW_ISA, ts), LW_K(split, LW_ISA, ts), LW_K(merge, LW_ISA, ts), \
      LW_K(scale_nt, LW_ISA, ts), LW_K(merge_nt, LW_ISA, ts), LW_FUSED(ts), LW_LANES(ts), LW_K(vchain, LW_ISA, ts), \
-     LW_ROWF(ts), LW_ROWI(ts), LW_ROWL(ts)}
+     LW_ROWF(ts), LW_ROWI(ts), LW_ROWL(ts), LW_ROWM(ts)}
 
 const lw_fkern LW_TBL(LW_ISA)[3] = {LW_ROW(f32), LW_ROW(f64), LW_ROW(i32)};

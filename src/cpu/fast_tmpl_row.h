@@ -202,16 +202,22 @@ __attribute__((always_inline)) LW_TGT static inline void FN(w4)(const lw_fstep *
 }
 #endif
 
+/* A ring row into the (aligned) line buffer: samples, periodic halo, margins. */
+__attribute__((always_inline)) LW_TGT static inline void FN(fill)(const lw_row_prog *r, const LW_T *row, LW_T *buf)
+{
+    FN(copyn)(buf + r->cl_at, row, (size_t)r->cl_n);
+    FN(copyn)(buf + r->ch_at, row + r->rg.hoff, (size_t)r->ch_n);
+    if (!r->discard) FN(clear)(r, buf, buf + r->g.hoff); /* the kernel stored junk blocks back */
+    for (int q = 0; q < r->nw; q++) buf[r->wd[q]] = buf[r->ws[q]]; /* periodic halo */
+    FN(margins)(r, buf);
+}
+
 LW_TGT static void FN(row_fwd)(const lw_row_prog *r, const void *row_, void *buf_, void *dst, void *lo, double f,
                                int nt, int *guard)
 {
     const LW_T *row = (const LW_T *)row_;
     LW_T *buf = (LW_T *)buf_, *H = buf + r->g.hoff;
-    FN(copyn)(buf + r->cl_at, row, (size_t)r->cl_n);
-    FN(copyn)(buf + r->ch_at, row + r->rg.hoff, (size_t)r->ch_n);
-    if (!r->discard) FN(clear)(r, buf, H); /* the kernel stored junk blocks back */
-    for (int q = 0; q < r->nw; q++) buf[r->wd[q]] = buf[r->ws[q]]; /* periodic halo */
-    FN(margins)(r, buf);
+    FN(fill)(r, row, buf);
 #if !LW_TINT
     if (r->fp->nsteps == 4 && r->fb1 > r->fb0) {
         LW_T w[4];
@@ -318,6 +324,65 @@ LW_TGT static void FN(row_inv)(const lw_row_prog *r, const void *src_, const voi
         FN(copyn)(dh + r->rih[k], H + r->rih[k], (size_t)r->rih[k + 1]);
     }
 }
+
+#if !LW_TINT
+/* Inverse, rows last (fast_vol.c, vol_sweep): a ring row of coefficients
+ * (already divided by their zetas, and lifted back along the other axes) is
+ * filled into the buffer like a forward row (lw_row_init's forward geometry:
+ * x0 a multiple of 2 x lanes), lifted back by the four steps and stored in
+ * natural order: merged output block k = (L block k, H block k) holds
+ * samples [x0 + 2kN, x0 + 2kN + 2N), and blocks [fb0, fb1) are exactly
+ * [0, n).  Iteration b finishes L block b-1 and H block b-2, so the L block
+ * waits one iteration (l2p) for its H partner. */
+#define INVM_ITER(STEADY, OUT)                                                            \
+    do {                                                                                  \
+        size_t j = b * N;                                                                 \
+        V hb = LD(H + j);                                                                 \
+        V l1 = LD(L + j) + w0 * (SHL1(hp, hb) + hb);                                      \
+        V h1 = z, l2 = z;                                                                 \
+        if (STEADY || b > 0) {                                                            \
+            h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                         \
+            l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                         \
+        }                                                                                 \
+        if (OUT) {                                                                        \
+            V h2 = h1p + w3 * (l2p + SHR1(l2p, l2));                                      \
+            LW_T *o = x + 2 * (j - 2 * N);                                                \
+            W4_ST_(o, (V)__builtin_shufflevector(l2p, h2, SH_LO), nt);                    \
+            W4_ST_(o + N, (V)__builtin_shufflevector(l2p, h2, SH_HI), nt);                \
+        }                                                                                 \
+        hp = hb;                                                                          \
+        l1p = l1;                                                                         \
+        h1p = h1;                                                                         \
+        l2p = l2;                                                                         \
+    } while (0)
+
+__attribute__((always_inline)) LW_TGT static inline void FN(invm4)(const LW_T *L, const LW_T *H, size_t b0, size_t b1,
+                                                                   const LW_T *w, LW_T *x, const int nt)
+{
+    const size_t N = LW_TN;
+    const V w0 = (V){0} + w[0], w1 = (V){0} + w[1], w2 = (V){0} + w[2], w3 = (V){0} + w[3];
+    V z = {0}, hp = z, l1p = z, h1p = z, l2p = z;
+    size_t b = 0;
+    for (; b < 2; b++) INVM_ITER(0, 0);
+    for (; b < b0 + 2; b++) INVM_ITER(1, 0);
+    for (; b < b1 + 2; b++) INVM_ITER(1, 1);
+}
+#undef INVM_ITER
+
+LW_TGT static void FN(row_invm)(const lw_row_prog *r, const void *row_, void *buf_, void *dst_, int nt)
+{
+    LW_T *buf = (LW_T *)buf_;
+    FN(fill)(r, (const LW_T *)row_, buf);
+    LW_T w[4];
+    FN(w4)(r->fp->steps, 1, w);
+    LW_T *x = (LW_T *)dst_ + r->g.x0; /* merged block k at x + 2kN */
+    size_t b0 = (size_t)r->fb0, b1 = (size_t)r->fb1;
+    if (nt && (((uintptr_t)(x + 2 * b0 * LW_TN)) & (LW_VB - 1)) == 0)
+        FN(invm4)(buf, buf + r->g.hoff, b0, b1, w, x, 1);
+    else
+        FN(invm4)(buf, buf + r->g.hoff, b0, b1, w, x, 0);
+}
+#endif
 
 #undef W4_ST_
 #undef LW_NTST_OR_ST

@@ -50,6 +50,7 @@ typedef struct vol_plan {
     lw_line_geom g;      /* a row in the line buffer (fused kernel margins) */
     int buffered;        /* rows are lifted in the line buffer (fused), else in place */
     int rowfwd, rowinv;  /* ... by lw_row_fwd / lw_row_inv (Mallat, unit strides) */
+    int xlast;           /* inverse with the rows last (vol_sweep, lw_row_inv_merge) */
     int rowload;         /* forward rows loaded by lw_row_load (unit-stride input rows) */
     size_t rf;           /* elements per ring row */
     int64_t cap_rows;    /* most rows of a tile window (cache budget) */
@@ -105,8 +106,13 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     vp->R = vp->lag + 1;
     int ll_unit = !lv->has_ll || lv->lrs == 1;
     int rowfwd = lv->mallat && lv->drs == 1 && ll_unit, rowinv = lv->mallat && lv->srs == 1 && ll_unit;
-    /* narrow ring rows where the row kernels fill the periodic halo */
-    vp->buffered = lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen, lv->inverse, lv->inverse ? rowinv : rowfwd);
+    /* the inverse with the rows last where the merging row kernel applies:
+     * the forward's row program (narrow ring rows, aligned buffer) */
+    vp->xlast = lv->inverse && rowinv && lv->drs == 1 && lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen, 0, 1) &&
+                lw_row_merge_ok(&vp->rp);
+    /* else narrow ring rows where the row kernels fill the periodic halo */
+    vp->buffered = vp->xlast ||
+                   lw_row_init(&vp->rp, fp, lv->mode, lv->rowlen, lv->inverse, lv->inverse ? rowinv : rowfwd);
     if (vp->buffered) {
         vp->rg = vp->rp.rg;
         vp->g = vp->rp.g;
@@ -277,11 +283,36 @@ static void vsteps_rows(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, in
     lw_fast_vsteps(fp, &u, i, inverse, (size_t)(r1 - r0) * rf, guard);
 }
 
-static void vol_fwd(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0, int64_t o1, int64_t a0, int64_t a1)
+/* Inverse, rows last: where the coefficients of row u1 of plane u lie (the
+ * lowpass half from the lowpass buffer when ll holds it). */
+static void inv_src_row(const lw_fast_level *lv, const char *src, const char *ll, int64_t u, int64_t u1,
+                        const char **lo, const char **hi)
+{
+    size_t es = lv->fp->es;
+    const char *row = src + (size_t)(lw_mallat_pos(u, lv->n[0]) * lv->ss[0] + lw_mallat_pos(u1, lv->n[1]) * lv->ss[1]) * es;
+    *hi = row + (size_t)((lv->rowlen + 1) / 2) * es;
+    *lo = (ll && !(u & 1) && !(u1 & 1)) ? ll + (size_t)((u >> 1) * lv->ls[0] + (u1 >> 1) * lv->ls[1]) * es : row;
+}
+
+/* The single loop over a unit, the rows last: the forward, and the inverse
+ * where vp->xlast (the other axes are inverted first, which equals the
+ * reverse order in exact arithmetic: the axes' steps commute).
+ *
+ * Forward: plane i's tile rows are loaded (split) chunk by chunk, each chunk
+ * lifted along dim 0 right away; plane t = i - lag, final along dim 0, is
+ * lifted along dim 1 in its slot; each finished row goes through the row
+ * kernel to its Mallat place, the zetas folded into that store.  Inverse:
+ * the coefficients are loaded divided by their zetas (two contiguous halves
+ * per row: the ring row's split form), dims 0 and 1 inverted the same way,
+ * and each finished row inverted along the row and stored in natural order
+ * (lw_row_inv_merge). */
+static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0, int64_t o1, int64_t a0,
+                      int64_t a1)
 {
     const lw_fast_level *lv = c->lv;
     const lw_fast_plan *fp = c->fp;
     const vol_plan *vp = c->vp;
+    const int inv = lv->inverse;
     size_t es = fp->es, rf = vp->rf;
     int64_t n0 = lv->n[0], n1 = lv->n[1], w0, w1, aw0, aw1;
     lw_fast_window(fp, lv->mode, n0, o0, o1, &w0, &w1);
@@ -289,47 +320,75 @@ static void vol_fwd(vol_ctx *c, const char *src, char *dst, char *ll, int64_t o0
     int64_t rows = aw1 - aw0, lag = vp->lag;
     size_t slot = (size_t)rows * rf;
     int pf = lv->srs == 1;
-    size_t rowbytes = (size_t)lv->rowlen * es;
+    size_t rowbytes = (size_t)lv->rowlen * es, hl = (size_t)(lv->rowlen + 1) / 2, hh = (size_t)lv->rowlen / 2;
+    double il = 1.0 / fp->zl, ih = 1.0 / fp->zh;
     lw_vrows v0 = {c->ring, vp->R, slot, w0, w1};
     for (int64_t i = w0; i < w1 + lag; i++) {
         if (i < w1) {
-            const char *sp = src + (size_t)(lw_wrap(i, n0) * lv->ss[0]) * es;
+            int64_t u = lw_wrap(i, n0);
+            const char *sp = src + (size_t)(u * lv->ss[0]) * es;
             char *s = c->ring + (size_t)((i - w0) % vp->R) * slot * es;
+            double f0 = (u & 1) ? ih : il;
             /* a chunk of rows loaded, then lifted along dim 0 while in L1 */
             for (int64_t r0 = aw0; r0 < aw1; r0 += VOL_CHUNK) {
                 int64_t r1 = r0 + VOL_CHUNK < aw1 ? r0 + VOL_CHUNK : aw1;
                 for (int64_t r = r0; r < r1; r++) {
-                    const char *rp = sp + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es;
                     char *d = s + (size_t)(r - aw0) * rf * es;
+                    int64_t u1 = lw_wrap(r, n1);
+                    if (inv) {
+                        const char *lo, *hi;
+                        double f = f0 * ((u1 & 1) ? ih : il);
+                        inv_src_row(lv, src, ll, u, u1, &lo, &hi);
+                        fp->k->scale(d + (size_t)vp->rp.ld_l * es, lo, hl, f * il);
+                        fp->k->scale(d + (size_t)vp->rp.ld_h * es, hi, hh, f * ih);
+                        continue;
+                    }
+                    const char *rp = sp + (size_t)(u1 * lv->ss[1]) * es;
                     if (vp->rowload)
                         lw_row_load(&vp->rp, rp, d);
                     else
                         lw_line_load_fwd(fp, &vp->rg, rp, lv->srs, d, 1.0);
                 }
-                vsteps_rows(fp, &v0, i, 0, r0 - aw0, r1 - aw0, rf, &c->guard);
+                vsteps_rows(fp, &v0, i, inv, r0 - aw0, r1 - aw0, rf, &c->guard);
             }
         } else {
-            lw_fast_vsteps(fp, &v0, i, 0, slot, &c->guard);
+            lw_fast_vsteps(fp, &v0, i, inv, slot, &c->guard);
         }
         int64_t t = i - lag;
         if (t < o0 || t >= o1) continue;
         /* plane t is final along dim 0: dim 1 in place in its slot, then rows */
         char *P = c->ring + (size_t)((t - w0) % vp->R) * slot * es;
         double z0 = (t & 1) ? fp->zh : fp->zl;
-        int64_t p0 = lv->mallat ? lw_mallat_pos(t, n0) : t;
+        int64_t p0 = lv->mallat && !inv ? lw_mallat_pos(t, n0) : t;
         char *dplane = dst + (size_t)(p0 * lv->ds[0]) * es;
-        char *lplane = (ll && !(t & 1)) ? ll + (size_t)((t >> 1) * lv->ls[0]) * es : NULL;
-        const char *nxt = pf && i + 1 < w1 ? src + (size_t)(lw_wrap(i + 1, n0) * lv->ss[0]) * es : NULL;
+        char *lplane = (!inv && ll && !(t & 1)) ? ll + (size_t)((t >> 1) * lv->ls[0]) * es : NULL;
+        int64_t un = pf && i + 1 < w1 ? lw_wrap(i + 1, n0) : -1;
+        const char *nxt = un >= 0 ? src + (size_t)(un * lv->ss[0]) * es : NULL;
         lw_vrows v1 = {P, 0, rf, aw0, aw1};
         for (int64_t r = aw0; r < aw1 + lag; r++) {
-            if (nxt && r < aw1) prefetch_row(nxt + (size_t)(lw_wrap(r, n1) * lv->ss[1]) * es, rowbytes);
-            lw_fast_vsteps(fp, &v1, r, 0, rf, &c->guard);
+            if (un >= 0 && r < aw1) {
+                int64_t u1 = lw_wrap(r, n1);
+                if (inv) {
+                    const char *lo, *hi;
+                    inv_src_row(lv, src, ll, un, u1, &lo, &hi);
+                    prefetch_row(lo, hl * es);
+                    prefetch_row(hi, hh * es);
+                } else {
+                    prefetch_row(nxt + (size_t)(u1 * lv->ss[1]) * es, rowbytes);
+                }
+            }
+            lw_fast_vsteps(fp, &v1, r, inv, rf, &c->guard);
             int64_t s = r - lag;
             if (s < a0 || s >= a1) continue;
+            char *row = P + (size_t)(s - aw0) * rf * es;
+            if (inv) {
+                lw_row_inv_merge(&vp->rp, row, c->line, dplane + (size_t)(s * lv->ds[1]) * es, lv->nt);
+                continue;
+            }
             double z = z0 * ((s & 1) ? fp->zh : fp->zl);
             int64_t p1 = lv->mallat ? lw_mallat_pos(s, n1) : s;
             char *lrow = (lplane && !(s & 1)) ? lplane + (size_t)((s >> 1) * lv->ls[1]) * es : NULL;
-            row_fwd(c, P + (size_t)(s - aw0) * rf * es, dplane + (size_t)(p1 * lv->ds[1]) * es, lrow, z);
+            row_fwd(c, row, dplane + (size_t)(p1 * lv->ds[1]) * es, lrow, z);
         }
     }
 }
@@ -453,10 +512,10 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
             const char *s = src + (size_t)so * es;
             char *d = dst + (size_t)dof * es;
             char *l = lv->has_ll ? ll + (size_t)lof * es : NULL;
-            if (lv->inverse)
+            if (lv->inverse && !vp.xlast)
                 vol_inv(&c, s, l, d, o0, o1, a0, a1);
             else
-                vol_fwd(&c, s, d, l, o0, o1, a0, a1);
+                vol_sweep(&c, s, d, l, o0, o1, a0, a1);
         }
         lw_fast_store_fence();
         if (mem) {

@@ -286,6 +286,18 @@ static void volumes(void)
         check(3, a, 0, NULL, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, 1, LW_INVERSE, 0);
         check(3, b, 0, NULL, LW_DD137, LW_SYMMETRIC, LW_INTERLEAVED, LW_FLOAT32, 1, LW_INVERSE, 0);
     }
+    /* the inverse with the rows last (rows of whole merged blocks): odd
+     * dims 0 and 1 (periodic: halo planes and rows of the other parity),
+     * every level (the lowpass buffer), both float types, 1 to 16 threads */
+    int64_t q[3] = {37, 21, 96};
+    const int tq[4] = {1, 2, 7, 16};
+    for (int i = 0; i < 4; i++) {
+        lw_cpu_set_threads(tq[i]);
+        for (int m = 0; m < 2; m++) {
+            check(3, q, 0, NULL, LW_CDF97, (lw_mode)m, LW_MALLAT, LW_FLOAT32, LW_LEVELS_MAX, LW_INVERSE, 0);
+            check(3, q, 0, NULL, LW_CDF97, (lw_mode)m, LW_MALLAT, LW_FLOAT64, 1, LW_INVERSE, 0);
+        }
+    }
     lw_cpu_set_threads(0); /* back to the OpenMP default */
 }
 
