@@ -13,7 +13,7 @@ rm -rf /tmp/ab-base-src; mkdir -p /tmp/ab-base-src; tar xzf .ab/base.tar.gz -C /
 build /tmp/ab-new . & build /tmp/ab-base /tmp/ab-base-src & wait
 [ -x /tmp/ab-new/liftwave ] && [ -x /tmp/ab-base/liftwave ] || exit 1
 if [ -n "${AB_TEST:-1}" ]; then
-  for simd in avx512 avx2; do for th in 1 16; do
+  for simd in ${AB_TEST_SIMD:-avx512 avx2}; do for th in 1 16; do
     echo "test_cpu_fast $simd threads $th: $(LW_CPU_SIMD=$simd OMP_NUM_THREADS=$th /tmp/ab-new/tests/cpu/test_cpu_fast 2>&1 | tail -1)"
   done; done | tee $OUT/tests.txt
 fi

@@ -106,6 +106,9 @@ typedef struct lw_fkern {
      * float steps) -> samples in natural order (lw_row_inv_merge); NULL on
      * the scalar path and for integers */
     void (*row_invm)(const struct lw_row_prog *r, const void *row, void *buf, void *dst, int nt);
+    /* four float steps: `iters` interior iterations of vchain down rows at
+     * a fixed distance (lw_fast_vsweep); NULL for integers */
+    void (*vwalk)(void *row_i0, size_t stride, size_t iters, size_t n, const lw_fstep *steps, int inverse);
 } lw_fkern;
 
 /* Kernel tables, indexed by dtype (LW_FLOAT32, LW_FLOAT64, LW_INT32). */
@@ -394,6 +397,12 @@ typedef struct lw_vrows {
  * fast_nd.c): step q on row i - q*D, over n elements of each row (forward
  * order, or reverse with inverse); neighbours outside the window reflected. */
 void lw_fast_vsteps(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int inverse, size_t n, int *guard);
+
+/* lw_fast_vsteps for the iterations [i0, i1) over rows at a fixed distance
+ * (v->R == 0), the interior ones as a column walk (k->vwalk) where the plan
+ * has one: per element the same operations in the same order. */
+void lw_fast_vsweep(const lw_fast_plan *fp, const lw_vrows *v, int64_t i0, int64_t i1, int inverse, size_t n,
+                    int *guard);
 
 /* Per-thread scratch bytes of a level (64-byte multiple). */
 size_t lw_fast_level_scratch(const lw_fast_level *lv);

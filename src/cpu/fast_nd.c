@@ -153,6 +153,28 @@ void lw_fast_vsteps(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int in
     }
 }
 
+void lw_fast_vsweep(const lw_fast_plan *fp, const lw_vrows *v, int64_t i0, int64_t i1, int inverse, size_t n,
+                    int *guard)
+{
+    int S = fp->nsteps;
+    int64_t a = i0, b = i0;
+    if (fp->fused && S == 4 && fp->k->vwalk && v->R == 0) {
+        /* interior: every step active, no neighbour reflected (see
+         * lw_fast_vsteps), on iterations of the steps' parity */
+        a = i0 > v->w0 + S + 1 ? i0 : v->w0 + S + 1;
+        if ((int)((a - 1) & 1) != fp->steps[inverse ? S - 1 : 0].target_odd) a++;
+        int64_t e = i1 < v->w1 ? i1 : v->w1;
+        b = a < e ? a + (e - a + 1) / 2 * 2 : a;
+    }
+    for (int64_t i = i0; i < a && i < i1; i++) lw_fast_vsteps(fp, v, i, inverse, n, guard);
+    if (b > a) {
+        size_t es = fp->es;
+        fp->k->vwalk(v->base + (size_t)(a - v->w0) * v->stride * es, v->stride, (size_t)(b - a) / 2, n, fp->steps,
+                     inverse);
+    }
+    for (int64_t i = b > a ? b : (a > i0 ? a : i0); i < i1; i++) lw_fast_vsteps(fp, v, i, inverse, n, guard);
+}
+
 /* Vertical steps of iteration i at depth d (forward order, or reverse). */
 static void ring_steps(nd_ctx *c, int d, int64_t i, int64_t w0, int64_t w1, int inverse, size_t blk)
 {

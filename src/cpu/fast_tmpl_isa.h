@@ -108,6 +108,12 @@
 #define LW_ROWL(ts) NULL
 #define LW_ROWM(ts) NULL
 #endif
+/* the column walk: float steps (every path, scalar included) */
+#define LW_VWALK_f32 LW_K(vwalk, LW_ISA, f32)
+#define LW_VWALK_f64 LW_K(vwalk, LW_ISA, f64)
+#define LW_VWALK_i32 NULL
+#define LW_VWALK_(ts) LW_VWALK_##ts
+#define LW_VWALK(ts) LW_VWALK_(ts)
 #define LW_LANES_f32 (LW_VB ? LW_VB / 4 : 1)
 #define LW_LANES_i32 (LW_VB ? LW_VB / 4 : 1)
 #define LW_LANES_f64 (LW_VB ? LW_VB / 8 : 1)
@@ -116,6 +122,6 @@
 #define LW_ROW(ts)                                                                                    \
     {LW_K(step, LW_ISA, ts), LW_K(scale, LW_ISA, ts), LW_K(split, LW_ISA, ts), LW_K(merge, LW_ISA, ts), \
      LW_K(scale_nt, LW_ISA, ts), LW_K(merge_nt, LW_ISA, ts), LW_FUSED(ts), LW_LANES(ts), LW_K(vchain, LW_ISA, ts), \
-     LW_ROWF(ts), LW_ROWI(ts), LW_ROWL(ts), LW_ROWM(ts)}
+     LW_ROWF(ts), LW_ROWI(ts), LW_ROWL(ts), LW_ROWM(ts), LW_VWALK(ts)}
 
 const lw_fkern LW_TBL(LW_ISA)[3] = {LW_ROW(f32), LW_ROW(f64), LW_ROW(i32)};

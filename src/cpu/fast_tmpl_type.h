@@ -458,6 +458,79 @@ LW_TGT static void FN(vchain)(void *const *rows, size_t n, const lw_fstep *st, i
 #endif
 }
 
+#if !LW_TINT
+/* ---- four float steps down a whole column: the iterations [i0, i0 + 2k) of
+ * vchain over rows held at fixed distances (fast_nd.c, lw_fast_vsweep),
+ * column block by column block with the rows in flight kept in registers:
+ * per iteration two rows loaded and two final rows stored (vchain: six and
+ * four), the same operations in the same order per element.  p: row i0
+ * (the newest of the first iteration); row i0 - q at p - q * stride. */
+LW_TGT static void FN(vwalk)(void *p_, size_t stride, size_t iters, size_t n, const lw_fstep *st, int inverse)
+{
+    LW_T *p = (LW_T *)p_;
+    LW_T w[4];
+    for (int q = 0; q < 4; q++) {
+        const lw_fstep *s = &st[inverse ? 3 - q : q];
+        double wd = sizeof(LW_T) == 4 ? (double)s->wf[0] : s->wd[0];
+        w[q] = (LW_T)(inverse ? -wd : wd);
+    }
+    const ptrdiff_t s1 = (ptrdiff_t)stride;
+    size_t j = 0;
+#if LW_VB > 0
+    const V w0 = (V){0} + w[0], w1 = (V){0} + w[1], w2 = (V){0} + w[2], w3 = (V){0} + w[3];
+    for (; j + LW_TN <= n; j += LW_TN) {
+        LW_T *c = p + j;
+        V a2 = LD(c - 2 * s1), a3 = LD(c - 3 * s1), a4 = LD(c - 4 * s1), a5 = LD(c - 5 * s1);
+        /* WALK(a2, a3, a4, a5 -> b2, b3, b4, b5): one iteration, the carried
+         * rows renamed instead of moved (two iterations per loop turn) */
+#define WALK(A2, A3, A4, A5)                        \
+    do {                                            \
+        V v0 = LD(c), v1 = LD(c - s1);              \
+        v1 = v1 + w0 * (v0 + A2);                   \
+        V v2 = A2 + w1 * (v1 + A3);                 \
+        V v3 = A3 + w2 * (v2 + A4);                 \
+        V v4 = A4 + w3 * (v3 + A5);                 \
+        ST(c - 3 * s1, v3);                         \
+        ST(c - 4 * s1, v4);                         \
+        A5 = v3;                                    \
+        A4 = v2;                                    \
+        A3 = v1;                                    \
+        A2 = v0;                                    \
+        c += 2 * s1;                                \
+    } while (0)
+        size_t k = 0;
+        for (; k + 2 <= iters; k += 2) {
+            WALK(a2, a3, a4, a5);
+            WALK(a2, a3, a4, a5);
+        }
+        if (k < iters) WALK(a2, a3, a4, a5);
+#undef WALK
+        /* rows in flight: the last iteration's rows i-1 and i-2 */
+        ST(c - 3 * s1, a3);
+        ST(c - 4 * s1, a4);
+    }
+#endif
+    for (; j < n; j++) {
+        LW_T *c = p + j;
+        LW_T a2 = c[-2 * s1], a3 = c[-3 * s1], a4 = c[-4 * s1], a5 = c[-5 * s1];
+        for (size_t k = 0; k < iters; k++, c += 2 * s1) {
+            LW_T v0 = c[0], v1 = c[-s1] + w[0] * (c[0] + a2);
+            LW_T v2 = a2 + w[1] * (v1 + a3);
+            LW_T v3 = a3 + w[2] * (v2 + a4);
+            LW_T v4 = a4 + w[3] * (v3 + a5);
+            c[-3 * s1] = v3;
+            c[-4 * s1] = v4;
+            a5 = v3;
+            a4 = v2;
+            a3 = v1;
+            a2 = v0;
+        }
+        c[-3 * s1] = a3;
+        c[-4 * s1] = a4;
+    }
+}
+#endif
+
 /* ---- scale-copy, split, merge ------------------------------------------------ */
 
 LW_TGT static void FN(scale)(void *dst_, const void *src_, size_t n, double f)

@@ -51,6 +51,8 @@ typedef struct vol_plan {
     int buffered;        /* rows are lifted in the line buffer (fused), else in place */
     int rowfwd, rowinv;  /* ... by lw_row_fwd / lw_row_inv (Mallat, unit strides) */
     int xlast;           /* inverse with the rows last (vol_sweep, lw_row_inv_merge) */
+    int prefetch;        /* software prefetch of the next plane's rows (LW_CPU_PREFETCH=0: off, experiments) */
+    int64_t walk_iters;  /* dim-1 iterations per band of vol_sweep: 2 * walk_iters + 5 rows in ~24 KiB */
     int rowload;         /* forward rows loaded by lw_row_load (unit-stride input rows) */
     size_t rf;           /* elements per ring row */
     int64_t cap_rows;    /* most rows of a tile window (cache budget) */
@@ -124,6 +126,14 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
         vp->g = vp->rg; /* no margins: the line format is the compact one */
     }
     vp->rf = vp->rg.fmt;
+    {
+        const char *e = getenv("LW_CPU_PREFETCH");
+        vp->prefetch = !(e && e[0] == '0' && !e[1]);
+    }
+    {
+        int64_t rowb = (int64_t)(vp->rf * fp->es), rows = ((int64_t)24 << 10) / (rowb > 0 ? rowb : 1);
+        vp->walk_iters = rows > 2 * vp->lag + 2 ? (rows - vp->lag) / 2 : vp->lag;
+    }
     int64_t n1 = lv->n[1];
     int64_t full = win_len(fp, lv->mode, n1, 0, n1), one = win_len(fp, lv->mode, n1, 0, 1);
     int64_t rowb = (int64_t)vp->R * (int64_t)vp->rf * (int64_t)fp->es;
@@ -319,7 +329,7 @@ static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t 
     lw_fast_window(fp, lv->mode, n1, a0, a1, &aw0, &aw1);
     int64_t rows = aw1 - aw0, lag = vp->lag;
     size_t slot = (size_t)rows * rf;
-    int pf = lv->srs == 1;
+    int pf = lv->srs == 1 && vp->prefetch;
     size_t rowbytes = (size_t)lv->rowlen * es, hl = (size_t)(lv->rowlen + 1) / 2, hh = (size_t)lv->rowlen / 2;
     double il = 1.0 / fp->zl, ih = 1.0 / fp->zh;
     lw_vrows v0 = {c->ring, vp->R, slot, w0, w1};
@@ -364,31 +374,37 @@ static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t 
         char *lplane = (!inv && ll && !(t & 1)) ? ll + (size_t)((t >> 1) * lv->ls[0]) * es : NULL;
         int64_t un = pf && i + 1 < w1 ? lw_wrap(i + 1, n0) : -1;
         const char *nxt = un >= 0 ? src + (size_t)(un * lv->ss[0]) * es : NULL;
+        /* dim 1 in bands of iterations (the interior as a column walk) over
+         * a few rows that stay in L1 (a power-of-two row pitch maps a long
+         * column walk onto a few L1 sets), then the rows finished by the band,
+         * each prefetching a row of the next plane */
         lw_vrows v1 = {P, 0, rf, aw0, aw1};
-        for (int64_t r = aw0; r < aw1 + lag; r++) {
-            if (un >= 0 && r < aw1) {
-                int64_t u1 = lw_wrap(r, n1);
-                if (inv) {
-                    const char *lo, *hi;
-                    inv_src_row(lv, src, ll, un, u1, &lo, &hi);
-                    prefetch_row(lo, hl * es);
-                    prefetch_row(hi, hh * es);
-                } else {
-                    prefetch_row(nxt + (size_t)(u1 * lv->ss[1]) * es, rowbytes);
+        int64_t pr = aw0, band = 2 * vp->walk_iters, s = a0;
+        for (int64_t r = aw0; r < aw1 + lag; r += band) {
+            int64_t re = r + band < aw1 + lag ? r + band : aw1 + lag;
+            lw_fast_vsweep(fp, &v1, r, re, inv, rf, &c->guard);
+            for (; s < a1 && s < re - lag; s++) {
+                for (int64_t pe = s + 1 < a1 ? pr + 1 : aw1; un >= 0 && pr < pe; pr++) {
+                    int64_t u1 = lw_wrap(pr, n1);
+                    if (inv) {
+                        const char *lo, *hi;
+                        inv_src_row(lv, src, ll, un, u1, &lo, &hi);
+                        prefetch_row(lo, hl * es);
+                        prefetch_row(hi, hh * es);
+                    } else {
+                        prefetch_row(nxt + (size_t)(u1 * lv->ss[1]) * es, rowbytes);
+                    }
                 }
+                char *row = P + (size_t)(s - aw0) * rf * es;
+                if (inv) {
+                    lw_row_inv_merge(&vp->rp, row, c->line, dplane + (size_t)(s * lv->ds[1]) * es, lv->nt);
+                    continue;
+                }
+                double z = z0 * ((s & 1) ? fp->zh : fp->zl);
+                int64_t p1 = lv->mallat ? lw_mallat_pos(s, n1) : s;
+                char *lrow = (lplane && !(s & 1)) ? lplane + (size_t)((s >> 1) * lv->ls[1]) * es : NULL;
+                row_fwd(c, row, dplane + (size_t)(p1 * lv->ds[1]) * es, lrow, z);
             }
-            lw_fast_vsteps(fp, &v1, r, inv, rf, &c->guard);
-            int64_t s = r - lag;
-            if (s < a0 || s >= a1) continue;
-            char *row = P + (size_t)(s - aw0) * rf * es;
-            if (inv) {
-                lw_row_inv_merge(&vp->rp, row, c->line, dplane + (size_t)(s * lv->ds[1]) * es, lv->nt);
-                continue;
-            }
-            double z = z0 * ((s & 1) ? fp->zh : fp->zl);
-            int64_t p1 = lv->mallat ? lw_mallat_pos(s, n1) : s;
-            char *lrow = (lplane && !(s & 1)) ? lplane + (size_t)((s >> 1) * lv->ls[1]) * es : NULL;
-            row_fwd(c, row, dplane + (size_t)(p1 * lv->ds[1]) * es, lrow, z);
         }
     }
 }
@@ -406,7 +422,7 @@ static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int6
     int64_t rows = aw1 - aw0, lag = vp->lag;
     size_t slot = (size_t)rows * rf;
     double il = 1.0 / fp->zl, ih = 1.0 / fp->zh;
-    int pf = lv->srs == 1;
+    int pf = lv->srs == 1 && vp->prefetch;
     size_t rowbytes = (size_t)lv->rowlen * es;
     /* dim 0 runs on the finished rows [a0, a1) of each slot only */
     lw_vrows v0 = {c->ring + (size_t)(a0 - aw0) * rf * es, vp->R, slot, w0, w1};
