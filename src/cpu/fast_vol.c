@@ -52,7 +52,8 @@ typedef struct vol_plan {
     int rowfwd, rowinv;  /* ... by lw_row_fwd / lw_row_inv (Mallat, unit strides) */
     int xlast;           /* inverse with the rows last (vol_sweep, lw_row_inv_merge) */
     int prefetch;        /* software prefetch of the next plane's rows (LW_CPU_PREFETCH=0: off, experiments) */
-    int64_t walk_iters;  /* dim-1 iterations per band of vol_sweep: 2 * walk_iters + 5 rows in ~24 KiB */
+    int64_t walk_iters;
+    int walk;            /* dim 1 as a column walk (lw_fast_vsweep), else iteration by iteration */  /* dim-1 iterations per band of vol_sweep: 2 * walk_iters + 5 rows in ~24 KiB */
     int rowload;         /* forward rows loaded by lw_row_load (unit-stride input rows) */
     size_t rf;           /* elements per ring row */
     int64_t cap_rows;    /* most rows of a tile window (cache budget) */
@@ -133,6 +134,8 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     {
         int64_t rowb = (int64_t)(vp->rf * fp->es), rows = ((int64_t)24 << 10) / (rowb > 0 ? rowb : 1);
         vp->walk_iters = rows > 2 * vp->lag + 2 ? (rows - vp->lag) / 2 : vp->lag;
+        const char *e = getenv("LW_CPU_WALK"); /* 0: dim 1 row by row (experiments) */
+        vp->walk = !(e && e[0] == '0' && !e[1]);
     }
     int64_t n1 = lv->n[1];
     int64_t full = win_len(fp, lv->mode, n1, 0, n1), one = win_len(fp, lv->mode, n1, 0, 1);
@@ -382,7 +385,10 @@ static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t 
         int64_t pr = aw0, band = 2 * vp->walk_iters, s = a0;
         for (int64_t r = aw0; r < aw1 + lag; r += band) {
             int64_t re = r + band < aw1 + lag ? r + band : aw1 + lag;
-            lw_fast_vsweep(fp, &v1, r, re, inv, rf, &c->guard);
+            if (vp->walk)
+                lw_fast_vsweep(fp, &v1, r, re, inv, rf, &c->guard);
+            else
+                for (int64_t q = r; q < re; q++) lw_fast_vsteps(fp, &v1, q, inv, rf, &c->guard);
             for (; s < a1 && s < re - lag; s++) {
                 for (int64_t pe = s + 1 < a1 ? pr + 1 : aw1; un >= 0 && pr < pe; pr++) {
                     int64_t u1 = lw_wrap(pr, n1);
