@@ -33,6 +33,7 @@
  * the halo each unit recomputes (vol_plan). */
 #include "fast_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -485,6 +486,20 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
     vol_plan vp;
     vol_geom(lv, &vp);
     vol_units(lv, &vp, threads, nitems);
+    {   /* LW_CPU_VOL_SPLIT=STRIPSxTILES forces the units (experiments) */
+        const char *e = getenv("LW_CPU_VOL_SPLIT");
+        long a = 0, b = 0;
+        if (e && sscanf(e, "%ldx%ld", &a, &b) == 2 && a >= 1 && b >= 1 && a <= lv->n[0] && b <= lv->n[1]) {
+            vp.strip = (lv->n[0] + a - 1) / a;
+            vp.nstrips = (lv->n[0] + vp.strip - 1) / vp.strip;
+            vp.tile = (lv->n[1] + b - 1) / b;
+            vp.ntiles = (lv->n[1] + vp.tile - 1) / vp.tile;
+            cut c = cut_stats(fp, lv->mode, lv->n[1], vp.tile);
+            if (c.max <= vp.cap_rows) vp.max_rows = c.max;
+            else vp.strip = 0; /* does not fit the ring: ignored */
+            if (!vp.strip) vol_units(lv, &vp, threads, nitems);
+        }
+    }
     size_t need = ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
     int64_t nunits = nitems * vp.nstrips * vp.ntiles;
     if (threads > nunits) threads = (int)(nunits > 0 ? nunits : 1);
