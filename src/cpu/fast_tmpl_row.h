@@ -123,15 +123,26 @@ __attribute__((always_inline)) LW_TGT static inline void FN(fwd4)(const LW_T *L,
  * Iterations [s0, s1) store out both without tests.  INV4_ITER(STEADY, LIN, HIN, LOUT,
  * HOUT): one iteration; LIN / HIN say whether the finished L / H block goes out, LOUT /
  * HOUT what happens to it otherwise. */
+/* The three steps of an iteration that finish L block b-1 (l2), and the
+ * carry to the next iteration (shared with INVM_ITER below). */
+#define INV4_HEAD(STEADY)                                                                 \
+    size_t j = b * N;                                                                     \
+    V hb = LD(H + j);                                                                     \
+    V l1 = LD(L + j) + w0 * (SHL1(hp, hb) + hb);                                          \
+    V h1 = z, l2 = z;                                                                     \
+    if (STEADY || b > 0) {                                                                \
+        h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                             \
+        l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                             \
+    }
+#define INV4_TAIL                                                                         \
+    hp = hb;                                                                              \
+    l1p = l1;                                                                             \
+    h1p = h1;                                                                             \
+    l2p = l2
 #define INV4_ITER(STEADY, LIN, HIN, LOUT, HOUT)                                           \
     do {                                                                                  \
-        size_t j = b * N;                                                                 \
-        V hb = LD(H + j);                                                                 \
-        V l1 = LD(L + j) + w0 * (SHL1(hp, hb) + hb);                                      \
-        V h1 = z, l2 = z;                                                                 \
+        INV4_HEAD(STEADY)                                                                 \
         if (STEADY || b > 0) {                                                            \
-            h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                         \
-            l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                         \
             if (STEADY || (LIN)) ST(dl + (j - N), l2);                                    \
             else LOUT;                                                                    \
         }                                                                                 \
@@ -140,10 +151,7 @@ __attribute__((always_inline)) LW_TGT static inline void FN(fwd4)(const LW_T *L,
             if (STEADY || (HIN)) ST(dh + (j - 2 * N), h2);                                \
             else HOUT;                                                                    \
         }                                                                                 \
-        hp = hb;                                                                          \
-        l1p = l1;                                                                         \
-        h1p = h1;                                                                         \
-        l2p = l2;                                                                         \
+        INV4_TAIL;                                                                        \
     } while (0)
 
 #define IN_L (b - 1 >= bl0 && b - 1 < bl1)
@@ -336,24 +344,14 @@ LW_TGT static void FN(row_inv)(const lw_row_prog *r, const void *src_, const voi
  * waits one iteration (l2p) for its H partner. */
 #define INVM_ITER(STEADY, OUT)                                                            \
     do {                                                                                  \
-        size_t j = b * N;                                                                 \
-        V hb = LD(H + j);                                                                 \
-        V l1 = LD(L + j) + w0 * (SHL1(hp, hb) + hb);                                      \
-        V h1 = z, l2 = z;                                                                 \
-        if (STEADY || b > 0) {                                                            \
-            h1 = hp + w1 * (l1p + SHR1(l1p, l1));                                         \
-            l2 = l1p + w2 * (SHL1(h1p, h1) + h1);                                         \
-        }                                                                                 \
+        INV4_HEAD(STEADY)                                                                 \
         if (OUT) {                                                                        \
             V h2 = h1p + w3 * (l2p + SHR1(l2p, l2));                                      \
             LW_T *o = x + 2 * (j - 2 * N);                                                \
             W4_ST_(o, (V)__builtin_shufflevector(l2p, h2, SH_LO), nt);                    \
             W4_ST_(o + N, (V)__builtin_shufflevector(l2p, h2, SH_HI), nt);                \
         }                                                                                 \
-        hp = hb;                                                                          \
-        l1p = l1;                                                                         \
-        h1p = h1;                                                                         \
-        l2p = l2;                                                                         \
+        INV4_TAIL;                                                                        \
     } while (0)
 
 __attribute__((always_inline)) LW_TGT static inline void FN(invm4)(const LW_T *L, const LW_T *H, size_t b0, size_t b1,
@@ -368,6 +366,8 @@ __attribute__((always_inline)) LW_TGT static inline void FN(invm4)(const LW_T *L
     for (; b < b1 + 2; b++) INVM_ITER(1, 1);
 }
 #undef INVM_ITER
+#undef INV4_HEAD
+#undef INV4_TAIL
 
 LW_TGT static void FN(row_invm)(const lw_row_prog *r, const void *row_, void *buf_, void *dst_, int nt)
 {
