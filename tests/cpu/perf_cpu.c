@@ -2,10 +2,12 @@
  * same threads (not a test; `liftwave bench` is the real benchmark).
  *
  *   perf_cpu [-s 8192x8192] [-w cdf97] [-m periodic] [-l 1] [-t float32]
- *            [-i] [-p] [-r 9]
- * -i inverse, -p in place.  Threads: OMP_NUM_THREADS; SIMD: LW_CPU_SIMD. */
+ *            [-i] [-p] [-r 9] [-P]
+ * -i inverse, -p in place, -P hardware counters of the copies and of the
+ * transforms (cycles, instructions, task clock, stalls: pmu_counters.h).  Threads: OMP_NUM_THREADS; SIMD: LW_CPU_SIMD. */
 #include "liftwave.h"
 #include "cpu/fast_internal.h"
+#include "pmu_counters.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +48,7 @@ int main(int argc, char **argv)
     c.shape[0] = c.shape[1] = 8192;
     c.mode = LW_PERIODIC;
     c.backend = LW_BACKEND_CPU;
-    int reps = 9, inplace = 0;
+    int reps = 9, inplace = 0, pmu_on = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(a, "-s")) {
@@ -70,11 +72,20 @@ int main(int argc, char **argv)
             c.direction = LW_INVERSE;
         } else if (!strcmp(a, "-p")) {
             inplace = 1;
+        } else if (!strcmp(a, "-P")) {
+            pmu_on = 1;
         } else if (!strcmp(a, "-r")) {
             reps = atoi(v), i++;
         }
     }
     if (reps < 1 || reps > 200) reps = 9;
+    /* counters first: the OpenMP threads started later inherit them */
+    lw_pmu pmu;
+    lw_pmu_snap pc, pt, s0, s1;
+    memset(&pc, 0, sizeof pc);
+    memset(&pt, 0, sizeof pt);
+    if (pmu_on && lw_pmu_open(&pmu) == 0) fprintf(stderr, "perf_cpu: no counter could be opened\n");
+    if (!pmu_on) pmu.n = 0;
     lw_plan *p;
     if (lw_plan_create(&p, &c) != LW_OK) {
         fprintf(stderr, "plan: %s\n", lw_last_error());
@@ -100,12 +111,17 @@ int main(int argc, char **argv)
     if (inplace) memcpy(y, x, bytes);
     lw_execute(p, inplace ? y : x, y);
     for (int r = 0; r < reps; r++) {
+        lw_pmu_read(&pmu, &s0);
         double t0 = now();
         par_copy(y, x, bytes, th);
         tc[r] = now() - t0;
+        lw_pmu_read(&pmu, &s1);
+        lw_pmu_accumulate(&pc, &s0, &s1, pmu.n);
         t0 = now();
         lw_execute(p, inplace ? y : x, y);
         tt[r] = now() - t0;
+        lw_pmu_read(&pmu, &s0);
+        lw_pmu_accumulate(&pt, &s1, &s0, pmu.n);
     }
     qsort(tt, (size_t)reps, sizeof(double), cmpd);
     qsort(tc, (size_t)reps, sizeof(double), cmpd);
@@ -118,6 +134,11 @@ int main(int argc, char **argv)
            "fraction %.3f\n",
            lw_simd_name(((const lw_fast_plan *)p->impl)->simd), th, mt * 1e3, tt[0] * 1e3, (double)n / mt * 1e-9,
            mc * 1e3, 2.0 * (double)bytes / mc * 1e-9, mc / mt);
+    if (pmu.n) {
+        lw_pmu_print(&pmu, &pc, "memcpy");
+        lw_pmu_print(&pmu, &pt, "transform");
+        lw_pmu_close(&pmu);
+    }
     lw_destroy(p);
     free(x);
     free(y);
