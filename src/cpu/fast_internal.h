@@ -257,6 +257,12 @@ typedef struct lw_row_prog {
     /* forward: every output in the whole blocks [fb0, fb1) of both halves
      * (fb1 > fb0: the kernels' branch-free path for four steps) */
     int64_t fb0, fb1;
+    /* ... and where edge > 0, blocks [rb0, rb1) are read straight from the
+     * ring row (every sample they read is held there), so only the edge
+     * samples are copied into the buffer: L [cl_at, +eh_l), [et_l, +en_l),
+     * H (from hoff) [ch_at - hoff, +eh_h), [et_h, +en_h) */
+    int edge;
+    int64_t rb0, rb1, eh_l, et_l, en_l, eh_h, et_h, en_h;
     /* inverse: blocks stored straight to the ring row, [bl0, bl1) of L and
      * [bh0, bh1) of H (buffer block indices); the others go back to the
      * buffer and their samples are copied (ril, rih) */

@@ -5,6 +5,10 @@
  * (k->row_load, k->row_fwd, k->row_inv in fast_tmpl_row.h): 3-D rows are short, and the
  * generic per-row bookkeeping of fast_line.c cost as much as the lifting.
  *
+ * For four float steps the kernels read the ring row itself where every
+ * sample a block needs is held there (edge_blocks), and only the edge
+ * samples are copied.
+ *
  * Forward: the finished ring row is copied into the buffer (an aligned
  * geometry, lw_line_geom_aligned, so whole blocks land aligned in Mallat
  * rows), its margins get the reflection of the row (the symmetric boundary;
@@ -33,6 +37,71 @@ static void leftover(int64_t j0, int64_t j1, int64_t N, int all, int64_t *r)
     r[1] = c0 > j0 ? c0 - j0 : 0;
     r[2] = c1;
     r[3] = j1 > c1 ? j1 - c1 : 0;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Whether buffer index t of a half lies in [a, a + n). */
+static int within(int64_t t, int64_t a, int64_t n) { return t >= a && t < a + n; }
+
+/* The four-step kernels (forward and merging inverse) read, at block b,
+ * L [bN, bN + N + 1) and H [bN, bN + N): the blocks whose reads lie inside
+ * the samples the ring row holds are read from it, and only the samples the
+ * other blocks, the margins and the periodic halo need are copied into the
+ * buffer (rounded to whole vectors; the extra samples are the same values).
+ * A row then costs a few vector copies instead of two whole halves. */
+static void edge_blocks(lw_row_prog *r, int64_t N)
+{
+    int64_t hoff = (int64_t)r->g.hoff, ls = r->cl_at, le = ls + r->cl_n, hs = r->ch_at - hoff, he = hs + r->ch_n;
+    int64_t b0 = ceil_div(ls, N) > ceil_div(hs, N) ? ceil_div(ls, N) : ceil_div(hs, N);
+    if (b0 < r->fb0 + 2) b0 = r->fb0 + 2; /* the kernels' first iterations read the buffer */
+    int64_t bl = floor_div(le - N - 1, N) + 1, bh = floor_div(he - N, N) + 1, b1 = bl < bh ? bl : bh;
+    r->edge = 0;
+    /* only the four-step float kernels (fwd4, invm4) read the ring row */
+    if (r->fp->nsteps != 4 || r->fp->isint) return;
+    if (b1 <= b0 || r->cl_n <= 0 || r->ch_n <= 0) return;
+    /* what the buffer must hold: the reads of the blocks outside [b0, b1)
+     * (heads up to b0's first read, tails from b1's), and every halo and
+     * margin source (copied in that order: halo, then margins) that is not
+     * written by an earlier copy */
+    int64_t hl = b0 * N + 1, hh = b0 * N, tl = b1 * N, th = b1 * N;
+    for (int k = 0; k < r->nw + r->nm; k++) {
+        int64_t src = k < r->nw ? r->ws[k] : r->ms[k - r->nw], dst = k < r->nw ? r->wd[k] : r->md[k - r->nw];
+        int dhi = dst >= hoff, earlier = 0;
+        int64_t u = dhi ? dst - hoff : dst;
+        /* no destination inside the blocks read from the ring */
+        if (within(u, b0 * N, (b1 - b0) * N + !dhi)) return;
+        for (int q = 0; q < k && !earlier; q++) earlier = src == (q < r->nw ? r->wd[q] : r->md[q - r->nw]);
+        if (earlier) continue;
+        if (src >= hoff) {
+            int64_t t = src - hoff;
+            if (t < hs || t >= he) return; /* not a sample of the ring row */
+            if (2 * t < hs + he) hh = t + 1 > hh ? t + 1 : hh;
+            else th = t < th ? t : th;
+        } else {
+            if (src < ls || src >= le) return;
+            if (2 * src < ls + le) hl = src + 1 > hl ? src + 1 : hl;
+            else tl = src < tl ? src : tl;
+        }
+    }
+    /* heads [ls, hl), [hs, hh) and tails [tl, le), [th, he), rounded out to
+     * whole vectors inside the row */
+    int64_t nl = hl - ls, nh = hh - hs;
+    nl = nl <= 0 ? 0 : (nl + N - 1) / N * N;
+    nh = nh <= 0 ? 0 : (nh + N - 1) / N * N;
+    r->eh_l = nl < r->cl_n ? nl : r->cl_n;
+    r->eh_h = nh < r->ch_n ? nh : r->ch_n;
+    tl = tl > ls ? tl : ls;
+    th = th > hs ? th : hs;
+    int64_t cl = (le - tl + N - 1) / N * N, ch = (he - th + N - 1) / N * N;
+    r->en_l = cl < r->cl_n ? cl : r->cl_n;
+    r->en_h = ch < r->ch_n ? ch : r->ch_n;
+    r->et_l = le - r->en_l;
+    r->et_h = he - r->en_h;
+    r->rb0 = b0;
+    r->rb1 = b1;
+    r->edge = 1;
 }
 
 int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n, int inverse, int narrow)
@@ -128,6 +197,7 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n,
         r->fb0 = r->jl0 / N;
         r->fb1 = r->jl1 / N;
     }
+    if (r->fb1 > r->fb0 && !inverse) edge_blocks(r, N);
     /* load: pairs of [0, n) split into the ring row, the halo copied there */
     r->ld_l = idx(rg, 0);
     r->ld_h = idx(rg, 1);

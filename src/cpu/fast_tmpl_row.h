@@ -82,40 +82,70 @@ LW_TGT static void FN(row_load)(const lw_row_prog *r, const void *src_, void *ro
 #define LW_NTST_OR_ST(p, v) ST((p), (v))
 #endif
 
+/* Iterations b .. E-1 of a four-step kernel, each reading its blocks through
+ * L and H: from the buffer (Lb, Hb) outside [rb0, rb1), from the ring row
+ * (Lr, Hr) inside (lw_row_prog.edge; rb0 = rb1 = 0: all from the buffer). */
+#define SPLIT3(E, ITER)                                                                   \
+    do {                                                                                  \
+        size_t e_ = (E), m0_ = e_ < rb0 ? e_ : rb0, m1_ = e_ < rb1 ? e_ : rb1;            \
+        {                                                                                 \
+            const LW_T *L = Lb, *H = Hb;                                                  \
+            for (; b < m0_; b++) ITER;                                                    \
+        }                                                                                 \
+        {                                                                                 \
+            const LW_T *L = Lr, *H = Hr;                                                  \
+            for (; b < m1_; b++) ITER;                                                    \
+        }                                                                                 \
+        {                                                                                 \
+            const LW_T *L = Lb, *H = Hb;                                                  \
+            for (; b < e_; b++) ITER;                                                     \
+        }                                                                                 \
+    } while (0)
+
 /* Forward, four steps, every output in blocks [b0, b1) of both halves:
  * block b-1 is final after iteration b.  Blocks before b0 are computed (the
  * margins feed block b0) and dropped; nothing is stored back. */
-__attribute__((always_inline)) LW_TGT static inline void FN(fwd4)(const LW_T *L, const LW_T *H, size_t b0, size_t b1,
-                                                                  const LW_T *w, LW_T *dl, LW_T *dh, V fl, V fh,
-                                                                  const int nt)
+#define FWD4_HEAD                                                                         \
+    size_t j = b * N;                                                                     \
+    V lb = LD(L + j);                                                                     \
+    V h1 = LD(H + j) + w0 * (lb + LD(L + j + 1));                                         \
+    V l1 = lb + w1 * (SHL1(h1p, h1) + h1)
+#define FWD4_PRO                                                                          \
+    do {                                                                                  \
+        FWD4_HEAD;                                                                        \
+        if (b > 0) h2p = h1p + w2 * (l1p + SHR1(l1p, l1));                               \
+        h1p = h1;                                                                         \
+        l1p = l1;                                                                         \
+    } while (0)
+#define FWD4_ITER                                                                         \
+    do {                                                                                  \
+        FWD4_HEAD;                                                                        \
+        V h2 = h1p + w2 * (l1p + SHR1(l1p, l1));                                          \
+        V l2 = l1p + w3 * (SHL1(h2p, h2) + h2);                                           \
+        W4_ST_(dh + (j - N), h2 * fh, nt);                                                \
+        W4_ST_(dl + (j - N), l2 * fl, nt);                                                \
+        h2p = h2;                                                                         \
+        h1p = h1;                                                                         \
+        l1p = l1;                                                                         \
+    } while (0)
+__attribute__((always_inline)) LW_TGT static inline void FN(fwd4)(const LW_T *Lb, const LW_T *Hb, const LW_T *Lr,
+                                                                  const LW_T *Hr, size_t rb0, size_t rb1, size_t b0,
+                                                                  size_t b1, const LW_T *w, LW_T *dl, LW_T *dh, V fl,
+                                                                  V fh, const int nt)
 {
     const size_t N = LW_TN;
     const V w0 = (V){0} + w[0], w1 = (V){0} + w[1], w2 = (V){0} + w[2], w3 = (V){0} + w[3];
     V z = {0}, h1p = z, l1p = z, h2p = z;
     size_t b = 0;
-    for (; b <= b0; b++) {
-        size_t j = b * N;
-        V lb = LD(L + j);
-        V h1 = LD(H + j) + w0 * (lb + LD(L + j + 1));
-        V l1 = lb + w1 * (SHL1(h1p, h1) + h1);
-        if (b > 0) h2p = h1p + w2 * (l1p + SHR1(l1p, l1));
-        h1p = h1;
-        l1p = l1;
+    {
+        const LW_T *L = Lb, *H = Hb;
+        for (; b <= b0; b++) FWD4_PRO;
     }
-    for (; b <= b1; b++) {
-        size_t j = b * N;
-        V lb = LD(L + j);
-        V h1 = LD(H + j) + w0 * (lb + LD(L + j + 1));
-        V l1 = lb + w1 * (SHL1(h1p, h1) + h1);
-        V h2 = h1p + w2 * (l1p + SHR1(l1p, l1));
-        V l2 = l1p + w3 * (SHL1(h2p, h2) + h2);
-        W4_ST_(dh + (j - N), h2 * fh, nt);
-        W4_ST_(dl + (j - N), l2 * fl, nt);
-        h2p = h2;
-        h1p = h1;
-        l1p = l1;
-    }
+    SPLIT3(b1 + 1, FWD4_ITER);
 }
+#undef FWD4_HEAD
+#undef FWD4_PRO
+#undef FWD4_ITER
 
 /* Inverse, four steps, over blocks [0, nblk): iteration b finishes L block
  * b-1 and H block b-2; L blocks [bl0, bl1) and H blocks [bh0, bh1) go to
@@ -210,11 +240,23 @@ __attribute__((always_inline)) LW_TGT static inline void FN(w4)(const lw_fstep *
 }
 #endif
 
-/* A ring row into the (aligned) line buffer: samples, periodic halo, margins. */
+/* A ring row into the (aligned) line buffer: samples (only those near the
+ * edges where r->edge: the four-step kernels read the others from the ring
+ * row), periodic halo, margins. */
 __attribute__((always_inline)) LW_TGT static inline void FN(fill)(const lw_row_prog *r, const LW_T *row, LW_T *buf)
 {
-    FN(copyn)(buf + r->cl_at, row, (size_t)r->cl_n);
-    FN(copyn)(buf + r->ch_at, row + r->rg.hoff, (size_t)r->ch_n);
+    if (r->edge) {
+        LW_T *H = buf + r->g.hoff;
+        const LW_T *rh = row + r->rg.hoff;
+        int64_t hs = r->ch_at - (int64_t)r->g.hoff;
+        FN(copyn)(buf + r->cl_at, row, (size_t)r->eh_l);
+        FN(copyn)(buf + r->et_l, row + (r->et_l - r->cl_at), (size_t)r->en_l);
+        FN(copyn)(H + hs, rh, (size_t)r->eh_h);
+        FN(copyn)(H + r->et_h, rh + (r->et_h - hs), (size_t)r->en_h);
+    } else {
+        FN(copyn)(buf + r->cl_at, row, (size_t)r->cl_n);
+        FN(copyn)(buf + r->ch_at, row + r->rg.hoff, (size_t)r->ch_n);
+    }
     if (!r->discard) FN(clear)(r, buf, buf + r->g.hoff); /* the kernel stored junk blocks back */
     for (int q = 0; q < r->nw; q++) buf[r->wd[q]] = buf[r->ws[q]]; /* periodic halo */
     FN(margins)(r, buf);
@@ -234,10 +276,13 @@ LW_TGT static void FN(row_fwd)(const lw_row_prog *r, const void *row_, void *buf
         V fl = (V){0} + (LW_T)(f * r->zl), fh = (V){0} + (LW_T)(f * r->zh);
         size_t b0 = (size_t)r->fb0, b1 = (size_t)r->fb1, N = LW_TN;
         int al = (((uintptr_t)(dl + b0 * N) | (uintptr_t)(dh + b0 * N)) & (LW_VB - 1)) == 0;
+        /* the ring row as the kernel's L and H (blocks [rb0, rb1) only) */
+        const LW_T *Lr = row - r->cl_at, *Hr = row + r->rg.hoff - (r->ch_at - (int64_t)r->g.hoff);
+        size_t rb0 = (size_t)r->rb0, rb1 = (size_t)r->rb1;
         if (nt && al)
-            FN(fwd4)(buf, H, b0, b1, w, dl, dh, fl, fh, 1);
+            FN(fwd4)(buf, H, Lr, Hr, rb0, rb1, b0, b1, w, dl, dh, fl, fh, 1);
         else
-            FN(fwd4)(buf, H, b0, b1, w, dl, dh, fl, fh, 0);
+            FN(fwd4)(buf, H, Lr, Hr, rb0, rb1, b0, b1, w, dl, dh, fl, fh, 0);
         return;
     }
 #endif
@@ -354,16 +399,20 @@ LW_TGT static void FN(row_inv)(const lw_row_prog *r, const void *src_, const voi
         INV4_TAIL;                                                                        \
     } while (0)
 
-__attribute__((always_inline)) LW_TGT static inline void FN(invm4)(const LW_T *L, const LW_T *H, size_t b0, size_t b1,
-                                                                   const LW_T *w, LW_T *x, const int nt)
+__attribute__((always_inline)) LW_TGT static inline void FN(invm4)(const LW_T *Lb, const LW_T *Hb, const LW_T *Lr,
+                                                                   const LW_T *Hr, size_t rb0, size_t rb1, size_t b0,
+                                                                   size_t b1, const LW_T *w, LW_T *x, const int nt)
 {
     const size_t N = LW_TN;
     const V w0 = (V){0} + w[0], w1 = (V){0} + w[1], w2 = (V){0} + w[2], w3 = (V){0} + w[3];
     V z = {0}, hp = z, l1p = z, h1p = z, l2p = z;
     size_t b = 0;
-    for (; b < 2; b++) INVM_ITER(0, 0);
-    for (; b < b0 + 2; b++) INVM_ITER(1, 0);
-    for (; b < b1 + 2; b++) INVM_ITER(1, 1);
+    {
+        const LW_T *L = Lb, *H = Hb;
+        for (; b < 2; b++) INVM_ITER(0, 0);
+        for (; b < b0 + 2; b++) INVM_ITER(1, 0);
+    }
+    SPLIT3(b1 + 2, INVM_ITER(1, 1));
 }
 #undef INVM_ITER
 #undef INV4_HEAD
@@ -372,17 +421,21 @@ __attribute__((always_inline)) LW_TGT static inline void FN(invm4)(const LW_T *L
 LW_TGT static void FN(row_invm)(const lw_row_prog *r, const void *row_, void *buf_, void *dst_, int nt)
 {
     LW_T *buf = (LW_T *)buf_;
-    FN(fill)(r, (const LW_T *)row_, buf);
+    const LW_T *row = (const LW_T *)row_;
+    FN(fill)(r, row, buf);
     LW_T w[4];
     FN(w4)(r->fp->steps, 1, w);
     LW_T *x = (LW_T *)dst_ + r->g.x0; /* merged block k at x + 2kN */
     size_t b0 = (size_t)r->fb0, b1 = (size_t)r->fb1;
+    const LW_T *Lr = row - r->cl_at, *Hr = row + r->rg.hoff - (r->ch_at - (int64_t)r->g.hoff);
+    size_t rb0 = (size_t)r->rb0, rb1 = (size_t)r->rb1;
     if (nt && (((uintptr_t)(x + 2 * b0 * LW_TN)) & (LW_VB - 1)) == 0)
-        FN(invm4)(buf, buf + r->g.hoff, b0, b1, w, x, 1);
+        FN(invm4)(buf, buf + r->g.hoff, Lr, Hr, rb0, rb1, b0, b1, w, x, 1);
     else
-        FN(invm4)(buf, buf + r->g.hoff, b0, b1, w, x, 0);
+        FN(invm4)(buf, buf + r->g.hoff, Lr, Hr, rb0, rb1, b0, b1, w, x, 0);
 }
 #endif
 
+#undef SPLIT3
 #undef W4_ST_
 #undef LW_NTST_OR_ST
