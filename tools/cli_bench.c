@@ -163,7 +163,9 @@ static void print_help(void)
         "\n"
         "Host timing: median of the timed runs (CLOCK_MONOTONIC).  bound: memcpy of the array's\n"
         "bytes measured in the same run, split over the same threads (at least 256 KiB each),\n"
-        "best of at least 10 copies; bound_gbps counts bytes read plus written.  cuda: device-to-device copy (G2G) or PCIe\n"
+        "median of at least 20 copies (as the cuda device copy), bound_gbps counting bytes read\n"
+        "plus written; host records also give bound_best_gbps (the best copy, STREAM's statistic)\n"
+        "and fraction_of_best_bound.  cuda: device-to-device copy (G2G) or PCIe\n"
         "transfers (C2C), measured by the cuda backend in the same run.\n"
         "effective_gbps = floor bytes / median, the floor being 2 * itemsize * the samples\n"
         "transformed at each level, summed over the levels (DESIGN.md section 5);\n"
@@ -528,6 +530,8 @@ static void print_json(const record *r, const char *date)
     json_string(stdout, LW_GIT_COMMIT);
     printf(", \"date\": \"%s\", \"verified\": %s", date, r->verified ? "true" : "false");
     if (c->config == CFG_HOST) {
+        printf(", \"bound_best_gbps\": %.6g, \"fraction_of_best_bound\": %.6g", finite(r->bound_best_gbps),
+               r->bound_best_gbps > 0 ? finite(r->eff_gbps / r->bound_best_gbps) : 0.0);
         printf(", \"simd\": ");
         if (r->simd) json_string(stdout, r->simd);
         else printf("null");

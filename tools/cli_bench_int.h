@@ -40,6 +40,7 @@ typedef struct record {
     combo c;
     int levels; /* resolved */
     double median_s, gsps, ps, eff_gbps, bound_gbps, frac;
+    double bound_best_gbps; /* host: the best of the copies (bound_gbps: their median); 0: not measured */
     const char *bound;  /* "memcpy", "device-copy", "pcie" */
     int threads;        /* CPU threads; 0 for the cuda configs */
     int verified;       /* output equals cpu-ref within tolerance */

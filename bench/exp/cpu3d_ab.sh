@@ -27,7 +27,7 @@ for rnd in $(seq 1 ${AB_ROUNDS:-4}); do
         [ -n "$args" ] || continue
         env $e /tmp/ab-$b/liftwave bench -b cpu $args --repeat ${AB_REPEAT:-15} --threads $th --json 2>>$OUT/err.txt | python3 -c "import sys,json
 for l in sys.stdin:
-    r=json.loads(l); print('$v', r['threads'], 'x'.join(map(str,r['shape']))+'/L%d'%r['levels']+'/'+r['mode'], r['direction'], '%.3f'%(r['median_s']*1e3), '%.3f'%r['fraction_of_bound'], '%.0f'%r['bound_gbps'])"
+    r=json.loads(l); print('$v', r['threads'], 'x'.join(map(str,r['shape']))+'/L%d'%r['levels']+'/'+r['mode'], r['direction'], '%.3f'%(r['median_s']*1e3), '%.3f'%r['fraction_of_bound'], '%.0f'%r['bound_gbps'], '%.3f'%r.get('fraction_of_best_bound',0))"
       done
     done
   done
@@ -36,7 +36,7 @@ python3 - $OUT/ab.txt <<'PY' | tee $OUT/ab-summary.txt
 import sys, collections, statistics
 d = collections.defaultdict(list); f = collections.defaultdict(list); bw = collections.defaultdict(list)
 for l in open(sys.argv[1]):
-    v, th, m, dr, ms, fr, bd = l.split()
+    v, th, m, dr, ms, fr, bd = l.split()[:7]
     d[(th, m, dr, v)].append(float(ms)); f[(th, m, dr, v)].append(float(fr)); bw[th].append(float(bd))
 for k in sorted(d, key=lambda k: (int(k[0]), k[1], k[2], k[3])):
     print('th %-3s %-28s %-8s %-24s median %.3f ms (min %.3f)  fraction median %.3f (max %.3f)' % (k[0], k[1], k[2], k[3], statistics.median(d[k]), min(d[k]), statistics.median(f[k]), max(f[k])))

@@ -28,5 +28,5 @@ python3 - $OUT/cpu-records.jsonl <<'PY' | tee $OUT/summary.txt
 import sys, json
 for l in open(sys.argv[1]):
     r = json.loads(l)
-    print('%-9s L%d %-12s %-8s %8.3f ms  fraction %.3f  (memcpy %.0f GB/s, %d threads, %s)' % (r['mode'], r['levels'], 'x'.join(map(str, r['shape'])), r['direction'], r['median_s'] * 1e3, r['fraction_of_bound'], r['bound_gbps'], r['threads'], r['simd'] if 'simd' in r else ''))
+    print('%-9s L%d %-12s %-8s %8.3f ms  fraction %.3f of median copy %.0f GB/s, %.3f of best copy %.0f GB/s (%d threads, %s)' % (r['mode'], r['levels'], 'x'.join(map(str, r['shape'])), r['direction'], r['median_s'] * 1e3, r['fraction_of_bound'], r['bound_gbps'], r.get('fraction_of_best_bound', 0), r.get('bound_best_gbps', 0), r['threads'], r['simd'] if 'simd' in r else ''))
 PY
