@@ -133,7 +133,9 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
         vp->prefetch = !(e && e[0] == '0' && !e[1]);
     }
     {
-        int64_t rowb = (int64_t)(vp->rf * fp->es), rows = ((int64_t)24 << 10) / (rowb > 0 ? rowb : 1);
+        const char *kb = getenv("LW_CPU_WALK_KB"); /* band bytes (experiments; default 24 KiB) */
+        int64_t band = kb && atol(kb) > 0 ? (int64_t)atol(kb) << 10 : (int64_t)24 << 10;
+        int64_t rowb = (int64_t)(vp->rf * fp->es), rows = band / (rowb > 0 ? rowb : 1);
         vp->walk_iters = rows > 2 * vp->lag + 2 ? (rows - vp->lag) / 2 : vp->lag;
         const char *e = getenv("LW_CPU_WALK"); /* 0: dim 1 row by row (experiments) */
         vp->walk = !(e && e[0] == '0' && !e[1]);
