@@ -197,6 +197,10 @@ int lw_row_init(lw_row_prog *r, const lw_fast_plan *fp, lw_mode mode, int64_t n,
         r->fb0 = r->jl0 / N;
         r->fb1 = r->jl1 / N;
     }
+    /* periodic, four float steps: the outputs [0, n) read only the window
+     * (core and wrapped halo); the margins beyond feed the dropped blocks
+     * alone, so they keep the buffer's zeros instead of being refilled */
+    if (r->fb1 > r->fb0 && !inverse && mode == LW_PERIODIC && fp->nsteps == 4 && !fp->isint) r->nm = 0;
     if (r->fb1 > r->fb0 && !inverse) edge_blocks(r, N);
     /* load: pairs of [0, n) split into the ring row, the halo copied there */
     r->ld_l = idx(rg, 0);
