@@ -20,6 +20,8 @@ KEYS = {
 }
 # keys only GPU records carry (device memory beyond in/out, the destroy-input flag)
 CUDA_KEYS = {"extra_device_bytes": int, "destroy_input": bool}
+# keys only host records carry (the best of the copies beside their median)
+HOST_KEYS = {"bound_best_gbps": float, "fraction_of_best_bound": float}
 ITEMSIZE = {"float32": 4, "float64": 8, "int32": 4}
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 
@@ -71,6 +73,7 @@ def check_record(rec, where, want=None):
         if simd not in want_simd:
             fail("%s: simd = %r, expected one of %r" % (where, simd, want_simd))
         rec = {k: v for k, v in rec.items() if k != "simd"}
+        keys.update(HOST_KEYS)
     if set(rec) != set(keys):
         fail("%s: keys %s, expected %s" % (where, sorted(rec), sorted(keys)))
         return
@@ -111,6 +114,10 @@ def check_record(rec, where, want=None):
     elif not close(rec["fraction_of_bound"], rec["effective_gbps"] / rec["bound_gbps"]):
         fail("%s: fraction_of_bound %r != effective/bound" % (where, rec["fraction_of_bound"]))
     host = rec["config"] == "host"
+    if host and not (rec["bound_best_gbps"] >= rec["bound_gbps"] * (1 - 1e-9) and
+                     close(rec["fraction_of_best_bound"], rec["effective_gbps"] / rec["bound_best_gbps"])):
+        fail("%s: best copy %r GB/s below the median %r, or fraction_of_best_bound %r != effective/best" %
+             (where, rec["bound_best_gbps"], rec["bound_gbps"], rec["fraction_of_best_bound"]))
     if host and (rec["bound"] != "memcpy" or rec["threads"] < 1 or rec["backend"] not in ("cpu", "cpu-ref")):
         fail("%s: host record with bound %r threads %r backend %r" % (where, rec["bound"], rec["threads"],
                                                                         rec["backend"]))
