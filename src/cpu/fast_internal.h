@@ -140,6 +140,22 @@ void lw_fast_store_fence(void);
 void lw_cpu_set_threads(int n);
 int lw_cpu_threads(void);
 
+/* Timeline of the 3-D engine's parallel region, for perf_cpu -T (a
+ * diagnostic: one plan at a time; NULL, the default, turns it off).  Times
+ * are CLOCK_MONOTONIC seconds. */
+#define LW_TRACE_THREADS 256
+typedef struct lw_vol_trace {
+    double t0, t1; /* before the region is entered / after it is left */
+    int nthreads;
+    double begin[LW_TRACE_THREADS]; /* a thread enters the region */
+    double ready[LW_TRACE_THREADS]; /* its scratch is cleared */
+    double end[LW_TRACE_THREADS];   /* its last unit is done */
+    double busy[LW_TRACE_THREADS];  /* time inside its units */
+    int units[LW_TRACE_THREADS];
+} lw_vol_trace;
+extern lw_vol_trace *lw_vol_trace_sink;
+double lw_trace_now(void);
+
 /* ---- plan-time tables ----------------------------------------------------- */
 
 typedef struct lw_fast_plan {

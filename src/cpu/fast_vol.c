@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef LW_HAVE_OPENMP
@@ -479,6 +480,15 @@ static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int6
     }
 }
 
+lw_vol_trace *lw_vol_trace_sink;
+
+double lw_trace_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                           char *scratch, size_t per_thread)
 {
@@ -508,6 +518,11 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
     if (!scratch || per_thread < need) per_thread = 0; /* the caller's is too small: own */
     size_t es = fp->es;
     int fail = 0, bad = 0;
+    lw_vol_trace *tr = lw_vol_trace_sink;
+    if (tr) {
+        tr->nthreads = threads;
+        tr->t0 = lw_trace_now();
+    }
 #ifdef LW_HAVE_OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : fail, bad)
 #endif
@@ -516,6 +531,12 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
 #ifdef LW_HAVE_OPENMP
         tid = omp_get_thread_num();
 #endif
+        int traced = tr && tid < LW_TRACE_THREADS;
+        if (traced) {
+            tr->begin[tid] = lw_trace_now();
+            tr->busy[tid] = 0;
+            tr->units[tid] = 0;
+        }
         char *mem = per_thread ? scratch + (size_t)tid * per_thread : aligned_alloc(64, need);
         vol_ctx c;
         memset(&c, 0, sizeof c);
@@ -531,6 +552,7 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
         } else {
             fail = 1;
         }
+        if (traced) tr->ready[tid] = tr->end[tid] = lw_trace_now();
 #ifdef LW_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
@@ -551,10 +573,16 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
             const char *s = src + (size_t)so * es;
             char *d = dst + (size_t)dof * es;
             char *l = lv->has_ll ? ll + (size_t)lof * es : NULL;
+            double ts = traced ? lw_trace_now() : 0;
             if (lv->inverse && !vp.xlast)
                 vol_inv(&c, s, l, d, o0, o1, a0, a1);
             else
                 vol_sweep(&c, s, d, l, o0, o1, a0, a1);
+            if (traced) { /* end: the last unit (the loop's barrier follows) */
+                tr->end[tid] = lw_trace_now();
+                tr->busy[tid] += tr->end[tid] - ts;
+                tr->units[tid]++;
+            }
         }
         lw_fast_store_fence();
         if (mem) {
@@ -562,6 +590,7 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
             if (!per_thread) free(mem);
         }
     }
+    if (tr) tr->t1 = lw_trace_now();
     if (bad) *guard = 1;
     if (fail) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu backend's per-thread scratch");
     return LW_OK;

@@ -2,13 +2,16 @@
  * same threads (not a test; `liftwave bench` is the real benchmark).
  *
  *   perf_cpu [-s 8192x8192] [-w cdf97] [-m periodic] [-l 1] [-t float32]
- *            [-i] [-p] [-r 9] [-P]
+ *            [-i] [-p] [-r 9] [-P] [-T]
  * -i inverse, -p in place, -P hardware counters of the copies and of the
- * transforms (cycles, instructions, task clock, stalls: pmu_counters.h).  Threads: OMP_NUM_THREADS; SIMD: LW_CPU_SIMD. */
+ * transforms (cycles, instructions, task clock, stalls: pmu_counters.h),
+ * -T the 3-D engine's per-thread timeline (fork, scratch clear, busy, last
+ * unit, join; medians over the timed runs).  Threads: OMP_NUM_THREADS; SIMD: LW_CPU_SIMD. */
 #include "liftwave.h"
 #include "cpu/fast_internal.h"
 #include "pmu_counters.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +43,77 @@ static void par_copy(char *d, const char *s, size_t bytes, int th)
     }
 }
 
+/* One execute's timeline, in ms from the region's entry (the last level's
+ * region when there are several). */
+typedef struct trace_stats {
+    double wall, fork_max, clear_mean, busy_mean, busy_max, end_min, end_mean, end_max, join;
+    int nthreads, units_min, units_max;
+    double busy_t[64], end_t[64]; /* per thread (the first 64) */
+} trace_stats;
+
+static void trace_reduce(const lw_vol_trace *t, trace_stats *s)
+{
+    int n = t->nthreads < LW_TRACE_THREADS ? t->nthreads : LW_TRACE_THREADS;
+    memset(s, 0, sizeof *s);
+    if (n < 1) return;
+    s->nthreads = n;
+    s->wall = (t->t1 - t->t0) * 1e3;
+    s->end_min = 1e30;
+    s->units_min = 1 << 30;
+    for (int i = 0; i < n; i++) {
+        double b = (t->begin[i] - t->t0) * 1e3, e = (t->end[i] - t->t0) * 1e3, u = t->busy[i] * 1e3;
+        if (b > s->fork_max) s->fork_max = b;
+        s->clear_mean += (t->ready[i] - t->begin[i]) * 1e3 / n;
+        s->busy_mean += u / n;
+        if (u > s->busy_max) s->busy_max = u;
+        s->end_mean += e / n;
+        if (e < s->end_min) s->end_min = e;
+        if (e > s->end_max) s->end_max = e;
+        if (t->units[i] < s->units_min) s->units_min = t->units[i];
+        if (t->units[i] > s->units_max) s->units_max = t->units[i];
+        if (i < 64) s->busy_t[i] = u, s->end_t[i] = e;
+    }
+    s->join = s->wall - s->end_max;
+}
+
+static double med_field(const trace_stats *ts, int reps, size_t off)
+{
+    double v[200];
+    int m = 0;
+    for (int r = 0; r < reps; r++)
+        if (ts[r].nthreads) v[m++] = *(const double *)((const char *)&ts[r] + off);
+    if (!m) return 0;
+    qsort(v, (size_t)m, sizeof(double), cmpd);
+    return v[m / 2];
+}
+
+static void trace_print(const trace_stats *ts, int reps)
+{
+    int n = 0, umin = 1 << 30, umax = 0;
+    for (int r = 0; r < reps; r++)
+        if (ts[r].nthreads) {
+            n = ts[r].nthreads;
+            if (ts[r].units_min < umin) umin = ts[r].units_min;
+            if (ts[r].units_max > umax) umax = ts[r].units_max;
+        }
+    if (!n) {
+        printf("timeline: the 3-D engine did not run\n");
+        return;
+    }
+#define MF(f) med_field(ts, reps, offsetof(trace_stats, f))
+    printf("timeline (ms, medians, %d threads, %d-%d units a thread): region %.3f | last thread in %.3f | "
+           "scratch clear %.3f | busy mean %.3f max %.3f | last unit done min %.3f mean %.3f max %.3f | join %.3f\n",
+           n, umin, umax, MF(wall), MF(fork_max), MF(clear_mean), MF(busy_mean), MF(busy_max), MF(end_min),
+           MF(end_mean), MF(end_max), MF(join));
+    for (int k = 0; k < 2; k++) {
+        printf("  %s by thread:", k ? "last unit done" : "busy");
+        for (int i = 0; i < n && i < 64; i++)
+            printf(" %.2f", k ? MF(end_t[i]) : MF(busy_t[i]));
+        printf("\n");
+    }
+#undef MF
+}
+
 int main(int argc, char **argv)
 {
     lw_config c;
@@ -48,7 +122,7 @@ int main(int argc, char **argv)
     c.shape[0] = c.shape[1] = 8192;
     c.mode = LW_PERIODIC;
     c.backend = LW_BACKEND_CPU;
-    int reps = 9, inplace = 0, pmu_on = 0;
+    int reps = 9, inplace = 0, pmu_on = 0, trace_on = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(a, "-s")) {
@@ -74,6 +148,8 @@ int main(int argc, char **argv)
             inplace = 1;
         } else if (!strcmp(a, "-P")) {
             pmu_on = 1;
+        } else if (!strcmp(a, "-T")) {
+            trace_on = 1;
         } else if (!strcmp(a, "-r")) {
             reps = atoi(v), i++;
         }
@@ -108,6 +184,9 @@ int main(int argc, char **argv)
     memset(y, 0, bytes);
     int th = lw_cpu_threads();
     double tt[200], tc[200];
+    static lw_vol_trace trace;
+    trace_stats ts[200];
+    memset(ts, 0, sizeof ts);
     if (inplace) memcpy(y, x, bytes);
     lw_execute(p, inplace ? y : x, y);
     for (int r = 0; r < reps; r++) {
@@ -117,9 +196,13 @@ int main(int argc, char **argv)
         tc[r] = now() - t0;
         lw_pmu_read(&pmu, &s1);
         lw_pmu_accumulate(&pc, &s0, &s1, pmu.n);
+        lw_vol_trace_sink = trace_on ? &trace : NULL;
+        trace.nthreads = 0;
         t0 = now();
         lw_execute(p, inplace ? y : x, y);
         tt[r] = now() - t0;
+        lw_vol_trace_sink = NULL;
+        if (trace_on) trace_reduce(&trace, &ts[r]);
         lw_pmu_read(&pmu, &s0);
         lw_pmu_accumulate(&pt, &s1, &s0, pmu.n);
     }
@@ -134,6 +217,7 @@ int main(int argc, char **argv)
            "fraction %.3f\n",
            lw_simd_name(((const lw_fast_plan *)p->impl)->simd), th, mt * 1e3, tt[0] * 1e3, (double)n / mt * 1e-9,
            mc * 1e3, 2.0 * (double)bytes / mc * 1e-9, mc / mt);
+    if (trace_on) trace_print(ts, reps);
     if (pmu.n) {
         lw_pmu_print(&pmu, &pc, "memcpy");
         lw_pmu_print(&pmu, &pt, "transform");
