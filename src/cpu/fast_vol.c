@@ -32,6 +32,7 @@
  * strips are chosen per level and thread count to balance the units against
  * the halo each unit recomputes (vol_plan). */
 #include "fast_internal.h"
+#include "fast_vol_queue.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,8 @@ typedef struct vol_ctx {
     const vol_plan *vp;
     char *ring, *line;
     int guard;
+    lw_vqueue *q; /* the unit being run and its queue (its end may move) */
+    lw_vslot *sl;
 } vol_ctx;
 
 int lw_fast_vol_applies(const lw_fast_level *lv) { return lv->nv == 2 && lv->hlift; }
@@ -236,6 +239,16 @@ static void vol_units(const lw_fast_level *lv, vol_plan *vp, int threads, int64_
         }
 }
 
+/* Fewest output planes a thread splits off a running unit: the part
+ * recomputes 2E planes of halo, so smaller parts cost more than they save.
+ * LW_CPU_SPLIT_MIN overrides it (0: no splits; experiments). */
+static int64_t vol_split_min(const lw_fast_plan *fp)
+{
+    const char *e = getenv("LW_CPU_SPLIT_MIN");
+    if (e && *e) return atol(e) > 0 ? atol(e) : 0;
+    return 2 * (int64_t)fp->E > 4 ? 2 * (int64_t)fp->E : 4;
+}
+
 size_t lw_fast_vol_scratch(const lw_fast_level *lv)
 {
     vol_plan vp;
@@ -311,6 +324,17 @@ static void inv_src_row(const lw_fast_level *lv, const char *src, const char *ll
     *lo = (ll && !(u & 1) && !(u1 & 1)) ? ll + (size_t)((u >> 1) * lv->ls[0] + (u1 >> 1) * lv->ls[1]) * es : row;
 }
 
+/* Before plane i is loaded: claims it, and follows the unit's end o1 (and
+ * its window's end w1) when another thread has split the unit. */
+static inline void vol_claim(const vol_ctx *c, int64_t i, int64_t o0, int64_t *o1, int64_t *w1, lw_vrows *v0)
+{
+    int64_t e = lw_vq_claim(c->q, c->sl, i), w0;
+    if (e == *o1) return;
+    *o1 = e;
+    lw_fast_window(c->fp, c->lv->mode, c->lv->n[0], o0, e, &w0, w1);
+    v0->w1 = *w1;
+}
+
 /* The single loop over a unit, the rows last: the forward, and the inverse
  * where vp->xlast (the other axes are inverted first, which equals the
  * reverse order in exact arithmetic: the axes' steps commute).
@@ -341,6 +365,7 @@ static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t 
     double il = 1.0 / fp->zl, ih = 1.0 / fp->zh;
     lw_vrows v0 = {c->ring, vp->R, slot, w0, w1};
     for (int64_t i = w0; i < w1 + lag; i++) {
+        if (i < w1) vol_claim(c, i, o0, &o1, &w1, &v0);
         if (i < w1) {
             int64_t u = lw_wrap(i, n0);
             const char *sp = src + (size_t)(u * lv->ss[0]) * es;
@@ -437,6 +462,7 @@ static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int6
     /* dim 0 runs on the finished rows [a0, a1) of each slot only */
     lw_vrows v0 = {c->ring + (size_t)(a0 - aw0) * rf * es, vp->R, slot, w0, w1};
     for (int64_t i = w0; i < w1 + lag; i++) {
+        if (i < w1) vol_claim(c, i, o0, &o1, &w1, &v0);
         if (i < w1) {
             int64_t u = lw_wrap(i, n0), p0 = lv->mallat ? lw_mallat_pos(u, n0) : u;
             const char *splane = src + (size_t)(p0 * lv->ss[0]) * es;
@@ -513,11 +539,24 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
         }
     }
     size_t need = ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
-    int64_t nunits = nitems * vp.nstrips * vp.ntiles;
-    if (threads > nunits) threads = (int)(nunits > 0 ? nunits : 1);
+    int64_t nunits = nitems * vp.nstrips * vp.ntiles, smin = threads > 1 ? vol_split_min(fp) : 0;
+    /* more threads than units only where units are long enough to split */
+    int64_t most = nunits * (smin ? 1 + vp.strip / (4 * smin) : 1);
+    if (threads > most) threads = (int)(most > 0 ? most : 1);
     if (!scratch || per_thread < need) per_thread = 0; /* the caller's is too small: own */
     size_t es = fp->es;
     int fail = 0, bad = 0;
+    /* units in order (item, strip, tile), then split while they run */
+    lw_vqueue q;
+    if (!lw_vq_init(&q, nunits, threads > 1 ? 4 * (int64_t)threads : 0, fp->E, lv->n[0], lv->mode == LW_PERIODIC,
+                    threads > 1 ? smin : 0))
+        return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu backend's work queue");
+    for (int64_t u = 0; u < nunits; u++) {
+        int64_t item = u / (vp.nstrips * vp.ntiles), strip = (u / vp.ntiles) % vp.nstrips, tile = u % vp.ntiles;
+        int64_t o0 = strip * vp.strip, o1 = o0 + vp.strip < lv->n[0] ? o0 + vp.strip : lv->n[0];
+        int64_t a0 = tile * vp.tile, a1 = a0 + vp.tile < lv->n[1] ? a0 + vp.tile : lv->n[1];
+        lw_vq_unit(&q, u, item, o0, o1 > o0 ? o1 : o0, a0, a1 > a0 ? a1 : a0);
+    }
     lw_vol_trace *tr = lw_vol_trace_sink;
     if (tr) {
         tr->nthreads = threads;
@@ -553,13 +592,10 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
             fail = 1;
         }
         if (traced) tr->ready[tid] = tr->end[tid] = lw_trace_now();
-#ifdef LW_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-        for (int64_t u = 0; u < nunits; u++) {
-            if (fail) continue;
-            int64_t item = u / (vp.nstrips * vp.ntiles), strip = (u / vp.ntiles) % vp.nstrips, tile = u % vp.ntiles;
-            int64_t so = 0, dof = 0, lof = 0, rem = item;
+        int64_t reserved = -1;
+        for (lw_vslot *sl; !fail && (sl = lw_vq_take(&q, &reserved)) != NULL;) {
+            int64_t o0 = sl->o0, o1 = lw_vq_end(&q, sl), a0 = sl->a0, a1 = sl->a1, so = 0, dof = 0, lof = 0,
+                    rem = sl->item;
             for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
                 int64_t ib = rem % lv->bn[b];
                 rem /= lv->bn[b];
@@ -567,18 +603,20 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
                 dof += ib * lv->bds[b];
                 lof += ib * lv->bls[b];
             }
-            int64_t o0 = strip * vp.strip, o1 = o0 + vp.strip < lv->n[0] ? o0 + vp.strip : lv->n[0];
-            int64_t a0 = tile * vp.tile, a1 = a0 + vp.tile < lv->n[1] ? a0 + vp.tile : lv->n[1];
-            if (o0 >= o1 || a0 >= a1) continue;
             const char *s = src + (size_t)so * es;
             char *d = dst + (size_t)dof * es;
             char *l = lv->has_ll ? ll + (size_t)lof * es : NULL;
             double ts = traced ? lw_trace_now() : 0;
-            if (lv->inverse && !vp.xlast)
-                vol_inv(&c, s, l, d, o0, o1, a0, a1);
-            else
-                vol_sweep(&c, s, d, l, o0, o1, a0, a1);
-            if (traced) { /* end: the last unit (the loop's barrier follows) */
+            c.q = &q;
+            c.sl = sl;
+            if (o0 < o1 && a0 < a1) {
+                if (lv->inverse && !vp.xlast)
+                    vol_inv(&c, s, l, d, o0, o1, a0, a1);
+                else
+                    vol_sweep(&c, s, d, l, o0, o1, a0, a1);
+            }
+            lw_vq_done(sl);
+            if (traced) { /* end: the last unit */
                 tr->end[tid] = lw_trace_now();
                 tr->busy[tid] += tr->end[tid] - ts;
                 tr->units[tid]++;
@@ -590,6 +628,7 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
             if (!per_thread) free(mem);
         }
     }
+    lw_vq_free(&q);
     if (tr) tr->t1 = lw_trace_now();
     if (bad) *guard = 1;
     if (fail) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu backend's per-thread scratch");

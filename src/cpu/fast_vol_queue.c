@@ -1,0 +1,130 @@
+/* The 3-D engine's work queue with range splitting (see fast_vol_queue.h). */
+#include "fast_vol_queue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t pack(int64_t pos, int64_t end)
+{
+    return ((uint64_t)(uint32_t)(int32_t)pos << 32) | (uint64_t)(uint32_t)(int32_t)end;
+}
+
+static int64_t pos_of(uint64_t pe) { return (int64_t)(int32_t)(uint32_t)(pe >> 32); }
+static int64_t end_of(uint64_t pe) { return (int64_t)(int32_t)(uint32_t)pe; }
+
+/* The last plane "claimed" before a slot's first iteration: its window's
+ * first plane less one. */
+static int64_t pos_before(const lw_vqueue *q, int64_t o0)
+{
+    int64_t w0 = o0 - q->E;
+    if (!q->periodic && w0 < 0) w0 = 0;
+    return w0 - 1;
+}
+
+int lw_vq_init(lw_vqueue *q, int64_t nunits, int64_t spare, int64_t E, int64_t n0, int periodic, int64_t smin)
+{
+    memset(q, 0, sizeof *q);
+    if (nunits < 0 || spare < 0 || nunits > INT64_MAX / 2 - spare) return 0;
+    q->cap = nunits + spare;
+    if ((uint64_t)q->cap > SIZE_MAX / sizeof(lw_vslot)) return 0;
+    q->slot = calloc((size_t)q->cap > 0 ? (size_t)q->cap : 1, sizeof(lw_vslot));
+    if (!q->slot) return 0;
+    q->nunits = nunits;
+    q->nslots = nunits;
+    q->E = E;
+    q->n0 = n0;
+    q->periodic = periodic;
+    /* planes and ends as int32 in one word: splits need the window in range */
+    q->smin = n0 + 4 * E + 4 < INT32_MAX && E >= 0 ? (smin > 0 ? smin : 0) : 0;
+    return 1;
+}
+
+void lw_vq_unit(lw_vqueue *q, int64_t u, int64_t item, int64_t o0, int64_t o1, int64_t a0, int64_t a1)
+{
+    lw_vslot *s = &q->slot[u];
+    s->item = item;
+    s->o0 = o0;
+    s->a0 = a0;
+    s->a1 = a1;
+    s->pe = pack(pos_before(q, o0), o1);
+    s->o1 = o1;
+    s->state = 0;
+}
+
+void lw_vq_free(lw_vqueue *q)
+{
+    free(q->slot);
+    q->slot = NULL;
+}
+
+/* Where a split of a slot whose last claimed plane is pos and whose end is e
+ * falls: the two parts load about as many planes each (the new part loads
+ * its halo of E planes before s as well), and the slot's window [.., s + E)
+ * still holds every plane claimed so far and the next one. */
+static int64_t split_at(const lw_vqueue *q, int64_t pos, int64_t e)
+{
+    int64_t s = (e + pos + q->E + 1) / 2, lo = pos + 2 - q->E;
+    return s > lo ? s : lo;
+}
+
+lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved)
+{
+    int64_t u = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED);
+    if (u < q->nunits) {
+        __atomic_store_n(&q->slot[u].state, 1, __ATOMIC_RELEASE);
+        return &q->slot[u];
+    }
+    if (!q->smin) return NULL;
+    for (;;) {
+        /* the running slot that would give the most planes */
+        lw_vslot *v = NULL;
+        int64_t best = 0, n = __atomic_load_n(&q->nslots, __ATOMIC_ACQUIRE);
+        if (n > q->cap) n = q->cap;
+        for (int64_t k = 0; k < n; k++) {
+            lw_vslot *c = &q->slot[k];
+            if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) != 1) continue;
+            uint64_t pe = __atomic_load_n(&c->pe, __ATOMIC_ACQUIRE);
+            int64_t e = end_of(pe), s = split_at(q, pos_of(pe), e);
+            if (s > c->o0 && e - s >= q->smin && e - s > best) best = e - s, v = c;
+        }
+        if (!v) return NULL;
+        if (*reserved < 0) {
+            int64_t r = __atomic_fetch_add(&q->nslots, 1, __ATOMIC_ACQ_REL);
+            if (r >= q->cap) return NULL; /* no room for another part */
+            *reserved = r;
+        }
+        uint64_t old = __atomic_load_n(&v->pe, __ATOMIC_ACQUIRE);
+        for (;;) {
+            int64_t pos = pos_of(old), e = end_of(old), s = split_at(q, pos, e);
+            if (s <= v->o0 || e - s < q->smin) break; /* look again */
+            if (__atomic_compare_exchange_n(&v->pe, &old, pack(pos, s), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                lw_vslot *w = &q->slot[*reserved];
+                *reserved = -1;
+                w->item = v->item;
+                w->o0 = s;
+                w->a0 = v->a0;
+                w->a1 = v->a1;
+                w->o1 = e;
+                __atomic_store_n(&w->pe, pack(pos_before(q, s), e), __ATOMIC_RELAXED);
+                __atomic_store_n(&w->state, 1, __ATOMIC_RELEASE);
+                return w;
+            }
+        }
+    }
+}
+
+int64_t lw_vq_claim(lw_vqueue *q, lw_vslot *s, int64_t i)
+{
+    if (!q->smin) return s->o1;
+    uint64_t old = __atomic_load_n(&s->pe, __ATOMIC_ACQUIRE);
+    while (!__atomic_compare_exchange_n(&s->pe, &old, pack(i, end_of(old)), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    }
+    return end_of(old);
+}
+
+int64_t lw_vq_end(const lw_vqueue *q, const lw_vslot *s)
+{
+    return q->smin ? end_of(__atomic_load_n(&s->pe, __ATOMIC_ACQUIRE)) : s->o1;
+}
+
+void lw_vq_done(lw_vslot *s) { __atomic_store_n(&s->state, 2, __ATOMIC_RELEASE); }
