@@ -593,7 +593,8 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
         }
         if (traced) tr->ready[tid] = tr->end[tid] = lw_trace_now();
         int64_t reserved = -1;
-        for (lw_vslot *sl; !fail && (sl = lw_vq_take(&q, &reserved)) != NULL;) {
+        double rate = 0;
+        for (lw_vslot *sl; !fail && (sl = lw_vq_take(&q, &reserved, rate)) != NULL;) {
             int64_t o0 = sl->o0, o1 = lw_vq_end(&q, sl), a0 = sl->a0, a1 = sl->a1, so = 0, dof = 0, lof = 0,
                     rem = sl->item;
             for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
@@ -615,7 +616,8 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
                 else
                     vol_sweep(&c, s, d, l, o0, o1, a0, a1);
             }
-            lw_vq_done(sl);
+            double r = lw_vq_done(sl);
+            if (r > 0) rate = r;
             if (traced) { /* end: the last unit */
                 tr->end[tid] = lw_trace_now();
                 tr->busy[tid] += tr->end[tid] - ts;

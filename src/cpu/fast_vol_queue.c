@@ -3,6 +3,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static uint64_t pack(int64_t pos, int64_t end)
 {
@@ -58,24 +66,41 @@ void lw_vq_free(lw_vqueue *q)
 }
 
 /* Where a split of a slot whose last claimed plane is pos and whose end is e
- * falls: the two parts load about as many planes each (the new part loads
- * its halo of E planes before s as well), and the slot's window [.., s + E)
- * still holds every plane claimed so far and the next one. */
-static int64_t split_at(const lw_vqueue *q, int64_t pos, int64_t e)
+ * falls: both parts end at about the same time, the slot at its rate rv
+ * (planes loaded a second) and the new part at the thief's rate rt, with
+ * E planes of halo before s (halo planes are loaded and lifted along dim 0
+ * only: about half a plane's work each, so the 2E of them count as E); and
+ * the slot's window [.., s + E) still holds every plane claimed so far and
+ * the next one. */
+static int64_t split_at(const lw_vqueue *q, int64_t pos, int64_t e, double rv, double rt)
 {
-    int64_t s = (e + pos + q->E + 1) / 2, lo = pos + 2 - q->E;
+    int64_t lo = pos + 2 - q->E, s;
+    if (!(rv > 0) || !(rt > 0)) rv = rt = 1;
+    s = (int64_t)((rv * (double)(e + q->E) + rt * (double)(pos + 1 - q->E)) / (rv + rt) + 0.5);
     return s > lo ? s : lo;
 }
 
-lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved)
+/* A running slot's rate so far (planes claimed a second), or 0 when it has
+ * claimed too few to tell. */
+static double slot_rate(const lw_vslot *c, int64_t pos, double t)
+{
+    double dt = t - c->t0;
+    return pos - c->p0 >= 4 && dt > 0 ? (double)(pos - c->p0) / dt : 0;
+}
+
+lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved, double rate)
 {
     int64_t u = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED);
     if (u < q->nunits) {
-        __atomic_store_n(&q->slot[u].state, 1, __ATOMIC_RELEASE);
-        return &q->slot[u];
+        lw_vslot *w = &q->slot[u];
+        w->t0 = now();
+        w->p0 = pos_of(w->pe);
+        __atomic_store_n(&w->state, 1, __ATOMIC_RELEASE);
+        return w;
     }
     if (!q->smin) return NULL;
     for (;;) {
+        double t = now();
         /* the running slot that would give the most planes */
         lw_vslot *v = NULL;
         int64_t best = 0, n = __atomic_load_n(&q->nslots, __ATOMIC_ACQUIRE);
@@ -84,7 +109,7 @@ lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved)
             lw_vslot *c = &q->slot[k];
             if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) != 1) continue;
             uint64_t pe = __atomic_load_n(&c->pe, __ATOMIC_ACQUIRE);
-            int64_t e = end_of(pe), s = split_at(q, pos_of(pe), e);
+            int64_t e = end_of(pe), s = split_at(q, pos_of(pe), e, slot_rate(c, pos_of(pe), t), rate);
             if (s > c->o0 && e - s >= q->smin && e - s > best) best = e - s, v = c;
         }
         if (!v) return NULL;
@@ -95,7 +120,7 @@ lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved)
         }
         uint64_t old = __atomic_load_n(&v->pe, __ATOMIC_ACQUIRE);
         for (;;) {
-            int64_t pos = pos_of(old), e = end_of(old), s = split_at(q, pos, e);
+            int64_t pos = pos_of(old), e = end_of(old), s = split_at(q, pos, e, slot_rate(v, pos, now()), rate);
             if (s <= v->o0 || e - s < q->smin) break; /* look again */
             if (__atomic_compare_exchange_n(&v->pe, &old, pack(pos, s), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 lw_vslot *w = &q->slot[*reserved];
@@ -105,7 +130,9 @@ lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved)
                 w->a0 = v->a0;
                 w->a1 = v->a1;
                 w->o1 = e;
-                __atomic_store_n(&w->pe, pack(pos_before(q, s), e), __ATOMIC_RELAXED);
+                w->p0 = pos_before(q, s);
+                w->t0 = now();
+                __atomic_store_n(&w->pe, pack(w->p0, e), __ATOMIC_RELAXED);
                 __atomic_store_n(&w->state, 1, __ATOMIC_RELEASE);
                 return w;
             }
@@ -127,4 +154,8 @@ int64_t lw_vq_end(const lw_vqueue *q, const lw_vslot *s)
     return q->smin ? end_of(__atomic_load_n(&s->pe, __ATOMIC_ACQUIRE)) : s->o1;
 }
 
-void lw_vq_done(lw_vslot *s) { __atomic_store_n(&s->state, 2, __ATOMIC_RELEASE); }
+double lw_vq_done(lw_vslot *s)
+{
+    __atomic_store_n(&s->state, 2, __ATOMIC_RELEASE);
+    return slot_rate(s, pos_of(__atomic_load_n(&s->pe, __ATOMIC_ACQUIRE)), now());
+}

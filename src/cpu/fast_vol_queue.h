@@ -8,7 +8,8 @@
  * back part of the running unit with the most planes still to load
  * (lw_vq_take): it moves that unit's end from o1 to s, so that the unit's
  * new window still holds every plane already claimed, and runs [s, o1) as a
- * unit of its own (recomputing its halo).  The two words (last claimed plane,
+ * unit of its own (recomputing its halo).  s is chosen from the two threads'
+ * rates so that both parts end together.  The two words (last claimed plane,
  * end) are one 64-bit atomic, so a claim and a split never interleave.
  *
  * Why: on a shared host some cores run far slower than others (measured on
@@ -24,6 +25,8 @@ typedef struct lw_vslot {
     int state;               /* 0 free or waiting, 1 running, 2 done; atomic */
     int64_t item, o0, a0, a1; /* fixed once the slot runs */
     int64_t o1;               /* the end when splits are off */
+    int64_t p0;               /* the plane claimed before its first one */
+    double t0;                /* when it started (CLOCK_MONOTONIC s) */
 } lw_vslot;
 
 typedef struct lw_vqueue {
@@ -44,8 +47,10 @@ void lw_vq_unit(lw_vqueue *q, int64_t u, int64_t item, int64_t o0, int64_t o1, i
 void lw_vq_free(lw_vqueue *q);
 
 /* The next slot for this thread (marked running), or NULL when nothing is
- * left.  *reserved: this thread's reserved spare slot (-1 at first). */
-lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved);
+ * left.  *reserved: this thread's reserved spare slot (-1 at first); rate:
+ * this thread's planes a second in its last slot (0: unknown), to size the
+ * part it splits off a slower thread's slot. */
+lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved, double rate);
 
 /* Claims plane i of a running slot; returns the slot's current end o1 (its
  * window must hold i: it does, by the split rule). */
@@ -54,6 +59,8 @@ int64_t lw_vq_claim(lw_vqueue *q, lw_vslot *s, int64_t i);
 /* The slot's current end (before its first claim). */
 int64_t lw_vq_end(const lw_vqueue *q, const lw_vslot *s);
 
-void lw_vq_done(lw_vslot *s);
+/* Marks a slot done; returns its rate (planes claimed a second, 0 if too
+ * few to tell). */
+double lw_vq_done(lw_vslot *s);
 
 #endif
