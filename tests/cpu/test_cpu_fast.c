@@ -301,6 +301,39 @@ static void volumes(void)
     lw_cpu_set_threads(0); /* back to the OpenMP default */
 }
 
+/* Units split while they run (fast_vol_queue.c): one unit (forced with
+ * LW_CPU_VOL_SPLIT=1x1) on 4 threads, so that three threads split it at
+ * whatever planes it has reached; the forward, the inverse with the rows
+ * last and the one with the rows first (interleaved), each mode.  Where the
+ * splits fall depends on timing, so each case runs a few times and at least
+ * one run must have split (the engine's timeline counts the parts). */
+static void splits(void)
+{
+    static lw_vol_trace tr;
+    int64_t v[3] = {160, 24, 64};
+    long runs = 0, split = 0;
+    setenv("LW_CPU_VOL_SPLIT", "1x1", 1);
+    lw_cpu_set_threads(4);
+    for (int rep = 0; rep < 3; rep++)
+        for (int m = 0; m < 2; m++)
+            for (int dir = 0; dir < 2; dir++)
+                for (int lay = 0; lay < 2; lay++) {
+                    memset(&tr, 0, sizeof tr);
+                    lw_vol_trace_sink = &tr;
+                    check(3, v, 0, NULL, lay ? LW_DD137 : LW_CDF97, (lw_mode)m, (lw_layout)lay, LW_FLOAT32, 1,
+                          (lw_direction)dir, 0);
+                    lw_vol_trace_sink = NULL;
+                    int parts = 0;
+                    for (int t = 0; t < tr.nthreads && t < LW_TRACE_THREADS; t++) parts += tr.units[t];
+                    runs++;
+                    split += parts > 1;
+                }
+    CHECK(split > 0, "no unit was split in %ld runs of one unit on 4 threads", runs);
+    printf("splits: %ld of %ld runs split the unit\n", split, runs);
+    unsetenv("LW_CPU_VOL_SPLIT");
+    lw_cpu_set_threads(0);
+}
+
 /* Multi-level float32 cdf97 / dd137 on a larger image stays inside 1e-5. */
 static void float_depth(void)
 {
@@ -360,6 +393,7 @@ int main(void)
     float_depth();
     tiles();
     volumes();
+    splits();
     bad_simd_name();
     printf("%ld cases (%d integer overflows reported by both backends)\n", n_cases, g_overflows);
     return lw_test_finish("test_cpu_fast");
