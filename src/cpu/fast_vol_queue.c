@@ -101,16 +101,20 @@ lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved, double rate)
     if (!q->smin) return NULL;
     for (;;) {
         double t = now();
-        /* the running slot that would give the most planes */
+        /* the running slot whose end the split brings forward the most:
+         * planes split off over its rate */
         lw_vslot *v = NULL;
-        int64_t best = 0, n = __atomic_load_n(&q->nslots, __ATOMIC_ACQUIRE);
+        double best = 0;
+        int64_t n = __atomic_load_n(&q->nslots, __ATOMIC_ACQUIRE);
         if (n > q->cap) n = q->cap;
         for (int64_t k = 0; k < n; k++) {
             lw_vslot *c = &q->slot[k];
             if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) != 1) continue;
             uint64_t pe = __atomic_load_n(&c->pe, __ATOMIC_ACQUIRE);
-            int64_t e = end_of(pe), s = split_at(q, pos_of(pe), e, slot_rate(c, pos_of(pe), t), rate);
-            if (s > c->o0 && e - s >= q->smin && e - s > best) best = e - s, v = c;
+            double rv = slot_rate(c, pos_of(pe), t);
+            int64_t e = end_of(pe), s = split_at(q, pos_of(pe), e, rv, rate);
+            double gain = (double)(e - s) / (rv > 0 ? rv : rate > 0 ? rate : 1);
+            if (s > c->o0 && e - s >= q->smin && gain > best) best = gain, v = c;
         }
         if (!v) return NULL;
         if (*reserved < 0) {
