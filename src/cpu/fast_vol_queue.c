@@ -1,16 +1,9 @@
 /* The 3-D engine's work queue with range splitting (see fast_vol_queue.h). */
 #include "fast_vol_queue.h"
+#include "fast_internal.h" /* lw_trace_now */
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static uint64_t pack(int64_t pos, int64_t end)
 {
@@ -80,6 +73,18 @@ static int64_t split_at(const lw_vqueue *q, int64_t pos, int64_t e, double rv, d
     return s > lo ? s : lo;
 }
 
+/* Whether a slot whose last claimed plane is pos may end at s instead of e:
+ * it keeps at least one output plane, at least smin planes go, and it will
+ * still claim a plane (pos + 1) inside its new window, which is how it
+ * learns of its new end.  (Clamped to the axis, the window of s can end
+ * where the slot's loads already did.) */
+static int splittable(const lw_vqueue *q, const lw_vslot *c, int64_t pos, int64_t e, int64_t s)
+{
+    int64_t w1 = s + q->E;
+    if (!q->periodic && w1 > q->n0) w1 = q->n0;
+    return s > c->o0 && e - s >= q->smin && pos + 1 < w1;
+}
+
 /* A running slot's rate so far (planes claimed a second), or 0 when it has
  * claimed too few to tell. */
 static double slot_rate(const lw_vslot *c, int64_t pos, double t)
@@ -93,14 +98,14 @@ lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved, double rate)
     int64_t u = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED);
     if (u < q->nunits) {
         lw_vslot *w = &q->slot[u];
-        w->t0 = now();
+        w->t0 = lw_trace_now();
         w->p0 = pos_of(w->pe);
         __atomic_store_n(&w->state, 1, __ATOMIC_RELEASE);
         return w;
     }
     if (!q->smin) return NULL;
     for (;;) {
-        double t = now();
+        double t = lw_trace_now();
         /* the running slot whose end the split brings forward the most:
          * planes split off over its rate */
         lw_vslot *v = NULL;
@@ -114,7 +119,7 @@ lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved, double rate)
             double rv = slot_rate(c, pos_of(pe), t);
             int64_t e = end_of(pe), s = split_at(q, pos_of(pe), e, rv, rate);
             double gain = (double)(e - s) / (rv > 0 ? rv : rate > 0 ? rate : 1);
-            if (s > c->o0 && e - s >= q->smin && gain > best) best = gain, v = c;
+            if (splittable(q, c, pos_of(pe), e, s) && gain > best) best = gain, v = c;
         }
         if (!v) return NULL;
         if (*reserved < 0) {
@@ -124,8 +129,8 @@ lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved, double rate)
         }
         uint64_t old = __atomic_load_n(&v->pe, __ATOMIC_ACQUIRE);
         for (;;) {
-            int64_t pos = pos_of(old), e = end_of(old), s = split_at(q, pos, e, slot_rate(v, pos, now()), rate);
-            if (s <= v->o0 || e - s < q->smin) break; /* look again */
+            int64_t pos = pos_of(old), e = end_of(old), s = split_at(q, pos, e, slot_rate(v, pos, lw_trace_now()), rate);
+            if (!splittable(q, v, pos, e, s)) break; /* look again */
             if (__atomic_compare_exchange_n(&v->pe, &old, pack(pos, s), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 lw_vslot *w = &q->slot[*reserved];
                 *reserved = -1;
@@ -135,7 +140,7 @@ lw_vslot *lw_vq_take(lw_vqueue *q, int64_t *reserved, double rate)
                 w->a1 = v->a1;
                 w->o1 = e;
                 w->p0 = pos_before(q, s);
-                w->t0 = now();
+                w->t0 = lw_trace_now();
                 __atomic_store_n(&w->pe, pack(w->p0, e), __ATOMIC_RELAXED);
                 __atomic_store_n(&w->state, 1, __ATOMIC_RELEASE);
                 return w;
@@ -161,5 +166,5 @@ int64_t lw_vq_end(const lw_vqueue *q, const lw_vslot *s)
 double lw_vq_done(lw_vslot *s)
 {
     __atomic_store_n(&s->state, 2, __ATOMIC_RELEASE);
-    return slot_rate(s, pos_of(__atomic_load_n(&s->pe, __ATOMIC_ACQUIRE)), now());
+    return slot_rate(s, pos_of(__atomic_load_n(&s->pe, __ATOMIC_ACQUIRE)), lw_trace_now());
 }
