@@ -122,6 +122,10 @@ typedef enum lw_wavelet {
     LW_FS = 5      /* Faber-Schauder, non-separable in 2-D/3-D */
 } lw_wavelet;
 
+/* Number of wavelets: the values of lw_wavelet are 0 .. LW_WAVELET_COUNT - 1,
+ * so a program can list them with lw_wavelet_name(). */
+#define LW_WAVELET_COUNT 6
+
 /* Boundary extension, read at every lifting step.
  *   LW_SYMMETRIC  ... x2 x1 | x0 x1 x2 ... x(n-2) x(n-1) | x(n-2) x(n-3) ...
  *                 whole-sample symmetric (JPEG 2000 F-4; PyWavelets "reflect")
@@ -251,6 +255,19 @@ const char *lw_last_error(void);
  * return LW_ERR_INVALID_ARGUMENT for unknown names. */
 const char *lw_wavelet_name(lw_wavelet w);
 lw_status lw_wavelet_parse(const char *name, lw_wavelet *w);
+
+/* Properties of a wavelet, as bits (0 for a value outside lw_wavelet):
+ *   LW_WAVELET_INTEGER     an integer (reversible) variant exists
+ *   LW_WAVELET_FLOAT       a float variant exists
+ *   LW_WAVELET_ORTHONORMAL the float transform is orthonormal (its adjoint
+ *                          is its inverse)
+ *   LW_WAVELET_SEPARABLE   2-D/3-D transforms are products of 1-D ones (all
+ *                          but fs) */
+#define LW_WAVELET_INTEGER 0x1u
+#define LW_WAVELET_FLOAT 0x2u
+#define LW_WAVELET_ORTHONORMAL 0x4u
+#define LW_WAVELET_SEPARABLE 0x8u
+unsigned lw_wavelet_properties(lw_wavelet w);
 const char *lw_mode_name(lw_mode m);
 lw_status lw_mode_parse(const char *name, lw_mode *m);
 const char *lw_layout_name(lw_layout l);

@@ -64,9 +64,23 @@ typedef struct lw_wavelet_def {
     int has_float;
     int separable;    /* 0 for Faber-Schauder (non-separable in nD) */
     int halo;         /* max |offset| summed over steps: reach of one level */
+    int orthonormal;  /* float transform orthonormal: adjoint = inverse */
 } lw_wavelet_def;
 
+/* The table row of w (wavelet_list.h), NULL for a value outside the enum. */
 const lw_wavelet_def *lw_wavelet_get(lw_wavelet w);
+
+/* Properties the engines decide support from (never from ids):
+ *   symmetric_taps  every step's taps come in +-offset pairs of equal weight,
+ *                   so whole-sample symmetric extension commutes with the
+ *                   step (a mirrored tile edge needs no boundary logic)
+ *   inside_pairs    predicts read only t-1 and updates only t+1: on an even
+ *                   length no step reads outside the line
+ *   step_pairs      the steps alternate predict, update, predict, ... in
+ *                   pairs (the block schemes lift pair by pair) */
+int lw_wavelet_symmetric_taps(const lw_wavelet_def *w);
+int lw_wavelet_inside_pairs(const lw_wavelet_def *w);
+int lw_wavelet_step_pairs(const lw_wavelet_def *w);
 
 /* Index of sample i through the boundary mode for a line of length n >= 1.
  * Symmetric: whole-sample reflection (period 2n-2); periodic: i mod n. */

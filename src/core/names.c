@@ -1,9 +1,11 @@
 /* Names of the enums, for command lines, records and messages. */
 #include "lw_internal.h"
+#include "wavelet_list.h"
 
 #include <string.h>
 
-static const char *const wavelet_names[] = {"haar", "cdf53", "cdf97", "dd137", "d4", "fs"};
+#define WAVELET_NAME(ID, name, ...) name,
+static const char *const wavelet_names[] = {LW_WAVELET_LIST(WAVELET_NAME)};
 static const char *const mode_names[] = {"symmetric", "periodic"};
 static const char *const layout_names[] = {"mallat", "interleaved"};
 static const char *const dtype_names[] = {"float32", "float64", "int32"};

@@ -1,65 +1,76 @@
-/* The lifting factorizations of every wavelet (docs/CONVENTIONS.md section 1). */
+/* The lifting step tables of every wavelet, generated from wavelet_list.h
+ * (docs/CONVENTIONS.md section 1 states them in words). */
 #include "lw_internal.h"
+#include "wavelet_list.h"
 
 #include <stddef.h>
 
-/* CDF 9/7, ITU-T T.800 Annex F. */
-#define CDF97_ALPHA (-1.586134342059924)
-#define CDF97_BETA (-0.052980118572961)
-#define CDF97_GAMMA (0.882911075530934)
-#define CDF97_DELTA (0.443506852043971)
-#define CDF97_K (1.230174104914001)
+#define MK_STEP(odd, nt, o0, o1, o2, o3, w0, w1, w2, w3, c0, c1, c2, c3, sg, ad, sh) \
+    {odd, nt, {o0, o1, o2, o3}, {w0, w1, w2, w3}, {c0, c1, c2, c3}, sg, ad, sh},
+#define COUNT_STEP(...) +1
+#define REACH_STEP(odd, nt, o0, o1, o2, o3, ...) +LW_MAX4(LW_ABS(o0), LW_ABS(o1), LW_ABS(o2), LW_ABS(o3))
+#define LW_ABS(v) ((v) < 0 ? -(v) : (v))
+#define LW_MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define LW_MAX4(a, b, c, d) LW_MAX2(LW_MAX2(a, b), LW_MAX2(c, d))
 
-#define SQRT2 1.4142135623730950488
-#define INV_SQRT2 0.70710678118654752440
+#define MK_DEF(ID, name, zl, zh, has_int, has_flt, sep, ortho)                                  \
+    {LW_##ID, name, (0 LW_STEPS_##ID(COUNT_STEP)), {LW_STEPS_##ID(MK_STEP)}, zl, zh, has_int, has_flt, sep, \
+     (0 LW_STEPS_##ID(REACH_STEP)), ortho},
 
-/* Daubechies-4 factorised so that periodic output equals PyWavelets db2
- * periodization (cA[o] and cD[o] both read x[2o-1..2o+2]):
- *   odd  += -1/sqrt3 * x[t+1]
- *   even += (6-3 sqrt3)/4 * x[t+1] + sqrt3/4 * x[t-1]
- *   odd  += -1/3 * x[t-1]
- *   even *= (sqrt3+1)/sqrt6, odd *= (sqrt3-1) sqrt(3/2)                       */
-#define D4_A (-0.5773502691896257645)
-#define D4_B (0.2009618943233420299)
-#define D4_C (0.4330127018922193234)
-#define D4_D (-0.3333333333333333333)
-#define D4_ZL (1.1153550716504105408)
-#define D4_ZH (0.8965754721680535241)
+static const lw_wavelet_def defs[] = {LW_WAVELET_LIST(MK_DEF)};
 
-/* step helpers: S2 = two taps at -1,+1, S4 = taps at -3,-1,+1,+3 */
-#define S2(odd, w, sign, add, shift) \
-    {odd, 2, {-1, 1}, {w, w}, {1, 1}, sign, add, shift}
-#define S4(odd, wf, wn, sign, add, shift) \
-    {odd, 4, {-3, -1, 1, 3}, {wf, wn, wn, wf}, {-1, 9, 9, -1}, sign, add, shift}
-
-static const lw_wavelet_def defs[] = {
-    {LW_HAAR, "haar", 2,
-     {{1, 1, {-1}, {-1.0}, {1}, -1, 0, 0},
-      {0, 1, {1}, {0.5}, {1}, 1, 0, 1}},
-     SQRT2, -INV_SQRT2, 1, 1, 1, 2},
-    {LW_CDF53, "cdf53", 2,
-     {S2(1, -0.5, -1, 0, 1), S2(0, 0.25, 1, 2, 2)},
-     1.0, 1.0, 1, 1, 1, 2},
-    {LW_CDF97, "cdf97", 4,
-     {S2(1, CDF97_ALPHA, 0, 0, 0), S2(0, CDF97_BETA, 0, 0, 0),
-      S2(1, CDF97_GAMMA, 0, 0, 0), S2(0, CDF97_DELTA, 0, 0, 0)},
-     1.0 / CDF97_K, CDF97_K, 0, 1, 1, 4},
-    {LW_DD137, "dd137", 2,
-     {S4(1, 1.0 / 16, -9.0 / 16, -1, 8, 4), S4(0, -1.0 / 32, 9.0 / 32, 1, 16, 5)},
-     1.0, 1.0, 1, 1, 1, 6},
-    {LW_D4, "d4", 3,
-     {{1, 1, {1}, {D4_A}, {0}, 0, 0, 0},
-      {0, 2, {-1, 1}, {D4_C, D4_B}, {0, 0}, 0, 0, 0},
-      {1, 1, {-1}, {D4_D}, {0}, 0, 0, 0}},
-     D4_ZL, D4_ZH, 0, 1, 1, 3},
-    {LW_FS, "fs", 1,
-     {S2(1, -0.5, -1, 0, 1)},
-     1.0, 1.0, 1, 1, 0, 1},
-};
+/* the rows are in enum order and none is missing */
+#define ROW_INDEX(ID, ...) ROW_##ID,
+enum { LW_WAVELET_LIST(ROW_INDEX) ROW_COUNT };
+#define CHECK_ORDER(ID, ...) _Static_assert(ROW_##ID == (int)LW_##ID, "wavelet_list.h row out of enum order");
+LW_WAVELET_LIST(CHECK_ORDER)
+_Static_assert(ROW_COUNT == LW_WAVELET_COUNT, "wavelet_list.h and LW_WAVELET_COUNT disagree");
+#define CHECK_STEPS(ID, ...) _Static_assert((0 LW_STEPS_##ID(COUNT_STEP)) <= LW_MAX_STEPS, "too many steps");
+LW_WAVELET_LIST(CHECK_STEPS)
 
 const lw_wavelet_def *lw_wavelet_get(lw_wavelet w)
 {
-    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
-        if (defs[i].id == w) return &defs[i];
-    return NULL;
+    return ((int)w >= 0 && (int)w < LW_WAVELET_COUNT) ? &defs[w] : NULL;
+}
+
+unsigned lw_wavelet_properties(lw_wavelet w)
+{
+    const lw_wavelet_def *d = lw_wavelet_get(w);
+    if (!d) return 0;
+    return (d->has_integer ? LW_WAVELET_INTEGER : 0u) | (d->has_float ? LW_WAVELET_FLOAT : 0u) |
+           (d->orthonormal ? LW_WAVELET_ORTHONORMAL : 0u) | (d->separable ? LW_WAVELET_SEPARABLE : 0u);
+}
+
+int lw_wavelet_symmetric_taps(const lw_wavelet_def *w)
+{
+    for (int s = 0; s < w->nsteps; s++) {
+        const lw_step *st = &w->steps[s];
+        for (int i = 0; i < st->ntaps; i++) {
+            int mirrored = 0;
+            for (int j = 0; j < st->ntaps; j++)
+                if (st->offset[j] == -st->offset[i] && st->weight[j] == st->weight[i] &&
+                    st->icoef[j] == st->icoef[i])
+                    mirrored = 1;
+            if (!mirrored) return 0;
+        }
+    }
+    return 1;
+}
+
+int lw_wavelet_inside_pairs(const lw_wavelet_def *w)
+{
+    for (int s = 0; s < w->nsteps; s++) {
+        const lw_step *st = &w->steps[s];
+        for (int i = 0; i < st->ntaps; i++)
+            if (st->offset[i] != (st->target_odd ? -1 : 1)) return 0;
+    }
+    return 1;
+}
+
+int lw_wavelet_step_pairs(const lw_wavelet_def *w)
+{
+    if (w->nsteps % 2) return 0;
+    for (int s = 0; s < w->nsteps; s++)
+        if (w->steps[s].target_odd != (s % 2 == 0)) return 0;
+    return 1;
 }

@@ -9,20 +9,24 @@
 extern "C" {
 #endif
 
-/* scheme ids (the order of BK_* in k_block_prog.cuh) */
-enum {
-    LWK_BLOCK_SWELDENS = 0,
-    LWK_BLOCK_IWAHASHI,
-    LWK_BLOCK_EXPLOSIVE,
-    LWK_BLOCK_MONOLITHIC,
-    LWK_BLOCK_POLYPHASE,
-    LWK_BLOCK_CONVOLUTION,
-    LWK_BLOCK_IWAHASHI_S,
-    LWK_BLOCK_EXPLOSIVE_S,
-    LWK_BLOCK_MONOLITHIC_S,
-    LWK_BLOCK_POLYPHASE_S,
-    LWK_BLOCK_NSCHEMES
-};
+/* The schemes, in id order: X(ID, launcher).  The ids (LWK_BLOCK_<ID>, and
+ * BK_<ID> in the kernels' k_block_prog.cuh), the launcher declarations and
+ * the launcher table (scheme_block.c) are generated from this list. */
+#define LWK_BLOCK_SCHEME_LIST(X)                    \
+    X(SWELDENS, lwk_block_sweldens)                 \
+    X(IWAHASHI, lwk_block_iwahashi)                 \
+    X(EXPLOSIVE, lwk_block_explosive)               \
+    X(MONOLITHIC, lwk_block_monolithic)             \
+    X(POLYPHASE, lwk_block_polyphase)               \
+    X(CONVOLUTION, lwk_block_convolution)           \
+    X(IWAHASHI_S, lwk_block_iwahashi_s)             \
+    X(EXPLOSIVE_S, lwk_block_explosive_s)           \
+    X(MONOLITHIC_S, lwk_block_monolithic_s)         \
+    X(POLYPHASE_S, lwk_block_polyphase_s)
+
+#define LWK_BLOCK_ID(ID, fn) LWK_BLOCK_##ID,
+enum { LWK_BLOCK_SCHEME_LIST(LWK_BLOCK_ID) LWK_BLOCK_NSCHEMES };
+#undef LWK_BLOCK_ID
 
 /* One level over a batch of planes, the lwk_tile2d_forward / _inverse
  * contract: forward a = src, b = LL band, c = detail bands; inverse a = LL
@@ -30,16 +34,10 @@ enum {
  * int32 only).  cudaErrorInvalidValue for a case the scheme does not take. */
 typedef cudaError_t (*lwk_block_fn)(int dtype, int inverse, int single, const lwk_tile2d *t, lwk_plane a,
                                     lwk_plane b, lwk_plane c, cudaStream_t s);
-cudaError_t lwk_block_sweldens(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_iwahashi(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_explosive(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_monolithic(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_polyphase(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_convolution(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_iwahashi_s(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_explosive_s(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_monolithic_s(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
-cudaError_t lwk_block_polyphase_s(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
+#define LWK_BLOCK_DECL(ID, fn) \
+    cudaError_t fn(int, int, int, const lwk_tile2d *, lwk_plane, lwk_plane, lwk_plane, cudaStream_t);
+LWK_BLOCK_SCHEME_LIST(LWK_BLOCK_DECL)
+#undef LWK_BLOCK_DECL
 
 /* Arithmetic operations per quad (one FMA per filter tap, scaling not
  * counted) and barriers per level, as the kernels run them, for (scheme,

@@ -49,7 +49,7 @@ static_assert(bk_table2_check<0>::next == 0, "Table 2 checked");
 extern "C" int lwk_block_cost(int scheme, int wavelet, int single, int *ops, int *barriers, int *halo)
 {
     if (scheme < 0 || scheme >= BK_NSCHEMES) return 0;
-    if (wavelet != LW_CDF53 && wavelet != LW_CDF97 && wavelet != LW_DD137) return 0;
+    if (wavelet < 0 || wavelet >= LW_WAVELET_COUNT || !bk_runs(wavelet)) return 0;
     const bk_prog p = bk_make(scheme, wavelet, 0, 0);
     const bk_region g = bk_regions(p);
     if (ops) *ops = bk_ops(p);

@@ -315,7 +315,7 @@ static cudaError_t bk_dispatch_w(int dtype, int inverse, int single, const lwk_t
     }
     if (dtype == LWK_F64 && !single)
         return inverse ? bk_launch<double, S, W, 1, 1>(t, a, b, c, st) : bk_launch<double, S, W, 0, 1>(t, a, b, c, st);
-    if constexpr (S == BK_SWELDENS && W != LW_CDF97) {
+    if constexpr (S == BK_SWELDENS && lwc_has_integer(W)) {
         if (dtype == LWK_I32) {
             if (single) return inverse ? bk_launch<int32_t, S, W, 1, 0>(t, a, b, c, st) : bk_launch<int32_t, S, W, 0, 0>(t, a, b, c, st);
             return inverse ? bk_launch<int32_t, S, W, 1, 1>(t, a, b, c, st) : bk_launch<int32_t, S, W, 0, 1>(t, a, b, c, st);
@@ -328,12 +328,11 @@ template <int S>
 static cudaError_t bk_dispatch(int dtype, int inverse, int single, const lwk_tile2d *t, lwk_plane a, lwk_plane b,
                                lwk_plane c, cudaStream_t st)
 {
-    switch (t->w.id) {
-    case LW_CDF53: return bk_dispatch_w<S, LW_CDF53>(dtype, inverse, single, t, a, b, c, st);
-    case LW_CDF97: return bk_dispatch_w<S, LW_CDF97>(dtype, inverse, single, t, a, b, c, st);
-    case LW_DD137: return bk_dispatch_w<S, LW_DD137>(dtype, inverse, single, t, a, b, c, st);
-    }
-    return cudaErrorInvalidValue;
+    return lwc_dispatch(t->w.id, [&](auto wc) -> cudaError_t {
+        constexpr int W = decltype(wc)::value;
+        if constexpr (!bk_runs(W)) return cudaErrorInvalidValue;
+        else return bk_dispatch_w<S, W>(dtype, inverse, single, t, a, b, c, st);
+    });
 }
 
 /* the extern "C" entry of one scheme (k_block_api.cuh) */

@@ -33,24 +33,15 @@
 #ifndef LW_K_BLOCK_PROG_CUH
 #define LW_K_BLOCK_PROG_CUH
 
+#include "k_block_api.cuh"
 #include "tile_lift.cuh"
 
 #include <stdint.h>
 
-/* scheme ids (k_block_api.cuh mirrors them for C) */
-enum {
-    BK_SWELDENS = 0,
-    BK_IWAHASHI,
-    BK_EXPLOSIVE,
-    BK_MONOLITHIC,
-    BK_POLYPHASE,
-    BK_CONVOLUTION,
-    BK_IWAHASHI_S,
-    BK_EXPLOSIVE_S,
-    BK_MONOLITHIC_S,
-    BK_POLYPHASE_S,
-    BK_NSCHEMES
-};
+/* scheme ids: the list of k_block_api.cuh */
+#define BK_SCHEME_ID(ID, fn) BK_##ID = LWK_BLOCK_##ID,
+enum { LWK_BLOCK_SCHEME_LIST(BK_SCHEME_ID) BK_NSCHEMES = LWK_BLOCK_NSCHEMES };
+#undef BK_SCHEME_ID
 
 /* components */
 enum { LL = 0, HL = 1, LH = 2, HH = 3 };
@@ -66,6 +57,8 @@ __host__ __device__ constexpr int bf_neg(int f) { return (f >> 6) & 1; }
 __host__ __device__ constexpr int bf_negate(int f) { return f == BF_NONE ? BF_NONE : f ^ 64; }
 
 __host__ __device__ constexpr int bk_npairs(int W) { return sh_nsteps(W) / 2; }
+/* The wavelets the schemes run: predict/update pairs with symmetric taps. */
+__host__ __device__ constexpr bool bk_runs(int W) { return lwc_step_pairs(W) && lwc_symmetric_taps(W); }
 
 /* support masks: bit d + 16 for quad offset d in [-16, 15] */
 __host__ __device__ constexpr uint32_t bm(int d) { return 1u << (d + 16); }

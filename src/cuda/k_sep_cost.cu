@@ -88,7 +88,7 @@ static_assert(cost_cone_taps(LW_CDF97, 1) == 20 && cost_cone_taps(LW_CDF97, 4) =
 extern "C" int lwk_sep_cost(int h, int v, int wavelet, double *ops, int *barriers)
 {
     if (h < 0 || h >= LWK_SEPH_COUNT || v < 0 || v >= LWK_SEPV_COUNT) return 0;
-    if (wavelet < LW_HAAR || wavelet > LW_D4) return 0; /* not fs */
+    if (wavelet < 0 || wavelet >= LW_WAVELET_COUNT || !lwc_separable(wavelet)) return 0;
     const pass_cost a = cost_hpass(h, wavelet), b = cost_vpass(v, wavelet);
     if (ops) *ops = cost_quad(a) + cost_quad(b);
     if (barriers) *barriers = a.barriers + b.barriers;

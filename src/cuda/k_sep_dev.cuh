@@ -284,26 +284,22 @@ template <class T, int N, int VB> __device__ __forceinline__ void sep_window(con
 
 /* ---- dispatch over element type and wavelet ------------------------------ */
 
-/* F::template run<T, W>(args...) for the dtype and wavelet id; integer data
- * only for the integer wavelets. */
+/* F::template run<T, W>(args...) for the dtype and wavelet id: every
+ * separable wavelet in float, those with an integer variant on int32. */
 template <class F, class... A> static cudaError_t sep_dispatch(int dtype, int wid, A... a)
 {
-    if (dtype == LWK_I32) {
-        switch (wid) {
-        case LW_HAAR: return F::template run<int32_t, 0>(a...);
-        case LW_CDF53: return F::template run<int32_t, 1>(a...);
-        case LW_DD137: return F::template run<int32_t, 3>(a...);
+    return lwc_dispatch(wid, [&](auto wc) -> cudaError_t {
+        constexpr int W = decltype(wc)::value;
+        if constexpr (!lwc_separable(W)) {
+            return cudaErrorInvalidValue;
+        } else {
+            if (dtype == LWK_I32) {
+                if constexpr (lwc_has_integer(W)) return F::template run<int32_t, W>(a...);
+                else return cudaErrorInvalidValue;
+            }
+            return dtype == LWK_F64 ? F::template run<double, W>(a...) : F::template run<float, W>(a...);
         }
-        return cudaErrorInvalidValue;
-    }
-    switch (wid) {
-    case LW_HAAR: return dtype == LWK_F64 ? F::template run<double, 0>(a...) : F::template run<float, 0>(a...);
-    case LW_CDF53: return dtype == LWK_F64 ? F::template run<double, 1>(a...) : F::template run<float, 1>(a...);
-    case LW_CDF97: return dtype == LWK_F64 ? F::template run<double, 2>(a...) : F::template run<float, 2>(a...);
-    case LW_DD137: return dtype == LWK_F64 ? F::template run<double, 3>(a...) : F::template run<float, 3>(a...);
-    case LW_D4: return dtype == LWK_F64 ? F::template run<double, 4>(a...) : F::template run<float, 4>(a...);
-    }
-    return cudaErrorInvalidValue;
+    });
 }
 
 /* Grid of one-dimensional work items (grid-stride loops inside). */

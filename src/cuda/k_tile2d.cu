@@ -15,8 +15,9 @@
  *
  * Boundaries: the window is loaded through the mode once.  That equals reading
  * through the mode at every step (the reference's definition) for periodic
- * mode and for symmetric-tap wavelets (cdf53, cdf97, dd137, their integer
- * variants); haar needs no boundary sample on even lengths.  Other cases take
+ * mode and for wavelets whose steps have symmetric taps (float and integer);
+ * a wavelet whose steps read only inside their pairs (haar) needs no boundary
+ * sample on even lengths.  Other cases take
  * the generic engine (lwk_tile2d_supported says which). */
 #include "lw_cuda_dev.cuh"
 
@@ -275,46 +276,51 @@ static cudaError_t tile_run_int(int inverse, const lwk_tile2d *t, lwk_plane a, l
     return inverse ? tile_launch<int32_t, W, 2, 0>(t, a, b, c, s) : tile_launch<int32_t, W, 0, 0>(t, a, b, c, s);
 }
 
-template <class T>
-static cudaError_t tile_float(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
+/* The wavelets the engine runs (lwk_tile2d_supported adds the run-time
+ * rules): every separable one in float, those with an integer variant on
+ * int32. */
+template <class T> static constexpr bool tile_runs(int W)
 {
-    switch (t->w.id) {
-    case LW_HAAR: return tile_run<T, 0>(inverse, t, a, b, c, s);
-    case LW_CDF53: return tile_run<T, 1>(inverse, t, a, b, c, s);
-    case LW_CDF97: return tile_run<T, 2>(inverse, t, a, b, c, s);
-    case LW_DD137: return tile_run<T, 3>(inverse, t, a, b, c, s);
-    case LW_D4: return tile_run<T, 4>(inverse, t, a, b, c, s);
-    }
-    return cudaErrorInvalidValue;
+    return lwc_separable(W) && (!std::is_same<T, int32_t>::value || lwc_has_integer(W));
 }
 
-static cudaError_t tile_int(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
+template <class T>
+static cudaError_t tile_dispatch_t(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c,
+                                   cudaStream_t s)
 {
-    switch (t->w.id) {
-    case LW_HAAR: return tile_run_int<0>(inverse, t, a, b, c, s);
-    case LW_CDF53: return tile_run_int<1>(inverse, t, a, b, c, s);
-    case LW_DD137: return tile_run_int<3>(inverse, t, a, b, c, s);
-    }
-    return cudaErrorInvalidValue;
+    return lwc_dispatch(t->w.id, [&](auto wc) -> cudaError_t {
+        constexpr int W = decltype(wc)::value;
+        if constexpr (!tile_runs<T>(W)) {
+            return cudaErrorInvalidValue;
+        } else if constexpr (std::is_same<T, int32_t>::value) {
+            return tile_run_int<W>(inverse, t, a, b, c, s);
+        } else {
+            return tile_run<T, W>(inverse, t, a, b, c, s);
+        }
+    });
 }
 
 static cudaError_t tile_dispatch(int dtype, int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c,
                                  cudaStream_t s)
 {
     switch (dtype) {
-    case LWK_F32: return tile_float<float>(inverse, t, a, b, c, s);
-    case LWK_F64: return tile_float<double>(inverse, t, a, b, c, s);
-    default: return tile_int(inverse, t, a, b, c, s);
+    case LWK_F32: return tile_dispatch_t<float>(inverse, t, a, b, c, s);
+    case LWK_F64: return tile_dispatch_t<double>(inverse, t, a, b, c, s);
+    default: return tile_dispatch_t<int32_t>(inverse, t, a, b, c, s);
     }
 }
 
+/* Symmetric mode: a tile edge mirrors its samples, which is exact when every
+ * step's taps are symmetric; wavelets whose steps read only inside their
+ * pairs (haar) need no boundary on even lengths. */
 extern "C" int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols)
 {
-    if (rows < 2 || cols < 2 || w->id == LW_FS) return 0;
-    if (dtype == LWK_I32 && !(w->id == LW_HAAR || w->id == LW_CDF53 || w->id == LW_DD137)) return 0;
+    const lw_wavelet_def *d = lw_wavelet_get((lw_wavelet)w->id);
+    if (rows < 2 || cols < 2 || !d || !d->separable) return 0;
+    if (dtype == LWK_I32 && !d->has_integer) return 0;
     if (mode == LW_PERIODIC) return 1;
-    if (w->id == LW_CDF53 || w->id == LW_CDF97 || w->id == LW_DD137) return 1;
-    if (w->id == LW_HAAR) return (rows % 2) == 0 && (cols % 2) == 0;
+    if (lw_wavelet_symmetric_taps(d)) return 1;
+    if (lw_wavelet_inside_pairs(d)) return (rows % 2) == 0 && (cols % 2) == 0;
     return 0;
 }
 

@@ -88,22 +88,26 @@ template <class T, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     }
 }
 
+/* float and float64, separable wavelets whose level reaches at most 4 samples
+ * per side: the tile shapes of t3s_cfg (shared memory per block, blocks per
+ * SM) were sized and validated for that reach; wider wavelets (dd137) take
+ * the pass engines. */
+#define T3_MAX_HALO 4
+static constexpr bool t3_runs(int W) { return lwc_separable(W) && sh_halo(W) <= T3_MAX_HALO; }
+
 template <class T> static cudaError_t t3_dispatch(const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s)
 {
-    switch (t->w.id) {
-    case LW_HAAR: return inverse ? t3_launch<T, 0, 1>(t, src, dst, s) : t3_launch<T, 0, 0>(t, src, dst, s);
-    case LW_CDF53: return inverse ? t3_launch<T, 1, 1>(t, src, dst, s) : t3_launch<T, 1, 0>(t, src, dst, s);
-    case LW_CDF97: return inverse ? t3_launch<T, 2, 1>(t, src, dst, s) : t3_launch<T, 2, 0>(t, src, dst, s);
-    case LW_D4: return inverse ? t3_launch<T, 4, 1>(t, src, dst, s) : t3_launch<T, 4, 0>(t, src, dst, s);
-    }
-    return cudaErrorInvalidValue;
+    return lwc_dispatch(t->w.id, [&](auto wc) -> cudaError_t {
+        constexpr int W = decltype(wc)::value;
+        if constexpr (!t3_runs(W)) return cudaErrorInvalidValue;
+        else return inverse ? t3_launch<T, W, 1>(t, src, dst, s) : t3_launch<T, W, 0>(t, src, dst, s);
+    });
 }
 
 extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n)
 {
     if (dtype != LWK_F32 && dtype != LWK_F64) return 0;
-    if (w->integer) return 0;
-    if (!(w->id == LW_HAAR || w->id == LW_CDF53 || w->id == LW_CDF97 || w->id == LW_D4)) return 0;
+    if (w->integer || !t3_runs(w->id)) return 0;
     for (int a = 0; a < 3; a++)
         if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2)) return 0;
     return (n[1] + 15) / 16 <= 65535; /* grid y */

@@ -23,23 +23,23 @@
 static int block_supported(const lwk_scheme *sc, int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols)
 {
     int id = sc->variant & 0xff, single = (sc->variant & SINGLE) != 0;
-    if (w->id != LW_CDF53 && w->id != LW_CDF97 && w->id != LW_DD137) return 0;
+    const lw_wavelet_def *d = lw_wavelet_get((lw_wavelet)w->id);
+    /* the programs lift pair by pair with symmetric taps (k_block_kernel.cuh) */
+    if (!d || !lw_wavelet_step_pairs(d) || !lw_wavelet_symmetric_taps(d)) return 0;
     if (rows < 2 || cols < 2) return 0;
     if (mode == LW_PERIODIC && ((rows & 1) || (cols & 1))) return 0;
     if (mode != LW_PERIODIC && mode != LW_SYMMETRIC) return 0;
     switch (dtype) {
     case LWK_F32: return !w->integer;
     case LWK_F64: return !w->integer && !single;
-    case LWK_I32: return w->integer && id == LWK_BLOCK_SWELDENS && w->id != LW_CDF97;
+    case LWK_I32: return w->integer && id == LWK_BLOCK_SWELDENS && d->has_integer;
     }
     return 0;
 }
 
-static const lwk_block_fn launchers[LWK_BLOCK_NSCHEMES] = {
-    lwk_block_sweldens,   lwk_block_iwahashi,   lwk_block_explosive,    lwk_block_monolithic,
-    lwk_block_polyphase,  lwk_block_convolution, lwk_block_iwahashi_s, lwk_block_explosive_s,
-    lwk_block_monolithic_s, lwk_block_polyphase_s,
-};
+#define LAUNCHER(ID, fn) fn,
+static const lwk_block_fn launchers[LWK_BLOCK_NSCHEMES] = {LWK_BLOCK_SCHEME_LIST(LAUNCHER)};
+#undef LAUNCHER
 
 static cudaError_t block_forward(const lwk_scheme *sc, int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane dll,
                                  lwk_plane ddet, void *scratch, cudaStream_t s)

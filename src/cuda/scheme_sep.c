@@ -47,13 +47,14 @@ static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
 
 static int sep_supported(const lwk_scheme *sc, int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols)
 {
-    if (w->id == LW_FS || rows < 2 || cols < 2) return 0;
-    if (dtype == LWK_I32 && !(w->id == LW_HAAR || w->id == LW_CDF53 || w->id == LW_DD137)) return 0;
+    const lw_wavelet_def *d = lw_wavelet_get((lw_wavelet)w->id);
+    if (!d || !d->separable || rows < 2 || cols < 2) return 0;
+    if (dtype == LWK_I32 && !d->has_integer) return 0;
     if (hkind(sc) == LWK_SEPH_GALIANO) {
         /* convolution: no integer lifting; in symmetric mode a one-time
          * extension is exact only for symmetric filters (not haar, d4) */
         if (dtype == LWK_I32) return 0;
-        if (mode == LW_SYMMETRIC) return w->id == LW_CDF53 || w->id == LW_CDF97 || w->id == LW_DD137;
+        if (mode == LW_SYMMETRIC) return lw_wavelet_symmetric_taps(d);
     }
     return 1;
 }

@@ -1,26 +1,12 @@
 /* Register lifting shared by the fused engines (k_tile2d.cu, k_tile3d.cu):
- * the step structure of each wavelet as compile-time tables, so that a window
- * of samples stays in registers; the weights come from the kernel parameters. */
+ * the step structure of each wavelet (wavelet_ct.cuh) is known at compile
+ * time, so that a window of samples stays in registers; the weights come from
+ * the kernel parameters. */
 #ifndef LW_TILE_LIFT_CUH
 #define LW_TILE_LIFT_CUH
 
 #include "lw_cuda_dev.cuh"
-
-/* ---- compile-time step structure per wavelet (values of lw_wavelet) ------ */
-__host__ __device__ constexpr int sh_nsteps(int W) { return W == 2 ? 4 : (W == 4 ? 3 : 2); }
-__host__ __device__ constexpr int sh_par(int W, int s) { return W == 4 ? (s == 1 ? 0 : 1) : (s % 2 == 0 ? 1 : 0); }
-__host__ __device__ constexpr int sh_ntaps(int W, int s)
-{
-    return W == 0 ? 1 : (W == 3 ? 4 : (W == 4 ? (s == 1 ? 2 : 1) : 2));
-}
-__host__ __device__ constexpr int sh_off(int W, int s, int i)
-{
-    return W == 0   ? (s == 0 ? -1 : 1)
-           : W == 3 ? (i == 0 ? -3 : (i == 1 ? -1 : (i == 2 ? 1 : 3)))
-           : W == 4 ? (s == 0 ? 1 : (s == 2 ? -1 : (i == 0 ? -1 : 1)))
-                    : (i == 0 ? -1 : 1);
-}
-__host__ __device__ constexpr int sh_halo(int W) { return W == 2 ? 4 : (W == 3 ? 6 : (W == 4 ? 4 : 2)); }
+#include "wavelet_ct.cuh"
 
 template <class T, int NT, int DIR>
 __device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const T *taps)

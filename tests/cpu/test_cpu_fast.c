@@ -150,11 +150,11 @@ static int64_t rnd_len(int64_t hi, int periodic)
 
 static void sweep(void)
 {
-    for (int w = 0; w <= LW_FS; w++)
+    for (int w = 0; w < LW_WAVELET_COUNT; w++)
         for (int m = 0; m < 2; m++)
             for (int lay = 0; lay < 2; lay++)
                 for (int t = 0; t < 3; t++) {
-                    if (t == LW_INT32 && (w == LW_CDF97 || w == LW_D4)) continue;
+                    if (t == LW_INT32 && !(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_INTEGER)) continue;
                     lw_wavelet W = (lw_wavelet)w;
                     lw_mode M = (lw_mode)m;
                     lw_layout Y = (lw_layout)lay;

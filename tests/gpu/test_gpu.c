@@ -22,9 +22,9 @@ static int g_only_w = -1; /* LW_GPU_WAVELET: random cases of that wavelet only *
 static void random_case(gcase *c)
 {
     memset(c, 0, sizeof *c);
-    c->w = (lw_wavelet)lw_rng_range(0, LW_FS);
+    c->w = (lw_wavelet)lw_rng_range(0, LW_WAVELET_COUNT - 1);
     if (g_only_w >= 0) c->w = (lw_wavelet)g_only_w;
-    int has_int = c->w == LW_HAAR || c->w == LW_CDF53 || c->w == LW_DD137 || c->w == LW_FS;
+    int has_int = (lw_wavelet_properties(c->w) & LW_WAVELET_INTEGER) != 0;
     int r = (int)lw_rng_range(0, 9);
     c->t = (has_int && r < 3) ? LW_INT32 : (r < 5 ? LW_FLOAT64 : LW_FLOAT32);
     c->m = (lw_mode)lw_rng_range(0, 1);

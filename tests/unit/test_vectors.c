@@ -87,7 +87,7 @@ static void test_linearity(void)
 {
     enum { N = 37 };
     double x[N], y[N], z[N], tx[N], ty[N], tz[N];
-    for (int w = 0; w <= LW_FS; w++)
+    for (int w = 0; w < LW_WAVELET_COUNT; w++)
         for (int m = 0; m < 1; m++) {
             for (int i = 0; i < N; i++) {
                 x[i] = lw_rng_unit() - 0.5;
@@ -178,6 +178,11 @@ static void test_errors(void)
     lw_wavelet w;
     CHECK(lw_wavelet_parse("dd137", &w) == LW_OK && w == LW_DD137, "parse");
     CHECK(lw_wavelet_parse("db9", &w) == LW_ERR_INVALID_ARGUMENT, "parse unknown");
+    for (int i = 0; i < LW_WAVELET_COUNT; i++) {
+        CHECK(lw_wavelet_parse(lw_wavelet_name((lw_wavelet)i), &w) == LW_OK && (int)w == i, "name round trip %d", i);
+        CHECK(lw_wavelet_properties((lw_wavelet)i) & LW_WAVELET_FLOAT, "%d has a float variant", i);
+    }
+    CHECK(lw_wavelet_properties((lw_wavelet)LW_WAVELET_COUNT) == 0, "properties past the enum");
 }
 
 int main(void)
