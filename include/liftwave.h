@@ -26,7 +26,7 @@
  *   - Boundary samples are read through the boundary mode at every lifting
  *     step, so the transform is perfectly invertible for every length.
  *   - A length-1 axis is left unchanged.
- *   - Scaling, per axis and level: cdf53, cdf97, dd137 and fs use the
+ *   - Scaling, per axis and level: cdf53, cdf97, dd137, dd97 and fs use the
  *     JPEG 2000 normalisation: the lowpass has DC gain 1 (a constant signal
  *     gives the same constant in the lowpass band) and the highpass has
  *     Nyquist gain 2 ((-1)^n gives highpass coefficients of magnitude 2).
@@ -55,13 +55,15 @@
  *   L >= 1 levels, every coefficient c satisfies
  *       |c| <= eta^d * lambda^(d*(L-1)) * (M + d*L)
  *   where lambda and eta are the l1 norms of the lowpass and highpass
- *   analysis filters: haar 1 and 2, cdf53 1.5 and 2, dd137 1.625 and 2.25;
+ *   analysis filters: haar 1 and 2, cdf53 1.5 and 2, dd137 1.625 and 2.25,
+ *   dd97 1.5 and 2.25;
  *   fs gives |c| <= 2*M + 1 for every d and L.  So the result always fits
  *   when that bound is below 2^31, for example:
  *       |x| < 2^24: haar and fs any levels; cdf53 up to 11 / 5 / 3 levels in
- *                   1-D / 2-D / 3-D; dd137 up to 9 / 4 / 2;
+ *                   1-D / 2-D / 3-D; dd137 up to 9 / 4 / 2; dd97 up to
+ *                   10 / 4 / 2;
  *       |x| < 2^16 (16-bit data): cdf53 up to 24 / 12 / 7; dd137 up to
- *                   20 / 10 / 6; haar and fs any.
+ *                   20 / 10 / 6; dd97 up to 24 / 11 / 7; haar and fs any.
  *   The inverse of a forward result reproduces the forward's input, so it
  *   fits whenever that input did; an arbitrary array given to the inverse
  *   may overflow and is reported the same way.  The CUDA backend does not
@@ -119,12 +121,13 @@ typedef enum lw_wavelet {
     LW_CDF97 = 2,  /* CDF 9/7, JPEG 2000 irreversible constants; float only */
     LW_DD137 = 3,  /* Deslauriers-Dubuc 13/7; integer variant: Dirac */
     LW_D4 = 4,     /* Daubechies-4, equal to PyWavelets db2 periodization; float only */
-    LW_FS = 5      /* Faber-Schauder, non-separable in 2-D/3-D */
+    LW_FS = 5,     /* Faber-Schauder, non-separable in 2-D/3-D */
+    LW_DD97 = 6    /* Deslauriers-Dubuc 9/7 (Dirac's default); integer variant: Dirac */
 } lw_wavelet;
 
 /* Number of wavelets: the values of lw_wavelet are 0 .. LW_WAVELET_COUNT - 1,
  * so a program can list them with lw_wavelet_name(). */
-#define LW_WAVELET_COUNT 6
+#define LW_WAVELET_COUNT 7
 
 /* Boundary extension, read at every lifting step.
  *   LW_SYMMETRIC  ... x2 x1 | x0 x1 x2 ... x(n-2) x(n-1) | x(n-2) x(n-3) ...

@@ -64,7 +64,8 @@
     X(CDF97, "cdf97", 1.0 / LW_CDF97_K, LW_CDF97_K, 0, 1, 1, 0)         \
     X(DD137, "dd137", 1.0, 1.0, 1, 1, 1, 0)                             \
     X(D4, "d4", LW_D4_ZL, LW_D4_ZH, 0, 1, 1, 1)                         \
-    X(FS, "fs", 1.0, 1.0, 1, 1, 0, 0)
+    X(FS, "fs", 1.0, 1.0, 1, 1, 0, 0)                                   \
+    X(DD97, "dd97", 1.0, 1.0, 1, 1, 1, 0)
 
 /* two taps at -1, +1 with weight w */
 #define LW_S2(S, odd, w, c, sign, add, shift) S(odd, 2, -1, 1, 0, 0, w, w, 0, 0, c, c, 0, 0, sign, add, shift)
@@ -92,5 +93,7 @@
     LW_S1(S, 1, -1, LW_D4_D, 0, 0, 0, 0)
 /* Faber-Schauder: the 5/3 predict alone (its 2-D/3-D form is non-separable) */
 #define LW_STEPS_FS(S) LW_S2(S, 1, -0.5, 1, -1, 0, 1)
+/* Deslauriers-Dubuc 9/7 (Dirac's default): the 13/7 predict, the 5/3 update */
+#define LW_STEPS_DD97(S) LW_S4(S, 1, 1.0 / 16, -9.0 / 16, -1, 8, 4) LW_S2(S, 0, 0.25, 1, 1, 2, 2)
 
 #endif

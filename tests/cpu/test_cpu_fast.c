@@ -213,9 +213,9 @@ static void sweep(void)
  * exact computation and still equal the reference. */
 static void int_limits(void)
 {
-    const lw_wavelet ws[4] = {LW_HAAR, LW_CDF53, LW_DD137, LW_FS};
+    const lw_wavelet ws[5] = {LW_HAAR, LW_CDF53, LW_DD137, LW_FS, LW_DD97};
     const int64_t mags[3] = {1 << 20, 1 << 26, (int64_t)1 << 30};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         for (int j = 0; j < 3; j++)
             for (int dir = 0; dir < 2; dir++) {
                 int64_t s2[2] = {23, 30}, s1[1] = {41};

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const lw_wavelet waves[] = {LW_HAAR, LW_CDF53, LW_CDF97, LW_DD137, LW_D4};
+static const lw_wavelet waves[] = {LW_HAAR, LW_CDF53, LW_CDF97, LW_DD137, LW_D4, LW_DD97};
 #define NWAVES ((int)(sizeof waves / sizeof waves[0]))
 
 /* Can the scheme plan this case?  (Creates and destroys a CUDA plan.) */

@@ -51,12 +51,12 @@ static void fill_full_range(int32_t *x, int64_t n)
  * other integer wavelets and ranks: an error, never a wrapped result. */
 static void test_overflow_detected(void)
 {
-    static const lw_wavelet ws[4] = {LW_HAAR, LW_CDF53, LW_DD137, LW_FS};
+    static const lw_wavelet ws[5] = {LW_HAAR, LW_CDF53, LW_DD137, LW_FS, LW_DD97};
     int64_t s1[1] = {64}, s2[2] = {16, 16}, s3[3] = {6, 8, 10};
     const int64_t *shapes[3] = {s1, s2, s3};
     int32_t x[480], y[480];
     for (int b = 0; b < 2; b++)
-        for (int wi = 0; wi < 4; wi++)
+        for (int wi = 0; wi < 5; wi++)
             for (int r = 1; r <= 3; r++)
                 for (int dir = 0; dir < 2; dir++) {
                     int64_t n = count_of(r, shapes[r - 1]);
@@ -103,21 +103,21 @@ static void test_overflow_detected(void)
  * invert exactly, on both backends, with equal results. */
 static double bound_factor(lw_wavelet w, int d, int L)
 {
-    double lambda = w == LW_CDF53 ? 1.5 : w == LW_DD137 ? 1.625 : 1.0;
-    double eta = w == LW_DD137 ? 2.25 : 2.0;
+    double lambda = (w == LW_CDF53 || w == LW_DD97) ? 1.5 : w == LW_DD137 ? 1.625 : 1.0;
+    double eta = (w == LW_DD137 || w == LW_DD97) ? 2.25 : 2.0;
     if (w == LW_FS) return 2.0;
     return pow(eta, d) * pow(lambda, d * (L - 1));
 }
 
 static void test_safe_range(void)
 {
-    static const lw_wavelet ws[4] = {LW_HAAR, LW_CDF53, LW_DD137, LW_FS};
+    static const lw_wavelet ws[5] = {LW_HAAR, LW_CDF53, LW_DD137, LW_FS, LW_DD97};
     int64_t s1[1] = {3000}, s2[2] = {40, 37}, s3[3] = {9, 10, 8};
     const int64_t *shapes[3] = {s1, s2, s3};
     enum { NMAX = 3000 };
     static int32_t x[NMAX], y[2][NMAX], z[NMAX];
     int tested = 0;
-    for (int wi = 0; wi < 4; wi++)
+    for (int wi = 0; wi < 5; wi++)
         for (int d = 1; d <= 3; d++) {
             int lmax = 0;
             lw_max_levels(d, shapes[d - 1], 0, NULL, &lmax);

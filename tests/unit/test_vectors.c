@@ -116,6 +116,33 @@ static void test_haar_values(void)
     CHECK(memcmp(b, wi, sizeof wi) == 0, "integer haar: %d %d %d %d", b[0], b[1], b[2], b[3]);
 }
 
+/* Deslauriers-Dubuc 9/7: integer known vector (Dirac's rounding, worked by
+ * hand with whole-sample symmetric extension) and the float impulse
+ * responses (lowpass 1/64 (1, 0, -8, 16, 46, 16, -8, 0, 1), highpass
+ * 1/16 (1, 0, -9, 16, -9, 0, 1)). */
+static void test_dd97_values(void)
+{
+    int32_t x[10] = {5, 3, 8, 1, 9, 2, 7, 4, 6, 0}, y[10];
+    int32_t want[10] = {4, 5, 6, 5, 4, -3, -8, -6, -2, -6};
+    CHECK(run1d(LW_DD97, LW_SYMMETRIC, LW_INT32, 1, 10, 1, LW_FORWARD, LW_MALLAT, x, y) == LW_OK, "plan: %s",
+          lw_last_error());
+    for (int i = 0; i < 10; i++) CHECK(y[i] == want[i], "integer dd97[%d] = %d, want %d", i, y[i], want[i]);
+    enum { N = 32 };
+    double e[N], r[N];
+    const double low[9] = {1 / 64.0, 0, -8 / 64.0, 16 / 64.0, 46 / 64.0, 16 / 64.0, -8 / 64.0, 0, 1 / 64.0};
+    const double high[7] = {1 / 16.0, 0, -9 / 16.0, 1.0, -9 / 16.0, 0, 1 / 16.0};
+    for (int k = 0; k < N; k++) {
+        memset(e, 0, sizeof e);
+        e[k] = 1;
+        CHECK(run1d(LW_DD97, LW_PERIODIC, LW_FLOAT64, 0, N, 1, LW_FORWARD, LW_MALLAT, e, r) == LW_OK, "plan");
+        int dl = k - 16, dh = k - 17; /* distance from the lowpass sample 16 / highpass sample 17 */
+        double wl = (dl >= -4 && dl <= 4) ? low[dl + 4] : 0.0;
+        double wh = (dh >= -3 && dh <= 3) ? high[dh + 3] : 0.0;
+        CHECK(fabs(r[8] - wl) < 1e-14, "dd97 low tap at %d: %.15g vs %.15g", dl, r[8], wl);
+        CHECK(fabs(r[N / 2 + 8] - wh) < 1e-14, "dd97 high tap at %d: %.15g vs %.15g", dh, r[N / 2 + 8], wh);
+    }
+}
+
 static void test_fs_values(void)
 {
     /* 3x3 integer Faber-Schauder, symmetric, interleaved: corners are E. */
@@ -178,6 +205,7 @@ static void test_errors(void)
     lw_wavelet w;
     CHECK(lw_wavelet_parse("dd137", &w) == LW_OK && w == LW_DD137, "parse");
     CHECK(lw_wavelet_parse("db9", &w) == LW_ERR_INVALID_ARGUMENT, "parse unknown");
+    CHECK(lw_wavelet_parse("dd97", &w) == LW_OK && w == LW_DD97, "parse dd97");
     for (int i = 0; i < LW_WAVELET_COUNT; i++) {
         CHECK(lw_wavelet_parse(lw_wavelet_name((lw_wavelet)i), &w) == LW_OK && (int)w == i, "name round trip %d", i);
         CHECK(lw_wavelet_properties((lw_wavelet)i) & LW_WAVELET_FLOAT, "%d has a float variant", i);
@@ -193,6 +221,7 @@ int main(void)
     test_cdf97_taps();
     test_linearity();
     test_haar_values();
+    test_dd97_values();
     test_fs_values();
     test_errors();
     return lw_test_finish("test_vectors");
