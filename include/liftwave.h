@@ -189,8 +189,17 @@ typedef struct lw_config {
     int integer;                   /* nonzero: integer (reversible) variant; dtype must be LW_INT32 */
     lw_backend backend;            /* default LW_BACKEND_AUTO */
     unsigned flags;                /* LW_FLAG_* */
-    const char *scheme;            /* GPU algorithm name; NULL or "auto" = default engine */
+    const char *scheme;            /* engine or GPU algorithm name; NULL or "auto" = the default
+                                    * (lw_engine_count / lw_engine_name list them) */
+    int threads;                   /* CPU threads; 0 = the OpenMP default (all cores unless
+                                    * OMP_NUM_THREADS says otherwise); at most LW_MAX_THREADS */
+    const char *tuning;            /* NULL, or "key=value,..." knobs read once at plan creation
+                                    * (lw_tuning_count / lw_tuning_key list them; docs/TUNING.md);
+                                    * an unknown key or bad value fails lw_plan_create */
 } lw_config;
+
+/* Largest lw_config.threads accepted. */
+#define LW_MAX_THREADS 1024
 
 typedef struct lw_plan lw_plan;
 
@@ -279,6 +288,11 @@ const char *lw_dtype_name(lw_dtype t);
 size_t lw_dtype_size(lw_dtype t);
 const char *lw_backend_name(lw_backend b);
 lw_status lw_backend_parse(const char *name, lw_backend *b);
+
+/* The keys lw_config.tuning accepts: key i (NULL outside [0, count)) and, in
+ * *about when not NULL, one line on its values and default.  Static strings. */
+int lw_tuning_count(void);
+const char *lw_tuning_key(int i, const char **about);
 
 /* Library version string, and whether a backend is usable on this machine
  * (built in, and for CUDA a device present). */

@@ -131,6 +131,25 @@ typedef struct lw_geometry {
 /* Validate cfg and fill geo (levels resolved).  Sets the error text. */
 lw_status lw_geometry_init(lw_geometry *geo, const lw_config *cfg);
 
+/* ---- tuning (tuning.c; keys documented in docs/TUNING.md) --------------- */
+
+#define LW_TUNING_MAX 256
+
+typedef struct lw_tuning {
+    int simd;             /* 0 auto, else 1 + the cpu backend's lw_simd */
+    int stream;           /* 0 auto, 1 cached stores, 2 streaming stores */
+    int64_t ring_kb;      /* 0: from the L2 size */
+    int prefetch, walk;
+    int64_t walk_kb;
+    int64_t split_min;
+    int64_t vol_split[2]; /* 0x0: automatic */
+} lw_tuning;
+
+void lw_tuning_defaults(lw_tuning *t);
+/* Parse "key=value,key=value" (NULL: defaults); a bad key or value is
+ * LW_ERR_INVALID_ARGUMENT with a message naming it. */
+lw_status lw_tuning_parse(const char *s, lw_tuning *t);
+
 /* ---- plans and backends ------------------------------------------------- */
 
 struct lw_backend_ops;
@@ -142,6 +161,8 @@ struct lw_plan {
     const struct lw_backend_ops *ops;
     void *impl;           /* backend-private state */
     char scheme[32];      /* copy of cfg.scheme; cfg.scheme points here */
+    char tuning[LW_TUNING_MAX]; /* copy of cfg.tuning; cfg.tuning points here */
+    lw_tuning tune;       /* parsed once at plan creation */
     void *stream;         /* cudaStream_t for device pointers */
 };
 

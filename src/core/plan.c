@@ -71,12 +71,18 @@ lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
         else
             strcpy(p->scheme, cfg->scheme);
     }
+    if (st == LW_OK && (cfg->threads < 0 || cfg->threads > LW_MAX_THREADS))
+        st = lw_fail(LW_ERR_INVALID_ARGUMENT, "threads = %d: want 0 (the OpenMP default) to %d", cfg->threads,
+                     LW_MAX_THREADS);
+    if (st == LW_OK) st = lw_tuning_parse(cfg->tuning, &p->tune);
+    if (st == LW_OK && cfg->tuning) strcpy(p->tuning, cfg->tuning); /* length checked by the parser */
     if (st != LW_OK) {
         free(p);
         return st;
     }
     if (!p->scheme[0]) strcpy(p->scheme, "auto");
     p->cfg.scheme = p->scheme;
+    p->cfg.tuning = cfg->tuning ? p->tuning : NULL;
     p->cfg.levels = p->geo.levels;
     p->cfg.naxes = p->geo.naxes;
     for (int i = 0; i < p->geo.naxes; i++) p->cfg.axes[i] = p->geo.axes[i];

@@ -91,11 +91,13 @@ lw_status lw_fast_plan_create(lw_plan *plan)
         if (!ok) return lw_fail(LW_ERR_INTERNAL, "cpu backend: unsupported lifting step shape in %s", w->name);
     }
     lw_simd simd;
-    lw_status st = lw_simd_choose(&simd);
+    lw_status st = lw_simd_choose(plan->tune.simd, &simd);
     if (st != LW_OK) return st;
     lw_fast_plan *fp = calloc(1, sizeof *fp);
     if (!fp) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu plan");
     fp->simd = simd;
+    fp->tune = plan->tune;
+    fp->threads = lw_cpu_threads(plan->cfg.threads);
     fp->k = lw_simd_kernels(fp->simd, plan->cfg.dtype);
     fp->es = lw_dtype_size(plan->cfg.dtype);
     fp->isint = plan->cfg.integer != 0;
@@ -259,10 +261,7 @@ static lw_status run_level(const lw_plan *plan, const fast_shape *fs, int k, con
     build_level(plan, fs, k, sst, dst_st, ll ? lst : NULL, &lv);
     /* streaming stores once a level's output is well beyond the caches */
     lv.nt = (double)dense_count(plan, fs, k) * (double)lv.fp->es >= LW_FAST_NT_BYTES;
-    {   /* LW_CPU_STREAM=0 / 1 forces cached / streaming stores (experiments) */
-        const char *e = getenv("LW_CPU_STREAM");
-        if (e && (e[0] == '0' || e[0] == '1') && !e[1]) lv.nt = e[0] == '1';
-    }
+    if (lv.fp->tune.stream) lv.nt = lv.fp->tune.stream == 2; /* tuning: stream=cached|streaming */
     if (fs->fsmode) return lw_fast_fs_level(&lv, src, dst, ll, threads, guard);
     return lw_fast_run_level(&lv, src, dst, ll, threads, guard, scratch, per_thread);
 }
@@ -272,7 +271,7 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
     const lw_geometry *geo = &plan->geo;
     const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
     size_t es = fp->es, bytes = (size_t)geo->total * es;
-    int L = geo->levels, threads = lw_cpu_threads();
+    int L = geo->levels, threads = fp->threads;
     fast_shape fs;
     memset(&fs, 0, sizeof fs);
     for (int a = 0; a < geo->naxes; a++)

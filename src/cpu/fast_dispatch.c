@@ -1,11 +1,8 @@
 /* SIMD path choice and thread count of the cpu backend.
  *
- * LW_CPU_SIMD=scalar|sse2|avx2|avx512 forces a path (read at plan time, so a
- * test can run every path in one process); a forced path that this CPU lacks
- * falls back to the best one it has below it.  Any other non-empty value
- * makes plan creation fail with LW_ERR_INVALID_ARGUMENT (the library never
- * prints, so ignoring a misspelt value would go unnoticed).  Without the variable the best supported
- * path is used: avx512 (F+BW+DQ+VL), avx2 (+FMA), sse2, scalar. */
+ * The plan's tuning may force a path (simd=scalar|sse2|avx2|avx512); a path
+ * this CPU lacks is an error, never a silent fallback.  Otherwise the best
+ * supported path is used: avx512 (F+BW+DQ+VL), avx2 (+FMA), sse2, scalar. */
 #include "fast_internal.h"
 
 #include <stdlib.h>
@@ -45,24 +42,14 @@ int lw_simd_supported(lw_simd s)
     }
 }
 
-lw_status lw_simd_choose(lw_simd *out)
+lw_status lw_simd_choose(int want, lw_simd *out)
 {
-    const char *e = getenv("LW_CPU_SIMD");
-    lw_simd want = LW_SIMD_SCALAR;
-    if (e && *e) {
-        int known = 0;
-        for (int i = 0; i < LW_SIMD_COUNT; i++)
-            if (strcmp(e, simd_names[i]) == 0) {
-                want = (lw_simd)i;
-                known = 1;
-            }
-        if (!known)
-            return lw_fail(LW_ERR_INVALID_ARGUMENT,
-                           "LW_CPU_SIMD='%.64s' is not a SIMD path of the cpu backend; valid values: scalar, sse2, "
-                           "avx2, avx512 (or unset for the best this CPU has)",
-                           e);
-        while (want > LW_SIMD_SCALAR && !lw_simd_supported(want)) want = (lw_simd)(want - 1);
-        *out = want;
+    if (want > 0) {
+        lw_simd w = (lw_simd)(want - 1);
+        if (!lw_simd_supported(w))
+            return lw_fail(LW_ERR_UNSUPPORTED, "tuning: simd=%s is not available on this CPU (or this build)",
+                           lw_simd_name(w));
+        *out = w;
         return LW_OK;
     }
     for (int s = LW_SIMD_COUNT - 1; s > 0; s--)
@@ -96,17 +83,14 @@ void lw_fast_store_fence(void)
 #endif
 }
 
-static int g_threads; /* 0: the OpenMP default */
-
-void lw_cpu_set_threads(int n) { g_threads = n > 0 ? n : 0; }
-
-int lw_cpu_threads(void)
+int lw_cpu_threads(int requested)
 {
 #ifdef LW_HAVE_OPENMP
-    if (g_threads > 0) return g_threads;
+    if (requested > 0) return requested;
     int n = omp_get_max_threads();
     return n > 0 ? n : 1;
 #else
+    (void)requested;
     return 1;
 #endif
 }

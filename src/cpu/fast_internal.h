@@ -1,6 +1,6 @@
 /* Tuned CPU backend ("cpu"): shared declarations of its files.
  *
- *   fast_dispatch.c     SIMD path choice (cpuid, LW_CPU_SIMD) and thread count
+ *   fast_dispatch.c     SIMD path choice (cpuid, the tuning's simd) and thread count
  *   fast_simd_*.c       per-ISA kernels (one templated body: fast_tmpl_*.h):
  *                       step loops, fused two-tap kernels, split / merge
  *   fast_line.c         1-D lifting of one line segment along a contiguous
@@ -122,10 +122,10 @@ extern const lw_fkern lw_fk_avx512[3];
 
 /* Whether this CPU (and build) can run a path. */
 int lw_simd_supported(lw_simd s);
-/* The path to use: LW_CPU_SIMD (scalar|sse2|avx2|avx512) if set (the best
- * supported one at or below it), else the best supported one.  Any other
- * non-empty value: LW_ERR_INVALID_ARGUMENT (message names the valid ones). */
-lw_status lw_simd_choose(lw_simd *out);
+/* The path to use: the tuning's `simd` (0 = auto: the best supported one;
+ * else 1 + the requested lw_simd, which this CPU must support, or
+ * LW_ERR_UNSUPPORTED naming it). */
+lw_status lw_simd_choose(int want, lw_simd *out);
 const char *lw_simd_name(lw_simd s);
 lw_status lw_simd_parse(const char *name, lw_simd *s);
 const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t);
@@ -135,10 +135,10 @@ const lw_fkern *lw_simd_kernels(lw_simd s, lw_dtype t);
  * of a level. */
 void lw_fast_store_fence(void);
 
-/* Threads used by the cpu backend: the setter's value when > 0, else the
- * OpenMP default (OMP_NUM_THREADS, omp_set_num_threads); 1 without OpenMP. */
-void lw_cpu_set_threads(int n);
-int lw_cpu_threads(void);
+/* Threads a plan asking for `requested` (lw_config.threads) runs on: the
+ * request when > 0, else the OpenMP default (OMP_NUM_THREADS,
+ * omp_set_num_threads); 1 without OpenMP. */
+int lw_cpu_threads(int requested);
 
 /* Timeline of the 3-D engine's parallel region, for perf_cpu -T (a
  * diagnostic: one plan at a time; NULL, the default, turns it off).  Times
@@ -174,6 +174,8 @@ typedef struct lw_fast_plan {
     void *cache;
     size_t cache_size;
     volatile int cache_busy; /* taken with __atomic builtins */
+    lw_tuning tune;   /* the plan's knobs */
+    int threads;      /* threads of every execute */
 } lw_fast_plan;
 
 /* ---- the windowed 1-D line lifting (fast_line.c) --------------------------- */

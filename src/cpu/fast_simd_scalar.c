@@ -1,5 +1,5 @@
 /* Kernels without SIMD (also the path on non-x86 machines).  On GCC the
- * auto-vectorizer is switched off so that LW_CPU_SIMD=scalar really is
+ * auto-vectorizer is switched off so that the tuning simd=scalar really is
  * scalar. */
 #define LW_ISA scalar
 #define LW_VB 0

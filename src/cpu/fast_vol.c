@@ -54,7 +54,7 @@ typedef struct vol_plan {
     int buffered;        /* rows are lifted in the line buffer (fused), else in place */
     int rowfwd, rowinv;  /* ... by lw_row_fwd / lw_row_inv (Mallat, unit strides) */
     int xlast;           /* inverse with the rows last (vol_sweep, lw_row_inv_merge) */
-    int prefetch;        /* software prefetch of the next plane's rows (LW_CPU_PREFETCH=0: off, experiments) */
+    int prefetch;        /* software prefetch of the next plane's rows (tuning prefetch=0: off) */
     int64_t walk_iters;
     int walk;            /* dim 1 as a column walk (lw_fast_vsweep), else iteration by iteration */  /* dim-1 iterations per band of vol_sweep: 2 * walk_iters + 5 rows in ~24 KiB */
     int rowload;         /* forward rows loaded by lw_row_load (unit-stride input rows) */
@@ -89,11 +89,10 @@ static int64_t win_len(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t 
  * again), so tiles are made as large as the L2 allows: measured on a Zen 3
  * VM (512 KiB L2, 256^3 cdf97, 1 thread), half the L2 (tiles of 29 rows +
  * 8 halo) was 6-8% slower than the whole L2 (64 + 8); twice the L2 was no
- * faster than once.  LW_CPU_RING_KB overrides it (experiments). */
-static size_t ring_budget(void)
+ * faster than once.  The tuning's ring_kb overrides it. */
+static size_t ring_budget(const lw_tuning *t)
 {
-    const char *e = getenv("LW_CPU_RING_KB");
-    if (e && atol(e) > 0) return (size_t)atol(e) << 10;
+    if (t->ring_kb > 0) return (size_t)t->ring_kb << 10;
     long l2 = 0;
 #if defined(_SC_LEVEL2_CACHE_SIZE)
     l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
@@ -132,22 +131,17 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
         vp->g = vp->rg; /* no margins: the line format is the compact one */
     }
     vp->rf = vp->rg.fmt;
+    vp->prefetch = fp->tune.prefetch;
     {
-        const char *e = getenv("LW_CPU_PREFETCH");
-        vp->prefetch = !(e && e[0] == '0' && !e[1]);
-    }
-    {
-        const char *kb = getenv("LW_CPU_WALK_KB"); /* band bytes (experiments; default 24 KiB) */
-        int64_t band = kb && atol(kb) > 0 ? (int64_t)atol(kb) << 10 : (int64_t)24 << 10;
+        int64_t band = fp->tune.walk_kb << 10; /* bytes of one band of the walk */
         int64_t rowb = (int64_t)(vp->rf * fp->es), rows = band / (rowb > 0 ? rowb : 1);
         vp->walk_iters = rows > 2 * vp->lag + 2 ? (rows - vp->lag) / 2 : vp->lag;
-        const char *e = getenv("LW_CPU_WALK"); /* 0: dim 1 row by row (experiments) */
-        vp->walk = !(e && e[0] == '0' && !e[1]);
+        vp->walk = fp->tune.walk; /* 0: dim 1 row by row */
     }
     int64_t n1 = lv->n[1];
     int64_t full = win_len(fp, lv->mode, n1, 0, n1), one = win_len(fp, lv->mode, n1, 0, 1);
     int64_t rowb = (int64_t)vp->R * (int64_t)vp->rf * (int64_t)fp->es;
-    int64_t fit = (int64_t)ring_budget() / (rowb > 0 ? rowb : 1);
+    int64_t fit = (int64_t)ring_budget(&fp->tune) / (rowb > 0 ? rowb : 1);
     int64_t cap = fit < full ? fit : full;
     if (cap < one) cap = one;
     vp->cap_rows = cap;
@@ -243,13 +237,8 @@ static void vol_units(const lw_fast_level *lv, vol_plan *vp, int threads, int64_
  * recomputes 2E planes of halo, but an idle thread has nothing better to
  * do: on the 16-vCPU Xeon (256^3 cdf97, 16 threads, 5 rounds) parts of 2
  * or more planes gave 1.37 ms, of 4 or more 1.45, of 8 or more 1.49, and no
- * splits 1.56.  LW_CPU_SPLIT_MIN overrides it (0: no splits; experiments). */
-static int64_t vol_split_min(void)
-{
-    const char *e = getenv("LW_CPU_SPLIT_MIN");
-    if (e && *e) return atol(e) > 0 ? atol(e) : 0;
-    return 2;
-}
+ * splits 1.56.  That is the default of the tuning's split_min (0: no
+ * splits). */
 
 size_t lw_fast_vol_scratch(const lw_fast_level *lv)
 {
@@ -526,10 +515,9 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
     vol_plan vp;
     vol_geom(lv, &vp);
     vol_units(lv, &vp, threads, nitems);
-    {   /* LW_CPU_VOL_SPLIT=STRIPSxTILES forces the units (experiments) */
-        const char *e = getenv("LW_CPU_VOL_SPLIT");
-        long a = 0, b = 0;
-        if (e && sscanf(e, "%ldx%ld", &a, &b) == 2 && a >= 1 && b >= 1 && a <= lv->n[0] && b <= lv->n[1]) {
+    {   /* tuning vol_split=STRIPSxTILES forces the units */
+        int64_t a = fp->tune.vol_split[0], b = fp->tune.vol_split[1];
+        if (a >= 1 && b >= 1 && a <= lv->n[0] && b <= lv->n[1]) {
             vp.strip = (lv->n[0] + a - 1) / a;
             vp.nstrips = (lv->n[0] + vp.strip - 1) / vp.strip;
             vp.tile = (lv->n[1] + b - 1) / b;
@@ -541,7 +529,7 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
         }
     }
     size_t need = ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
-    int64_t nunits = nitems * vp.nstrips * vp.ntiles, smin = threads > 1 ? vol_split_min() : 0;
+    int64_t nunits = nitems * vp.nstrips * vp.ntiles, smin = threads > 1 ? fp->tune.split_min : 0;
     /* more threads than units only where units are long enough to split */
     int64_t most = nunits * (smin ? 1 + vp.strip / (4 * smin) : 1);
     if (threads > most) threads = (int)(most > 0 ? most : 1);

@@ -6,9 +6,11 @@
  * -i inverse, -p in place, -P hardware counters of the copies and of the
  * transforms (cycles, instructions, task clock, stalls: pmu_counters.h),
  * -T the 3-D engine's per-thread timeline (fork, scratch clear, busy, last
- * unit, join; medians over the timed runs).  Threads: OMP_NUM_THREADS; SIMD: LW_CPU_SIMD. */
+ * unit, join; medians over the timed runs).  Threads: OMP_NUM_THREADS; SIMD and
+ * the other knobs: LW_CPU_SIMD, ... (lw_test_tuning.h). */
 #include "liftwave.h"
 #include "cpu/fast_internal.h"
+#include "lw_test_tuning.h"
 #include "pmu_counters.h"
 
 #include <stddef.h>
@@ -122,6 +124,7 @@ int main(int argc, char **argv)
     c.shape[0] = c.shape[1] = 8192;
     c.mode = LW_PERIODIC;
     c.backend = LW_BACKEND_CPU;
+    c.tuning = lw_test_tuning();
     int reps = 9, inplace = 0, pmu_on = 0, trace_on = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
@@ -182,7 +185,7 @@ int main(int argc, char **argv)
         else ((int32_t *)x)[i] = (int32_t)(u * 65536);
     }
     memset(y, 0, bytes);
-    int th = lw_cpu_threads();
+    int th = lw_cpu_threads(0);
     double tt[200], tc[200];
     static lw_vol_trace trace;
     trace_stats ts[200];

@@ -7,8 +7,9 @@
  * LW_ERR_INTEGER_OVERFLOW when a result does not fit int32).
  *
  * The SIMD path and thread count come from the environment (LW_CPU_SIMD,
- * OMP_NUM_THREADS), one ctest per combination; a path this CPU lacks is
- * skipped with exit status 77. */
+ * mapped to the plans' tuning by lw_test_tuning.h, and OMP_NUM_THREADS), one
+ * ctest per combination; a path this CPU lacks is skipped with exit status
+ * 77. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv, strdup */
 #include "liftwave.h"
 #include "cpu/fast_internal.h"
@@ -281,7 +282,7 @@ static void volumes(void)
     check(4, p, 3, a123, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, 2, LW_INVERSE, 0);
     const int th[4] = {3, 5, 8, 16};
     for (int i = 0; i < 4; i++) {
-        lw_cpu_set_threads(th[i]);
+        lw_test_threads = th[i];
         check(3, a, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 1, LW_FORWARD, 0);
         check(3, a, 0, NULL, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, 1, LW_INVERSE, 0);
         check(3, b, 0, NULL, LW_DD137, LW_SYMMETRIC, LW_INTERLEAVED, LW_FLOAT32, 1, LW_INVERSE, 0);
@@ -292,17 +293,17 @@ static void volumes(void)
     int64_t q[3] = {37, 21, 96};
     const int tq[4] = {1, 2, 7, 16};
     for (int i = 0; i < 4; i++) {
-        lw_cpu_set_threads(tq[i]);
+        lw_test_threads = tq[i];
         for (int m = 0; m < 2; m++) {
             check(3, q, 0, NULL, LW_CDF97, (lw_mode)m, LW_MALLAT, LW_FLOAT32, LW_LEVELS_MAX, LW_INVERSE, 0);
             check(3, q, 0, NULL, LW_CDF97, (lw_mode)m, LW_MALLAT, LW_FLOAT64, 1, LW_INVERSE, 0);
         }
     }
-    lw_cpu_set_threads(0); /* back to the OpenMP default */
+    lw_test_threads = 0; /* back to the OpenMP default */
 }
 
 /* Units split while they run (fast_vol_queue.c): one unit (forced with
- * LW_CPU_VOL_SPLIT=1x1) on 4 threads, so that three threads split it at
+ * the tuning vol_split=1x1) on 4 threads, so that three threads split it at
  * whatever planes it has reached; the forward, the inverse with the rows
  * last and the one with the rows first (interleaved), each mode.  Where the
  * splits fall depends on timing, so each case runs a few times and at least
@@ -312,8 +313,11 @@ static void splits(void)
     static lw_vol_trace tr;
     int64_t v[3] = {160, 24, 64};
     long runs = 0, split = 0;
-    setenv("LW_CPU_VOL_SPLIT", "1x1", 1);
-    lw_cpu_set_threads(4);
+    char tb[600];
+    const char *base = lw_test_tuning();
+    snprintf(tb, sizeof tb, "%s%svol_split=1x1", base ? base : "", base ? "," : "");
+    lw_test_tuning_set(tb);
+    lw_test_threads = 4;
     for (int rep = 0; rep < 3; rep++)
         for (int m = 0; m < 2; m++)
             for (int dir = 0; dir < 2; dir++)
@@ -343,8 +347,8 @@ static void splits(void)
     }
     CHECK(split > 0, "no unit was split in %ld runs of one unit on 4 threads", runs);
     printf("splits: %ld of %ld runs split the unit\n", split, runs);
-    unsetenv("LW_CPU_VOL_SPLIT");
-    lw_cpu_set_threads(0);
+    lw_test_tuning_set(NULL);
+    lw_test_threads = 0;
 }
 
 /* Multi-level float32 cdf97 / dd137 on a larger image stays inside 1e-5. */
@@ -357,28 +361,56 @@ static void float_depth(void)
     check(2, s, 0, NULL, LW_DD137, LW_PERIODIC, LW_MALLAT, LW_FLOAT32, LW_LEVELS_MAX, LW_INVERSE, 0);
 }
 
-/* An unknown LW_CPU_SIMD fails plan creation (never silently ignored), with
- * a message naming the valid values; the variable is restored after. */
-static void bad_simd_name(void)
+/* Tuning and thread counts are validated at plan creation: an unknown key,
+ * a bad value or a SIMD path this CPU lacks fails with a message naming
+ * it (never silently ignored). */
+static lw_status plan_with(const char *tuning, int threads)
 {
-    const char *e = getenv("LW_CPU_SIMD");
-    char *keep = e ? strdup(e) : NULL;
-    setenv("LW_CPU_SIMD", "avx3", 1);
     lw_config c;
     lw_config_init(&c);
     c.rank = 2;
     c.shape[0] = c.shape[1] = 16;
     c.backend = LW_BACKEND_CPU;
+    c.tuning = tuning;
+    c.threads = threads;
     lw_plan *p = NULL;
     lw_status s = lw_plan_create(&p, &c);
-    CHECK(s == LW_ERR_INVALID_ARGUMENT, "LW_CPU_SIMD=avx3: plan status %d, not LW_ERR_INVALID_ARGUMENT", (int)s);
-    CHECK(strstr(lw_last_error(), "avx3") && strstr(lw_last_error(), "scalar, sse2, avx2, avx512"),
-          "LW_CPU_SIMD=avx3: message '%s'", lw_last_error());
-    if (s == LW_OK) lw_destroy(p);
-    if (keep) setenv("LW_CPU_SIMD", keep, 1);
-    else unsetenv("LW_CPU_SIMD");
-    free(keep);
+    lw_destroy(p);
     n_cases++;
+    return s;
+}
+
+static void bad_tuning(void)
+{
+    static const struct {
+        const char *tuning, *says;
+    } bad[] = {
+        {"simd=avx3", "scalar sse2 avx2 avx512"}, {"ring=4", "unknown key 'ring'"},
+        {"ring_kb=-1", "ring_kb=-1"},            {"prefetch=2", "prefetch=2"},
+        {"walk_kb", "not KEY=VALUE"},            {"vol_split=4", "AxB"},
+        {"vol_split=0x3", "AxB"},                {"stream=fast", "auto cached streaming"},
+        {"split_min=1e3", "split_min=1e3"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        lw_status s = plan_with(bad[i].tuning, 0);
+        CHECK(s == LW_ERR_INVALID_ARGUMENT, "tuning '%s': status %d, not LW_ERR_INVALID_ARGUMENT", bad[i].tuning,
+              (int)s);
+        CHECK(strstr(lw_last_error(), bad[i].says) != NULL, "tuning '%s': message '%s' lacks '%s'", bad[i].tuning,
+              lw_last_error(), bad[i].says);
+    }
+    CHECK(plan_with("simd=scalar,stream=cached,ring_kb=512,prefetch=0,walk=0,walk_kb=8,split_min=0,vol_split=2x3", 3) ==
+              LW_OK,
+          "every knob: %s", lw_last_error());
+    CHECK(plan_with(NULL, LW_MAX_THREADS + 1) == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "threads"),
+          "threads above LW_MAX_THREADS: %s", lw_last_error());
+    CHECK(plan_with(NULL, -1) == LW_ERR_INVALID_ARGUMENT, "negative threads");
+    for (int s = 1; s < LW_SIMD_COUNT; s++)
+        if (!lw_simd_supported((lw_simd)s)) {
+            char t[32];
+            snprintf(t, sizeof t, "simd=%s", lw_simd_name((lw_simd)s));
+            CHECK(plan_with(t, 0) == LW_ERR_UNSUPPORTED && strstr(lw_last_error(), "not available"),
+                  "%s on a CPU without it: %s", t, lw_last_error());
+        }
 }
 
 int main(void)
@@ -393,12 +425,12 @@ int main(void)
             printf("SKIP: no %s\n", e);
             return 77;
         }
-    } else if (lw_simd_choose(&g_want) != LW_OK) {
+    } else if (lw_simd_choose(0, &g_want) != LW_OK) {
         fprintf(stderr, "%s\n", lw_last_error());
         return 2;
     }
     lw_test_seed(20261123);
-    printf("simd %s, threads %d\n", lw_simd_name(g_want), lw_cpu_threads());
+    printf("simd %s, threads %d\n", lw_simd_name(g_want), lw_cpu_threads(lw_test_threads));
     sweep();
     int_limits();
     /* 2^30 inputs overflow int32 in many of those cases: that path ran */
@@ -407,7 +439,7 @@ int main(void)
     tiles();
     volumes();
     splits();
-    bad_simd_name();
+    bad_tuning();
     printf("%ld cases (%d integer overflows reported by both backends)\n", n_cases, g_overflows);
     return lw_test_finish("test_cpu_fast");
 }

@@ -4,6 +4,7 @@
 #define LW_TEST_PLAN_H
 
 #include "liftwave.h"
+#include "lw_test_tuning.h"
 
 static inline lw_status lw_test_plan(lw_plan **p, int rank, const int64_t *shape, int naxes, const int *axes,
                                      lw_wavelet w, lw_mode m, lw_layout lay, lw_dtype t, int levels,
@@ -23,6 +24,8 @@ static inline lw_status lw_test_plan(lw_plan **p, int rank, const int64_t *shape
     c.levels = levels;
     c.direction = dir;
     c.backend = b;
+    c.tuning = lw_test_tuning();
+    c.threads = lw_test_threads;
     return lw_plan_create(p, &c);
 }
 

@@ -1,0 +1,155 @@
+/* Tuning knobs of a plan: parsed once from lw_config.tuning at plan creation,
+ * validated, and read by the engines from the plan (never from the
+ * environment).  docs/TUNING.md documents each key; the table below is the
+ * one place that names them. */
+#include "lw_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_INT, K_BOOL, K_ENUM, K_PAIR };
+
+typedef struct knob {
+    const char *key;
+    int kind;
+    size_t off;      /* offset of the int64_t / int field in lw_tuning */
+    int64_t lo, hi;  /* K_INT range */
+    const char *values; /* K_ENUM: space-separated names, index = value */
+    const char *about;
+} knob;
+
+#define OFF(f) offsetof(lw_tuning, f)
+
+static const knob knobs[] = {
+    {"simd", K_ENUM, OFF(simd), 0, 0, "auto scalar sse2 avx2 avx512",
+     "cpu: SIMD path (auto: the best this CPU has); a path the CPU lacks is an error"},
+    {"stream", K_ENUM, OFF(stream), 0, 0, "auto cached streaming",
+     "cpu: stores of a level's output (auto: streaming once the output is well beyond the caches)"},
+    {"ring_kb", K_INT, OFF(ring_kb), 0, 1 << 20, NULL,
+     "cpu 3-D: KiB of ring per thread (0: this core's L2, clamped to 256 KiB .. 2 MiB)"},
+    {"prefetch", K_BOOL, OFF(prefetch), 0, 1, NULL, "cpu 3-D: prefetch the next planes (1)"},
+    {"walk", K_BOOL, OFF(walk), 0, 1, NULL, "cpu 3-D: walk axis 1 in bands (1) rather than row by row (0)"},
+    {"walk_kb", K_INT, OFF(walk_kb), 1, 1 << 16, NULL, "cpu 3-D: KiB of one band of the walk (24)"},
+    {"split_min", K_INT, OFF(split_min), 0, 1 << 30, NULL,
+     "cpu 3-D: fewest planes an idle thread splits off a running unit (2; 0: no splits)"},
+    {"vol_split", K_PAIR, OFF(vol_split), 0, 0, NULL,
+     "cpu 3-D: units as STRIPSxTILES (e.g. 4x4; 0x0: chosen from the thread count)"},
+};
+#define NKNOBS ((int)(sizeof knobs / sizeof knobs[0]))
+
+void lw_tuning_defaults(lw_tuning *t)
+{
+    memset(t, 0, sizeof *t);
+    t->prefetch = 1;
+    t->walk = 1;
+    t->walk_kb = 24;
+    t->split_min = 2;
+}
+
+static int enum_index(const char *values, const char *v, size_t vlen)
+{
+    int i = 0;
+    for (const char *p = values; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == vlen && strncmp(p, v, n) == 0) return i;
+        i++;
+        p += n;
+        if (*p == ' ') p++;
+    }
+    return -1;
+}
+
+static int parse_i64(const char *v, size_t n, int64_t *out)
+{
+    char buf[32];
+    if (n == 0 || n >= sizeof buf) return -1;
+    memcpy(buf, v, n);
+    buf[n] = 0;
+    char *end;
+    errno = 0;
+    long long x = strtoll(buf, &end, 10);
+    if (errno || *end) return -1;
+    *out = x;
+    return 0;
+}
+
+static lw_status set_knob(lw_tuning *t, const knob *k, const char *v, size_t n)
+{
+    char *base = (char *)t + k->off;
+    int64_t x = 0;
+    switch (k->kind) {
+    case K_ENUM: {
+        int i = enum_index(k->values, v, n);
+        if (i < 0)
+            return lw_fail(LW_ERR_INVALID_ARGUMENT, "tuning: %s=%.*s is not one of: %s", k->key, (int)n, v,
+                           k->values);
+        *(int *)base = i;
+        return LW_OK;
+    }
+    case K_BOOL:
+    case K_INT:
+        if (parse_i64(v, n, &x) || x < k->lo || x > k->hi)
+            return lw_fail(LW_ERR_INVALID_ARGUMENT, "tuning: %s=%.*s must be an integer in [%lld, %lld]", k->key,
+                           (int)n, v, (long long)k->lo, (long long)k->hi);
+        if (k->kind == K_BOOL) *(int *)base = (int)x;
+        else *(int64_t *)base = x;
+        return LW_OK;
+    case K_PAIR: {
+        const char *xp = memchr(v, 'x', n);
+        int64_t a = 0, b = 0;
+        if (!xp || parse_i64(v, (size_t)(xp - v), &a) || parse_i64(xp + 1, n - (size_t)(xp - v) - 1, &b) || a < 0 ||
+            b < 0 || a > (1 << 20) || b > (1 << 20) || ((a == 0) != (b == 0)))
+            return lw_fail(LW_ERR_INVALID_ARGUMENT,
+                           "tuning: %s=%.*s must be AxB with counts >= 1 (or 0x0 for automatic)", k->key, (int)n, v);
+        ((int64_t *)base)[0] = a;
+        ((int64_t *)base)[1] = b;
+        return LW_OK;
+    }
+    }
+    return lw_fail(LW_ERR_INTERNAL, "tuning: bad knob kind");
+}
+
+lw_status lw_tuning_parse(const char *s, lw_tuning *t)
+{
+    lw_tuning_defaults(t);
+    if (!s) return LW_OK;
+    if (strlen(s) >= LW_TUNING_MAX)
+        return lw_fail(LW_ERR_INVALID_ARGUMENT, "tuning string longer than %d characters", LW_TUNING_MAX - 1);
+    for (const char *p = s; *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n) {
+            const char *eq = memchr(p, '=', n);
+            if (!eq)
+                return lw_fail(LW_ERR_INVALID_ARGUMENT, "tuning: '%.*s' is not KEY=VALUE", (int)n, p);
+            size_t kl = (size_t)(eq - p);
+            const knob *k = NULL;
+            for (int i = 0; i < NKNOBS && !k; i++)
+                if (strlen(knobs[i].key) == kl && strncmp(knobs[i].key, p, kl) == 0) k = &knobs[i];
+            if (!k) {
+                char keys[256] = "";
+                for (int i = 0; i < NKNOBS; i++) {
+                    strncat(keys, i ? ", " : "", sizeof keys - strlen(keys) - 1);
+                    strncat(keys, knobs[i].key, sizeof keys - strlen(keys) - 1);
+                }
+                return lw_fail(LW_ERR_INVALID_ARGUMENT, "tuning: unknown key '%.*s' (known: %s)", (int)kl, p, keys);
+            }
+            LW_TRY(set_knob(t, k, eq + 1, n - kl - 1));
+        }
+        p += n;
+        if (*p == ',') p++;
+    }
+    return LW_OK;
+}
+
+int lw_tuning_count(void) { return NKNOBS; }
+
+const char *lw_tuning_key(int i, const char **about)
+{
+    if (i < 0 || i >= NKNOBS) return NULL;
+    if (about) *about = knobs[i].about;
+    return knobs[i].key;
+}
