@@ -11,7 +11,7 @@ static lw_status cpu_plan(lw_plan *plan)
     if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "device pointers need the cuda backend");
     if (strcmp(plan->scheme, "auto") != 0)
-        return lw_fail(LW_ERR_UNSUPPORTED, "scheme '%s' exists only on the cuda backend", plan->scheme);
+        return lw_fail(LW_ERR_UNSUPPORTED, "scheme '%s': the cpu-ref backend is one engine (the reference); use auto", plan->scheme);
     plan->impl = NULL;
     return LW_OK;
 }

@@ -75,12 +75,16 @@ static void prep_steps(lw_fast_plan *fp, const lw_wavelet_def *w)
     }
 }
 
+typedef struct fast_shape fast_shape;
+static int shape_of(const lw_plan *plan, fast_shape *fs);
+static void build_level(const lw_plan *plan, const fast_shape *fs, int k, const int64_t *sst, const int64_t *dst,
+                        const int64_t *lst, lw_fast_level *lv);
+static lw_status force_engine(lw_plan *plan, lw_fast_plan *fp);
+
 lw_status lw_fast_plan_create(lw_plan *plan)
 {
     if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "device pointers need the cuda backend");
-    if (strcmp(plan->scheme, "auto") != 0)
-        return lw_fail(LW_ERR_UNSUPPORTED, "scheme '%s' exists only on the cuda backend", plan->scheme);
     const lw_wavelet_def *w = plan->wav;
     for (int q = 0; q < w->nsteps; q++) {
         const lw_step *s = &w->steps[q];
@@ -110,7 +114,9 @@ lw_status lw_fast_plan_create(lw_plan *plan)
     fp->zl = fp->isint ? 1.0 : w->zeta_low;
     fp->zh = fp->isint ? 1.0 : w->zeta_high;
     plan->impl = fp;
-    return LW_OK;
+    st = force_engine(plan, fp);
+    if (st != LW_OK) lw_fast_destroy(plan);
+    return st;
 }
 
 const char *lw_cpu_plan_simd(const lw_plan *plan)
@@ -156,13 +162,13 @@ static void scratch_put(lw_fast_plan *fp, void *p, int cached)
 
 /* ---- views ---------------------------------------------------------------- */
 
-typedef struct fast_shape {
+struct fast_shape {
     int nact;
     int ax[LW_MAX_AXES];  /* array axis of each active (length > 1) transformed axis */
     int gi[LW_MAX_AXES];  /* its index in geo->axes / geo->len */
     int fsmode, cmode;    /* non-separable Faber-Schauder; rows of contiguous batch elements */
     int64_t C;            /* elements after the last active axis */
-} fast_shape;
+};
 
 static void dense_strides(const lw_plan *plan, const fast_shape *fs, int k, int64_t *st)
 {
@@ -203,6 +209,7 @@ static void build_level(const lw_plan *plan, const fast_shape *fs, int k, const 
     lv->mallat = plan->cfg.layout == LW_MALLAT;
     lv->inverse = plan->cfg.direction == LW_INVERSE;
     lv->has_ll = lst != NULL;
+    lv->fsmode = fs->fsmode;
     int last = fs->ax[fs->nact - 1];
     int nv = (fs->fsmode || fs->cmode) ? fs->nact : fs->nact - 1;
     lv->nv = nv;
@@ -262,8 +269,54 @@ static lw_status run_level(const lw_plan *plan, const fast_shape *fs, int k, con
     /* streaming stores once a level's output is well beyond the caches */
     lv.nt = (double)dense_count(plan, fs, k) * (double)lv.fp->es >= LW_FAST_NT_BYTES;
     if (lv.fp->tune.stream) lv.nt = lv.fp->tune.stream == 2; /* tuning: stream=cached|streaming */
-    if (fs->fsmode) return lw_fast_fs_level(&lv, src, dst, ll, threads, guard);
-    return lw_fast_run_level(&lv, src, dst, ll, threads, guard, scratch, per_thread);
+    return lw_cpu_engine_for(&lv)->run(&lv, src, dst, ll, threads, guard, scratch, per_thread);
+}
+
+/* The active (length > 1) transformed axes; 0 when there is nothing to lift. */
+static int shape_of(const lw_plan *plan, fast_shape *fs)
+{
+    const lw_geometry *geo = &plan->geo;
+    memset(fs, 0, sizeof *fs);
+    for (int a = 0; a < geo->naxes; a++)
+        if (geo->shape[geo->axes[a]] > 1) {
+            fs->ax[fs->nact] = geo->axes[a];
+            fs->gi[fs->nact++] = a;
+        }
+    if (geo->levels == 0 || fs->nact == 0) return 0;
+    fs->C = 1;
+    for (int i = fs->ax[fs->nact - 1] + 1; i < geo->rank; i++) fs->C *= geo->shape[i];
+    fs->fsmode = !plan->wav->separable && fs->nact >= 2;
+    fs->cmode = !fs->fsmode && fs->C >= 16;
+    return 1;
+}
+
+/* lw_config.scheme names an engine: it must exist and apply (every level has
+ * the structure of level 0, so level 0 decides). */
+static lw_status force_engine(lw_plan *plan, lw_fast_plan *fp)
+{
+    fp->engine = -1;
+    if (strcmp(plan->scheme, "auto") == 0) return LW_OK;
+    int e = lw_cpu_engine_find(plan->scheme);
+    if (e < 0) {
+        char names[128] = "";
+        for (int i = 0; i < lw_cpu_engine_count(); i++) {
+            strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
+            strncat(names, lw_cpu_engine_at(i)->name, sizeof names - strlen(names) - 1);
+        }
+        return lw_fail(LW_ERR_UNSUPPORTED, "scheme '%s' is no engine of the cpu backend (auto, %s)", plan->scheme,
+                       names);
+    }
+    fast_shape fs;
+    if (shape_of(plan, &fs)) {
+        lw_fast_level lv0;
+        build_level(plan, &fs, 0, plan->geo.strides, plan->geo.strides, NULL, &lv0);
+        lv0.fp = fp;
+        if (!lw_cpu_engine_at(e)->applies(&lv0))
+            return lw_fail(LW_ERR_UNSUPPORTED, "cpu engine '%s' does not apply to this plan (%s)", plan->scheme,
+                           lw_cpu_engine_at(e)->about);
+    }
+    fp->engine = e;
+    return LW_OK;
 }
 
 lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
@@ -273,20 +326,10 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
     size_t es = fp->es, bytes = (size_t)geo->total * es;
     int L = geo->levels, threads = fp->threads;
     fast_shape fs;
-    memset(&fs, 0, sizeof fs);
-    for (int a = 0; a < geo->naxes; a++)
-        if (geo->shape[geo->axes[a]] > 1) {
-            fs.ax[fs.nact] = geo->axes[a];
-            fs.gi[fs.nact++] = a;
-        }
-    if (L == 0 || fs.nact == 0) {
+    if (!shape_of(plan, &fs)) {
         if (in != out) par_copy(out, in, bytes, threads);
         return LW_OK;
     }
-    fs.C = 1;
-    for (int i = fs.ax[fs.nact - 1] + 1; i < geo->rank; i++) fs.C *= geo->shape[i];
-    fs.fsmode = !plan->wav->separable && fs.nact >= 2;
-    fs.cmode = !fs.fsmode && fs.C >= 16;
 
     /* one block: F (in place only: a copy of the input), T(odd k) sized for
      * level 1, T(even k >= 2) for level 2 */
@@ -297,12 +340,9 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
     t0 = (t0 + 63) & ~(size_t)63;
     t1 = (t1 + 63) & ~(size_t)63;
     /* per-thread rings, sized for level 0 (the largest) */
-    size_t per_thread = 0;
-    if (!fs.fsmode) {
-        lw_fast_level lv0;
-        build_level(plan, &fs, 0, geo->strides, geo->strides, NULL, &lv0);
-        per_thread = lw_fast_level_scratch(&lv0);
-    }
+    lw_fast_level lv0;
+    build_level(plan, &fs, 0, geo->strides, geo->strides, NULL, &lv0);
+    size_t per_thread = lw_cpu_engine_for(&lv0)->scratch(&lv0);
     size_t tb = per_thread * (size_t)threads;
     char *blk = NULL, *F = NULL, *T[2] = {NULL, NULL};
     int cached = 0;

@@ -176,6 +176,7 @@ typedef struct lw_fast_plan {
     volatile int cache_busy; /* taken with __atomic builtins */
     lw_tuning tune;   /* the plan's knobs */
     int threads;      /* threads of every execute */
+    int engine;       /* forced engine (lw_config.scheme), -1: per level the first that applies */
 } lw_fast_plan;
 
 /* ---- the windowed 1-D line lifting (fast_line.c) --------------------------- */
@@ -405,6 +406,7 @@ typedef struct lw_fast_level {
     /* items: up to 4 batch axes */
     int nb;
     int64_t bn[LW_MAX_RANK], bss[LW_MAX_RANK], bds[LW_MAX_RANK], bls[LW_MAX_RANK];
+    int fsmode;                /* non-separable Faber-Schauder over the nv axes */
 } lw_fast_level;
 
 /* Sub-blocks (rows, tiles of rows, planes) of a window [w0, w1) along a
@@ -428,18 +430,35 @@ void lw_fast_vsteps(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, int in
 void lw_fast_vsweep(const lw_fast_plan *fp, const lw_vrows *v, int64_t i0, int64_t i1, int inverse, size_t n,
                     int *guard);
 
-/* Per-thread scratch bytes of a level (64-byte multiple). */
-size_t lw_fast_level_scratch(const lw_fast_level *lv);
+/* ---- engines (fast_engines.c) ------------------------------------------------
+ * An engine runs one level from src to dst (distinct buffers, ll a third one
+ * or NULL) on `threads` threads; scratch holds threads * per_thread bytes
+ * (64-byte aligned, per_thread from its scratch()), or is NULL (then each
+ * thread allocates its own). */
+typedef struct lw_cpu_engine {
+    const char *name;
+    int (*applies)(const lw_fast_level *lv);
+    size_t (*scratch)(const lw_fast_level *lv); /* per thread, 64-byte multiple */
+    lw_status (*run)(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                     char *scratch, size_t per_thread);
+    const char *about;
+} lw_cpu_engine;
 
-/* Run one level from src to dst (distinct buffers, ll a third one or NULL)
- * on `threads` threads; scratch holds threads * per_thread bytes (64-byte
- * aligned), or is NULL (then each thread allocates its own). */
-lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
-                            char *scratch, size_t per_thread);
+int lw_cpu_engine_count(void);
+const lw_cpu_engine *lw_cpu_engine_at(int i);
+int lw_cpu_engine_find(const char *name); /* -1 if none has that name */
+/* The engine of a level: the plan's forced one (fp->engine >= 0), else the
+ * first whose rule applies. */
+const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
+
+/* The "nd" engine (fast_nd.c). */
+size_t lw_fast_nd_scratch(const lw_fast_level *lv);
+lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                         char *scratch, size_t per_thread);
 
 /* ---- levels with two vertical axes and a lifted row (fast_vol.c) ----------- */
 
-/* Whether fast_vol.c runs this level (lw_fast_run_level hands it over). */
+/* The "vol" engine: whether it takes this level, its scratch and run. */
 int lw_fast_vol_applies(const lw_fast_level *lv);
 size_t lw_fast_vol_scratch(const lw_fast_level *lv);
 lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,

@@ -405,17 +405,15 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
     return ALIGN64(total + lb + 64);
 }
 
-size_t lw_fast_level_scratch(const lw_fast_level *lv)
+size_t lw_fast_nd_scratch(const lw_fast_level *lv)
 {
-    if (lw_fast_vol_applies(lv)) return lw_fast_vol_scratch(lv);
     nd_ctx c;
     return ctx_init(&c, lv, NULL);
 }
 
-lw_status lw_fast_run_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
-                            char *scratch, size_t per_thread)
+lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                         char *scratch, size_t per_thread)
 {
-    if (lw_fast_vol_applies(lv)) return lw_fast_vol_run(lv, src, dst, ll, threads, guard, scratch, per_thread);
     const lw_fast_plan *fp = lv->fp;
     int64_t nitems = 1;
     for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];

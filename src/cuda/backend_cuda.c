@@ -169,14 +169,7 @@ static lw_status cuda_plan(lw_plan *plan)
     pthread_mutex_init(&im->mu, NULL);
     plan->impl = im;
     lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
-    if (st == LW_OK) {
-        lw_cuda_choose(plan, &im->s);
-        if (im->s.engine == LWE_SCHEME) st = lw_cuda_choose_scheme(plan, &im->s);
-        else if (!plan->wav->separable && strcmp(plan->scheme, "auto") != 0 && strcmp(plan->scheme, "fs") != 0 &&
-                 strcmp(plan->scheme, "generic") != 0)
-            st = lw_fail(LW_ERR_UNSUPPORTED, "scheme '%s' does not apply to the fs wavelet (use auto, fs or generic)",
-                         plan->scheme);
-    }
+    if (st == LW_OK) st = lw_cuda_choose(plan, &im->s);
     if (st == LW_OK) {
         if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
     }

@@ -130,13 +130,121 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
     }
 }
 
-int lw_cuda_is_paper_scheme(const char *name)
+/* ---- engine records: what each engine applies to ---------------------------- */
+
+static int is_mallat_last(const lw_plan *p)
 {
-    return strcmp(name, "auto") != 0 && strcmp(name, "generic") != 0 && strcmp(name, "3d-zx") != 0 &&
-           strcmp(name, "3d-yx") != 0;
+    const lw_geometry *g = &p->geo;
+    return p->wav->separable && p->cfg.layout == LW_MALLAT && g->axes[g->naxes - 1] == g->rank - 1;
 }
 
-void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
+static int applies_copy(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, p->geo.levels == 0; }
+static int applies_fs(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, !p->wav->separable; }
+static int applies_generic(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, p->wav->separable != 0; }
+
+static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
+{
+    return p->wav->separable && fits_small(p, s, 0);
+}
+
+static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    if (!is_mallat_last(p) || g->naxes != 2) return 0;
+    /* the levels the small engine does not take (the tail) must suit the tile engine */
+    for (int k = 0; k < g->levels; k++) {
+        if (k > 0 && fits_small(p, s, k)) break;
+        if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
+    }
+    return 1;
+}
+
+static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    return is_mallat_last(p) && g->naxes == 3 && g->levels == 1 && g->rank == 3 &&
+           lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0]);
+}
+
+/* 3-D, one level, float: fused planes of two axes, then the third axis in
+ * place by the column pass (pass axis 0 for "3d-yx", 1 for "3d-zx") */
+static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
+{
+    const lw_geometry *g = &p->geo;
+    if (!is_mallat_last(p) || g->naxes != 3 || g->levels != 1 || p->cfg.integer || g->len[0][pa] < 2) return 0;
+    if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0][pa == 0 ? 1 : 0], g->len[0][2])) return 0;
+    lwk_pass ps;
+    memset(&ps, 0, sizeof ps);
+    ps.w = s->w;
+    lines_for(p, 0, pa, &ps.L);
+    return lwk_colpass_ok(s->dtype, &ps);
+}
+static int applies_tile3d_yx(const lw_plan *p, const lw_cuda_sched *s) { return applies_tile3d_axis(p, s, 0); }
+static int applies_tile3d_zx(const lw_plan *p, const lw_cuda_sched *s) { return applies_tile3d_axis(p, s, 1); }
+
+/* workspace: device scratch of an out-of-place run (s->scratch) and of an
+ * in-place one (s->inplace_scratch, preset to the generic path's need) */
+static void ws_full(const lw_plan *p, lw_cuda_sched *s) { (void)p, s->scratch = s->inplace_scratch; }
+static void ws_none(const lw_plan *p, lw_cuda_sched *s) { (void)p, s->scratch = 0; }
+static void ws_in_place(const lw_plan *p, lw_cuda_sched *s) { (void)p, s->inplace_scratch = 0; }
+static void ws_fs(const lw_plan *p, lw_cuda_sched *s)
+{
+    ws_full(p, s);
+    lw_cuda_fs_sched(p, s);
+}
+
+typedef struct run_ctx run_ctx;
+static lw_status run_copy(run_ctx *r, void *scratch);
+static lw_status run_fs(run_ctx *r, void *scratch);
+static lw_status run_small(run_ctx *r, void *scratch);
+static lw_status run_tile2d(run_ctx *r, void *scratch);
+static lw_status run_fused3d(run_ctx *r, void *scratch);
+static lw_status run_tile3d(run_ctx *r, void *scratch);
+static lw_status run_generic(run_ctx *r, void *scratch);
+
+typedef struct engine_rec {
+    const char *name;
+    int id;         /* LWE_* */
+    int by_default; /* "auto" takes it when it applies */
+    int (*applies)(const lw_plan *p, const lw_cuda_sched *s);
+    void (*workspace)(const lw_plan *p, lw_cuda_sched *s);
+    lw_status (*run)(run_ctx *r, void *scratch); /* out of place; in place runs the generic path */
+    const char *about;
+} engine_rec;
+
+/* In order of preference: "auto" runs the first that applies. */
+static const engine_rec engines[] = {
+    {"copy", LWE_COPY, 1, applies_copy, ws_in_place, run_copy, "no level to compute (every transformed axis has length 1): a copy"},
+    {"fs", LWE_FS, 1, applies_fs, ws_fs, run_fs, "Faber-Schauder, every level from original samples in one launch (paper 004)"},
+    {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small, "whole items in shared memory, every level in one launch"},
+    {"tile2d", LWE_TILE2D, 1, applies_tile2d, tile2d_scratch, run_tile2d,
+     "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail"},
+    {"fused3d", LWE_FUSED3D, 1, applies_fused3d, ws_in_place, run_fused3d, "fused 3-D, one level: tiles streamed along z, eight bands once"},
+    {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_none, run_tile3d, "3-D one level: fused (y, x) planes, then z by the column pass"},
+    {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_none, run_tile3d, "3-D one level: fused (z, x) planes, then y by the column pass"},
+    {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic, "one pass a level and axis, any rank, layout and batch"},
+};
+#define NENGINES ((int)(sizeof engines / sizeof engines[0]))
+
+int lw_cuda_engine_count(void) { return NENGINES; }
+const char *lw_cuda_engine_name(int i, const char **about)
+{
+    if (i < 0 || i >= NENGINES) return NULL;
+    if (about) *about = engines[i].about;
+    return engines[i].name;
+}
+
+int lw_cuda_is_paper_scheme(const char *name)
+{
+    if (strcmp(name, "auto") == 0) return 0;
+    for (int i = 0; i < NENGINES; i++)
+        if (strcmp(name, engines[i].name) == 0) return 0;
+    return 1;
+}
+
+static int tile3d_pass_axis(const lw_plan *p) { return strcmp(p->scheme, "3d-zx") == 0 ? 1 : 0; }
+
+lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     memset(s, 0, sizeof *s);
@@ -145,42 +253,28 @@ void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     s->bytes = (size_t)g->total * s->esize;
     s->nbatch = g->naxes ? g->total / region_count(p, 0) : g->total;
     lwk_wave_from_def(&s->w, p->wav, p->cfg.integer);
-    if (g->levels == 0) {
-        s->engine = LWE_COPY;
-        return;
-    }
-    if (!p->wav->separable) {
-        s->engine = LWE_FS;
+    const engine_rec *e = NULL;
+    if (applies_copy(p, s)) {
+        e = &engines[0]; /* the identity, whatever the scheme */
     } else if (lw_cuda_is_paper_scheme(p->scheme)) {
-        s->engine = LWE_SCHEME; /* lw_cuda_choose_scheme fills the rest */
-        return;
-    } else if (region_count(p, 0) <= lwk_small_capacity(s->dtype) && g->levels <= LWK_SMALL_MAXLEV &&
-               strcmp(p->scheme, "generic") != 0) {
-        s->engine = LWE_SMALL;
+        s->engine = LWE_SCHEME;
+        s->engine_name = p->scheme;
+        return lw_cuda_choose_scheme(p, s);
+    } else if (strcmp(p->scheme, "auto") != 0) {
+        for (int i = 0; i < NENGINES && !e; i++)
+            if (strcmp(p->scheme, engines[i].name) == 0) e = &engines[i];
+        if (!e->applies(p, s))
+            return lw_fail(LW_ERR_UNSUPPORTED, "cuda engine '%s' does not apply to this plan (%s)", e->name, e->about);
     } else {
-        s->engine = LWE_GENERIC;
-        int rk = g->rank;
-        int tile_ok = p->cfg.layout == LW_MALLAT && strcmp(p->scheme, "generic") != 0 &&
-                      g->axes[g->naxes - 1] == rk - 1;
-        if (tile_ok && g->naxes == 2) {
-            /* levels that the small engine does not take (the tail) must suit the tile engine */
-            for (int k = 0; k < g->levels && tile_ok; k++) {
-                if (k > 0 && region_count(p, k) <= lwk_small_capacity(s->dtype) && g->levels - k <= LWK_SMALL_MAXLEV)
-                    break;
-                tile_ok = lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1]);
-            }
-            if (tile_ok) s->engine = LWE_TILE2D;
-        } else if (tile_ok && g->naxes == 3 && g->levels == 1 && g->rank == 3 && strcmp(p->scheme, "3d-zx") != 0 &&
-                   strcmp(p->scheme, "3d-yx") != 0 && lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0])) {
-            s->engine = LWE_FUSED3D;
-        } else if (tile_ok && g->naxes == 3 && g->levels == 1 && !p->cfg.integer &&
-                   g->len[0][tile3d_pass_axis(p)] >= 2 &&
-                   lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0][tile3d_pass_axis(p) == 0 ? 1 : 0],
-                                        g->len[0][2])) {
-            s->engine = LWE_TILE3D; /* float only: axis order changes only rounding */
-        }
+        for (int i = 0; i < NENGINES && !e; i++)
+            if (engines[i].by_default && engines[i].applies(p, s)) e = &engines[i];
+        if (!e) return lw_fail(LW_ERR_INTERNAL, "cuda: no engine applies");
     }
-    /* does the generic path need a full-size ping-pong buffer? */
+    s->engine = e->id;
+    s->engine_name = e->name;
+    s->engine_index = (int)(e - engines);
+    if (s->engine == LWE_COPY) return LW_OK;
+    /* does the generic path (also the in-place fallback) need a full-size ping-pong buffer? */
     int need = 0;
     for (int k = 0; k < g->levels && !need; k++)
         for (int a = 0; a < g->naxes; a++) {
@@ -188,34 +282,24 @@ void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
             memset(&ps, 0, sizeof ps);
             ps.w = s->w;
             lines_for(p, k, a, &ps.L);
-            if (s->engine == LWE_TILE3D && k == 0 && a == tile3d_pass_axis(p) && !lwk_colpass_ok(s->dtype, &ps))
-                s->engine = LWE_GENERIC;
             if (ps.L.n >= 2 && lwk_pass_segments(s->dtype, &ps) > 1) need = 1;
         }
     s->tmp_full = need;
     s->inplace_scratch = need ? s->bytes : 0;
-    if (s->engine == LWE_TILE2D) {
-        tile2d_scratch(p, s);
-    } else if (s->engine == LWE_GENERIC || s->engine == LWE_FS) {
-        s->scratch = s->inplace_scratch;
-    } else if (s->engine == LWE_TILE3D) {
-        s->scratch = 0; /* the axis-0 pass is in place (checked above) */
-    } else {
-        s->inplace_scratch = 0; /* small engine works in place */
-    }
-    if (s->engine == LWE_FS) lw_cuda_fs_sched(p, s);
+    e->workspace(p, s);
+    return LW_OK;
 }
 
 /* ---- generic separable path ----------------------------------------------- */
 
-typedef struct run_ctx {
+struct run_ctx {
     const lw_plan *p;
     const lw_cuda_sched *s;
     const void *in;
     void *out, *tmp;
     cudaStream_t st;
     const void *cur;
-} run_ctx;
+};
 
 static lw_status do_pass(run_ctx *r, lwk_pass *ps)
 {
@@ -277,8 +361,9 @@ static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, i
     return settle(r, k);
 }
 
-static lw_status run_generic(run_ctx *r)
+static lw_status run_generic(run_ctx *r, void *scratch)
 {
+    (void)scratch; /* r->tmp */
     const lw_plan *p = r->p;
     int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
     int mallat = p->cfg.layout == LW_MALLAT;
@@ -291,7 +376,17 @@ static lw_status run_generic(run_ctx *r)
     return LW_OK;
 }
 
-static lw_status run_fs(run_ctx *r) { return lw_cuda_run_fs(r->p, r->s, r->in, r->out, r->tmp, r->st); }
+static lw_status run_fs(run_ctx *r, void *scratch)
+{
+    (void)scratch;
+    return lw_cuda_run_fs(r->p, r->s, r->in, r->out, r->tmp, r->st);
+}
+
+static lw_status run_copy(run_ctx *r, void *scratch)
+{
+    (void)scratch;
+    return r->in != r->out ? start_copy(r) : LW_OK;
+}
 
 /* ---- small engine: everything in one launch -------------------------------- */
 
@@ -318,8 +413,9 @@ static void small_setup(const lw_plan *p, int k0, int nlev, lwk_small *sm)
     sm->interleaved = !sm->mallat;
 }
 
-static lw_status run_small(run_ctx *r)
+static lw_status run_small(run_ctx *r, void *scratch)
 {
+    (void)scratch;
     lwk_small sm;
     small_setup(r->p, 0, r->p->geo.levels, &sm);
     sm.w = r->s->w;
@@ -459,10 +555,10 @@ static lw_status run_tile2d(run_ctx *r, void *scratch)
  * shared memory).  Default planes (axis 1, axis 2) + pass along axis 0;
  * scheme "3d-zx": planes (axis 0, axis 2) + pass along axis 1 (shorter
  * strides for the pass).  Axis order changes only rounding for float data. */
-static int tile3d_pass_axis(const lw_plan *p) { return strcmp(p->scheme, "3d-zx") == 0 ? 1 : 0; }
 
-static lw_status run_tile3d(run_ctx *r)
+static lw_status run_tile3d(run_ctx *r, void *scratch)
 {
+    (void)scratch;
     const lw_plan *p = r->p;
     const lw_cuda_sched *s = r->s;
     const lw_geometry *g = &p->geo;
@@ -495,6 +591,18 @@ static lw_status run_tile3d(run_ctx *r)
     return LW_OK;
 }
 
+static lw_status run_fused3d(run_ctx *r, void *scratch)
+{
+    (void)scratch;
+    lwk_tile3d t;
+    memset(&t, 0, sizeof t);
+    t.w = r->s->w, t.mode = (int)r->p->cfg.mode;
+    for (int a = 0; a < 3; a++) t.n[a] = r->p->geo.shape[a], t.st[a] = r->p->geo.strides[a];
+    CK(lwk_tile3d_run(r->s->dtype, &t, r->p->cfg.direction == LW_INVERSE, r->in, r->out, r->st),
+       "cuda tile3d kernel launch");
+    return LW_OK;
+}
+
 lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                       cudaStream_t st)
 {
@@ -503,30 +611,11 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
     r.p = p, r.s = s, r.in = in, r.out = out, r.st = st, r.cur = in;
     int inplace = in == out;
     r.tmp = s->tmp_full && (inplace || s->engine == LWE_GENERIC || s->engine == LWE_FS) ? scratch : NULL;
-    switch (s->engine) {
-    case LWE_COPY:
-        if (!inplace) return start_copy(&r);
-        return LW_OK;
-    case LWE_SMALL: return run_small(&r);
-    case LWE_SCHEME: return lw_cuda_run_scheme(p, s, in, out, scratch, st);
-    case LWE_FS: return run_fs(&r);
-    case LWE_TILE2D:
-        if (!inplace) return run_tile2d(&r, scratch);
-        break;
-    case LWE_TILE3D:
-        if (!inplace) return run_tile3d(&r);
-        break;
-    case LWE_FUSED3D:
-        if (!inplace) {
-            lwk_tile3d t;
-            memset(&t, 0, sizeof t);
-            t.w = s->w, t.mode = (int)p->cfg.mode;
-            for (int a = 0; a < 3; a++) t.n[a] = p->geo.shape[a], t.st[a] = p->geo.strides[a];
-            CK(lwk_tile3d_run(s->dtype, &t, p->cfg.direction == LW_INVERSE, in, out, st), "cuda tile3d kernel launch");
-            return LW_OK;
-        }
-        break;
-    default: break;
-    }
-    return run_generic(&r);
+    if (s->engine == LWE_SCHEME) return lw_cuda_run_scheme(p, s, in, out, scratch, st);
+    const engine_rec *e = &engines[s->engine_index];
+    /* the fused engines read neighbours another block writes: in place they
+     * hand over to the generic path */
+    if (inplace && (e->id == LWE_TILE2D || e->id == LWE_TILE3D || e->id == LWE_FUSED3D))
+        return run_generic(&r, scratch);
+    return e->run(&r, scratch);
 }

@@ -58,7 +58,9 @@ int lw_bands_plan_fwd(const lw_band_geo *g, lw_bands *b);
 int lw_bands_plan_inv(const lw_band_geo *g, int allow_in_stash, lw_bands *b);
 
 typedef struct lw_cuda_sched {
-    int engine;
+    int engine;        /* LWE_* */
+    int engine_index;  /* its record (cuda_exec.c), unless LWE_SCHEME */
+    const char *engine_name;
     int dtype;
     size_t esize, bytes;
     int64_t nbatch;
@@ -75,7 +77,14 @@ typedef struct lw_cuda_sched {
     lw_bands bands;
 } lw_cuda_sched;
 
-void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s);
+/* Choose the engine: levels 0 copy; a paper's scheme by name
+ * (lw_cuda_choose_scheme); an engine by name, which must apply
+ * (LW_ERR_UNSUPPORTED otherwise); "auto": the first engine record that
+ * applies.  Fills s with the engine and its workspace. */
+lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s);
+/* The engine records: count, and name / one-line description of record i. */
+int lw_cuda_engine_count(void);
+const char *lw_cuda_engine_name(int i, const char **about);
 
 /* Enqueue the whole transform on st.  in/out are device pointers (in == out
  * allowed); scratch holds s->scratch bytes, or s->inplace_scratch for an
@@ -83,8 +92,8 @@ void lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                       cudaStream_t st);
 
-/* 1 if name is none of the built-in engine names (auto, generic, 3d-yx,
- * 3d-zx): then it must be one of the papers' schemes (lw_scheme.h). */
+/* 1 if name is neither "auto" nor an engine record's name: then it must be
+ * one of the papers' schemes (lw_scheme.h). */
 int lw_cuda_is_paper_scheme(const char *name);
 /* Plane view of base at level k (compact: the LL scratch layout) and the
  * one-level description of level k, for the scheme executor. */

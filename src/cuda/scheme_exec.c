@@ -18,14 +18,10 @@ lw_status lw_cuda_choose_scheme(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     const lwk_scheme *sc = lwk_scheme_find(p->scheme);
-    if (!sc) {
-        if (strcmp(p->scheme, "fs") == 0)
-            return lw_fail(LW_ERR_UNSUPPORTED, "scheme 'fs' is the Faber-Schauder engine: use it with -w fs");
+    if (!sc)
         return lw_fail(LW_ERR_UNSUPPORTED,
-                       "unknown cuda scheme '%s' (auto, generic, 3d-yx, 3d-zx, fs, or one listed by "
-                       "'liftwave bench --scheme list')",
+                       "unknown cuda scheme '%s' (auto, an engine or a paper's scheme: 'liftwave bench --scheme list')",
                        p->scheme);
-    }
     if (g->naxes != 2 || g->axes[1] != g->rank - 1 || g->rank - 2 > 2)
         return lw_fail(LW_ERR_UNSUPPORTED,
                        "scheme %s: 2-D transforms of the last two axes only (at most two batch dimensions)", sc->name);
