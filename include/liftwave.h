@@ -162,6 +162,10 @@ typedef enum lw_backend {
     LW_BACKEND_CPU_REF = 3 /* the double-precision reference, for testing */
 } lw_backend;
 
+/* Number of lw_backend values (AUTO included): lw_backend_name(i) for i in
+ * [0, LW_BACKEND_COUNT) lists them. */
+#define LW_BACKEND_COUNT 4
+
 /* lw_config.flags */
 #define LW_FLAG_DEVICE_POINTERS 0x1u /* in/out of lw_execute are CUDA device pointers */
 /* lw_execute may overwrite `in` when in != out (like FFTW_DESTROY_INPUT): its
@@ -231,6 +235,19 @@ const lw_config *lw_plan_config(const lw_plan *plan);
 
 /* Name of the backend the plan runs on ("cpu", "cpu-ref", "cuda"). */
 const char *lw_plan_backend_name(const lw_plan *plan);
+
+/* What the plan will do, as "key: value" lines in buf (NUL-terminated):
+ * the resolved configuration, backend, engine per level, SIMD path and
+ * threads (cpu), workspace and staging (cuda).  Keys may be added in later
+ * versions; a line never changes meaning.  LW_ERR_INVALID_ARGUMENT when len
+ * is too short (buf then holds the truncated text); 4 KiB always suffice. */
+lw_status lw_plan_describe(const lw_plan *plan, char *buf, size_t len);
+
+/* The engines of a backend (values of lw_config.scheme besides "auto" and,
+ * on cuda, the papers' schemes below): name of engine i, NULL outside
+ * [0, count); *about (when not NULL) one line on what it does. */
+int lw_engine_count(lw_backend b);
+const char *lw_engine_name(lw_backend b, int i, const char **about);
 
 /* Bytes of device workspace the plan holds (0 on the CPU). */
 lw_status lw_workspace_size(const lw_plan *plan, size_t *bytes);

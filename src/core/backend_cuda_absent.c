@@ -20,7 +20,9 @@ static lw_status absent_execute(const lw_plan *plan, const void *in, void *out)
 static void absent_destroy(lw_plan *plan) { (void)plan; }
 
 const lw_backend_ops lw_backend_cuda = {
-    "cuda", LW_BACKEND_CUDA, absent_available, absent_plan, absent_execute, absent_destroy, NULL};
+    .name = "cuda", .id = LW_BACKEND_CUDA, .auto_rank = 1, .device_pointers = 1,
+    .available = absent_available, .plan = absent_plan, .execute = absent_execute, .destroy = absent_destroy,
+};
 
 int lw_cuda_device_info(char *buf, size_t len)
 {

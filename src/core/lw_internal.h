@@ -166,19 +166,40 @@ struct lw_plan {
     void *stream;         /* cudaStream_t for device pointers */
 };
 
+/* A backend.  The table of backends (backends.c) drives the names, the
+ * validation of lw_config.backend, the AUTO choice and every list shown to
+ * users. */
 typedef struct lw_backend_ops {
     const char *name;
     lw_backend id;
+    int auto_rank;       /* AUTO takes the available backend of lowest rank > 0 (0: never) */
+    int device_pointers; /* takes LW_FLAG_DEVICE_POINTERS */
     int (*available)(void);
     lw_status (*plan)(lw_plan *plan);        /* fill plan->impl */
     lw_status (*execute)(const lw_plan *plan, const void *in, void *out);
     void (*destroy)(lw_plan *plan);          /* free plan->impl */
     lw_status (*workspace)(const lw_plan *plan, size_t *bytes);
+    /* what the plan will do, "key: value" lines appended to buf (lw_plan_describe) */
+    void (*describe)(const lw_plan *plan, char *buf, size_t len);
+    int (*engine_count)(void);
+    const char *(*engine_name)(int i, const char **about);
 } lw_backend_ops;
 
 extern const lw_backend_ops lw_backend_cpu_ref;
 extern const lw_backend_ops lw_backend_cpu;
 extern const lw_backend_ops lw_backend_cuda; /* reports unavailable when not built */
+
+/* The backend of an lw_backend value (NULL for AUTO and unknown values). */
+const lw_backend_ops *lw_backend_get(lw_backend b);
+/* The backend AUTO picks for cfg, or an error status with the message. */
+lw_status lw_backend_choose(const lw_config *cfg, const lw_backend_ops **ops);
+
+/* Append printf-style text to buf (always NUL-terminated, truncated to len). */
+void lw_appendf(char *buf, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* ---- CPU reference entry points (used by the CPU backends and the tests) -- */
 

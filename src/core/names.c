@@ -9,7 +9,6 @@ static const char *const wavelet_names[] = {LW_WAVELET_LIST(WAVELET_NAME)};
 static const char *const mode_names[] = {"symmetric", "periodic"};
 static const char *const layout_names[] = {"mallat", "interleaved"};
 static const char *const dtype_names[] = {"float32", "float64", "int32"};
-static const char *const backend_names[] = {"auto", "cpu", "cuda", "cpu-ref"};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -30,7 +29,6 @@ const char *lw_wavelet_name(lw_wavelet w) { return name_of(wavelet_names, COUNT(
 const char *lw_mode_name(lw_mode m) { return name_of(mode_names, COUNT(mode_names), (int)m); }
 const char *lw_layout_name(lw_layout l) { return name_of(layout_names, COUNT(layout_names), (int)l); }
 const char *lw_dtype_name(lw_dtype t) { return name_of(dtype_names, COUNT(dtype_names), (int)t); }
-const char *lw_backend_name(lw_backend b) { return name_of(backend_names, COUNT(backend_names), (int)b); }
 
 size_t lw_dtype_size(lw_dtype t)
 {
@@ -56,4 +54,4 @@ size_t lw_dtype_size(lw_dtype t)
 PARSER(lw_wavelet_parse, lw_wavelet, wavelet_names, "wavelet")
 PARSER(lw_mode_parse, lw_mode, mode_names, "boundary mode")
 PARSER(lw_layout_parse, lw_layout, layout_names, "layout")
-PARSER(lw_backend_parse, lw_backend, backend_names, "backend")
+

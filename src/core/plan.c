@@ -18,41 +18,6 @@ void lw_config_init(lw_config *cfg)
     cfg->scheme = NULL;
 }
 
-static const lw_backend_ops *backend_table(lw_backend b)
-{
-    switch (b) {
-    case LW_BACKEND_CPU: return &lw_backend_cpu;
-    case LW_BACKEND_CPU_REF: return &lw_backend_cpu_ref;
-    case LW_BACKEND_CUDA: return &lw_backend_cuda;
-    case LW_BACKEND_AUTO: break;
-    }
-    return NULL;
-}
-
-int lw_backend_available(lw_backend b)
-{
-    if (b == LW_BACKEND_AUTO) return 1;
-    const lw_backend_ops *ops = backend_table(b);
-    return ops && ops->available();
-}
-
-static lw_status choose_backend(const lw_config *cfg, const lw_backend_ops **ops)
-{
-    lw_backend b = cfg->backend;
-    if (b == LW_BACKEND_AUTO) {
-        int want_cuda = (cfg->flags & LW_FLAG_DEVICE_POINTERS) || lw_backend_cuda.available();
-        b = want_cuda ? LW_BACKEND_CUDA : LW_BACKEND_CPU;
-    }
-    *ops = backend_table(b);
-    if (!*ops || !(*ops)->available())
-        return lw_fail(LW_ERR_NO_BACKEND, "backend '%s' is not available on this machine%s",
-                       lw_backend_name(b),
-                       b == LW_BACKEND_CUDA ? " (no CUDA device, or built without CUDA)" : "");
-    if ((cfg->flags & LW_FLAG_DEVICE_POINTERS) && (*ops)->id != LW_BACKEND_CUDA)
-        return lw_fail(LW_ERR_INVALID_ARGUMENT, "device pointers need the cuda backend");
-    return LW_OK;
-}
-
 lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
 {
     if (!out) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL plan pointer");
@@ -64,7 +29,7 @@ lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
     if (!p) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a plan");
     p->cfg = *cfg;
     lw_status st = lw_geometry_init(&p->geo, cfg);
-    if (st == LW_OK) st = choose_backend(cfg, &p->ops);
+    if (st == LW_OK) st = lw_backend_choose(cfg, &p->ops);
     if (st == LW_OK && cfg->scheme) {
         if (strlen(cfg->scheme) >= sizeof p->scheme)
             st = lw_fail(LW_ERR_INVALID_ARGUMENT, "scheme name too long");
@@ -114,6 +79,26 @@ void lw_destroy(lw_plan *plan)
 const lw_config *lw_plan_config(const lw_plan *plan) { return plan ? &plan->cfg : NULL; }
 
 const char *lw_plan_backend_name(const lw_plan *plan) { return plan ? plan->ops->name : "?"; }
+
+lw_status lw_plan_describe(const lw_plan *plan, char *buf, size_t len)
+{
+    if (!plan || !buf || !len) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL argument");
+    const lw_config *c = &plan->cfg;
+    buf[0] = 0;
+    lw_appendf(buf, len, "backend: %s\nwavelet: %s%s\nmode: %s\nlayout: %s\ndtype: %s\ndirection: %s\nshape:",
+               plan->ops->name, c->integer ? "integer " : "", lw_wavelet_name(c->wavelet), lw_mode_name(c->mode),
+               lw_layout_name(c->layout), lw_dtype_name(c->dtype), c->direction == LW_INVERSE ? "inverse" : "forward");
+    for (int i = 0; i < c->rank; i++) lw_appendf(buf, len, "%s%lld", i ? "x" : " ", (long long)c->shape[i]);
+    lw_appendf(buf, len, "\naxes:");
+    for (int i = 0; i < c->naxes; i++) lw_appendf(buf, len, " %d", c->axes[i]);
+    lw_appendf(buf, len, "\nlevels: %d\nscheme: %s\n", c->levels, c->scheme);
+    if (c->tuning) lw_appendf(buf, len, "tuning: %s\n", c->tuning);
+    size_t ws = 0;
+    if (lw_workspace_size(plan, &ws) == LW_OK) lw_appendf(buf, len, "workspace_bytes: %zu\n", ws);
+    if (plan->ops->describe) plan->ops->describe(plan, buf, len);
+    return strlen(buf) + 1 < len ? LW_OK
+                                 : lw_fail(LW_ERR_INVALID_ARGUMENT, "lw_plan_describe: buffer of %zu bytes too short", len);
+}
 
 lw_status lw_workspace_size(const lw_plan *plan, size_t *bytes)
 {

@@ -24,8 +24,23 @@ static lw_status cpu_execute(const lw_plan *plan, const void *in, void *out)
 
 static void cpu_destroy(lw_plan *plan) { plan->impl = NULL; }
 
+static int ref_engine_count(void) { return 0; }
+
 const lw_backend_ops lw_backend_cpu_ref = {
-    "cpu-ref", LW_BACKEND_CPU_REF, cpu_available, cpu_plan, cpu_execute, cpu_destroy, NULL};
+    .name = "cpu-ref", .id = LW_BACKEND_CPU_REF, .auto_rank = 0, .device_pointers = 0,
+    .available = cpu_available, .plan = cpu_plan, .execute = cpu_execute, .destroy = cpu_destroy,
+    .engine_count = ref_engine_count,
+};
+
+static const char *cpu_engine_name(int i, const char **about)
+{
+    const lw_cpu_engine *e = lw_cpu_engine_at(i);
+    if (e && about) *about = e->about;
+    return e ? e->name : NULL;
+}
 
 const lw_backend_ops lw_backend_cpu = {
-    "cpu", LW_BACKEND_CPU, cpu_available, lw_fast_plan_create, lw_fast_execute, lw_fast_destroy, NULL};
+    .name = "cpu", .id = LW_BACKEND_CPU, .auto_rank = 2, .device_pointers = 0,
+    .available = cpu_available, .plan = lw_fast_plan_create, .execute = lw_fast_execute, .destroy = lw_fast_destroy,
+    .describe = lw_fast_describe, .engine_count = lw_cpu_engine_count, .engine_name = cpu_engine_name,
+};

@@ -319,6 +319,23 @@ static lw_status force_engine(lw_plan *plan, lw_fast_plan *fp)
     return LW_OK;
 }
 
+void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
+{
+    const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
+    lw_appendf(buf, len, "simd: %s\nthreads: %d\nengines:", lw_simd_name(fp->simd), fp->threads);
+    fast_shape fs;
+    if (!shape_of(plan, &fs)) {
+        lw_appendf(buf, len, " copy\n");
+        return;
+    }
+    for (int k = 0; k < plan->geo.levels; k++) {
+        lw_fast_level lv;
+        build_level(plan, &fs, k, plan->geo.strides, plan->geo.strides, NULL, &lv);
+        lw_appendf(buf, len, " %s", lw_cpu_engine_for(&lv)->name);
+    }
+    lw_appendf(buf, len, " (levels 1..%d)\n", plan->geo.levels);
+}
+
 lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
 {
     const lw_geometry *geo = &plan->geo;

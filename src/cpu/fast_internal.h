@@ -477,6 +477,7 @@ lw_status lw_fast_plan_create(lw_plan *plan);
  * (for benchmark records). */
 const char *lw_cpu_plan_simd(const lw_plan *plan);
 lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out);
+void lw_fast_describe(const lw_plan *plan, char *buf, size_t len);
 void lw_fast_destroy(lw_plan *plan);
 
 #ifdef __cplusplus

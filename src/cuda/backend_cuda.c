@@ -352,8 +352,36 @@ static lw_status cuda_execute(const lw_plan *plan, const void *in, void *out)
     return st;
 }
 
-const lw_backend_ops lw_backend_cuda = {"cuda",       LW_BACKEND_CUDA, cuda_available, cuda_plan,
-                                        cuda_execute, cuda_destroy,    cuda_workspace};
+static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
+{
+    const cuda_impl *im = plan->impl;
+    const lw_cuda_sched *s = &im->s;
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, im->device) == cudaSuccess)
+        lw_appendf(buf, len, "device: %d %s (sm_%d%d)\n", im->device, prop.name, prop.major, prop.minor);
+    else
+        cudaGetLastError();
+    lw_appendf(buf, len, "engine: %s%s\n", s->engine_name ? s->engine_name : "?",
+               s->engine == LWE_SCHEME ? " (paper scheme, every level)" : "");
+    if (s->engine == LWE_TILE2D && s->small_from < plan->geo.levels)
+        lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
+    if (s->fwd_bands || s->inv_bands)
+        lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
+                   s->fwd_bands ? "input" : "output");
+    lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\n", s->scratch, s->inplace_scratch);
+    if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
+        lw_appendf(buf, len, "host_staging: device copies of in and out (%zu bytes each), pinned chunks of %zu bytes\n",
+                   s->bytes, STAGE_BYTES);
+}
+
+static const char *cuda_engine_name(int i, const char **about) { return lw_cuda_engine_name(i, about); }
+
+const lw_backend_ops lw_backend_cuda = {
+    .name = "cuda", .id = LW_BACKEND_CUDA, .auto_rank = 1, .device_pointers = 1,
+    .available = cuda_available, .plan = cuda_plan, .execute = cuda_execute, .destroy = cuda_destroy,
+    .workspace = cuda_workspace, .describe = cuda_describe, .engine_count = lw_cuda_engine_count,
+    .engine_name = cuda_engine_name,
+};
 
 int lw_cuda_plan_engine(const lw_plan *p)
 {

@@ -97,12 +97,14 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     int L = g->levels, ks = L, inv = p->cfg.direction == LW_INVERSE;
+    s->small_from = L;
     if (L < 2) return;
     for (int k = 1; k < L; k++)
         if (fits_small(p, s, k)) {
             ks = k;
             break;
         }
+    s->small_from = ks;
     size_t ll1 = (size_t)(s->nbatch * region_count(p, 1)) * s->esize;
     size_t ll2 = (size_t)(s->nbatch * region_count(p, 2)) * s->esize;
     s->scr_off[1] = 0;

@@ -61,6 +61,7 @@ typedef struct lw_cuda_sched {
     int engine;        /* LWE_* */
     int engine_index;  /* its record (cuda_exec.c), unless LWE_SCHEME */
     const char *engine_name;
+    int small_from;    /* tile2d: first level (0-based) of the small-engine tail; levels if none */
     int dtype;
     size_t esize, bytes;
     int64_t nbatch;

@@ -1,0 +1,108 @@
+/* The registries through the public API: wavelets, backends, engines and
+ * tuning keys are listed, named and parsed from one table each; an engine
+ * forced by lw_config.scheme runs (or is refused clearly); lw_plan_describe
+ * says what a plan does. */
+#include "liftwave.h"
+#include "lw_test.h"
+
+#include <math.h>
+#include <string.h>
+
+static void backends(void)
+{
+    for (int i = 0; i < LW_BACKEND_COUNT; i++) {
+        lw_backend b;
+        const char *n = lw_backend_name((lw_backend)i);
+        CHECK(n && strcmp(n, "?") != 0, "backend %d has a name", i);
+        CHECK(lw_backend_parse(n, &b) == LW_OK && (int)b == i, "backend '%s' parses back", n);
+    }
+    lw_backend b;
+    CHECK(lw_backend_parse("gpu", &b) == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "cpu-ref"),
+          "unknown backend lists the names: %s", lw_last_error());
+    CHECK(lw_backend_available(LW_BACKEND_CPU) && lw_backend_available(LW_BACKEND_CPU_REF), "cpu backends");
+    CHECK(strcmp(lw_backend_name((lw_backend)LW_BACKEND_COUNT), "?") == 0, "past the table");
+}
+
+static lw_status plan2(lw_plan **p, int rank, const int64_t *shape, const char *scheme, int threads, lw_backend b)
+{
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = rank;
+    for (int i = 0; i < rank; i++) c.shape[i] = shape[i];
+    c.scheme = scheme;
+    c.threads = threads;
+    c.backend = b;
+    c.levels = 2;
+    return lw_plan_create(p, &c);
+}
+
+static void cpu_engines(void)
+{
+    int n = lw_engine_count(LW_BACKEND_CPU);
+    CHECK(n == 3, "cpu engines: %d", n);
+    int seen_nd = 0, seen_vol = 0;
+    for (int i = 0; i < n; i++) {
+        const char *about = NULL, *name = lw_engine_name(LW_BACKEND_CPU, i, &about);
+        CHECK(name && about && *about, "engine %d named and described", i);
+        seen_nd += name && !strcmp(name, "nd");
+        seen_vol += name && !strcmp(name, "vol");
+    }
+    CHECK(seen_nd == 1 && seen_vol == 1, "nd and vol listed");
+    CHECK(lw_engine_name(LW_BACKEND_CPU, n, NULL) == NULL, "past the list");
+    CHECK(lw_engine_count(LW_BACKEND_CPU_REF) == 0, "cpu-ref is one engine");
+
+    /* a 3-D volume: vol by default; nd forced gives the same result */
+    int64_t v[3] = {20, 18, 33};
+    enum { N = 20 * 18 * 33 };
+    static float x[N], ya[N], yn[N];
+    for (int i = 0; i < N; i++) x[i] = (float)(lw_rng_unit() - 0.5);
+    lw_plan *pa = NULL, *pn = NULL, *pv = NULL;
+    CHECK(plan2(&pa, 3, v, NULL, 2, LW_BACKEND_CPU) == LW_OK, "auto plan: %s", lw_last_error());
+    CHECK(plan2(&pn, 3, v, "nd", 2, LW_BACKEND_CPU) == LW_OK, "nd plan: %s", lw_last_error());
+    CHECK(plan2(&pv, 3, v, "vol", 2, LW_BACKEND_CPU) == LW_OK, "vol plan: %s", lw_last_error());
+    if (pa && pn) {
+        char d[4096];
+        CHECK(lw_plan_describe(pa, d, sizeof d) == LW_OK, "describe: %s", lw_last_error());
+        CHECK(strstr(d, "backend: cpu\n") && strstr(d, "engines: vol vol") && strstr(d, "threads: 2\n") &&
+                  strstr(d, "simd: ") && strstr(d, "levels: 2\n") && strstr(d, "shape: 20x18x33\n"),
+              "auto plan describes itself:\n%s", d);
+        CHECK(lw_plan_describe(pn, d, sizeof d) == LW_OK && strstr(d, "engines: nd nd"), "forced nd:\n%s", d);
+        CHECK(lw_plan_describe(pn, d, 16) == LW_ERR_INVALID_ARGUMENT && strlen(d) == 15, "short buffer");
+        CHECK(lw_execute(pa, x, ya) == LW_OK && lw_execute(pn, x, yn) == LW_OK, "execute");
+        double e = 0, m = 0;
+        for (int i = 0; i < N; i++) e = fmax(e, fabs(ya[i] - yn[i])), m = fmax(m, fabs(ya[i]));
+        CHECK(e <= 1e-5 * m, "nd and vol agree: %g", e);
+    }
+    lw_destroy(pa);
+    lw_destroy(pn);
+    lw_destroy(pv);
+    /* vol does not apply to a 1-D line; an unknown name lists the engines */
+    int64_t l[1] = {64};
+    lw_plan *p = NULL;
+    CHECK(plan2(&p, 1, l, "vol", 0, LW_BACKEND_CPU) == LW_ERR_UNSUPPORTED && strstr(lw_last_error(), "'vol'"),
+          "vol on a line: %s", lw_last_error());
+    CHECK(plan2(&p, 1, l, "warp", 0, LW_BACKEND_CPU) == LW_ERR_UNSUPPORTED && strstr(lw_last_error(), "nd"),
+          "unknown engine: %s", lw_last_error());
+    CHECK(plan2(&p, 1, l, "nd", 0, LW_BACKEND_CPU_REF) == LW_ERR_UNSUPPORTED, "cpu-ref takes no engine name");
+    CHECK(p == NULL, "no plan on failure");
+}
+
+static void tuning_keys(void)
+{
+    int n = lw_tuning_count();
+    CHECK(n >= 8, "tuning keys: %d", n);
+    for (int i = 0; i < n; i++) {
+        const char *about = NULL, *k = lw_tuning_key(i, &about);
+        CHECK(k && about && *about, "key %d", i);
+    }
+    CHECK(lw_tuning_key(n, NULL) == NULL, "past the keys");
+}
+
+int main(void)
+{
+    lw_test_seed(777);
+    backends();
+    cpu_engines();
+    tuning_keys();
+    return lw_test_finish("test_registry");
+}
