@@ -4,7 +4,7 @@
  *   host (cpu, cpu-ref)  warm-up, median of N runs timed with CLOCK_MONOTONIC;
  *                        bound = memcpy of the array's bytes, measured in the
  *                        same run on the same number of threads.
- *   G2G, C2C (cuda)      lw_cuda_bench() (src/core/lw_bench.h): CUDA events,
+ *   G2G, C2C (cuda)      lw_cuda_bench() (liftwave.h): CUDA events,
  *                        bound = device copy (G2G) or PCIe (C2C).
  *
  * Every record is checked: the output is poisoned before the timed runs and
@@ -47,6 +47,7 @@ typedef struct bench_opts {
     char scheme[LW_BENCH_MAX_SCHEMES][32];
     int threads[MAXV]; /* 0 = the runtime's default */
     int integer, json, repeat, table, destroy_input;
+    char tuning[256]; /* --tune */
     int scheme_all, scheme_list; /* --scheme all (every GPU scheme + auto), --scheme list */
     int nmpix;
     double mpix[MAXV]; /* --sizes-mpix */
@@ -125,6 +126,7 @@ static void print_help(void)
         "                      [--shape 8192x8192] [--dtype float32|float64|int32] [--integer]\n"
         "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
         "                      [--repeat N] [--threads N] [--sizes-mpix M] [--destroy-input]\n"
+        "                      [--tune KEY=VALUE,...]\n"
         "                      [--json] [--table] [--help]\n"
         "\n"
         "Times the transform in memory (no file I/O) on random data.  Options marked\n"
@@ -153,6 +155,8 @@ static void print_help(void)
         "  --repeat N      timed runs after warm-up [host: at least %d and about %.1f s of runs,\n"
         "                  at most %d; cuda: %d, 10 from 8 Mi samples, 5 from 64 Mi]\n"
         "  --threads N     [list] CPU threads (OpenMP builds only) [the OpenMP default]\n"
+        "  --tune T        the plans' tuning knobs, KEY=VALUE,... (docs/TUNING.md; cpu: simd,\n"
+        "                  stream, ring_kb, prefetch, walk, walk_kb, split_min, vol_split)\n"
         "  --destroy-input cuda: plan with LW_FLAG_DESTROY_INPUT (the input buffer is the\n"
         "                  workspace; restored before every timed run, outside the timing)\n"
         "  --sizes-mpix M  [list] square 2-D shapes of about M Mpixel (M * 2^20 samples, even side),\n"
@@ -196,6 +200,11 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
     char buf[1024], *items[MAXV];
     if (strlen(val) >= sizeof buf) return usage_error("%s: value too long", opt);
     strcpy(buf, val);
+    if (!strcmp(opt, "--tune")) { /* one tuning string for every combination (checked by the plans) */
+        if (strlen(val) >= sizeof o->tuning) return usage_error("--tune: value too long");
+        strcpy(o->tuning, val);
+        return 0;
+    }
     if (!strcmp(opt, "--repeat")) {
         long v;
         if (parse_int(val, 1, 1000000, &v)) return usage_error("--repeat wants a count in 1..1000000, not '%s'", val);
@@ -274,7 +283,8 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
 
 static const char *const value_opts[] = {"--backend",   "--wavelet", "--levels", "--mode",
                                          "--shape",     "--dtype",   "--direction", "--config",
-                                         "--scheme",    "--repeat",  "--threads", "--sizes-mpix"};
+                                         "--scheme",    "--repeat",  "--threads", "--sizes-mpix",
+                                         "--tune"};
 
 /* Fill defaults and the (backend, config) pairs.  Returns 0 or an exit status. */
 static int resolve_opts(bench_opts *o)
@@ -437,6 +447,7 @@ static void combo_at(const bench_opts *o, long idx, combo *c)
     i = (int)(idx % o->nwavelet), idx /= o->nwavelet, c->wavelet = o->wavelet[i];
     i = (int)(idx % o->ndtype), idx /= o->ndtype, c->dtype = o->dtype[i];
     c->destroy_input = o->destroy_input;
+    c->tuning = o->tuning[0] ? o->tuning : NULL;
     i = (int)(idx % o->nshape), c->rank = o->rank[i];
     memcpy(c->shape, o->shape[i], sizeof c->shape);
 }
@@ -533,7 +544,7 @@ static void print_json(const record *r, const char *date)
         printf(", \"bound_best_gbps\": %.6g, \"fraction_of_best_bound\": %.6g", finite(r->bound_best_gbps),
                r->bound_best_gbps > 0 ? finite(r->eff_gbps / r->bound_best_gbps) : 0.0);
         printf(", \"simd\": ");
-        if (r->simd) json_string(stdout, r->simd);
+        if (r->simd[0]) json_string(stdout, r->simd);
         else printf("null");
     }
     if (c->config != CFG_HOST)

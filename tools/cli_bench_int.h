@@ -33,6 +33,7 @@ typedef struct combo {
     const char *scheme; /* "auto" or a GPU algorithm */
     int threads;        /* 0: the OpenMP default */
     int destroy_input;  /* cuda: LW_FLAG_DESTROY_INPUT (--destroy-input) */
+    const char *tuning; /* lw_config.tuning (--tune), NULL for none */
 } combo;
 
 /* One result (the JSON record's values). */
@@ -46,7 +47,7 @@ typedef struct record {
     int verified;       /* output equals cpu-ref within tolerance */
     int checked;        /* a comparison was made (0: over the size limit) */
     char device[128];
-    const char *simd;   /* host configs: the cpu backend's SIMD path, NULL for other backends */
+    char simd[16];      /* host configs: the cpu backend's SIMD path, "" for other backends */
     size_t extra_device_bytes; /* cuda: device memory taken beyond in and out (peak seen) */
 } record;
 

@@ -1,13 +1,11 @@
 /* `liftwave bench`, one record: random data, warm-up, timed runs (median),
  * the memcpy bound on the host, and verification against cpu-ref.  CUDA
- * configs go through lw_cuda_bench() (src/core/lw_bench.h). */
+ * configs go through lw_cuda_bench() (liftwave.h). */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 
 #include "cli_bench_int.h"
 
-#include "core/lw_bench.h"
-#include "cpu/fast_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -87,6 +85,22 @@ void lw_bench_combo_text(const combo *c, int with_shape, char *buf, size_t len)
              lw_backend_name(c->backend), lw_bench_config_names[c->config]);
 }
 
+/* The SIMD path a cpu plan runs (its "simd:" line of lw_plan_describe), ""
+ * for backends without one. */
+static void plan_simd(const lw_plan *plan, char *buf, size_t len)
+{
+    char d[4096];
+    buf[0] = 0;
+    if (lw_plan_describe(plan, d, sizeof d) != LW_OK) return;
+    const char *s = strstr(d, "\nsimd: ");
+    if (!s) return;
+    s += 7;
+    size_t n = strcspn(s, "\n");
+    if (n >= len) n = len - 1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+}
+
 void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const char *scheme, lw_config *cfg)
 {
     lw_config_init(cfg);
@@ -100,6 +114,7 @@ void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const
     cfg->integer = integer;
     cfg->backend = backend;
     cfg->scheme = scheme;
+    cfg->tuning = c->tuning;
     if (c->destroy_input && backend == LW_BACKEND_CUDA) cfg->flags |= LW_FLAG_DESTROY_INPUT;
 }
 
@@ -454,7 +469,7 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         s = lw_plan_create(&plan, &cfg);
         if (s != LW_OK) return lw_bench_lw_error(c, "plan", s);
         cfg = *lw_plan_config(plan);
-        r->simd = lw_cpu_plan_simd(plan);
+        plan_simd(plan, r->simd, sizeof r->simd);
     } else {
         lw_config rc;
         lw_plan *p = NULL;

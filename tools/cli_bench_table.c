@@ -1,7 +1,6 @@
 /* `liftwave bench`: the list of the papers' GPU schemes (--scheme list) and
  * the papers' table after a run (--table, implied by --scheme all). */
 #include "cli_bench_int.h"
-#include "core/lw_bench.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -65,11 +64,23 @@ static void scheme_costs(const lw_wavelet *w, int nw)
            "# paper gives none (000 and 004 have no such table)\n");
 }
 
+/* The engine records of every backend, as comment lines. */
+static void engine_list(void)
+{
+    printf("# engines (--scheme NAME forces one; auto takes the first that applies):\n");
+    for (int b = 0; b < LW_BACKEND_COUNT; b++)
+        for (int i = 0; i < lw_engine_count((lw_backend)b); i++) {
+            const char *about = NULL, *name = lw_engine_name((lw_backend)b, i, &about);
+            printf("#   %-5s %-8s %s\n", lw_backend_name((lw_backend)b), name, about ? about : "");
+        }
+}
+
 int lw_bench_scheme_list(const lw_wavelet *w, int nw)
 {
     int n = lw_scheme_count();
     if (n == 0) {
         printf("no GPU schemes: liftwave was built without CUDA\n");
+        engine_list();
         return 0;
     }
     if (nw > 0) {
@@ -97,6 +108,7 @@ int lw_bench_scheme_list(const lw_wavelet *w, int nw)
            "# window position of one level, summed over the scheme's kernels.  Per wavelet, next to the\n"
            "# papers' numbers: --scheme list --wavelet cdf53,cdf97,dd137,fs\n");
     if (!lw_backend_available(LW_BACKEND_CUDA)) printf("# no CUDA device here: the schemes run only on one\n");
+    engine_list();
     return 0;
 }
 

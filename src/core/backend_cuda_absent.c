@@ -45,7 +45,6 @@ const char *lw_scheme_about(int i)
     return NULL;
 }
 
-#include "lw_bench.h"
 
 int lw_scheme_cost_of(int i, lw_wavelet w, lw_scheme_cost *c)
 {

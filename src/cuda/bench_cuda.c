@@ -8,7 +8,6 @@
  * copy before every run, outside the timed region.  device_extra_bytes: the
  * most device memory seen taken (cudaMemGetInfo) beyond the bench's own
  * buffers, from before the plan to after the runs. */
-#include "../core/lw_bench.h"
 #include "cuda_exec.h"
 
 #include <math.h>

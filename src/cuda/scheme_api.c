@@ -1,10 +1,9 @@
 /* Public view of the GPU scheme registry (lw_scheme_count / _name / _about
- * in liftwave.h; lw_scheme_cost_of in core/lw_bench.h): the papers' schemes
+ * in liftwave.h; lw_scheme_cost_of in liftwave.h): the papers' schemes
  * this build knows, whether or not a device is present.  The 2-D tile
  * schemes of the registry (lw_scheme.h), then "fs", the Faber-Schauder
  * engine of paper 004 (fs_exec.c, k_fs.cu), which runs for the fs wavelet
  * only. */
-#include "core/lw_bench.h"
 #include "lw_scheme.h"
 
 #include <pthread.h>

@@ -33,9 +33,13 @@ def check_list(exe):
         fail("--scheme list: rc=%d stderr=%r" % (rc, err))
         return 0, False
     lines = out.splitlines()
-    if len(lines) == 1:
-        if "no GPU schemes" not in lines[0] or "without CUDA" not in lines[0]:
-            fail("--scheme list without schemes should say so: %r" % lines[0])
+    engines = [l.split()[1:3] for l in lines if l.startswith("#   ")]
+    for want in (["cpu", "nd"], ["cpu", "vol"], ["cpu", "fs"]):
+        if want not in engines:
+            fail("--scheme list: engine %s missing from %r" % (want, engines))
+    if lines and "no GPU schemes" in lines[0]:
+        if "without CUDA" not in lines[0] or any(not l.startswith("#") for l in lines[1:]):
+            fail("--scheme list without schemes should say so: %r" % lines)
         return 0, False
     if not lines or not lines[0].startswith("scheme") or "barriers" not in lines[0]:
         fail("--scheme list: no header line: %r" % lines[:1])
@@ -91,7 +95,7 @@ def check_costs(exe):
         fail("--scheme list --wavelet: rc=%d stderr=%r" % (rc, err))
         return
     lines = out.splitlines()
-    if len(lines) == 1 and "no GPU schemes" in lines[0]:
+    if lines and "no GPU schemes" in lines[0]:
         return  # a build without CUDA: nothing to count
     if not lines or lines[0].split() != ["wavelet", "scheme", "paper", "inverse", "ops/quad", "ops:paper",
                                          "barriers", "barriers:paper"]:

@@ -20,7 +20,6 @@
  * case names, e.g. "cdf97-3072"); input and reference are made once per
  * wavelet and size. */
 #include "liftwave.h"
-#include "core/lw_bench.h"
 #include "cuda/cuda_exec.h"
 #include "cuda/lw_cuda.h"
 
