@@ -14,12 +14,18 @@ extern "C" {
 
 /* ---- errors -------------------------------------------------------------- */
 
-/* Record a formatted one-line message for lw_last_error() and return status. */
-lw_status lw_fail(lw_status status, const char *fmt, ...)
+/* Record a formatted one-line message for lw_last_error() and return status.
+ * Debug builds (no NDEBUG) append the place that failed, " [file.c:123]". */
+lw_status lw_fail_at(const char *file, int line, lw_status status, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
+#ifdef NDEBUG
+#define lw_fail(status, ...) lw_fail_at(NULL, 0, (status), __VA_ARGS__)
+#else
+#define lw_fail(status, ...) lw_fail_at(__FILE__, __LINE__, (status), __VA_ARGS__)
+#endif
 void lw_clear_error(void);
 
 #define LW_TRY(expr)                          \
@@ -27,6 +33,9 @@ void lw_clear_error(void);
         lw_status lw_try_s_ = (expr);         \
         if (lw_try_s_ != LW_OK) return lw_try_s_; \
     } while (0)
+
+/* x rounded up to a multiple of 64 (cache lines, vector alignment). */
+#define LW_ALIGN64(x) (((x) + 63) & ~(size_t)63)
 
 /* Overflow-checked size arithmetic: return 0 on success, -1 on overflow. */
 int lw_mul_size(size_t a, size_t b, size_t *out);

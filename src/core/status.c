@@ -25,12 +25,16 @@ const char *lw_status_string(lw_status s)
     return "unknown status";
 }
 
-lw_status lw_fail(lw_status status, const char *fmt, ...)
+lw_status lw_fail_at(const char *file, int line, lw_status status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(lw_error_text, sizeof lw_error_text, fmt, ap);
+    int n = vsnprintf(lw_error_text, sizeof lw_error_text, fmt, ap);
     va_end(ap);
+    if (file && n >= 0 && (size_t)n < sizeof lw_error_text) {
+        const char *base = strrchr(file, '/');
+        snprintf(lw_error_text + n, sizeof lw_error_text - (size_t)n, " [%s:%d]", base ? base + 1 : file, line);
+    }
     return status;
 }
 

@@ -25,7 +25,6 @@
 
 #include <string.h>
 
-#define ALIGN64(x) (((x) + 63) & ~(size_t)63)
 
 /* m: margin samples on each side; padded: room for the fused kernel's
  * blocks (it reads and writes whole vector blocks past the held samples). */
@@ -88,7 +87,7 @@ void lw_line_convert(const lw_fast_plan *fp, const lw_line_geom *gs, const char 
 
 size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax)
 {
-    return 2 * ALIGN64(((size_t)(wmax + 2 * fp->E + 4 * fp->k->lanes + 4) / 2 + 3 * 64) * fp->es);
+    return 2 * LW_ALIGN64(((size_t)(wmax + 2 * fp->E + 4 * fp->k->lanes + 4) / 2 + 3 * 64) * fp->es);
 }
 
 /* Address of held sample t. */

@@ -33,7 +33,6 @@
 #include <omp.h>
 #endif
 
-#define ALIGN64(x) (((x) + 63) & ~(size_t)63)
 
 typedef struct nd_ctx {
     const lw_fast_level *lv;
@@ -390,7 +389,7 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
         c->blk[0] = (size_t)(wmax * c->dense[1]);
     }
     size_t total = 0;
-    for (int d = 0; d < nv; d++) total += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
+    for (int d = 0; d < nv; d++) total += LW_ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
     int64_t seg = lv->rowlen < LINE_SEG ? lv->rowlen : LINE_SEG; /* bound of a line segment */
     size_t lb = (lv->hlift && lv->nv == 0) ? lw_line_scratch_bytes(fp, seg + 2 * (int64_t)fp->E + 2) : 0;
     if (mem) {
@@ -398,11 +397,11 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
         char *p = mem;
         for (int d = 0; d < nv; d++) {
             c->ring[d] = p;
-            p += ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
+            p += LW_ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
         }
         c->line = lb ? p : NULL;
     }
-    return ALIGN64(total + lb + 64);
+    return LW_ALIGN64(total + lb + 64);
 }
 
 size_t lw_fast_nd_scratch(const lw_fast_level *lv)

@@ -44,7 +44,6 @@
 #include <omp.h>
 #endif
 
-#define ALIGN64(x) (((x) + 63) & ~(size_t)63)
 
 typedef struct vol_plan {
     int R, lag;
@@ -145,8 +144,8 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     int64_t cap = fit < full ? fit : full;
     if (cap < one) cap = one;
     vp->cap_rows = cap;
-    vp->ring_bytes = ALIGN64((size_t)cap * vp->rf * (size_t)vp->R * fp->es);
-    vp->line_bytes = vp->buffered ? ALIGN64(vp->g.fmt * fp->es) : 0;
+    vp->ring_bytes = LW_ALIGN64((size_t)cap * vp->rf * (size_t)vp->R * fp->es);
+    vp->line_bytes = vp->buffered ? LW_ALIGN64(vp->g.fmt * fp->es) : 0;
 }
 
 /* Window lengths of the pieces of [0, n) cut into pieces of `len`: count,
@@ -244,7 +243,7 @@ size_t lw_fast_vol_scratch(const lw_fast_level *lv)
 {
     vol_plan vp;
     vol_geom(lv, &vp);
-    return ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
+    return LW_ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
 }
 
 static inline void prefetch_row(const char *p, size_t bytes)
@@ -528,7 +527,7 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
             if (!vp.strip) vol_units(lv, &vp, threads, nitems);
         }
     }
-    size_t need = ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
+    size_t need = LW_ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
     int64_t nunits = nitems * vp.nstrips * vp.ntiles, smin = threads > 1 ? fp->tune.split_min : 0;
     /* more threads than units only where units are long enough to split */
     int64_t most = nunits * (smin ? 1 + vp.strip / (4 * smin) : 1);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
 #define STAGE_BYTES ((size_t)8 << 20)
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;

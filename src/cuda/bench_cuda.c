@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(call, what)                                    \
+/* a failed CUDA call ends the measurement through `done` (frees everything) */
+#define CK_DONE(call, what)                               \
     do {                                                  \
         st = lw_cuda_check((call), (what));               \
         if (st != LW_OK) goto done;                       \
@@ -83,35 +84,35 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     size_t bytes = n * es;
     struct cudaDeviceProp pr;
     int dev = 0;
-    CK(cudaGetDevice(&dev), "cudaGetDevice");
-    CK(cudaGetDeviceProperties(&pr, dev), "cudaGetDeviceProperties");
+    CK_DONE(cudaGetDevice(&dev), "cudaGetDevice");
+    CK_DONE(cudaGetDeviceProperties(&pr, dev), "cudaGetDeviceProperties");
     snprintf(res->device, sizeof res->device, "%.127s", pr.name);
-    CK(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking), "cudaStreamCreate");
-    CK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreate");
-    CK(cudaEventCreate(&e0), "cudaEventCreate");
-    CK(cudaEventCreate(&e1), "cudaEventCreate");
-    CK(cudaEventCreate(&e2), "cudaEventCreate");
+    CK_DONE(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking), "cudaStreamCreate");
+    CK_DONE(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreate");
+    CK_DONE(cudaEventCreate(&e0), "cudaEventCreate");
+    CK_DONE(cudaEventCreate(&e1), "cudaEventCreate");
+    CK_DONE(cudaEventCreate(&e2), "cudaEventCreate");
     h_chk = malloc(bytes);
     if (!h_chk) {
         st = lw_fail(LW_ERR_OUT_OF_MEMORY, "bench: cannot allocate %zu host bytes", bytes);
         goto done;
     }
-    CK(cudaMalloc(&d_in, bytes), "cudaMalloc (bench input)");
-    CK(cudaMalloc(&d_out, bytes), "cudaMalloc (bench output)");
+    CK_DONE(cudaMalloc(&d_in, bytes), "cudaMalloc (bench input)");
+    CK_DONE(cudaMalloc(&d_out, bytes), "cudaMalloc (bench output)");
     if (config == LW_BENCH_C2C) {
-        CK(cudaMallocHost(&h_in, bytes), "cudaMallocHost (bench input)");
-        CK(cudaMallocHost(&h_out, bytes), "cudaMallocHost (bench output)");
+        CK_DONE(cudaMallocHost(&h_in, bytes), "cudaMallocHost (bench input)");
+        CK_DONE(cudaMallocHost(&h_out, bytes), "cudaMallocHost (bench output)");
         memcpy(h_in, host_in, bytes);
     }
-    CK(cudaMemcpy(d_in, host_in, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (bench input)");
+    CK_DONE(cudaMemcpy(d_in, host_in, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (bench input)");
     if (restore) {
-        CK(cudaMalloc(&d_keep, bytes), "cudaMalloc (bench input copy)");
-        CK(cudaMemcpy(d_keep, d_in, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (bench input copy)");
+        CK_DONE(cudaMalloc(&d_keep, bytes), "cudaMalloc (bench input copy)");
+        CK_DONE(cudaMemcpy(d_keep, d_in, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (bench input copy)");
     }
-    CK(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    CK_DONE(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 
     size_t free0 = 0, free1 = 0, tot = 0;
-    CK(cudaMemGetInfo(&free0, &tot), "cudaMemGetInfo");
+    CK_DONE(cudaMemGetInfo(&free0, &tot), "cudaMemGetInfo");
     st = lw_plan_create(&plan, &cfg);
     if (st != LW_OK) goto done;
     if (config == LW_BENCH_G2G) lw_set_stream(plan, s0);
@@ -121,21 +122,21 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     const int nb = 20;
     double bt[20];
     for (int i = 0; i < nb + 2; i++) {
-        CK(cudaEventRecord(e0, s0), "cudaEventRecord");
+        CK_DONE(cudaEventRecord(e0, s0), "cudaEventRecord");
         if (config == LW_BENCH_G2G) {
-            CK(cudaMemcpyAsync(d_out, d_in, bytes, cudaMemcpyDeviceToDevice, s0), "cudaMemcpyAsync (bound)");
-            CK(cudaEventRecord(e1, s0), "cudaEventRecord");
+            CK_DONE(cudaMemcpyAsync(d_out, d_in, bytes, cudaMemcpyDeviceToDevice, s0), "cudaMemcpyAsync (bound)");
+            CK_DONE(cudaEventRecord(e1, s0), "cudaEventRecord");
         } else {
-            CK(cudaStreamWaitEvent(s1, e0, 0), "cudaStreamWaitEvent");
-            CK(cudaMemcpyAsync(d_out, h_in, bytes, cudaMemcpyHostToDevice, s0), "cudaMemcpyAsync (bound H2D)");
-            CK(cudaMemcpyAsync(h_out, d_in, bytes, cudaMemcpyDeviceToHost, s1), "cudaMemcpyAsync (bound D2H)");
-            CK(cudaEventRecord(e2, s1), "cudaEventRecord");
-            CK(cudaStreamWaitEvent(s0, e2, 0), "cudaStreamWaitEvent");
-            CK(cudaEventRecord(e1, s0), "cudaEventRecord");
+            CK_DONE(cudaStreamWaitEvent(s1, e0, 0), "cudaStreamWaitEvent");
+            CK_DONE(cudaMemcpyAsync(d_out, h_in, bytes, cudaMemcpyHostToDevice, s0), "cudaMemcpyAsync (bound H2D)");
+            CK_DONE(cudaMemcpyAsync(h_out, d_in, bytes, cudaMemcpyDeviceToHost, s1), "cudaMemcpyAsync (bound D2H)");
+            CK_DONE(cudaEventRecord(e2, s1), "cudaEventRecord");
+            CK_DONE(cudaStreamWaitEvent(s0, e2, 0), "cudaStreamWaitEvent");
+            CK_DONE(cudaEventRecord(e1, s0), "cudaEventRecord");
         }
-        CK(cudaEventSynchronize(e1), "bound copy");
+        CK_DONE(cudaEventSynchronize(e1), "bound copy");
         float ms = 0;
-        CK(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+        CK_DONE(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
         if (i >= 2) bt[i - 2] = ms * 1e-3;
     }
     res->bound = config == LW_BENCH_G2G ? "device-copy" : "pcie";
@@ -145,24 +146,24 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     const void *xin = config == LW_BENCH_G2G ? d_in : h_in;
     void *xout = config == LW_BENCH_G2G ? d_out : h_out;
     for (int i = 0; i < warm + repeat; i++) {
-        if (restore) CK(cudaMemcpyAsync(d_in, d_keep, bytes, cudaMemcpyDeviceToDevice, s0), "cudaMemcpyAsync (input)");
-        if (config == LW_BENCH_G2G) CK(cudaMemsetAsync(d_out, 0xff, bytes, s0), "cudaMemsetAsync (poison)");
+        if (restore) CK_DONE(cudaMemcpyAsync(d_in, d_keep, bytes, cudaMemcpyDeviceToDevice, s0), "cudaMemcpyAsync (input)");
+        if (config == LW_BENCH_G2G) CK_DONE(cudaMemsetAsync(d_out, 0xff, bytes, s0), "cudaMemsetAsync (poison)");
         else memset(h_out, 0xff, bytes);
-        CK(cudaStreamSynchronize(s0), "poison");
-        CK(cudaEventRecord(e0, s0), "cudaEventRecord");
-        if (config == LW_BENCH_C2C) CK(cudaStreamSynchronize(s0), "cudaStreamSynchronize");
+        CK_DONE(cudaStreamSynchronize(s0), "poison");
+        CK_DONE(cudaEventRecord(e0, s0), "cudaEventRecord");
+        if (config == LW_BENCH_C2C) CK_DONE(cudaStreamSynchronize(s0), "cudaStreamSynchronize");
         st = lw_execute(plan, xin, xout);
         if (st != LW_OK) goto done;
-        CK(cudaEventRecord(e1, s0), "cudaEventRecord");
-        CK(cudaEventSynchronize(e1), "transform");
+        CK_DONE(cudaEventRecord(e1, s0), "cudaEventRecord");
+        CK_DONE(cudaEventSynchronize(e1), "transform");
         float ms = 0;
-        CK(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+        CK_DONE(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
         if (i >= warm) times[i - warm] = ms * 1e-3;
         size_t f = 0;
-        CK(cudaMemGetInfo(&f, &tot), "cudaMemGetInfo");
+        CK_DONE(cudaMemGetInfo(&f, &tot), "cudaMemGetInfo");
         if (f < minfree) minfree = f;
     }
-    CK(cudaMemGetInfo(&free1, &tot), "cudaMemGetInfo");
+    CK_DONE(cudaMemGetInfo(&free1, &tot), "cudaMemGetInfo");
     if (free1 < minfree) minfree = free1;
     res->device_extra_bytes = free0 > minfree ? free0 - minfree : 0;
     double mn = times[0];
@@ -172,7 +173,7 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     res->median_s = median(times, repeat);
     res->runs = repeat;
 
-    if (config == LW_BENCH_G2G) CK(cudaMemcpy(h_chk, d_out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (result)");
+    if (config == LW_BENCH_G2G) CK_DONE(cudaMemcpy(h_chk, d_out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (result)");
     else memcpy(h_chk, h_out, bytes);
     if (host_ref) {
         res->max_rel_err = rel_err(h_chk, host_ref, cfg.dtype, n);

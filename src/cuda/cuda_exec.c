@@ -5,15 +5,13 @@
 
 #include <string.h>
 
-lw_status lw_cuda_check(cudaError_t e, const char *what)
+lw_status lw_cuda_check_at(const char *file, int line, cudaError_t e, const char *what)
 {
     if (e == cudaSuccess) return LW_OK;
     cudaGetLastError(); /* clear a non-sticky error */
     lw_status st = (e == cudaErrorMemoryAllocation) ? LW_ERR_DEVICE_OUT_OF_MEMORY : LW_ERR_CUDA;
-    return lw_fail(st, "%s: %s (%s)", what, cudaGetErrorName(e), cudaGetErrorString(e));
+    return lw_fail_at(file, line, st, "%s: %s (%s)", what, cudaGetErrorName(e), cudaGetErrorString(e));
 }
-
-#define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
 
 void lwk_wave_from_def(lwk_wave *w, const lw_wavelet_def *d, int integer)
 {

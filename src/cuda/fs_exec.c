@@ -14,7 +14,6 @@
 
 #include <string.h>
 
-#define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
 
 static void fs_setup(const lw_plan *p, lwk_fs *f)
 {

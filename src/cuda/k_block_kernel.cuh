@@ -290,12 +290,10 @@ static cudaError_t bk_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_
     if (gx > 0x7fffffff || (t->row_lo & 1)) return cudaErrorInvalidValue;
     const size_t smem = (size_t)(DB ? 2 : 1) * 4 * C::RQ * C::CQ * sizeof(T);
     void (*k)(const bk_args<T, PR::NC>) = bk_kernel<T, PR, INV, DB>;
-    static int attr_done;
-    if (!attr_done) {
-        cudaError_t e = BK_SET_SMEM(k, smem);
-        if (e != cudaSuccess) return e;
-        attr_done = 1;
-    }
+    /* once per instantiation; a function-local static is initialised once even
+     * when several threads launch at the same time */
+    static const cudaError_t attr = BK_SET_SMEM(k, smem);
+    if (attr != cudaSuccess) return attr;
     dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
     dim3 block(C::CQ, C::NY);
     BK_LAUNCH(k, grid, block, smem, st, A);

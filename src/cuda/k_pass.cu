@@ -166,13 +166,10 @@ template <class T> static cudaError_t pass_run(const lwk_pass *p, const void *sr
 {
     pass_geo g = pass_plan(sizeof(T) == 8 ? LWK_F64 : LWK_F32, p);
     size_t smem = 32 * sizeof(int64_t) + (size_t)g.P * (size_t)g.WL * sizeof(T);
-    static int attr_done;
-    if (!attr_done) {
-        cudaError_t e = cudaFuncSetAttribute(pass_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             PASS_SMEM_MAX);
-        if (e != cudaSuccess) return e;
-        attr_done = 1;
-    }
+    /* once per instantiation; a function-local static is initialised once even
+     * when several threads launch at the same time */
+    static const cudaError_t attr = cudaFuncSetAttribute(pass_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
+    if (attr != cudaSuccess) return attr;
     int64_t grid = g.nitems < (1 << 20) ? g.nitems : (1 << 20);
     if (grid < 1) return cudaSuccess;
     pass_kernel<T><<<(unsigned)grid, PASS_THREADS, smem, s>>>(*p, g, (const T *)src, (T *)dst);
@@ -253,12 +250,10 @@ template <class T> static cudaError_t col_run(const lwk_pass *p, const void *src
     lwk_pass q = *p;
     q.src_ = src, q.dst_ = dst;
     size_t smem = (size_t)p->L.n * (COL_LANES + 1) * sizeof(T);
-    static int attr_done;
-    if (!attr_done) {
-        cudaError_t e = cudaFuncSetAttribute(col_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
-        if (e != cudaSuccess) return e;
-        attr_done = 1;
-    }
+    /* once per instantiation; a function-local static is initialised once even
+     * when several threads launch at the same time */
+    static const cudaError_t attr = cudaFuncSetAttribute(col_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
+    if (attr != cudaSuccess) return attr;
     int64_t ntiles = (p->L.dlen[0] + COL_LANES - 1) / COL_LANES;
     int64_t items = ntiles * (p->L.nlines / p->L.dlen[0]);
     int64_t grid = items < (1 << 20) ? items : (1 << 20);

@@ -139,13 +139,10 @@ template <class T> static cudaError_t small_run(const lwk_small *p, const void *
     for (int a = 0; a < p->na; a++) D *= p->len[0][a];
     size_t smem = 2 * (size_t)D * sizeof(T);
     if (smem > SMALL_SMEM_MAX) return cudaErrorInvalidValue;
-    static int attr_done;
-    if (!attr_done) {
-        cudaError_t e = cudaFuncSetAttribute(small_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             SMALL_SMEM_MAX);
-        if (e != cudaSuccess) return e;
-        attr_done = 1;
-    }
+    /* once per instantiation; a function-local static is initialised once even
+     * when several threads launch at the same time */
+    static const cudaError_t attr = cudaFuncSetAttribute(small_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMALL_SMEM_MAX);
+    if (attr != cudaSuccess) return attr;
     int64_t grid = p->nbatch < (1 << 20) ? p->nbatch : (1 << 20);
     if (grid < 1) return cudaSuccess;
     small_kernel<T><<<(unsigned)grid, SMALL_THREADS, smem, s>>>(*p, (const T *)src, (T *)dst);

@@ -230,12 +230,10 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     void (*k)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
     if constexpr (KIND == 2) k = tile_inv<T, W>;
     else k = tile_vh<T, W, KIND == 1, SM>;
-    static int attr_done;
-    if (!attr_done) {
-        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) return e;
-        attr_done = 1;
-    }
+    /* once per instantiation; a function-local static is initialised once even
+     * when several threads launch at the same time */
+    static const cudaError_t attr = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (attr != cudaSuccess) return attr;
     int64_t gx = (t->cols + C::TW - 1) / C::TW;
     int64_t gy = (t->row_hi - t->row_lo + C::TH - 1) / C::TH;
     int64_t gz = t->blen[0] * t->blen[1];

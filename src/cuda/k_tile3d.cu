@@ -51,22 +51,25 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
     auto k = tile3s<T, W, INV, V>;
     constexpr size_t smem = t3s_smem<T, W, INV, C>();
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
-    static int slots_per_sm; /* 0: not yet asked (the attribute is set then) */
-    if (!slots_per_sm) {
-        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) return e;
-        int b = 0;
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, C::NT, smem);
-        if (e != cudaSuccess) return e;
-        slots_per_sm = b > 0 ? b : 1;
-    }
-    static int sms;
-    if (!sms) {
-        int dev = 0, n = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-            n = 132;
-        sms = n;
-    }
+    /* asked once per instantiation (function-local statics are initialised
+     * once even when several threads launch at the same time) */
+    struct occupancy {
+        cudaError_t e;
+        int slots_per_sm, sms;
+    };
+    static const occupancy occ = [&]() {
+        occupancy o{cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), 1, 132};
+        int b = 0, dev = 0, n = 0;
+        if (o.e == cudaSuccess) o.e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, C::NT, smem);
+        o.slots_per_sm = b > 0 ? b : 1;
+        if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess)
+            o.sms = n;
+        else
+            cudaGetLastError();
+        return o;
+    }();
+    if (occ.e != cudaSuccess) return occ.e;
+    const int slots_per_sm = occ.slots_per_sm, sms = occ.sms;
     const int64_t gx = (t->n[2] + C::TX - 1) / C::TX, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
     const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);

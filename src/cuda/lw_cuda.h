@@ -162,7 +162,16 @@ int lwk_fs_tail_level(const lwk_fs *p, int dtype);
 int64_t lwk_fs_region(const lwk_fs *p, int k);
 
 /* ---- host side helpers (backend_cuda.c) ---------------------------------- */
-lw_status lw_cuda_check(cudaError_t e, const char *what);
+/* LW_OK for cudaSuccess, else the failure (out of device memory or a CUDA
+ * error) with the call's name and CUDA's text, the place in debug builds. */
+lw_status lw_cuda_check_at(const char *file, int line, cudaError_t e, const char *what);
+#ifdef NDEBUG
+#define lw_cuda_check(e, what) lw_cuda_check_at(NULL, 0, (e), (what))
+#else
+#define lw_cuda_check(e, what) lw_cuda_check_at(__FILE__, __LINE__, (e), (what))
+#endif
+/* Return the failure of a CUDA call from the enclosing function. */
+#define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
 void lwk_wave_from_def(lwk_wave *w, const lw_wavelet_def *d, int integer);
 
 #ifdef __cplusplus

@@ -8,7 +8,6 @@
 
 #include <string.h>
 
-#define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
 
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
 

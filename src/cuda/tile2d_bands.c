@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
 
 /* Tallest tile of k_tile2d.cu (rows): a launch over rows [r0, r1) runs
  * ceil((r1 - r0) / TH) tiles from r0, each reading H rows beyond it. */

@@ -85,6 +85,13 @@ static void cpu_engines(void)
           "unknown engine: %s", lw_last_error());
     CHECK(plan2(&p, 1, l, "nd", 0, LW_BACKEND_CPU_REF) == LW_ERR_UNSUPPORTED, "cpu-ref takes no engine name");
     CHECK(p == NULL, "no plan on failure");
+    /* debug builds name the place that failed; release builds do not */
+    CHECK(plan2(&p, 1, l, NULL, LW_MAX_THREADS + 1, LW_BACKEND_CPU) == LW_ERR_INVALID_ARGUMENT, "threads");
+#ifdef NDEBUG
+    CHECK(strstr(lw_last_error(), ".c:") == NULL, "release message without a place: %s", lw_last_error());
+#else
+    CHECK(strstr(lw_last_error(), " [plan.c:") != NULL, "debug message with its place: %s", lw_last_error());
+#endif
 }
 
 static void tuning_keys(void)
