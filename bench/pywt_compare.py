@@ -10,7 +10,7 @@ liftwave:   cdf97, periodic, float32, 1 level, forward, backend cpu, through
             place into a preallocated array.
 Both get the same random float32 size x size array.  Each is run once to warm
 up, then timed `repeat` times; the medians and their ratio are printed.  The
-outputs are checked against each other (DESIGN.md: cdf97 periodic equals
+outputs are checked against each other (docs/CONVENTIONS.md: cdf97 periodic equals
 bior4.4 periodization once its lowpass is multiplied by sqrt(2) and its
 highpass by -1/sqrt(2) per axis), so the two really compute the same
 transform.
@@ -129,7 +129,7 @@ def main():
     t_cp, _ = median_time(lambda: np.copyto(cp, x), a.repeat)
     lib.lw_destroy(plan)
 
-    # same transform?  DESIGN.md: pywt = liftwave with lowpass * sqrt(2) and
+    # same transform?  docs/CONVENTIONS.md: pywt = liftwave with lowpass * sqrt(2) and
     # highpass * -1/sqrt(2) per axis, so liftwave band = pywt band * s or r per axis
     cA, (cH, cV, cD) = res["c"]
     h = n // 2

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Standard CPU benchmark set for liftwave (DESIGN.md section 5).
+# Standard CPU benchmark set for liftwave (docs/METHOD.md).
 #
 #   bench/run_cpu_bench.sh [extra liftwave bench options, e.g. --threads 8 --repeat 20]
 #

@@ -172,7 +172,7 @@ static void print_help(void)
         "and fraction_of_best_bound.  cuda: device-to-device copy (G2G) or PCIe\n"
         "transfers (C2C), measured by the cuda backend in the same run.\n"
         "effective_gbps = floor bytes / median, the floor being 2 * itemsize * the samples\n"
-        "transformed at each level, summed over the levels (DESIGN.md section 5);\n"
+        "transformed at each level, summed over the levels (docs/METHOD.md);\n"
         "fraction_of_bound = effective_gbps / bound_gbps.\n"
         "\n"
         "Verification: the output is poisoned before the timed runs and compared with the\n"

@@ -1,5 +1,5 @@
 /* `liftwave bench`: times the transform in memory on random data and reports
- * speed against a bandwidth bound measured in the same run (DESIGN.md §5). */
+ * speed against a bandwidth bound measured in the same run (docs/METHOD.md). */
 #ifndef LW_CLI_BENCH_H
 #define LW_CLI_BENCH_H
 

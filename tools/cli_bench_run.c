@@ -235,7 +235,7 @@ static void cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-/* Floor bytes (DESIGN.md §5): 2 * itemsize * the samples transformed at each level. */
+/* Floor bytes (docs/METHOD.md): 2 * itemsize * the samples transformed at each level. */
 static double floor_bytes(const lw_config *cfg)
 {
     double sum = 0;

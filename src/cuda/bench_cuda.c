@@ -1,5 +1,5 @@
 /* lw_cuda_bench: device timing for `liftwave bench --backend cuda` and the GPU
- * benchmark driver (DESIGN.md section 5).  CUDA events around each execute
+ * benchmark driver (docs/METHOD.md).  CUDA events around each execute
  * after warm-up, median of the timed runs, the bound measured in the same run
  * (device-to-device copy of the same bytes for G2G; host-to-device and
  * device-to-host concurrently on two streams for C2C), output poisoned before

@@ -1,4 +1,4 @@
-/* Faber-Schauder transform (DESIGN.md section 2) with every level at once.
+/* Faber-Schauder transform (docs/CONVENTIONS.md) with every level at once.
  *
  * Forward: the even samples of a level are never modified, so every
  * coefficient is x minus the average (the floor of it for int32) of original

@@ -1,4 +1,4 @@
-/* GPU benchmark driver for the issue's targets (DESIGN.md section 5), through
+/* GPU benchmark driver for the issue's targets (docs/METHOD.md), through
  * lw_cuda_bench: median of timed runs with CUDA events after warm-up, the
  * device copy (G2G) or concurrent PCIe (C2C) measured in the same run, output
  * poisoned and verified against an independent result (the generic CUDA
@@ -182,7 +182,7 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
  * backend (tested against the CPU reference).  fraction_of_copy: the device
  * copy of the array (one read, one write: the least a one-pass transform
  * moves) over the transform's time; fraction_of_bound: the pyramid floor of
- * DESIGN.md section 5, as for the other records. */
+ * docs/METHOD.md, as for the other records. */
 typedef struct fscase {
     int64_t n;
     lw_dtype t;

@@ -1,4 +1,4 @@
-/* CUDA backend against the CPU reference (DESIGN.md section 6, cross-backend):
+/* CUDA backend against the CPU reference (docs/METHOD.md, cross-backend):
  * random cases over every wavelet x dtype x mode x layout x rank 1-4 (axes
  * subsets, batches) x levels x direction, host and device pointers, in place
  * and out of place; fixed larger cases that reach every engine (fused 2-D,

@@ -1,4 +1,4 @@
-/* Perfect-reconstruction sweeps of the reference (DESIGN.md §6): every
+/* Perfect-reconstruction sweeps of the reference (docs/METHOD.md): every
  * wavelet x mode x layout x dtype x rank 1-3, lengths 1..70 per axis (all of
  * them in 1-D, sampled in 2-D and 3-D), random level counts up to max.
  * Also: float32 agrees with float64, batches equal per-item transforms. */

@@ -1,4 +1,4 @@
-/* Known vectors and properties of the reference transforms (DESIGN.md §6). */
+/* Known vectors and properties of the reference transforms (docs/METHOD.md). */
 #include "liftwave.h"
 #include "lw_test.h"
 
