@@ -11,34 +11,74 @@
 
 #include <type_traits>
 
-struct lwc_step {
-    int par;    /* 1: odd samples are the target */
-    int nt;     /* taps */
-    int off[4]; /* tap offsets */
-    bool sym;   /* taps in +-offset pairs of equal weight */
-};
-struct lwc_wave {
-    int nsteps;
-    lwc_step s[LW_MAX_STEPS];
-    bool has_int, has_float, separable;
-};
+/* Every lookup is a chain of scalar tests (no aggregate is built), so that
+ * with W and the step index known after unrolling the compiler folds it to
+ * a constant and register windows stay in registers. */
+#define LWC_PICK4(i, a, b, c, d) ((i) == 0 ? (a) : (i) == 1 ? (b) : (i) == 2 ? (c) : (d))
+#define LWC_NSTEP(...) ++n;
+#define LWC_PAR(odd, ...) \
+    if (k++ == s) return odd;
+#define LWC_NT(odd, nt, ...) \
+    if (k++ == s) return nt;
+#define LWC_OFF(odd, nt, o0, o1, o2, o3, ...) \
+    if (k++ == s) return LWC_PICK4(i, o0, o1, o2, o3);
+/* taps in +-offset pairs of equal weight (2 or 4 taps) */
+#define LWC_SYM(odd, nt, o0, o1, o2, o3, w0, w1, w2, w3, ...)                                           \
+    if (k++ == s)                                                                                      \
+        return (nt) == 2   ? ((o0) == -(o1) && (w0) == (w1))                                          \
+               : (nt) == 4 ? ((o0) == -(o3) && (o1) == -(o2) && (w0) == (w3) && (w1) == (w2)) : false;
+#define LWC_ROWS(ID, ...) \
+    if (W == LW_##ID) { LW_STEPS_##ID(LWC_STEP_) }
 
-#define LWC_SYM(o0, o1, o2, o3, w0, w1, w2, w3, nt)                                                    \
-    ((nt) == 2 ? ((o0) == -(o1) && (w0) == (w1)) : (nt) == 4 ? ((o0) == -(o3) && (o1) == -(o2) && (w0) == (w3) && (w1) == (w2)) \
-                                                               : false)
-#define LWC_STEP(odd, nt, o0, o1, o2, o3, w0, w1, w2, w3, ...) \
-    lwc_step{odd, nt, {o0, o1, o2, o3}, LWC_SYM(o0, o1, o2, o3, w0, w1, w2, w3, nt)},
-#define LWC_COUNT(...) +1
-#define LWC_ROW(ID, name, zl, zh, has_int, has_flt, sep, ortho) \
-    W == LW_##ID ? lwc_wave{(0 LW_STEPS_##ID(LWC_COUNT)), {LW_STEPS_##ID(LWC_STEP)}, has_int != 0, has_flt != 0, sep != 0} :
+#define LWC_STEP_ LWC_NSTEP
+__host__ __device__ constexpr int sh_nsteps(int W)
+{
+    int n = 0;
+    LW_WAVELET_LIST(LWC_ROWS)
+    return n;
+}
+#undef LWC_STEP_
+#define LWC_STEP_ LWC_PAR
+__host__ __device__ constexpr int sh_par(int W, int s)
+{
+    int k = 0;
+    LW_WAVELET_LIST(LWC_ROWS)
+    return 0;
+}
+#undef LWC_STEP_
+#define LWC_STEP_ LWC_NT
+__host__ __device__ constexpr int sh_ntaps(int W, int s)
+{
+    int k = 0;
+    LW_WAVELET_LIST(LWC_ROWS)
+    return 0;
+}
+#undef LWC_STEP_
+#define LWC_STEP_ LWC_OFF
+__host__ __device__ constexpr int sh_off(int W, int s, int i)
+{
+    int k = 0;
+    LW_WAVELET_LIST(LWC_ROWS)
+    return 0;
+}
+#undef LWC_STEP_
+#define LWC_STEP_ LWC_SYM
+__host__ __device__ constexpr bool lwc_step_symmetric(int W, int s)
+{
+    int k = 0;
+    LW_WAVELET_LIST(LWC_ROWS)
+    return false;
+}
+#undef LWC_STEP_
 
-__host__ __device__ constexpr lwc_wave lwc_wave_of(int W) { return LW_WAVELET_LIST(LWC_ROW) lwc_wave{}; }
+#define LWC_FLAGS(ID, name, zl, zh, has_int, has_flt, sep, ortho) \
+    if (W == LW_##ID) return f == 0 ? has_int != 0 : f == 1 ? has_flt != 0 : sep != 0;
+__host__ __device__ constexpr bool lwc_flag(int W, int f)
+{
+    LW_WAVELET_LIST(LWC_FLAGS)
+    return false;
+}
 
-/* ---- step structure ------------------------------------------------------ */
-__host__ __device__ constexpr int sh_nsteps(int W) { return lwc_wave_of(W).nsteps; }
-__host__ __device__ constexpr int sh_par(int W, int s) { return lwc_wave_of(W).s[s].par; }
-__host__ __device__ constexpr int sh_ntaps(int W, int s) { return lwc_wave_of(W).s[s].nt; }
-__host__ __device__ constexpr int sh_off(int W, int s, int i) { return lwc_wave_of(W).s[s].off[i]; }
 /* reach of one level per side, rounded up to even (register windows start on
  * an even sample) */
 __host__ __device__ constexpr int sh_halo(int W)
@@ -56,12 +96,12 @@ __host__ __device__ constexpr int sh_halo(int W)
 }
 
 /* ---- properties (the same rules as lw_wavelet_* in lw_internal.h) -------- */
-__host__ __device__ constexpr bool lwc_has_integer(int W) { return lwc_wave_of(W).has_int; }
-__host__ __device__ constexpr bool lwc_separable(int W) { return lwc_wave_of(W).separable; }
+__host__ __device__ constexpr bool lwc_has_integer(int W) { return lwc_flag(W, 0); }
+__host__ __device__ constexpr bool lwc_separable(int W) { return lwc_flag(W, 2); }
 __host__ __device__ constexpr bool lwc_symmetric_taps(int W)
 {
     for (int s = 0; s < sh_nsteps(W); s++)
-        if (!lwc_wave_of(W).s[s].sym) return false;
+        if (!lwc_step_symmetric(W, s)) return false;
     return true;
 }
 __host__ __device__ constexpr bool lwc_step_pairs(int W)
