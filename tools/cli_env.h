@@ -1,0 +1,16 @@
+/* What the machine offers, checked before any work: the SIMD path that
+ * LW_CPU_SIMD forces and the CPU thread counts asked for. */
+#ifndef LW_CLI_ENV_H
+#define LW_CLI_ENV_H
+
+/* LW_CPU_SIMD names a path this CPU runs (or is unset).  The library falls
+ * back silently to the best path below a missing one (the tests rely on
+ * that); the CLI refuses, so that no timing or result is labelled with a
+ * path it did not use.  Exit status, error printed. */
+int lw_cli_check_simd(void);
+
+/* A CPU thread count no larger than the CPUs this process may run on.  what
+ * names the option in the message.  Exit status, error printed. */
+int lw_cli_check_threads(const char *what, int threads);
+
+#endif
