@@ -15,32 +15,33 @@
 
 /* ---- errors -------------------------------------------------------------- */
 
-int lw_cli_fail(int status, const char *fmt, ...)
+/* "liftwave: <kind><message>" on stderr, always one line: any newline the
+ * message carries is folded. */
+static void print_line(const char *kind, const char *fmt, va_list ap)
 {
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    /* One line, always: fold any newline a message might carry. */
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\r') *p = ' ';
-    fprintf(stderr, "liftwave: %s\n", msg);
+    fprintf(stderr, "liftwave: %s%s\n", kind, msg);
     fflush(stderr);
+}
+
+int lw_cli_fail(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_line("", fmt, ap);
+    va_end(ap);
     return status;
 }
 
 void lw_cli_warn(const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    print_line("warning: ", fmt, ap);
     va_end(ap);
-    for (char *p = msg; *p; p++)
-        if (*p == '\n' || *p == '\r') *p = ' ';
-    fprintf(stderr, "liftwave: warning: %s\n", msg);
-    fflush(stderr);
 }
 
 const char *lw_cli_path(const char *path)
