@@ -353,7 +353,10 @@ static int resolve_opts(bench_opts *o)
             return usage_error("config %s needs %s", config_names[o->config[k]],
                                o->config[k] == CFG_HOST ? "a cpu backend" : "the cuda backend");
     for (int p = 0; p < o->npair && o->scheme_all; p++)
-        if (o->pair_config[p] == CFG_HOST)
+        if (o->pair_config[p] == CFG_HOST && from_auto) {
+            lw_bench_errline("--scheme all runs the GPU schemes of the papers on cuda, and there is no CUDA device");
+            return 1;
+        } else if (o->pair_config[p] == CFG_HOST)
             return usage_error("--scheme all runs the GPU schemes of the papers: it needs --backend cuda, not %s",
                                lw_backend_name(o->pair_backend[p]));
     if (o->scheme_all) { /* the default engine first, then every registered scheme */
