@@ -243,10 +243,16 @@ static int has_ext(const char *path, const char *ext)
     return 1;
 }
 
-/* Check that --axes (if given) names axes 0 and 1. */
+/* Check that the axes (--axes, or recorded by the forward) are 0 and 1. */
 static int check_axes(const lw_cli_opts *o, int rank)
 {
     if (o->naxes == 0) return LW_EXIT_OK;
+    if (!(o->given & LW_GIVEN_AXES) && !(o->naxes == 2 && o->axes[0] == 0 && o->axes[1] == 1)) {
+        char ax[32];
+        lw_cli_axes_text(o->naxes, o->axes, ax, sizeof ax);
+        return lw_cli_fail(LW_EXIT_DATA, "view draws pyramids over axes 0,1 only; these coefficients were made "
+                           "over axes %s (recorded in their .json)", ax);
+    }
     int seen0 = 0, seen1 = 0;
     for (int i = 0; i < o->naxes; i++) {
         int a = o->axes[i] < 0 ? o->axes[i] + rank : o->axes[i];

@@ -148,6 +148,9 @@ def t_view_uses_metadata(d):
     check(read_pnm(os.path.join(d, "a.pgm"))[0].shape == (43, 55), "view without options: not 3 levels")
     check(open(os.path.join(d, "a.pgm"), "rb").read() == open(os.path.join(d, "b.pgm"), "rb").read(),
           "view from recorded parameters differs from the explicit options")
+    save(d, "v3.npy", RNG.standard_normal((8, 8, 3)).astype(np.float32))
+    expect_ok(d, ["forward", "v3.npy", "c3.npy"])  # over axes 0,1,2: not a 2-D pyramid
+    expect_fail(d, ["view", "c3.npy", "v3.ppm"], ["axes 0,1,2", "recorded"], codes=(1,))
     # view accepts what forward accepts: a 1x1 array
     save(d, "one.npy", np.array([[3.5]], np.float32))
     expect_ok(d, ["forward", "one.npy", "one_c.npy"])
