@@ -207,6 +207,10 @@ static int run_transform(int argc, char **argv, lw_direction dir)
     cfg.scheme = o.scheme;
 
     lw_status st = lw_plan_create(&plan, &cfg);
+    if (st == LW_ERR_INVALID_LEVELS && cfg.naxes == 0 && a.rank == 3 && a.shape[2] <= 4) {
+        rc = lw_cli_fail(LW_EXIT_DATA, "%s (a colour image H x W x C in .npy: --axes 0,1)", lw_last_error());
+        goto done;
+    }
     if (st != LW_OK) {
         rc = lw_cli_fail_lib(st);
         goto done;

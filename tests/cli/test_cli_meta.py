@@ -49,6 +49,9 @@ def t_colour_image_through_npy(d):
         expect_ok(d, ["inverse", "c.npy", "back." + colour_ext()])
         if os.path.exists(os.path.join(d, "back." + colour_ext())):
             check(np.array_equal(read_image(d, "back." + colour_ext()), img), "colour -l %s: image differs" % levels)
+    # without the recorded parameters, too many levels for the 3-D default hint at the axes
+    os.remove(os.path.join(d, "c.npy.json"))
+    expect_fail(d, ["inverse", "c.npy", "back2.npy", "-l", "3"], ["level", "--axes 0,1"], codes=(1,))
 
 
 @case("meta")
