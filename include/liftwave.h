@@ -258,6 +258,9 @@ lw_status lw_set_stream(lw_plan *plan, void *stream);
 
 /* Number of levels the shape allows along the given axes (the largest L for
  * which every transformed axis with n > 1 still has length >= 2 at level L).
+ * LW_LEVELS_MAX in a plan means this many in symmetric mode; in periodic mode
+ * it means the most levels for which every transformed length stays even
+ * (768x1024: 8), and a plan fails only when an axis is odd at level 1.
  * naxes == 0 means all axes.  A plan asking for more levels than this fails
  * with LW_ERR_INVALID_LEVELS, with one exception: when every transformed axis
  * has length 1, *levels is 0 and yet a plan accepts any level count >= 0 (or

@@ -15,6 +15,8 @@
 
 #include "cli_bench.h"
 #include "cli_bench_int.h"
+#include "cli_common.h"
+#include "cli_env.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -189,7 +191,7 @@ static void print_help(void)
         "cuda records also\n"
         "extra_device_bytes (device memory the plan took beyond in and out, the peak seen by\n"
         "cudaMemGetInfo) and destroy_input.\n"
-        "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n",
+        "\n" LW_CLI_EXIT_TEXT,
         LW_BENCH_AUTO_MIN_RUNS, LW_BENCH_AUTO_TARGET_S, LW_BENCH_AUTO_MAX_RUNS, LW_BENCH_CUDA_RUNS,
         (long long)(LW_BENCH_VERIFY_LIMIT >> 20), (long long)(LW_BENCH_VERIFY_LIMIT_HOST >> 20));
 }
@@ -224,8 +226,8 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
                 return usage_error("unknown wavelet '%s' (haar cdf53 cdf97 dd137 d4 fs)", s);
         } else if (!strcmp(opt, "--levels")) {
             if (!strcmp(s, "max")) o->levels[i] = LW_LEVELS_MAX;
-            else if (parse_int(s, 0, 64, &v) == 0) o->levels[i] = (int)v;
-            else return usage_error("--levels wants a number in 0..64 or 'max', not '%s'", s);
+            else if (parse_int(s, 0, 1000000, &v) == 0) o->levels[i] = (int)v;
+            else return usage_error("--levels wants a number >= 0 or 'max', not '%s'", s);
         } else if (!strcmp(opt, "--mode")) {
             if (lw_mode_parse(s, &o->mode[i]) != LW_OK)
                 return usage_error("unknown mode '%s' (symmetric, periodic)", s);
@@ -319,8 +321,10 @@ static int resolve_opts(bench_opts *o)
         if (o->threads[i] > 1) return usage_error("--threads %d: this build has no OpenMP (one thread only)", o->threads[i]);
 #endif
     if (!o->nbackend) o->backend[o->nbackend++] = LW_BACKEND_AUTO;
+    int from_auto = 0; /* a backend the machine chose: its scheme errors are runtime errors */
     for (int i = 0; i < o->nbackend; i++) {
         if (o->backend[i] != LW_BACKEND_AUTO) continue;
+        from_auto = 1;
         if (o->nconfig) { /* the configs asked for decide */
             int gpu = 0;
             for (int k = 0; k < o->nconfig; k++) gpu |= o->config[k] != CFG_HOST;
@@ -359,7 +363,10 @@ static int resolve_opts(bench_opts *o)
             return usage_error("config %s needs %s", config_names[o->config[k]],
                                o->config[k] == CFG_HOST ? "a cpu backend" : "the cuda backend");
     for (int p = 0; p < o->npair && o->scheme_all; p++)
-        if (o->pair_config[p] == CFG_HOST)
+        if (o->pair_config[p] == CFG_HOST && from_auto) {
+            lw_bench_errline("--scheme all runs the GPU schemes of the papers on cuda, and there is no CUDA device");
+            return 1;
+        } else if (o->pair_config[p] == CFG_HOST)
             return usage_error("--scheme all runs the GPU schemes of the papers: it needs --backend cuda, not %s",
                                lw_backend_name(o->pair_backend[p]));
     if (o->scheme_all) { /* the default engine first, then every registered scheme */
@@ -372,11 +379,22 @@ static int resolve_opts(bench_opts *o)
         }
         o->table = 1;
     }
+    for (int s = 0; s < o->nscheme; s++) {
+        int known = !strcmp(o->scheme[s], "auto");
+        for (int i = 0; i < lw_scheme_count() && !known; i++) known = !strcmp(o->scheme[s], lw_scheme_name(i));
+        if (!known)
+            return usage_error("unknown scheme '%s' (%s)", o->scheme[s],
+                               lw_scheme_count() ? "'--scheme list' lists them" : "built without CUDA: only auto");
+    }
     for (int p = 0; p < o->npair; p++) {
         if (o->pair_config[p] != CFG_HOST) continue;
         for (int s = 0; s < o->nscheme; s++)
-            if (strcmp(o->scheme[s], "auto"))
-                return usage_error("scheme '%s' exists only on the cuda backend", o->scheme[s]);
+            if (strcmp(o->scheme[s], "auto")) {
+                if (!from_auto) return usage_error("scheme '%s' exists only on the cuda backend", o->scheme[s]);
+                lw_bench_errline("scheme '%s' exists only on the cuda backend, and there is no CUDA device",
+                                 o->scheme[s]);
+                return 1;
+            }
     }
     return 0;
 }
@@ -447,7 +465,7 @@ static void combo_at(const bench_opts *o, long idx, combo *c)
     i = (int)(idx % o->nwavelet), idx /= o->nwavelet, c->wavelet = o->wavelet[i];
     i = (int)(idx % o->ndtype), idx /= o->ndtype, c->dtype = o->dtype[i];
     c->destroy_input = o->destroy_input;
-    c->tuning = o->tuning[0] ? o->tuning : NULL;
+    c->tuning = o->tuning[0] ? o->tuning : lw_cli_env_tuning();
     i = (int)(idx % o->nshape), c->rank = o->rank[i];
     memcpy(c->shape, o->shape[i], sizeof c->shape);
 }
@@ -599,6 +617,13 @@ int lw_cli_bench(int argc, char **argv)
     if (rc || help || o->scheme_list) {
         if (help) print_help();
         else if (!rc) rc = lw_bench_scheme_list(o->wavelet, o->nwavelet);
+        free(o);
+        return rc;
+    }
+    rc = lw_cli_check_simd();
+    for (int i = 0; i < o->nthreads && !rc; i++)
+        if (o->threads[i] > 0) rc = lw_cli_check_threads("--threads", o->threads[i]);
+    if (rc) {
         free(o);
         return rc;
     }

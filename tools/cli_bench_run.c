@@ -33,13 +33,13 @@ void lw_bench_errline(const char *fmt, ...)
     va_end(ap);
 }
 
+/* The CLI's exit table (cli_common.h): a combination of options is a usage
+ * error; levels and lengths that do not fit the shape are data errors, as in
+ * forward and inverse. */
 static int status_exit(lw_status s)
 {
     switch (s) {
     case LW_ERR_INVALID_ARGUMENT:
-    case LW_ERR_INVALID_SHAPE:
-    case LW_ERR_INVALID_LEVELS:
-    case LW_ERR_ODD_PERIODIC:
     case LW_ERR_UNSUPPORTED:
         return 2;
     default:

@@ -15,19 +15,33 @@
 
 /* ---- errors -------------------------------------------------------------- */
 
-int lw_cli_fail(int status, const char *fmt, ...)
+/* "liftwave: <kind><message>" on stderr, always one line: any newline the
+ * message carries is folded. */
+static void print_line(const char *kind, const char *fmt, va_list ap)
 {
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    /* One line, always: fold any newline a message might carry. */
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\r') *p = ' ';
-    fprintf(stderr, "liftwave: %s\n", msg);
+    fprintf(stderr, "liftwave: %s%s\n", kind, msg);
     fflush(stderr);
+}
+
+int lw_cli_fail(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_line("", fmt, ap);
+    va_end(ap);
     return status;
+}
+
+void lw_cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_line("warning: ", fmt, ap);
+    va_end(ap);
 }
 
 const char *lw_cli_path(const char *path)
@@ -48,7 +62,7 @@ int lw_cli_fail_lib(lw_status st)
 
 enum opt_id {
     OPT_WAVELET, OPT_LEVELS, OPT_MODE, OPT_LAYOUT, OPT_INTEGER, OPT_AXES, OPT_BACKEND,
-    OPT_SCHEME, OPT_SHAPE, OPT_DTYPE, OPT_STRETCH, OPT_VERBOSE, OPT_HELP
+    OPT_SCHEME, OPT_SHAPE, OPT_DTYPE, OPT_STRETCH, OPT_FORCE, OPT_OVERWRITE, OPT_VERBOSE, OPT_HELP
 };
 
 typedef struct opt_def {
@@ -71,6 +85,8 @@ static const opt_def opt_table[] = {
     {"shape", 0, 1, LW_OPT_RAW, OPT_SHAPE},
     {"dtype", 0, 1, LW_OPT_RAW, OPT_DTYPE},
     {"stretch", 0, 1, LW_OPT_VIEW, OPT_STRETCH},
+    {"force", 0, 0, LW_OPT_TRANSFORM, OPT_FORCE},
+    {"overwrite", 0, 0, LW_OPT_TRANSFORM, OPT_OVERWRITE},
     {"verbose", 'v', 0, 0, OPT_VERBOSE},
     {"help", 'h', 0, 0, OPT_HELP},
 };
@@ -106,7 +122,12 @@ static int parse_axes(const char *cmd, const char *text, lw_cli_opts *o)
     }
     if (n == 0 || text[strlen(text) - 1] == ',' || text[0] == ',' || strstr(text, ",,"))
         return lw_cli_fail(LW_EXIT_USAGE, "bad --axes '%s': write e.g. 0,1", text);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (o->axes[i] == o->axes[j])
+                return lw_cli_fail(LW_EXIT_USAGE, "bad --axes '%s': axis %d is given twice", text, o->axes[i]);
     o->naxes = n;
+    o->given |= LW_GIVEN_AXES;
     (void)cmd;
     return LW_EXIT_OK;
 }
@@ -118,6 +139,7 @@ static int set_option(const char *cmd, const opt_def *d, const char *val, lw_cli
     case OPT_WAVELET:
         if (lw_wavelet_parse(val, &o->wavelet) != LW_OK)
             return lw_cli_fail(LW_EXIT_USAGE, "unknown wavelet '%s' (choose haar, cdf53, cdf97, dd137, d4, fs)", val);
+        o->given |= LW_GIVEN_WAVELET;
         break;
     case OPT_LEVELS:
         if (strcmp(val, "max") == 0)
@@ -126,16 +148,24 @@ static int set_option(const char *cmd, const opt_def *d, const char *val, lw_cli
             o->levels = (int)v;
         else
             return lw_cli_fail(LW_EXIT_USAGE, "bad level count '%s': give a number >= 0 or 'max'", val);
+        o->given |= LW_GIVEN_LEVELS;
         break;
     case OPT_MODE:
         if (lw_mode_parse(val, &o->mode) != LW_OK)
             return lw_cli_fail(LW_EXIT_USAGE, "unknown boundary mode '%s' (choose symmetric, periodic)", val);
+        o->given |= LW_GIVEN_MODE;
         break;
     case OPT_LAYOUT:
         if (lw_layout_parse(val, &o->layout) != LW_OK)
             return lw_cli_fail(LW_EXIT_USAGE, "unknown layout '%s' (choose mallat, interleaved)", val);
+        o->given |= LW_GIVEN_LAYOUT;
         break;
-    case OPT_INTEGER: o->integer = 1; break;
+    case OPT_INTEGER:
+        o->integer = 1;
+        o->given |= LW_GIVEN_INTEGER;
+        break;
+    case OPT_FORCE: o->force = 1; break;
+    case OPT_OVERWRITE: o->overwrite = 1; break;
     case OPT_AXES: return parse_axes(cmd, val, o);
     case OPT_BACKEND:
         if (lw_backend_parse(val, &o->backend) != LW_OK)

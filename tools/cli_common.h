@@ -19,10 +19,24 @@
 #define LW_EXIT_USAGE 2 /* bad command line */
 #define LW_EXIT_HELP (-1) /* parser printed --help; the command returns 0 */
 
+/* The one table of exit statuses, printed by every command's --help.  Usage
+ * errors are those the command line alone shows; everything that depends on
+ * files, data or the machine is a data or runtime error. */
+#define LW_CLI_EXIT_TEXT                                                                      \
+    "Exit status:\n"                                                                        \
+    "  0  success\n"                                                                        \
+    "  1  data or runtime error: a file cannot be read or written or holds bad data, the\n"  \
+    "     options do not fit the data (levels, axes, periodic lengths, recorded\n"           \
+    "     parameters), the output is the input, a backend or SIMD path is missing, a\n"     \
+    "     transform fails\n"                                                                \
+    "  2  usage error: unknown command or option, bad option value, wrong number of\n"      \
+    "     arguments, options that contradict each other\n"
+
+
 #define LW_CLI_MAX_POS 4
 
 /* Which options a command accepts (bit mask for lw_cli_parse). */
-#define LW_OPT_TRANSFORM 0x1u /* -w -l -m --layout --integer --axes -b --scheme */
+#define LW_OPT_TRANSFORM 0x1u /* -w -l -m --layout --integer --axes -b --scheme --force --overwrite */
 #define LW_OPT_RAW 0x2u       /* --shape --dtype */
 #define LW_OPT_VIEW 0x4u      /* --stretch */
 
@@ -50,12 +64,31 @@ typedef struct lw_cli_opts {
 
     lw_cli_stretch stretch;
     int verbose;
+    int force;     /* --force: recorded parameters yield to the options, with a warning */
+    int overwrite; /* --overwrite: the output may be the input file */
+    unsigned given; /* LW_GIVEN_* bits of the options on the command line */
 } lw_cli_opts;
+
+/* lw_cli_opts.given: which transform options the user wrote (the others hold
+ * defaults, which a coefficient file's recorded parameters may replace). */
+#define LW_GIVEN_WAVELET 0x1u
+#define LW_GIVEN_LEVELS 0x2u
+#define LW_GIVEN_MODE 0x4u
+#define LW_GIVEN_LAYOUT 0x8u
+#define LW_GIVEN_AXES 0x10u
+#define LW_GIVEN_INTEGER 0x20u
 
 /* Print "liftwave: <message>" on stderr; return status. */
 int lw_cli_fail(int status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Print "liftwave: warning: <message>" on stderr. */
+void lw_cli_warn(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
 #endif
     ;
 
@@ -97,7 +130,7 @@ int lw_cli_write(const char *path, const lw_array *a);
 /* 1 if the path's format is an image (.png, .pgm, .ppm, .pnm). */
 int lw_cli_is_image_path(const char *path);
 
-/* Convert a in place to the transform's working type (DESIGN.md / CLI
+/* Convert a in place to the transform's working type (docs/CONVENTIONS.md / CLI
  * contract): float path uint8/uint16/int16/float32 -> float32, int32/float64
  * -> float64; integer path any integer type -> int32, float -> error.
  * Sets *dt.  Returns LW_EXIT_OK or an exit status (error printed). */

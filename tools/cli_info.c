@@ -12,7 +12,8 @@ static const char info_usage[] =
     "usage: liftwave info\n"
     "\n"
     "Print the version, the backends usable on this machine, the CUDA devices\n"
-    "and the supported file formats.\n";
+    "and the supported file formats.\n"
+    "\n" LW_CLI_EXIT_TEXT;
 
 
 /* Name of the backend `auto` picks for host data. */

@@ -3,6 +3,10 @@
  * the (atomic) write succeeded. */
 #include "cli_transform.h"
 
+#include "cli_env.h"
+#include "cli_meta_apply.h"
+#include "cli_output.h"
+
 #include "cli_common.h"
 
 #include <stdio.h>
@@ -11,19 +15,21 @@
 
 #define COMMON_OPTIONS                                                                           \
     "  -w, --wavelet NAME   haar, cdf53, cdf97 (default), dd137, d4, fs\n"                       \
-    "  -l, --levels N|max   decomposition levels (default 1); max = as many as the shape allows\n" \
+    "  -l, --levels N|max   decomposition levels (default 1); max = as many as the shape\n"      \
+    "                       allows (periodic: as many as keep every length even)\n"          \
     "  -m, --mode MODE      symmetric (default) or periodic (every length even at every level)\n" \
     "      --layout L       mallat (default: lowpass first, recursing into the corner) or\n"   \
     "                       interleaved (coefficients stay at their sample positions)\n"          \
     "      --integer        reversible integer transform (haar, cdf53, dd137, fs) on int32\n"     \
     "      --axes A,B,...   axes to transform (at most 3; negative counts from the end);\n"      \
     "                       default: all axes, but 0,1 (channels as a batch) when IN or\n"      \
-    "                       OUT is a colour image file (H,W,C); a colour transform kept\n"     \
-    "                       in .npy needs --axes 0,1 to be inverted to .npy\n"                 \
+    "                       OUT is a colour image file (H,W,C)\n"                              \
     "  -b, --backend B      auto (default), cpu, cuda, cpu-ref\n"                                \
     "      --scheme NAME    GPU algorithm (default: the fastest)\n"                              \
     "      --shape S        shape of a .raw input, e.g. 512x512\n"                               \
     "      --dtype T        element type of a .raw input: uint8 uint16 int16 int32 float32 float64\n" \
+    "      --force          inverse: options win over the parameters recorded in IN.json\n"   \
+    "      --overwrite      allow OUT to be the input file (else an error)\n"                   \
     "  -v, --verbose        print what was done and the timings on stdout\n"                     \
     "  -h, --help           this help\n"                                                          \
     "\n"                                                                                          \
@@ -31,7 +37,11 @@
     "Float path: uint8/uint16/int16/float32 data -> float32, int32/float64 -> float64.\n"       \
     "Integer path (--integer): integer data -> int32; float data is an error.\n"                 \
     ".npy and .raw outputs hold the transform's dtype.  Image outputs are rounded to\n"          \
-    "nearest and written 8-bit (all values in 0..255) or 16-bit (0..65535), else an error.\n"
+    "nearest and written 8-bit (all values in 0..255) or 16-bit (0..65535), else an error.\n"  \
+    "A forward writing .npy or .raw also writes OUT.json: the parameters (wavelet, levels,\n"  \
+    "mode, layout, axes, integer, source dtype, library version) and a checksum.  An output\n" \
+    "symlink is written through.\n"                                                           \
+    "\n" LW_CLI_EXIT_TEXT
 
 static const char forward_usage[] =
     "usage: liftwave forward IN OUT [options]\n"
@@ -45,18 +55,22 @@ static const char forward_usage[] =
 static const char inverse_usage[] =
     "usage: liftwave inverse IN OUT [options]\n"
     "\n"
-    "Inverse transform of the coefficients in IN, written to OUT.  Give the options\n"
-    "the forward transform was made with; the inverse then undoes it exactly\n"
-    "(bit-exact with --integer).\n"
+    "Inverse transform of the coefficients in IN, written to OUT; it undoes the forward\n"
+    "exactly (bit-exact with --integer).  When IN has the IN.json that the forward wrote,\n"
+    "its recorded parameters are the defaults and an option that contradicts them is an\n"
+    "error (with --force: a warning, and the option wins).  Without IN.json, give the\n"
+    "options the forward transform was made with.\n"
     "\n"
     "options:\n" COMMON_OPTIONS
     "\n"
-    "example: liftwave inverse coeffs.npy photo.png -w cdf97 -l 3\n";
+    "example: liftwave inverse coeffs.npy photo.png\n";
 
-/* Usage-level checks of the option combination, before any file is read. */
-static int check_combination(const lw_cli_opts *o)
+/* Usage-level checks of the option combination.  Before the input is read
+ * (for an inverse whose wavelet may come from the input's recorded
+ * parameters, the integer check waits until those are known). */
+static int check_combination(const lw_cli_opts *o, int integer_check)
 {
-    if (o->integer) {
+    if (o->integer && integer_check) {
         lw_config c;
         lw_config_init(&c);
         c.rank = 1;
@@ -73,6 +87,17 @@ static int check_combination(const lw_cli_opts *o)
             return lw_cli_fail(LW_EXIT_USAGE, "--integer: %s",
                                (e && e[0]) ? e : "this wavelet has no integer variant");
         }
+    }
+    if (o->scheme && strcmp(o->scheme, "auto") != 0) {
+        int known = 0;
+        for (int i = 0; i < lw_scheme_count() && !known; i++) known = !strcmp(o->scheme, lw_scheme_name(i));
+        if (!known)
+            return lw_cli_fail(LW_EXIT_USAGE, "unknown scheme '%s' (%s)", o->scheme,
+                               lw_scheme_count() ? "'liftwave bench --scheme list' lists them"
+                                                 : "built without CUDA: only auto");
+        if (o->backend == LW_BACKEND_CPU || o->backend == LW_BACKEND_CPU_REF)
+            return lw_cli_fail(LW_EXIT_USAGE, "scheme '%s' exists only on the cuda backend, not %s", o->scheme,
+                               lw_backend_name(o->backend));
     }
     if (o->backend != LW_BACKEND_AUTO && !lw_backend_available(o->backend))
         return lw_cli_fail(LW_EXIT_DATA, "backend '%s' is not available on this machine%s",
@@ -119,17 +144,6 @@ static int choose_axes(const lw_cli_opts *o, int rank, int image_io, lw_config *
     return LW_EXIT_OK;
 }
 
-static void axes_string(const lw_config *c, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < c->naxes && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%d", i ? "," : "", c->axes[i]);
-        if (w < 0) break;
-        used += (size_t)w;
-    }
-}
-
 static int run_transform(int argc, char **argv, lw_direction dir)
 {
     const char *usage = dir == LW_FORWARD ? forward_usage : inverse_usage;
@@ -140,7 +154,9 @@ static int run_transform(int argc, char **argv, lw_direction dir)
     const char *in = o.pos[0], *out = o.pos[1];
     if ((rc = lw_cli_check_input(in, &o)) != LW_EXIT_OK) return rc;
     if ((rc = lw_cli_check_output(out, 0)) != LW_EXIT_OK) return rc;
-    if ((rc = check_combination(&o)) != LW_EXIT_OK) return rc;
+    if ((rc = check_combination(&o, dir == LW_FORWARD || (o.given & LW_GIVEN_WAVELET))) != LW_EXIT_OK) return rc;
+    if ((rc = lw_cli_check_simd()) != LW_EXIT_OK) return rc;
+    if ((rc = lw_cli_check_not_input(in, out, &o)) != LW_EXIT_OK) return rc;
 
     lw_array a, img;
     lw_plan *plan = NULL;
@@ -151,6 +167,20 @@ static int run_transform(int argc, char **argv, lw_direction dir)
     char in_shape[96], in_type[16];
     lw_cli_shape_string(&a, in_shape, sizeof in_shape);
     snprintf(in_type, sizeof in_type, "%s", lw_io_type_name(a.type));
+    lw_cli_meta meta;
+    int have_meta = 0;
+    memset(&meta, 0, sizeof meta);
+    meta.source_dtype = a.type;
+    meta.source_rank = a.rank;
+    memcpy(meta.source_shape, a.shape, sizeof a.shape);
+    char in_real[16384];
+    if (dir == LW_INVERSE) {
+        if ((rc = lw_cli_resolve(in, in_real, sizeof in_real)) != LW_EXIT_OK) goto done;
+        if ((rc = lw_cli_meta_load(in_real, &a, &o, &meta, &have_meta)) != LW_EXIT_OK) goto done;
+        if ((have_meta && (rc = lw_cli_meta_apply(&o, &meta, in)) != LW_EXIT_OK) ||
+            (rc = check_combination(&o, 1)) != LW_EXIT_OK)
+            goto done;
+    }
 
     lw_dtype dt;
     if ((rc = lw_cli_to_work_type(&a, o.integer, &dt)) != LW_EXIT_OK) goto done;
@@ -175,12 +205,19 @@ static int run_transform(int argc, char **argv, lw_direction dir)
     cfg.direction = dir;
     cfg.backend = o.backend;
     cfg.scheme = o.scheme;
+    cfg.tuning = lw_cli_env_tuning();
 
     lw_status st = lw_plan_create(&plan, &cfg);
+    if (st == LW_ERR_INVALID_LEVELS && cfg.naxes == 0 && a.rank == 3 && a.shape[2] <= 4) {
+        rc = lw_cli_fail(LW_EXIT_DATA, "%s (a colour image H x W x C in .npy: --axes 0,1)", lw_last_error());
+        goto done;
+    }
     if (st != LW_OK) {
         rc = lw_cli_fail_lib(st);
         goto done;
     }
+    const lw_config *pc = lw_plan_config(plan);
+    if (have_meta && (rc = lw_cli_meta_check_levels(&o, &meta, in, pc->levels)) != LW_EXIT_OK) goto done;
     double t2 = lw_cli_now();
     st = lw_execute(plan, a.data, a.data);
     double t3 = lw_cli_now();
@@ -194,14 +231,28 @@ static int run_transform(int argc, char **argv, lw_direction dir)
         if ((rc = lw_cli_to_image(&a, &img)) != LW_EXIT_OK) goto done;
         result = &img;
     }
+    int record = dir == LW_FORWARD && result == &a && lw_cli_meta_format(out);
+    if (record) {
+        snprintf(meta.library_version, sizeof meta.library_version, "%s", lw_version());
+        meta.wavelet = pc->wavelet;
+        meta.levels = pc->levels;
+        meta.mode = pc->mode;
+        meta.layout = pc->layout;
+        meta.naxes = pc->naxes;
+        memcpy(meta.axes, pc->axes, sizeof meta.axes);
+        meta.integer = pc->integer;
+        meta.dtype = a.type;
+        meta.rank = a.rank;
+        memcpy(meta.shape, a.shape, sizeof a.shape);
+        meta.checksum = lw_cli_checksum(a.data, (size_t)lw_cli_count(&a) * lw_io_type_size(a.type));
+    }
     double t4 = lw_cli_now();
-    if ((rc = lw_cli_write(out, result)) != LW_EXIT_OK) goto done;
+    if ((rc = lw_cli_write_output(out, result, record ? &meta : NULL)) != LW_EXIT_OK) goto done;
     double t5 = lw_cli_now();
 
     if (o.verbose) {
-        const lw_config *pc = lw_plan_config(plan);
         char axes[32];
-        axes_string(pc, axes, sizeof axes);
+        lw_cli_axes_text(pc->naxes, pc->axes, axes, sizeof axes);
         printf("%s %s (%s %s) -> %s (%s): %s%s %s %s, %d level%s, axes %s, %s on %s; "
                "read %.3f ms, plan %.3f ms, transform %.3f ms, write %.3f ms\n",
                dir == LW_FORWARD ? "forward" : "inverse", in, in_shape, in_type, out,

@@ -15,6 +15,8 @@
 #include "cli_view.h"
 
 #include "cli_common.h"
+#include "cli_meta_apply.h"
+#include "cli_output.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,22 +28,26 @@ static const char view_usage[] =
     "\n"
     "Draw the coefficient pyramid in COEFFS (a 2-D array, or H x W x C colour)\n"
     "as an 8-bit picture: every band stretched to its own range, bands separated\n"
-    "by white lines.  Give the options the forward transform was made with, so\n"
-    "the band geometry is known (only --levels and --layout change the picture;\n"
-    "the others are accepted so the forward command line can be reused).\n"
+    "by white lines.  The band geometry (--levels, --layout) comes from COEFFS.json,\n"
+    "written by the forward; without it give the options the forward was made with\n"
+    "(only --levels and --layout change the picture; the others are accepted so the\n"
+    "forward command line can be reused).  An option that contradicts COEFFS.json is\n"
+    "an error (with --force: a warning).\n"
     "\n"
     "options:\n"
-    "  -l, --levels N|max   levels of the transform (default 1)\n"
+    "  -l, --levels N|max   levels of the transform (default: recorded, else 1)\n"
     "      --layout L       mallat (default) or interleaved (de-interleaved for display)\n"
     "      --stretch S      robust (default): lowpass 0.5..99.5 percentile, details\n"
     "                       symmetric around 0 (mid gray) to the 99.5 percentile of |x|;\n"
     "                       minmax: every band from its min to its max\n"
     "  -w, -m, --integer, -b, --scheme, --axes 0,1   accepted, not needed\n"
     "      --shape S, --dtype T   for a .raw COEFFS file\n"
+    "      --force, --overwrite   as for inverse\n"
     "  -v, --verbose        print what was drawn on stdout\n"
     "  -h, --help           this help\n"
     "\n"
-    "example: liftwave view coeffs.npy pyramid.png -l 3\n";
+    "example: liftwave view coeffs.npy pyramid.png\n"
+    "\n" LW_CLI_EXIT_TEXT;
 
 #define HIST_BINS 4096
 
@@ -237,10 +243,16 @@ static int has_ext(const char *path, const char *ext)
     return 1;
 }
 
-/* Check that --axes (if given) names axes 0 and 1. */
+/* Check that the axes (--axes, or recorded by the forward) are 0 and 1. */
 static int check_axes(const lw_cli_opts *o, int rank)
 {
     if (o->naxes == 0) return LW_EXIT_OK;
+    if (!(o->given & LW_GIVEN_AXES) && !(o->naxes == 2 && o->axes[0] == 0 && o->axes[1] == 1)) {
+        char ax[32];
+        lw_cli_axes_text(o->naxes, o->axes, ax, sizeof ax);
+        return lw_cli_fail(LW_EXIT_DATA, "view draws pyramids over axes 0,1 only; these coefficients were made "
+                           "over axes %s (recorded in their .json)", ax);
+    }
     int seen0 = 0, seen1 = 0;
     for (int i = 0; i < o->naxes; i++) {
         int a = o->axes[i] < 0 ? o->axes[i] + rank : o->axes[i];
@@ -262,12 +274,20 @@ int lw_cli_view(int argc, char **argv)
     const char *in = o.pos[0], *out = o.pos[1];
     if ((rc = lw_cli_check_input(in, &o)) != LW_EXIT_OK) return rc;
     if ((rc = lw_cli_check_output(out, 1)) != LW_EXIT_OK) return rc;
+    if ((rc = lw_cli_check_not_input(in, out, &o)) != LW_EXIT_OK) return rc;
 
     lw_array a, pic_arr;
     double *plane = NULL, *tmp = NULL;
     int *rmap = NULL, *cmap = NULL; /* per-axis levels (interleaved layout) */
     memset(&pic_arr, 0, sizeof pic_arr);
     if ((rc = lw_cli_read(in, &o, &a)) != LW_EXIT_OK) return rc;
+    lw_cli_meta meta;
+    int have_meta = 0;
+    char in_real[16384];
+    if ((rc = lw_cli_resolve(in, in_real, sizeof in_real)) != LW_EXIT_OK ||
+        (rc = lw_cli_meta_load(in_real, &a, &o, &meta, &have_meta)) != LW_EXIT_OK ||
+        (have_meta && (rc = lw_cli_meta_apply(&o, &meta, in)) != LW_EXIT_OK))
+        goto done;
 
     char shape[96];
     lw_cli_shape_string(&a, shape, sizeof shape);
@@ -286,7 +306,8 @@ int lw_cli_view(int argc, char **argv)
         rc = lw_cli_fail_lib(st);
         goto done;
     }
-    int levels = o.levels == LW_LEVELS_MAX ? lmax : o.levels;
+    int levels = o.levels == LW_LEVELS_MAX || lmax == 0 ? lmax : o.levels; /* lmax 0: 1x1, the identity */
+    if (have_meta && (rc = lw_cli_meta_check_levels(&o, &meta, in, levels)) != LW_EXIT_OK) goto done;
     if (levels > lmax) {
         rc = lw_cli_fail(LW_EXIT_DATA, "%d levels requested but a %lldx%lld array allows at most %d", levels,
                          (long long)H, (long long)W, lmax);
@@ -345,7 +366,7 @@ int lw_cli_view(int argc, char **argv)
         uint8_t *px = pic_arr.data;
         for (int64_t i = 0; i < rg.R[0] * cg.R[0]; i++) px[3 * i + 1] = px[3 * i + 2] = px[3 * i];
     }
-    if ((rc = lw_cli_write(out, &pic_arr)) != LW_EXIT_OK) goto done;
+    if ((rc = lw_cli_write_output(out, &pic_arr, NULL)) != LW_EXIT_OK) goto done;
     if (o.verbose) {
         printf("view %s (%s %s) -> %s (%lldx%lld %s), %s layout, %d level%s, %s stretch\n", in, shape,
                lw_io_type_name(a.type), out, (long long)rg.R[0], (long long)cg.R[0], och == 3 ? "RGB" : "gray",

@@ -72,23 +72,21 @@ echo
 run forward "$SAMPLE" "$OUT/sample_cdf97.npy" -w cdf97 -l 3
 SHAPE=$(field '(\([0-9x]* [a-z0-9]*\)) ->')
 BACKEND=$(field ' on \([a-z-]*\);')
-# A colour sample (H x W x C) was transformed over axes 0,1 (channels as a
-# batch) because it came from an image file; .npy -> .npy steps must say so.
-AXES=()
-case "$SHAPE" in *x*x*) AXES=(--axes "0,1") ;; esac
 printf '  %-34s %-36s transform %8s ms   (command %s ms)\n' "forward cdf97, 3 levels" \
     "$(rel "$OUT")/sample_cdf97.npy" "$(field 'transform \([0-9.]*\) ms')" "$WALL"
 
-# 2. The coefficient pyramid as a picture.
-run view "$OUT/sample_cdf97.npy" "$OUT/sample_cdf97_view.$VIEW_EXT" -l 3
+# 2. The coefficient pyramid as a picture.  view, like inverse, takes the
+# parameters the forward recorded in sample_cdf97.npy.json.
+[ -f "$OUT/sample_cdf97.npy.json" ] || fail "forward wrote no $(rel "$OUT")/sample_cdf97.npy.json"
+run view "$OUT/sample_cdf97.npy" "$OUT/sample_cdf97_view.$VIEW_EXT"
 printf '  %-34s %-36s %-21s   (command %s ms)\n' "view: pyramid picture" \
     "$(rel "$OUT")/sample_cdf97_view.$VIEW_EXT" "" "$WALL"
 
 # 3. Inverse, and the largest round-trip error against the original.
-run inverse "$OUT/sample_cdf97.npy" "$OUT/sample_cdf97_back.npy" -w cdf97 -l 3 ${AXES[@]+"${AXES[@]}"}
+run inverse "$OUT/sample_cdf97.npy" "$OUT/sample_cdf97_back.npy"
 T_INV=$(field 'transform \([0-9.]*\) ms')
 W_INV=$WALL
-"$CLI" inverse "$OUT/sample_cdf97.npy" "$TMP/back.raw" -w cdf97 -l 3 ${AXES[@]+"${AXES[@]}"}
+"$CLI" inverse "$OUT/sample_cdf97.npy" "$TMP/back.raw"
 "$CLI" forward "$SAMPLE" "$TMP/orig.raw" -l 0 # the original, promoted to float32
 [ "$(wc -c <"$TMP/back.raw")" = "$(wc -c <"$TMP/orig.raw")" ] || fail "round trip changed the array size"
 # float32 samples of both; NumPy when present, else od + awk (od prints ~8 digits).
@@ -107,7 +105,7 @@ run forward "$SAMPLE" "$OUT/sample_cdf53_int.npy" -w cdf53 -l max --integer
 LEVELS=$(field ', \([0-9]*\) levels*,')
 printf '  %-34s %-36s transform %8s ms   (command %s ms)\n' "forward integer cdf53, $LEVELS levels" \
     "$(rel "$OUT")/sample_cdf53_int.npy" "$(field 'transform \([0-9.]*\) ms')" "$WALL"
-run inverse "$OUT/sample_cdf53_int.npy" "$OUT/sample_cdf53_back.$IMG" -w cdf53 -l max --integer
+run inverse "$OUT/sample_cdf53_int.npy" "$OUT/sample_cdf53_back.$IMG"
 printf '  %-34s %-36s transform %8s ms   (command %s ms)\n' "inverse integer cdf53" \
     "$(rel "$OUT")/sample_cdf53_back.$IMG" "$(field 'transform \([0-9.]*\) ms')" "$WALL"
 
@@ -127,4 +125,5 @@ echo "summary: $SHAPE on $BACKEND"
 echo "  cdf97 3 levels: max round-trip error $MAXERR (float32)"
 echo "  cdf53 integer $LEVELS levels: lossless, $LOSSLESS"
 echo "  pyramid picture: $(rel "$OUT")/sample_cdf97_view.$VIEW_EXT"
+echo "  parameters recorded by each forward: $(rel "$OUT")/sample_cdf97.npy.json (inverse and view use them)"
 echo "  (one-shot timings of single commands; $([ "$BACKEND" = cuda ] && echo "on cuda they include device start-up; ")'liftwave bench' measures speed)"

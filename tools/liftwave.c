@@ -28,7 +28,7 @@ static const char main_usage[] =
     "commands:\n"
     "  forward IN OUT     forward transform  (-w WAVELET -l N|max -m MODE --layout L\n"
     "                     --integer --axes A,B -b BACKEND --shape S --dtype T)\n"
-    "  inverse IN OUT     inverse transform (give the forward options)\n"
+    "  inverse IN OUT     inverse transform (parameters from IN.json, written by forward)\n"
     "  view COEFFS OUT    draw the coefficient pyramid as a .png/.pgm/.ppm picture\n"
     "  bench [options]    speed and fraction of measured memory bandwidth\n"
     "  info               version, backends, CUDA devices, PNG support\n"
@@ -41,10 +41,12 @@ static const char main_usage[] =
     "\n"
     "example:\n"
     "  liftwave forward photo.png c.npy -w cdf97 -l 3\n"
-    "  liftwave view c.npy pyramid.png -l 3\n"
-    "  liftwave inverse c.npy back.png -w cdf97 -l 3\n"
+    "  liftwave view c.npy pyramid.png\n"
+    "  liftwave inverse c.npy back.png\n"
     "\n"
-    "Exit status: 0 success, 1 runtime or data error, 2 usage error.\n";
+    "forward writes its parameters next to .npy/.raw coefficients (c.npy.json);\n"
+    "inverse and view use them.\n"
+    "\n" LW_CLI_EXIT_TEXT;
 
 typedef int (*command_fn)(int argc, char **argv);
 

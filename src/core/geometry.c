@@ -20,6 +20,31 @@ static int axis_max_levels(int64_t n)
     return l;
 }
 
+/* Levels periodic mode allows on an axis of length n > 1: as many as keep
+ * the length even, i.e. the number of trailing zero bits of n. */
+static int axis_periodic_levels(int64_t n)
+{
+    int l = 0;
+    while (n > 1 && (n & 1) == 0) {
+        n /= 2;
+        l++;
+    }
+    return l;
+}
+
+/* LW_LEVELS_MAX in periodic mode: the most levels for which every length
+ * stays even; when that is 0 but the shape allows levels, 1 (the level
+ * check below then names the odd axis). */
+static int periodic_max_levels(const lw_geometry *geo, int lmax)
+{
+    int best = lmax;
+    for (int a = 0; a < geo->naxes; a++) {
+        int64_t n = geo->shape[geo->axes[a]];
+        if (n > 1 && axis_periodic_levels(n) < best) best = axis_periodic_levels(n);
+    }
+    return best == 0 && lmax > 0 ? 1 : best;
+}
+
 static lw_status resolve_axes(int rank, int naxes, const int *axes, int *out_n, int *out)
 {
     if (rank < 1 || rank > LW_MAX_RANK)
@@ -117,7 +142,7 @@ lw_status lw_geometry_init(lw_geometry *geo, const lw_config *cfg)
     int lmax = 0;
     LW_TRY(lw_max_levels(geo->rank, geo->shape, geo->naxes, geo->axes, &lmax));
     int levels = cfg->levels;
-    if (levels == LW_LEVELS_MAX) levels = lmax;
+    if (levels == LW_LEVELS_MAX) levels = cfg->mode == LW_PERIODIC ? periodic_max_levels(geo, lmax) : lmax;
     if (levels < 0)
         return lw_fail(LW_ERR_INVALID_LEVELS, "levels must be >= 0 or max, not %d", cfg->levels);
     if (lmax == 0) levels = 0; /* every transformed axis has length 1: identity */

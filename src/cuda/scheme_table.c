@@ -1,4 +1,5 @@
-/* The registry of the papers' GPU schemes: every family's table in order. */
+/* The registry of the papers' GPU schemes: every family's table in order
+ * (none in a build configured with LW_CUDA_SCHEMES=OFF). */
 #include "lw_scheme.h"
 
 #include <string.h>
@@ -9,11 +10,16 @@ typedef struct family {
     const lwk_scheme *(*at)(int);
 } family;
 
+#ifdef LW_HAVE_CUDA_SCHEMES
 static const family families[] = {
     {lwk_sep_find, lwk_sep_count, lwk_sep_at},
     {lwk_block_find, lwk_block_count, lwk_block_at},
 };
 #define NFAM ((int)(sizeof families / sizeof families[0]))
+#else
+static const family families[1];
+#define NFAM 0
+#endif
 
 const lwk_scheme *lwk_scheme_find(const char *name)
 {

@@ -213,17 +213,18 @@ def main(argv):
     # Usage errors: exit 2, exactly one line on stderr, nothing on stdout.
     bad = [["--bogus"], ["extra"], ["--shape"], ["--shape", "0x4"], ["--shape", "2x2x2x2"],
            ["--shape", "64y48"], ["--wavelet", "cdf99"], ["--wavelet", "cdf97,,haar"], ["--levels", "-3"],
-           ["--levels", "99", "--shape", "8x8"], ["--mode", "zero"], ["--dtype", "uint8"],
+           ["--mode", "zero"], ["--dtype", "uint8"],
            ["--dtype", "int32"], ["--integer", "--wavelet", "cdf97"], ["--integer", "--dtype", "float32"],
            ["--direction", "sideways"], ["--config", "D2D"], ["--backend", "tpu"],
            ["--backend", "cpu", "--config", "G2G"], ["--backend", "cpu", "--scheme", "laan"],
-           ["--repeat", "0"], ["--repeat", "x"], ["--threads", "0"],
-           ["--mode", "periodic", "--shape", "63x64", "--backend", "cpu"]]
-    for args in bad:
+           ["--repeat", "0"], ["--repeat", "x"], ["--threads", "0"], ["--scheme", "nosuchscheme"]]
+    # Data errors (the shape does not allow them): exit 1, as in forward and inverse.
+    data = [["--levels", "99", "--shape", "8x8"], ["--mode", "periodic", "--shape", "63x64", "--backend", "cpu"]]
+    for args, want in [(a, 2) for a in bad] + [(a, 1) for a in data]:
         rc, out, err = run(exe, args)
         lines = err.strip().splitlines()
-        if rc != 2 or len(lines) != 1 or not lines[0].startswith("liftwave:") or out:
-            fail("bench %s: exit %d (want 2), stderr %r, stdout %r" % (" ".join(args), rc, err, out[:200]))
+        if rc != want or len(lines) != 1 or not lines[0].startswith("liftwave:") or out:
+            fail("bench %s: exit %d (want %d), stderr %r, stdout %r" % (" ".join(args), rc, want, err, out[:200]))
 
     print("bench cli: %d failure(s)" % len(failures))
     return 1 if failures else 0

@@ -146,14 +146,18 @@ def check_costs(exe):
 
 
 def check_all_refused(exe, device):
-    for args in (["--scheme", "all", "--backend", "cpu"], ["--scheme", "all", "--backend", "cpu-ref"]) + (
-            () if device else (["--scheme", "all"],)):
+    # an explicit cpu backend contradicts --scheme all (usage, 2); auto on a
+    # machine without a device is a runtime error (1), as for any scheme
+    cases = [(["--scheme", "all", "--backend", "cpu"], 2), (["--scheme", "all", "--backend", "cpu-ref"], 2)]
+    if not device:
+        cases.append((["--scheme", "all"], 1))
+    for args, want in cases:
         rc, out, err = run(exe, args + ["--shape", "64x64"])
         el = err.strip().splitlines()
-        if rc != 2 or out or len(el) != 1 or not el[0].startswith("liftwave: bench:") or \
+        if rc != want or out or len(el) != 1 or not el[0].startswith("liftwave: bench:") or \
                 "--scheme all" not in el[0] or "cuda" not in el[0]:
-            fail("%s: want exit 2 and one line naming --scheme all and cuda; rc=%d out=%r err=%r"
-                 % (" ".join(args), rc, out[:200], err))
+            fail("%s: want exit %d and one line naming --scheme all and cuda; rc=%d out=%r err=%r"
+                 % (" ".join(args), want, rc, out[:200], err))
     rc, out, err = run(exe, ["--scheme", "all,auto", "--backend", "cuda"])
     if rc != 2 or out:
         fail("--scheme all,auto should be a usage error; rc=%d" % rc)

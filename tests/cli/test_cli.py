@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Tests of the `liftwave` command-line tool (DESIGN.md section 3).
+"""Tests of the `liftwave` command-line tool (README, section "Command line").
 
 Usage: test_cli.py LIFTWAVE_EXE SOURCE_DIR [GROUP ...]
 
-Groups: usage, badfiles, options, roundtrip, dtypes, images, raw, view.
+Groups: usage, badfiles, options, roundtrip, dtypes, images, raw, view (here) and
+meta, safety, exitcodes (test_cli_meta.py).
 Every failing command must exit 1 or 2 with exactly one line
 "liftwave: <message>" on stderr naming the problem, and leave no output
 (nor temporary) file behind; successful commands print nothing on stderr.
@@ -12,126 +13,15 @@ Exit status: 0 pass, 1 failure, 77 NumPy missing (ctest SKIP_RETURN_CODE).
 """
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import traceback
 
-try:
-    import numpy as np
-except ImportError:
-    print("SKIP: NumPy not installed")
-    sys.exit(77)
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_harness import (CASES, FAILURES, INTEGER_WAVELETS, RNG, RUNS, SRC, WAVELETS, case, check,  # noqa: E402
+                         expect_fail, expect_ok, have_png, load, np, run, save, test_image, view_ext, write_bytes)
 from cli_files import npy_bytes, png_bytes, pnm_bytes, read_png, read_pnm, write_png, write_pnm  # noqa: E402
-
-if len(sys.argv) < 3:
-    print(__doc__)
-    sys.exit(2)
-CLI = os.path.abspath(sys.argv[1])
-SRC = os.path.abspath(sys.argv[2])
-
-WAVELETS = ["haar", "cdf53", "cdf97", "dd137", "d4", "fs"]
-INTEGER_WAVELETS = ["haar", "cdf53", "dd137", "fs"]
-CASES = []
-FAILURES = []
-RUNS = [0]
-RNG = np.random.default_rng(20240611)
-
-
-def case(group):
-    def wrap(fn):
-        CASES.append((group, fn))
-        return fn
-    return wrap
-
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL: " + msg)
-    return cond
-
-
-def run(d, args, timeout=300):
-    RUNS[0] += 1
-    p = subprocess.run([CLI] + list(args), cwd=d, capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def listing(d):
-    out = set()
-    for root, dirs, files in os.walk(d):
-        for f in files + dirs:
-            out.add(os.path.relpath(os.path.join(root, f), d))
-    return out
-
-
-def expect_fail(d, args, words=(), codes=(1, 2)):
-    """Run a command that must fail cleanly; words must appear in the message."""
-    label = "liftwave " + " ".join(args)
-    before = listing(d)
-    stamps = {}
-    for f in before:
-        p = os.path.join(d, f)
-        if os.path.isfile(p) and os.access(p, os.R_OK):
-            stamps[f] = open(p, "rb").read()
-    rc, out, err = run(d, args)
-    lines = err.splitlines()
-    check(rc in codes, "%s: exit %d, want %s; stderr %r" % (label, rc, codes, err))
-    check(len(lines) == 1, "%s: %d lines on stderr, want 1: %r" % (label, len(lines), err))
-    if lines:
-        check(lines[0].startswith("liftwave: ") and len(lines[0]) > 12, "%s: bad message %r" % (label, lines[0]))
-    for w in words:
-        check(w.lower() in err.lower(), "%s: message %r does not mention %r" % (label, err.strip(), w))
-    after = listing(d)
-    check(after <= before, "%s: left files behind: %s" % (label, sorted(after - before)))
-    for f, data in stamps.items():
-        p = os.path.join(d, f)
-        check(os.path.isfile(p) and open(p, "rb").read() == data, "%s: modified or removed %s" % (label, f))
-    return rc, err
-
-
-def expect_ok(d, args):
-    label = "liftwave " + " ".join(args)
-    rc, out, err = run(d, args)
-    check(rc == 0, "%s: exit %d; stderr %r" % (label, rc, err))
-    check(err == "", "%s: stderr not empty on success: %r" % (label, err))
-    return out
-
-
-def write_bytes(d, name, data):
-    with open(os.path.join(d, name), "wb") as f:
-        f.write(data)
-
-
-def load(d, name):
-    return np.load(os.path.join(d, name))
-
-
-def save(d, name, arr):
-    np.save(os.path.join(d, name), arr)
-
-
-def test_image(h=37, w=52, dtype=np.uint8, channels=0):
-    y, x = np.mgrid[0:h, 0:w]
-    top = 255 if dtype == np.uint8 else 60000
-    base = top / 2 + top / 2.2 * np.sin(x / 5.0) * np.cos(y / 7.0)
-    if channels:
-        base = np.stack([np.roll(base, 3 * c, axis=1) for c in range(channels)], axis=-1)
-    noise = RNG.integers(-top // 20, top // 20, size=base.shape)
-    return np.clip(base + noise, 0, top).astype(dtype)
-
-
-def have_png():
-    rc, out, _ = run(".", ["info"])
-    return rc == 0 and "PNG support: yes" in out
-
-
-def view_ext():
-    """An image extension this build writes: png, or pgm without libpng."""
-    return "png" if have_png() else "pgm"
+import test_cli_meta  # noqa: E402,F401  (registers the groups meta, safety, exitcodes)
 
 
 # ---------------------------------------------------------------- usage ----
@@ -195,7 +85,7 @@ def t_bad_options(d):
     expect_fail(d, f + ["--axes", "9"], ["--axes"], codes=(2,))
     expect_fail(d, f + ["--axes", "5"], ["--axes"], codes=(2,))
     expect_fail(d, f + ["--axes", "2"], ["axis 2"], codes=(1,))
-    expect_fail(d, f + ["--axes", "0,0"], ["twice"], codes=(1,))
+    expect_fail(d, f + ["--axes", "0,0"], ["twice"], codes=(2,))
     expect_fail(d, f + ["--shape", "16x16"], ["--shape"], codes=(2,))
     expect_fail(d, f + ["--dtype", "float32"], ["--dtype"], codes=(2,))
     expect_fail(d, ["view", "x.npy", "v." + view_ext(), "--stretch", "loud"], ["stretch", "loud"], codes=(2,))
@@ -377,8 +267,12 @@ def t_periodic_odd(d):
     expect_fail(d, ["forward", "odd.npy", "y.npy", "-m", "periodic"], ["periodic", "7"], codes=(1,))
     save(d, "odd2.npy", RNG.standard_normal((12, 16)).astype(np.float32))  # 12 -> 6 -> 3 (odd at level 3)
     expect_fail(d, ["forward", "odd2.npy", "y.npy", "-m", "periodic", "-l", "3"], ["periodic"], codes=(1,))
-    expect_fail(d, ["inverse", "odd2.npy", "y.npy", "-m", "periodic", "-l", "max"], ["periodic"], codes=(1,))
+    expect_fail(d, ["inverse", "odd.npy", "y.npy", "-m", "periodic", "-l", "max"], ["periodic", "7"], codes=(1,))
     expect_ok(d, ["forward", "odd2.npy", "y.npy", "-m", "periodic", "-l", "2"])
+    # periodic max: as many levels as keep every length even (12 -> 6 -> 3: 2)
+    out = expect_ok(d, ["forward", "odd2.npy", "m.npy", "-m", "periodic", "-l", "max", "-v"])
+    check("2 levels" in out, "-l max -m periodic on 12x16: %r" % out)
+    check(np.array_equal(load(d, "m.npy"), load(d, "y.npy")), "periodic -l max != -l 2 on 12x16")
 
 
 @case("options")
@@ -702,7 +596,8 @@ def t_view(d):
     out = expect_ok(d, ["view", "c_mallat.npy", "mm.pgm", "-l", "3", "--stretch", "minmax", "-v", "-w", "cdf97",
                         "-m", "symmetric", "--axes", "0,1"])
     check("view" in out, "view -v prints %r" % out)
-    expect_ok(d, ["view", "c_mallat.npy", "mx.ppm", "-l", "max"])
+    shutil.copy(os.path.join(d, "c_mallat.npy"), os.path.join(d, "bare.npy"))  # without recorded parameters
+    expect_ok(d, ["view", "bare.npy", "mx.ppm", "-l", "max"])
     check(read_pnm(os.path.join(d, "mx.ppm"))[0].shape == (46, 58, 3), "view -l max .ppm shape")
     # colour
     write_pnm(os.path.join(d, "rgb.ppm"), test_image(30, 40, channels=3))

@@ -33,12 +33,14 @@ import warnings
 try:
     import numpy as np
 except ImportError:
-    print("SKIP: NumPy not installed")
+    print("SKIP: NumPy is not installed for %s (apt-get install python3-numpy python3-pywt, or pip install "
+          "numpy PyWavelets; then reconfigure)" % sys.executable)
     sys.exit(77)
 try:
     import pywt
 except ImportError:
-    print("SKIP: PyWavelets not installed")
+    print("SKIP: PyWavelets is not installed for %s (apt-get install python3-pywt, or pip install PyWavelets; "
+          "then reconfigure)" % sys.executable)
     sys.exit(77)
 
 # pywt warns that high levels "experience boundary effects": expected here.
