@@ -37,48 +37,6 @@ void lwk_wave_from_def(lwk_wave *w, const lw_wavelet_def *d, int integer)
     w->halo = d->halo;
 }
 
-/* ---- geometry helpers ----------------------------------------------------- */
-
-static int64_t grid_step(const lw_plan *p, int k)
-{
-    return p->cfg.layout == LW_INTERLEAVED ? ((int64_t)1 << k) : 1;
-}
-
-static int is_axis(const lw_geometry *g, int ax)
-{
-    for (int a = 0; a < g->naxes; a++)
-        if (g->axes[a] == ax) return 1;
-    return 0;
-}
-
-/* Lines along transformed axis a at level k (other dims sorted by stride). */
-static void lines_for(const lw_plan *p, int k, int a, lwk_lines *L)
-{
-    const lw_geometry *g = &p->geo;
-    int64_t gs = grid_step(p, k);
-    memset(L, 0, sizeof *L);
-    L->n = g->len[k][a];
-    L->lstride = gs * g->strides[g->axes[a]];
-    for (int b = 0; b < g->naxes; b++)
-        if (b != a) L->dlen[L->nd] = g->len[k][b], L->dstr[L->nd] = gs * g->strides[g->axes[b]], L->nd++;
-    for (int i = 0; i < g->rank; i++)
-        if (!is_axis(g, i)) L->dlen[L->nd] = g->shape[i], L->dstr[L->nd] = g->strides[i], L->nd++;
-    for (int i = 1; i < L->nd; i++) /* insertion sort by stride */
-        for (int j = i; j > 0 && L->dstr[j] < L->dstr[j - 1]; j--) {
-            int64_t t = L->dstr[j]; L->dstr[j] = L->dstr[j - 1]; L->dstr[j - 1] = t;
-            t = L->dlen[j]; L->dlen[j] = L->dlen[j - 1]; L->dlen[j - 1] = t;
-        }
-    L->nlines = 1;
-    for (int i = 0; i < L->nd; i++) L->nlines *= L->dlen[i];
-}
-
-static int64_t region_count(const lw_plan *p, int k)
-{
-    int64_t c = 1;
-    for (int a = 0; a < p->geo.naxes; a++) c *= p->geo.len[k][a];
-    return c;
-}
-
 static int tile3d_pass_axis(const lw_plan *p);
 
 /* ---- engine choice -------------------------------------------------------- */
@@ -103,8 +61,8 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
             break;
         }
     s->small_from = ks;
-    size_t ll1 = (size_t)(s->nbatch * region_count(p, 1)) * s->esize;
-    size_t ll2 = (size_t)(s->nbatch * region_count(p, 2)) * s->esize;
+    size_t ll1 = (size_t)(s->nbatch * lw_region_count(p, 1)) * s->esize;
+    size_t ll2 = (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize;
     s->scr_off[1] = 0;
     s->scr_off[0] = ll1;
     int top = !inv ? ks - 1 : ks < L ? ks : L - 1; /* deepest LL band held */
@@ -176,7 +134,7 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
     lwk_pass ps;
     memset(&ps, 0, sizeof ps);
     ps.w = s->w;
-    lines_for(p, 0, pa, &ps.L);
+    lw_lines_for(p, 0, pa, &ps.L);
     return lwk_colpass_ok(s->dtype, &ps);
 }
 static int applies_tile3d_yx(const lw_plan *p, const lw_cuda_sched *s) { return applies_tile3d_axis(p, s, 0); }
@@ -251,7 +209,7 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     s->dtype = (int)p->cfg.dtype;
     s->esize = lw_dtype_size(p->cfg.dtype);
     s->bytes = (size_t)g->total * s->esize;
-    s->nbatch = g->naxes ? g->total / region_count(p, 0) : g->total;
+    s->nbatch = g->naxes ? g->total / lw_region_count(p, 0) : g->total;
     lwk_wave_from_def(&s->w, p->wav, p->cfg.integer);
     const engine_rec *e = NULL;
     if (applies_copy(p, s)) {
@@ -281,7 +239,7 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
             lwk_pass ps;
             memset(&ps, 0, sizeof ps);
             ps.w = s->w;
-            lines_for(p, k, a, &ps.L);
+            lw_lines_for(p, k, a, &ps.L);
             if (ps.L.n >= 2 && lwk_pass_segments(s->dtype, &ps) > 1) need = 1;
         }
     s->tmp_full = need;
@@ -329,7 +287,7 @@ static lw_status settle(run_ctx *r, int k)
     lwk_pass ps;
     memset(&ps, 0, sizeof ps);
     ps.w = r->s->w;
-    lines_for(r->p, k, r->p->geo.naxes - 1, &ps.L);
+    lw_lines_for(r->p, k, r->p->geo.naxes - 1, &ps.L);
     ps.copy_only = 1;
     CK(lwk_pass_launch(r->s->dtype, &ps, r->tmp, r->out, r->st), "cuda copy kernel launch");
     r->cur = r->out;
@@ -353,7 +311,7 @@ static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, i
         lwk_pass ps;
         memset(&ps, 0, sizeof ps);
         ps.w = *w;
-        lines_for(p, k, a, &ps.L);
+        lw_lines_for(p, k, a, &ps.L);
         if (ps.L.n < 2) continue;
         ps.mode = (int)p->cfg.mode, ps.inverse = inverse, ps.mallat = mallat;
         LW_TRY(do_pass(r, &ps));
@@ -400,13 +358,13 @@ static void small_setup(const lw_plan *p, int k0, int nlev, lwk_small *sm)
         for (int a = 0; a < g->naxes; a++) sm->len[i][a] = (int)g->len[k0 + i][a];
     sm->nbatch = 1;
     for (int i = 0; i < g->rank; i++)
-        if (!is_axis(g, i)) {
+        if (!lw_geo_is_axis(g, i)) {
             sm->blen[sm->nb] = g->shape[i];
             sm->bsst[sm->nb] = sm->bdst[sm->nb] = g->strides[i];
             sm->nbatch *= g->shape[i];
             sm->nb++;
         }
-    for (int a = 0; a < g->naxes; a++) sm->sst[a] = sm->dst_[a] = grid_step(p, k0) * g->strides[g->axes[a]];
+    for (int a = 0; a < g->naxes; a++) sm->sst[a] = sm->dst_[a] = lw_grid_step(p, k0) * g->strides[g->axes[a]];
     sm->mode = (int)p->cfg.mode;
     sm->inverse = p->cfg.direction == LW_INVERSE;
     sm->mallat = p->cfg.layout == LW_MALLAT;
@@ -439,13 +397,13 @@ static lwk_plane plane_of(const lw_plan *p, const lw_cuda_sched *s, const void *
         pl.rs = g->len[k][1];
         int64_t bl[2] = {1, 1};
         for (int i = 0; i < g->rank; i++)
-            if (!is_axis(g, i)) bl[nb++] = g->shape[i];
+            if (!lw_geo_is_axis(g, i)) bl[nb++] = g->shape[i];
         pl.bs[1] = rc;
         pl.bs[0] = rc * bl[1];
     } else {
         pl.rs = g->strides[g->axes[0]];
         for (int i = 0; i < g->rank; i++)
-            if (!is_axis(g, i)) pl.bs[nb++] = g->strides[i];
+            if (!lw_geo_is_axis(g, i)) pl.bs[nb++] = g->strides[i];
     }
     (void)s;
     return pl;
@@ -460,14 +418,14 @@ static void tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, int a0, 
     t->blen[0] = t->blen[1] = 1;
     int nb = 0;
     for (int i = 0; i < g->rank; i++)
-        if (!is_axis(g, i)) t->blen[nb++] = g->shape[i];
+        if (!lw_geo_is_axis(g, i)) t->blen[nb++] = g->shape[i];
     t->mode = (int)p->cfg.mode;
     t->row_lo = 0, t->row_hi = t->rows;
 }
 
 static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
-    return region_count(p, k) <= lwk_small_capacity(s->dtype) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
+    return lw_region_count(p, k) <= lwk_small_capacity(s->dtype) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
 }
 
 lwk_plane lw_cuda_plane_of(const lw_plan *p, const void *base, int k, int compact)
@@ -585,7 +543,7 @@ static lw_status run_tile3d(run_ctx *r, void *scratch)
     lwk_pass ps;
     memset(&ps, 0, sizeof ps);
     ps.w = s->w;
-    lines_for(p, 0, pa, &ps.L);
+    lw_lines_for(p, 0, pa, &ps.L);
     ps.mode = (int)p->cfg.mode, ps.inverse = inv, ps.mallat = 1;
     CK(lwk_colpass_launch(s->dtype, &ps, r->out, r->out, r->st), "cuda column pass launch");
     return LW_OK;

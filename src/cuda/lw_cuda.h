@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <stdint.h>
 
+#include "../core/line_geom.h"
 #include "../core/lw_internal.h"
 
 #ifdef __cplusplus
@@ -30,15 +31,8 @@ typedef struct lwk_wave {
     int halo;    /* reach of one level, per side */
 } lwk_wave;
 
-/* A set of lines: the line axis plus up to 3 other dimensions (dlen[0] is the
- * fastest-varying one: neighbouring lines of one block differ in it). */
-typedef struct lwk_lines {
-    int64_t n;       /* line length */
-    int64_t lstride; /* elements between neighbours along a line */
-    int nd;
-    int64_t dlen[3], dstr[3];
-    int64_t nlines;
-} lwk_lines;
+/* A set of lines (src/core/line_geom.h), as the pass kernels take it. */
+typedef lw_lines lwk_lines;
 
 /* dtype codes shared with lw_dtype */
 enum { LWK_F32 = 0, LWK_F64 = 1, LWK_I32 = 2 };
