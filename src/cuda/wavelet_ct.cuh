@@ -15,61 +15,37 @@
  * with W and the step index known after unrolling the compiler folds it to
  * a constant and register windows stay in registers. */
 #define LWC_PICK4(i, a, b, c, d) ((i) == 0 ? (a) : (i) == 1 ? (b) : (i) == 2 ? (c) : (d))
-#define LWC_NSTEP(...) ++n;
-#define LWC_PAR(odd, ...) \
-    if (k++ == s) return odd;
-#define LWC_NT(odd, nt, ...) \
-    if (k++ == s) return nt;
-#define LWC_OFF(odd, nt, o0, o1, o2, o3, ...) \
-    if (k++ == s) return LWC_PICK4(i, o0, o1, o2, o3);
 /* taps in +-offset pairs of equal weight (2 or 4 taps) */
-#define LWC_SYM(odd, nt, o0, o1, o2, o3, w0, w1, w2, w3, ...)                                           \
-    if (k++ == s)                                                                                      \
-        return (nt) == 2   ? ((o0) == -(o1) && (w0) == (w1))                                          \
-               : (nt) == 4 ? ((o0) == -(o3) && (o1) == -(o2) && (w0) == (w3) && (w1) == (w2)) : false;
+#define LWC_SYM(nt, o0, o1, o2, o3, w0, w1, w2, w3)                                   \
+    ((nt) == 2   ? ((o0) == -(o1) && (w0) == (w1))                                    \
+     : (nt) == 4 ? ((o0) == -(o3) && (o1) == -(o2) && (w0) == (w3) && (w1) == (w2)) \
+                 : false)
+/* field f of step s: 0 parity, 1 taps, 2 offset of tap i, 3 symmetric taps;
+ * -1 for a step past the last (so f = 0 counts the steps) */
+#define LWC_FIELD(odd, nt, o0, o1, o2, o3, w0, w1, w2, w3, ...)                                         \
+    if (k++ == s)                                                                                        \
+        return f == 0 ? (odd) : f == 1 ? (nt) : f == 2 ? LWC_PICK4(i, o0, o1, o2, o3)                  \
+                                              : (int)LWC_SYM(nt, o0, o1, o2, o3, w0, w1, w2, w3);
 #define LWC_ROWS(ID, ...) \
-    if (W == LW_##ID) { LW_STEPS_##ID(LWC_STEP_) }
+    if (W == LW_##ID) { LW_STEPS_##ID(LWC_FIELD) }
 
-#define LWC_STEP_ LWC_NSTEP
+__host__ __device__ constexpr int lwc_step_field(int W, int s, int f, int i)
+{
+    int k = 0;
+    LW_WAVELET_LIST(LWC_ROWS)
+    return -1;
+}
+
 __host__ __device__ constexpr int sh_nsteps(int W)
 {
     int n = 0;
-    LW_WAVELET_LIST(LWC_ROWS)
+    while (lwc_step_field(W, n, 0, 0) >= 0) n++;
     return n;
 }
-#undef LWC_STEP_
-#define LWC_STEP_ LWC_PAR
-__host__ __device__ constexpr int sh_par(int W, int s)
-{
-    int k = 0;
-    LW_WAVELET_LIST(LWC_ROWS)
-    return 0;
-}
-#undef LWC_STEP_
-#define LWC_STEP_ LWC_NT
-__host__ __device__ constexpr int sh_ntaps(int W, int s)
-{
-    int k = 0;
-    LW_WAVELET_LIST(LWC_ROWS)
-    return 0;
-}
-#undef LWC_STEP_
-#define LWC_STEP_ LWC_OFF
-__host__ __device__ constexpr int sh_off(int W, int s, int i)
-{
-    int k = 0;
-    LW_WAVELET_LIST(LWC_ROWS)
-    return 0;
-}
-#undef LWC_STEP_
-#define LWC_STEP_ LWC_SYM
-__host__ __device__ constexpr bool lwc_step_symmetric(int W, int s)
-{
-    int k = 0;
-    LW_WAVELET_LIST(LWC_ROWS)
-    return false;
-}
-#undef LWC_STEP_
+__host__ __device__ constexpr int sh_par(int W, int s) { return lwc_step_field(W, s, 0, 0); }
+__host__ __device__ constexpr int sh_ntaps(int W, int s) { return lwc_step_field(W, s, 1, 0); }
+__host__ __device__ constexpr int sh_off(int W, int s, int i) { return lwc_step_field(W, s, 2, i); }
+__host__ __device__ constexpr bool lwc_step_symmetric(int W, int s) { return lwc_step_field(W, s, 3, 0) == 1; }
 
 #define LWC_FLAGS(ID, name, zl, zh, has_int, has_flt, sep, ortho) \
     if (W == LW_##ID) return f == 0 ? has_int != 0 : f == 1 ? has_flt != 0 : sep != 0;
