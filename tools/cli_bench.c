@@ -123,7 +123,8 @@ static const char *dtype_list[] = {"float32", "float64", "int32"};
 
 static void print_help(void)
 {
-    printf(
+    static char text[8192];
+    snprintf(text, sizeof text,
         "usage: liftwave bench [--backend B] [--wavelet W] [--levels N|max] [--mode M]\n"
         "                      [--shape 8192x8192] [--dtype float32|float64|int32] [--integer]\n"
         "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
@@ -135,8 +136,8 @@ static void print_help(void)
         "[list] take comma lists (--wavelet cdf97,cdf53 --shape 1920x1080,8192x8192);\n"
         "one record is printed per combination.\n"
         "\n"
-        "  -b, --backend B [list] cpu, cpu-ref, cuda or auto (cuda when usable, else cpu) [auto]\n"
-        "  -w, --wavelet W [list] haar cdf53 cdf97 dd137 d4 fs [cdf97]\n"
+        "  -b, --backend B [list] {backends} (auto: cuda when usable, else cpu) [auto]\n"
+        "  -w, --wavelet W [list] {wavelets} [cdf97]\n"
         "  -l, --levels N  [list] levels, or the most the shape allows [1]\n"
         "  -m, --mode M    [list] symmetric or periodic [symmetric]\n"
         "  --shape S       [list] 1-D to 3-D shape, C order, e.g. 4096x4096 or 256x256x256 [4096x4096]\n"
@@ -194,6 +195,7 @@ static void print_help(void)
         "\n" LW_CLI_EXIT_TEXT,
         LW_BENCH_AUTO_MIN_RUNS, LW_BENCH_AUTO_TARGET_S, LW_BENCH_AUTO_MAX_RUNS, LW_BENCH_CUDA_RUNS,
         (long long)(LW_BENCH_VERIFY_LIMIT >> 20), (long long)(LW_BENCH_VERIFY_LIMIT_HOST >> 20));
+    lw_cli_print_usage(text);
 }
 
 /* Parse one list option's value into o.  Returns 0 or an exit status. */
@@ -220,10 +222,10 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
         long v;
         if (!strcmp(opt, "--backend")) {
             if (lw_backend_parse(s, &o->backend[i]) != LW_OK)
-                return usage_error("unknown backend '%s' (cpu, cpu-ref, cuda, auto)", s);
+                return usage_error("%s", lw_last_error());
         } else if (!strcmp(opt, "--wavelet")) {
             if (lw_wavelet_parse(s, &o->wavelet[i]) != LW_OK)
-                return usage_error("unknown wavelet '%s' (haar cdf53 cdf97 dd137 d4 fs)", s);
+                return usage_error("%s", lw_last_error());
         } else if (!strcmp(opt, "--levels")) {
             if (!strcmp(s, "max")) o->levels[i] = LW_LEVELS_MAX;
             else if (parse_int(s, 0, 1000000, &v) == 0) o->levels[i] = (int)v;

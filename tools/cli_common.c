@@ -137,8 +137,7 @@ static int set_option(const char *cmd, const opt_def *d, const char *val, lw_cli
     long v;
     switch (d->id) {
     case OPT_WAVELET:
-        if (lw_wavelet_parse(val, &o->wavelet) != LW_OK)
-            return lw_cli_fail(LW_EXIT_USAGE, "unknown wavelet '%s' (choose haar, cdf53, cdf97, dd137, d4, fs)", val);
+        if (lw_wavelet_parse(val, &o->wavelet) != LW_OK) return lw_cli_fail(LW_EXIT_USAGE, "%s", lw_last_error());
         o->given |= LW_GIVEN_WAVELET;
         break;
     case OPT_LEVELS:
@@ -276,8 +275,7 @@ int lw_cli_parse(int argc, char **argv, unsigned accept, int npos, const char *u
         if (rc != LW_EXIT_OK) return rc;
     }
     if (help) {
-        fputs(usage, stdout);
-        fflush(stdout);
+        lw_cli_print_usage(usage);
         return LW_EXIT_HELP;
     }
     if (o->npos < npos)
@@ -529,4 +527,32 @@ double lw_cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void lw_cli_print_usage(const char *text)
+{
+    char waves[256] = "", ints[256] = "", backs[128] = "";
+    for (int w = 0; w < LW_WAVELET_COUNT; w++) {
+        const char *n = lw_wavelet_name((lw_wavelet)w);
+        snprintf(waves + strlen(waves), sizeof waves - strlen(waves), "%s%s", w ? ", " : "", n);
+        if (lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_INTEGER)
+            snprintf(ints + strlen(ints), sizeof ints - strlen(ints), "%s%s", ints[0] ? ", " : "", n);
+    }
+    for (int b = 0; b < LW_BACKEND_COUNT; b++)
+        snprintf(backs + strlen(backs), sizeof backs - strlen(backs), "%s%s", b ? ", " : "",
+                 lw_backend_name((lw_backend)b));
+    static const char *const keys[3] = {"{wavelets}", "{integer_wavelets}", "{backends}"};
+    const char *vals[3] = {waves, ints, backs};
+    for (const char *p = text; *p;) {
+        int hit = -1;
+        for (int i = 0; i < 3 && hit < 0; i++)
+            if (strncmp(p, keys[i], strlen(keys[i])) == 0) hit = i;
+        if (hit >= 0) {
+            fputs(vals[hit], stdout);
+            p += strlen(keys[hit]);
+        } else {
+            fputc(*p++, stdout);
+        }
+    }
+    fflush(stdout);
 }

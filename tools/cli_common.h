@@ -101,6 +101,11 @@ const char *lw_cli_path(const char *path);
  * return LW_EXIT_DATA. */
 int lw_cli_fail_lib(lw_status st);
 
+/* Print a help text to stdout with the library's lists in place of
+ * {wavelets}, {integer_wavelets} and {backends} (so that help never lists
+ * what the library does not have, nor misses what it has). */
+void lw_cli_print_usage(const char *text);
+
 /* Parse argv[1..argc-1] (argv[0] is the command name).  Options may come
  * before, between or after the positional arguments; "--name=value",
  * "--name value", "-x value" and "-xvalue" forms are accepted; "--" ends the

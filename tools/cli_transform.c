@@ -14,17 +14,17 @@
 #include <string.h>
 
 #define COMMON_OPTIONS                                                                           \
-    "  -w, --wavelet NAME   haar, cdf53, cdf97 (default), dd137, d4, fs\n"                       \
+    "  -w, --wavelet NAME   {wavelets} (default cdf97)\n"                                         \
     "  -l, --levels N|max   decomposition levels (default 1); max = as many as the shape\n"      \
     "                       allows (periodic: as many as keep every length even)\n"          \
     "  -m, --mode MODE      symmetric (default) or periodic (every length even at every level)\n" \
     "      --layout L       mallat (default: lowpass first, recursing into the corner) or\n"   \
     "                       interleaved (coefficients stay at their sample positions)\n"          \
-    "      --integer        reversible integer transform (haar, cdf53, dd137, fs) on int32\n"     \
+    "      --integer        reversible integer transform on int32 ({integer_wavelets})\n"       \
     "      --axes A,B,...   axes to transform (at most 3; negative counts from the end);\n"      \
     "                       default: all axes, but 0,1 (channels as a batch) when IN or\n"      \
     "                       OUT is a colour image file (H,W,C)\n"                              \
-    "  -b, --backend B      auto (default), cpu, cuda, cpu-ref\n"                                \
+    "  -b, --backend B      {backends} (default auto)\n"                                          \
     "      --scheme NAME    GPU algorithm (default: the fastest)\n"                              \
     "      --shape S        shape of a .raw input, e.g. 512x512\n"                               \
     "      --dtype T        element type of a .raw input: uint8 uint16 int16 int32 float32 float64\n" \

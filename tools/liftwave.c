@@ -35,8 +35,8 @@ static const char main_usage[] =
     "  help [COMMAND]     this text, or a command's help (also COMMAND --help)\n"
     "\n"
     "options: -h/--help, --version\n"
-    "wavelets: haar cdf53 cdf97 dd137 d4 fs   modes: symmetric periodic\n"
-    "layouts: mallat interleaved   backends: auto cpu cuda cpu-ref\n"
+    "wavelets: {wavelets}\n"
+    "modes: symmetric periodic   layouts: mallat interleaved   backends: {backends}\n"
     "files: .npy .pgm .ppm .pnm .png .raw (with --shape and --dtype)\n"
     "\n"
     "example:\n"
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (is_help(cmd)) {
         if (argc == 2) {
-            fputs(main_usage, stdout);
+            lw_cli_print_usage(main_usage);
             return LW_EXIT_OK;
         }
         if (argc > 3) return lw_cli_fail(LW_EXIT_USAGE, "'help' takes one command name");

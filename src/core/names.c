@@ -40,15 +40,25 @@ size_t lw_dtype_size(lw_dtype t)
     return 0;
 }
 
-#define PARSER(fn, type, table, what)                                              \
-    lw_status fn(const char *name, type *out)                                      \
-    {                                                                              \
-        int i = index_of(table, COUNT(table), name);                               \
-        if (i < 0 || !out)                                                         \
-            return lw_fail(LW_ERR_INVALID_ARGUMENT, "unknown " what " '%s'",       \
-                           name ? name : "(null)");                                \
-        *out = (type)i;                                                            \
-        return LW_OK;                                                              \
+/* "a, b, c" of a name table */
+static void join_names(const char *const *names, int n, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (int i = 0; i < n; i++) lw_appendf(buf, len, "%s%s", i ? ", " : "", names[i]);
+}
+
+#define PARSER(fn, type, table, what)                                                        \
+    lw_status fn(const char *name, type *out)                                                \
+    {                                                                                        \
+        int i = index_of(table, COUNT(table), name);                                         \
+        if (i < 0 || !out) {                                                                 \
+            char names_[160];                                                                \
+            join_names(table, COUNT(table), names_, sizeof names_);                          \
+            return lw_fail(LW_ERR_INVALID_ARGUMENT, "unknown " what " '%.64s' (%s)",         \
+                           name ? name : "(null)", names_);                                  \
+        }                                                                                    \
+        *out = (type)i;                                                                      \
+        return LW_OK;                                                                        \
     }
 
 PARSER(lw_wavelet_parse, lw_wavelet, wavelet_names, "wavelet")

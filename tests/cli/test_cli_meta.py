@@ -273,3 +273,20 @@ def t_readme_promises(d):
     cli = cli[:cli.find("\n## ", 4)]
     for w in (".json", "--force", "--overwrite", "Exit status", "usage error"):
         check(w in cli, "README's command-line section does not mention %r" % w)
+
+
+@case("exitcodes")
+def t_lists_from_library(d):
+    """Help texts list the wavelets and backends the library has (info is the library's list)."""
+    info = run(d, ["info"])[1]
+    line = [l for l in info.splitlines() if l.startswith("wavelets:")]
+    check(line, "info: no wavelets line: %r" % info)
+    names = line[0].split(":", 1)[1].split() if line else []
+    check("dd97" in names, "info lacks dd97: %r" % names)
+    for args in (["--help"], ["forward", "--help"], ["bench", "--help"]):
+        text = run(d, args)[1]
+        for w in names:
+            check(re.search(r"\b%s\b" % w, text), "%s: help does not list wavelet %s" % (" ".join(args), w))
+        check("cpu-ref" in text and "{" not in text, "%s: backends or an unexpanded list" % " ".join(args))
+    save(d, "x.npy", RNG.standard_normal((16, 16)).astype(np.float32))
+    expect_fail(d, ["forward", "x.npy", "y.npy", "-w", "db9"], ["db9", "dd97"], codes=(2,))
