@@ -81,11 +81,11 @@ __device__ __forceinline__ void sep_item(int64_t item, int64_t ngroups, const lw
 /* ---- boundary at every step ---------------------------------------------
  * Loading a window once through the mode equals reading through the mode at
  * every step for periodic mode and for the wavelets whose steps have
- * symmetric taps (cdf53, cdf97, dd137, integer or not): their lifting keeps a
- * whole-sample symmetric signal symmetric.  haar and d4 in symmetric mode do
- * not: a window that crosses a line end is then lifted here, step by step,
- * with every tap mapped into the line (the reference's definition). */
-__host__ __device__ constexpr bool sep_symmetric_taps(int W) { return W == 1 || W == 2 || W == 3; }
+ * symmetric taps (lwc_symmetric_taps, integer or not): their lifting keeps a
+ * whole-sample symmetric signal symmetric.  The others (haar, d4) in
+ * symmetric mode do not: a window that crosses a line end is then lifted
+ * here, step by step, with every tap mapped into the line (the reference's
+ * definition). */
 
 /* u[0..N): positions ws.. (ws even), lifted in direction dir with the
  * symmetric mode applied at every step.  Out of line positions are never
@@ -120,7 +120,7 @@ __device__ __forceinline__ void sep_lift_mapped(T *u, int N, int64_t ws, int64_t
 template <int W, int DIR, int N, class T>
 __device__ __forceinline__ void sep_lift_window(T (&v)[N], const lwk_wave &w, int64_t ws, int64_t n, bool sym)
 {
-    if (!sep_symmetric_taps(W) && sym && (ws < 0 || ws + N > n)) {
+    if (!lwc_symmetric_taps(W) && sym && (ws < 0 || ws + N > n)) {
         T u[N];
 #pragma unroll
         for (int j = 0; j < N; j++) u[j] = v[j];

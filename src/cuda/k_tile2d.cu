@@ -251,10 +251,15 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
  * (bench/NOTES-cuda.md, "tile configuration by size"): cdf97 forward short
  * tiles 4-13% faster from 8 to 64 Mi samples, dd137 forward 2-9% from 8 to
  * 16 Mi and slower beyond; the inverse and cdf53/haar lose beyond 4 Mi. */
+/* Largest float32 level (samples) run with the short tiles.  Measured per
+ * wavelet on the H100 (bench/NOTES-cuda.md, tile configurations): the short
+ * tiles' smaller last wave pays for their extra halo up to 64 Mi samples for
+ * the cdf97 forward and 16 Mi for dd137; 4 Mi for every other case (the
+ * default for wavelets not measured). */
 template <int W> static int64_t short_tile_limit(int inverse)
 {
-    if (!inverse && W == 2) return (int64_t)64 << 20;
-    if (!inverse && W == 3) return (int64_t)16 << 20;
+    if (!inverse && W == LW_CDF97) return (int64_t)64 << 20;
+    if (!inverse && W == LW_DD137) return (int64_t)16 << 20;
     return (int64_t)4 << 20;
 }
 

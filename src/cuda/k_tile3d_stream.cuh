@@ -117,7 +117,7 @@ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const lwk_wave
     for (int ss = 0; ss < ns; ss++) {
         const int s = INV ? ns - 1 - ss : ss;
         const int nt = sh_ntaps(W, s), j = Z.j[ss];
-        if (W == 1 || W == 2) { /* two taps at -1, +1 with one weight: x +- w * (a + b) */
+        if (nt == 2 && lwc_step_symmetric(W, s)) { /* two taps at -1, +1 with one weight: x +- w * (a + b) */
             const T a = lwd_ops<T>::wt(w, s, 0) * (v[j - 1] + v[j + 1]);
             v[j] = INV ? v[j] - a : v[j] + a;
         } else {
