@@ -119,16 +119,17 @@ def dwt_max_level(data_len, filter_len):
 
 def resolve_level(level, sizes, dec_len):
     """pywt's level rules: None -> the largest useful level, < 0 an error,
-    too high a UserWarning (pywt warns and goes on)."""
+    too high a UserWarning (pywt warns and goes on).  Returns (level, warned)."""
     max_level = min(dwt_max_level(n, dec_len) for n in sizes)
     if level is None:
-        return max_level
+        return max_level, False
     if level < 0:
         raise ValueError("Level value of %d is too low . Minimum level is 0." % level)
     if level > max_level:
         warnings.warn("Level value of %d is too high: all coefficients will experience boundary effects."
                       % level, stacklevel=4)
-    return int(level)
+        return int(level), True
+    return int(level), False
 
 
 # ---- the Mallat array of a pywt decomposition ------------------------------------
@@ -238,7 +239,7 @@ class Recipe:
             for idx, s in self.bands:
                 self.table[idx] = s
 
-    def run(self, ad, x, out, stream):
+    def run(self, x, out, stream):
         """The liftwave transform of x into out (both contiguous, of the plan's dtype)."""
         if self.merged is None:
             self.plan.execute(x, out, stream)
@@ -298,7 +299,7 @@ def decompose(ad, x, entry, level, axes, func):
     r, stream = recipe(ad, x, dt, entry, level, axes, False)
     out = ad.empty(x.shape, dt, x)
     if level > 0:
-        r.run(ad, x, out, stream)
+        r.run(x, out, stream)
         r.to_pywt(out)
     else:
         out[...] = x
@@ -358,5 +359,5 @@ def reconstruct(approx, details, entry, axes, func):
     if level > 0:
         r, stream = recipe(ad, buf, dt, entry, level, axes, True)
         r.from_pywt(buf)
-        r.run(ad, buf, buf, stream)
+        r.run(buf, buf, stream)
     return ad, buf

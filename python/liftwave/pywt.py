@@ -22,6 +22,8 @@ raises ValueError for GPU arrays or when PyWavelets is not installed.
 Note: pywt's "symmetric" is half-sample symmetric; liftwave's own
 "symmetric" mode (liftwave.forward) is what pywt calls "reflect".
 """
+import numpy as np
+
 from . import _pywt_core as core
 from ._arrays import adapt
 from ._pywt_core import Unsupported, detail_keys, fallback
@@ -30,18 +32,40 @@ __all__ = ["dwt", "idwt", "dwt2", "idwt2", "dwtn", "idwtn", "wavedec", "waverec"
            "wavedecn", "waverecn", "dwt_max_level"]
 
 
+# (shape, dtype, wavelet, mode, axes, level) of C-contiguous float NumPy calls
+# that went through _forward's checks -> (recipe, axes, level): repeated
+# calls of one shape skip the checks (the per-call cost of small transforms)
+_seen = {}
+
+
 def _forward(func, data, wavelet, mode, axes, level, multilevel=True):
-    """(Mallat buffer in pywt units, axes, level); raises Unsupported.
+    """(Mallat buffer in pywt units, recipe, axes, level); raises Unsupported.
     multilevel: level follows pywt's wavedec rules (None = the maximum, a
     warning when too high); the single-level functions pass 1 and False."""
+    key = None
+    if type(data) is np.ndarray and type(wavelet) is str and (axes is None or type(axes) is tuple) \
+            and data.flags.c_contiguous:
+        key = (data.shape, data.dtype, wavelet, mode, axes, level, multilevel)
+        hit = _seen.get(key)
+        if hit is not None:
+            r, axes, level = hit
+            out = np.empty(data.shape, data.dtype)
+            r.run(data, out, 0)
+            r.to_pywt(out)
+            return out, r, axes, level
     entry = core.check_request(wavelet, mode)
     ad, x = adapt(data)
     axes = tuple(range(x.ndim)) if axes is None else core.normalize_axes(axes, x.ndim, func)
     if x.ndim == 0 or not axes:
         raise ValueError("liftwave.pywt.%s: 0-d data or no axes" % func)
+    warned = False
     if multilevel:
-        level = core.resolve_level(level, [x.shape[a] for a in axes], entry[2])
+        level, warned = core.resolve_level(level, [x.shape[a] for a in axes], entry[2])
     buf, recipe = core.decompose(ad, x, entry, level, axes, func)
+    if key is not None and level > 0 and not warned and core.dtype_name(ad, x) in ("float32", "float64"):
+        if len(_seen) >= 256:
+            _seen.clear()
+        _seen[key] = (recipe, axes, level)
     return buf, recipe, axes, level
 
 
