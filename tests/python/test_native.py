@@ -234,3 +234,14 @@ def test_device_backend_without_gpu():
 def test_lists_are_accepted():
     y = liftwave.forward([[1.0, 2.0], [3.0, 4.0]], "haar")
     assert isinstance(y, np.ndarray) and y.dtype == np.float64
+
+
+def test_no_gpu_library_is_imported():
+    """CuPy and PyTorch are imported only when the caller passes their arrays."""
+    import subprocess
+    import sys
+    code = ("import sys, numpy as np, liftwave, liftwave.pywt as p; x = np.ones((8, 8));"
+            "liftwave.forward(x); p.wavedec2(x, 'db2', 'periodization', level=1);"
+            "print(sorted(m for m in ('cupy', 'torch') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
