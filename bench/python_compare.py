@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """liftwave's Python package against PyWavelets, pytorch_wavelets and ptwt, in one run.
 
-    python3 bench/python_compare.py [--cpu] [--gpu] [--quick] [--out FILE | --no-save]
+    python3 bench/python_compare.py [--cpu] [--gpu] [--quick] [--tag vm2] [--out FILE | --no-save]
 
 CPU cases (NumPy, --cpu, the default when no GPU library is installed):
   dwt2-64x64        liftwave.pywt.dwt2(x, W, "periodization") on 64x64 float32: the
@@ -20,7 +20,8 @@ GPU cases (--gpu; CuPy and/or PyTorch CUDA, each when installed):
 Every record: device, commit, date, command, case, median_s and, where a peer ran,
 peer, peer_median_s, speedup (peer time / ours).  Results are checked against the
 peer (or pywt) before they are timed.  Records go to
-bench/results/python-<cpu|gpu>-<host>-<date>-<commit>.json unless --out / --no-save.
+bench/results/python-<cpu|gpu>-<tag>-<date>-<commit>.json (tag: --tag, else the host
+name) unless --out / --no-save.
 """
 import argparse
 import datetime
@@ -36,6 +37,10 @@ import warnings
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+METHOD = ("medians: CPU, time.perf_counter over blocks of calls after one warm-up call (the 64x64 cases: "
+          "blocks of 2000 calls); GPU, CUDA events around each call on the current stream, a device-to-device "
+          "copy of the same array timed before and after ours and the smaller median kept. Every result is "
+          "checked against the peer (or pywt) before it is timed; liftwave.pywt returns views of one buffer.")
 
 
 def commit():
@@ -87,6 +92,7 @@ def max_rel(ours, theirs):
 class Records:
     def __init__(self, device, command):
         self.device, self.command, self.rows = device, command, []
+        self.load_start = os.getloadavg()
         self.commit, self.date = commit(), datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def add(self, case, median_s, peer=None, peer_median_s=None, **extra):
@@ -253,6 +259,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small sizes, few repeats (a smoke test)")
     ap.add_argument("--out", help="JSON file for the records")
     ap.add_argument("--no-save", action="store_true")
+    ap.add_argument("--tag", default=platform.node() or "host", help="machine name in the file name (vm2, h100)")
     args = ap.parse_args()
     command = "python3 bench/python_compare.py " + " ".join(sys.argv[1:])
     libs = [m for m in ("cupy", "torch") if have(m)]
@@ -281,12 +288,16 @@ def main():
         if args.no_save or args.quick and not args.out:
             continue
         path = args.out or os.path.join(ROOT, "bench", "results", "python-%s-%s-%s-%s.json" % (
-            kind, platform.node() or "host", rec.date[:10], rec.commit))
+            kind, args.tag, rec.date[:10], rec.commit))
         if args.out and len(saved) > 1:
             path = "%s-%s.json" % (os.path.splitext(args.out)[0], kind)
         with open(path, "w") as f:
             json.dump({"device": rec.device, "commit": rec.commit, "date": rec.date, "command": rec.command,
-                       "method": __doc__.strip().split("\n\n")[1], "results": rec.rows}, f, indent=1)
+                       "method": METHOD,
+                       "host": {"loadavg_at_start": rec.load_start, "loadavg_at_end": os.getloadavg(),
+                                "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"), "cpus": os.cpu_count(),
+                                "python": platform.python_version(), "numpy": np.__version__},
+                       "results": rec.rows}, f, indent=1)
         print("records:", path)
 
 

@@ -107,6 +107,11 @@ public:
         }
         if (st != LW_OK) lwpy_raise(st);
         cuda_ = std::string(lw_plan_backend_name(p_)) == "cuda";
+#ifdef LW_HAVE_CUDA
+        /* a CUDA plan for host arrays runs on the device current at its
+         * creation; remember it so that execute can restore the caller's */
+        if (cuda_ && device_ < 0 && cudaGetDevice(&device_) != cudaSuccess) device_ = -1;
+#endif
         const lw_config *pc = lw_plan_config(p_);
         shape_.assign(pc->shape, pc->shape + pc->rank);
         dtype_ = dl_dtype(pc->dtype);
