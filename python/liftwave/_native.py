@@ -82,11 +82,13 @@ class Plan:
     device=None plans take host arrays (NumPy, PyTorch CPU; backend "auto" is
     the CPU, "cuda" runs them through the GPU); device=N plans take CuPy arrays
     and PyTorch tensors on CUDA device N, queued on the caller's current
-    stream.  A plan may be called from several threads at once.
+    stream.  A plan may be called from several threads at once.  threads:
+    CPU threads (0: the OpenMP default), where the library has the setting.
     """
 
     def __init__(self, shape, dtype, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None,
-                 integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme=""):
+                 integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme="",
+                 threads=0):
         shape = tuple(int(n) for n in shape)
         if not shape:
             raise ValueError("liftwave: 0-d arrays have nothing to transform")
@@ -107,7 +109,7 @@ class Plan:
         self._plan = _liftwave.Plan(shape, list(_normalize_axes(axes, len(shape))), self.run_dtype, str(wavelet),
                                     str(mode), str(layout), _normalize_levels(levels), bool(inverse), bool(integer),
                                     backend, device is not None, -1 if device is None else int(device),
-                                    bool(destroy_input), scheme or "")
+                                    bool(destroy_input), scheme or "", int(threads))
 
     @property
     def config(self):
@@ -168,6 +170,10 @@ def _check_out(ad, out, shape, dtype):
 
 # Plans made by forward() / inverse(), most recently used last.
 _CACHE_SIZE = 32
+# Host transforms smaller than this many samples run on one CPU thread (where
+# the library has lw_config.threads): waking a thread team costs more than the
+# work, and much more when the cores are busy with other processes.
+SMALL_SAMPLES = 1 << 15
 _cache = collections.OrderedDict()
 _cache_lock = threading.Lock()
 
@@ -180,7 +186,14 @@ def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integ
         if plan is not None:
             _cache.move_to_end(key)
             return plan
-    plan = Plan(shape, dtype, wavelet, levels, mode, layout, axes, integer, backend, inverse, device)
+    threads = 0
+    if device is None and _liftwave.PLAN_THREADS and backend != "cuda":
+        size = 1
+        for n in shape:
+            size *= n
+        threads = 1 if size < SMALL_SAMPLES else 0
+    plan = Plan(shape, dtype, wavelet, levels, mode, layout, axes, integer, backend, inverse, device,
+                threads=threads)
     with _cache_lock:
         _cache[key] = plan
         while len(_cache) > _CACHE_SIZE:

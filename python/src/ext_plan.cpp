@@ -76,7 +76,7 @@ public:
     Plan(const std::vector<int64_t> &shape, const std::vector<int> &axes, const std::string &dtype,
          const std::string &wavelet, const std::string &mode, const std::string &layout, int levels, bool inverse,
          bool integer, const std::string &backend, bool device_pointers, int device, bool destroy_input,
-         const std::string &scheme)
+         const std::string &scheme, int threads)
     {
         if (shape.empty() || shape.size() > LW_MAX_RANK)
             lwpy_fail(PyExc_ValueError, "rank %zu is not supported (1..%d after merging batch axes)", shape.size(), LW_MAX_RANK);
@@ -97,6 +97,11 @@ public:
         c.integer = integer;
         c.flags = (device_pointers ? LW_FLAG_DEVICE_POINTERS : 0u) | (destroy_input ? LW_FLAG_DESTROY_INPUT : 0u);
         c.scheme = scheme.empty() ? nullptr : scheme.c_str();
+#ifdef LW_MAX_THREADS /* libraries with lw_config.threads */
+        c.threads = threads;
+#else
+        if (threads != 0) lwpy_fail(PyExc_ValueError, "this build of liftwave has no thread count per plan");
+#endif
         device_ = device;
         device_pointers_ = device_pointers;
         lw_status st;
@@ -241,10 +246,10 @@ void lwpy_bind_plan(nb::module_ &m)
     nb::class_<Plan>(m, "Plan")
         .def(nb::init<const std::vector<int64_t> &, const std::vector<int> &, const std::string &, const std::string &,
                       const std::string &, const std::string &, int, bool, bool, const std::string &, bool, int, bool,
-                      const std::string &>(),
+                      const std::string &, int>(),
              nb::arg("shape"), nb::arg("axes"), nb::arg("dtype"), nb::arg("wavelet"), nb::arg("mode"), nb::arg("layout"),
              nb::arg("levels"), nb::arg("inverse"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
-             nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"))
+             nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0)
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("config", &Plan::config);
 }
