@@ -143,6 +143,7 @@ public:
         const void *src = in.data();
         void *dst = out.data();
         lw_status st;
+        const char *stream_error = nullptr;
         if (!device_pointers_) {
             DeviceGuard g(cuda_ ? device_ : -1);
             nb::gil_scoped_release nogil;
@@ -151,10 +152,11 @@ public:
             DeviceGuard g(device_);
             nb::gil_scoped_release nogil;
             std::lock_guard<std::mutex> lock(mu_);
-            st = switch_stream(stream);
+            st = switch_stream(stream, &stream_error);
             if (st == LW_OK) st = lw_execute(p_, src, dst);
             if (st == LW_OK) used_ = true;
         }
+        if (stream_error) lwpy_fail(PyExc_RuntimeError, "ordering the CUDA streams failed: %s", stream_error);
         if (st != LW_OK) lwpy_raise(st);
     }
 
@@ -211,17 +213,22 @@ private:
     }
 
     /* lw_set_stream to `stream`; the new stream first waits for what the plan
-     * queued on the old one (called under mu_). */
-    lw_status switch_stream(uintptr_t stream)
+     * queued on the old one (called under mu_).  A CUDA failure sets *error. */
+    lw_status switch_stream(uintptr_t stream, const char **error)
     {
         if (used_ && stream == stream_) return LW_OK;
 #ifdef LW_HAVE_CUDA
         if (used_) {
-            if (!event_ && cudaEventCreateWithFlags(&event_, cudaEventDisableTiming) != cudaSuccess) return LW_ERR_CUDA;
-            if (cudaEventRecord(event_, (cudaStream_t)stream_) != cudaSuccess ||
-                cudaStreamWaitEvent((cudaStream_t)stream, event_, 0) != cudaSuccess)
+            cudaError_t e = event_ ? cudaSuccess : cudaEventCreateWithFlags(&event_, cudaEventDisableTiming);
+            if (e == cudaSuccess) e = cudaEventRecord(event_, (cudaStream_t)stream_);
+            if (e == cudaSuccess) e = cudaStreamWaitEvent((cudaStream_t)stream, event_, 0);
+            if (e != cudaSuccess) {
+                *error = cudaGetErrorString(e);
                 return LW_ERR_CUDA;
+            }
         }
+#else
+        (void)error;
 #endif
         stream_ = stream;
         return lw_set_stream(p_, (void *)stream);
