@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from . import _native
+from . import _host_speed, _native
 from ._arrays import NumpyArrays, adapt, is_device
 
 _SQ2 = math.sqrt(2.0)
@@ -233,11 +233,29 @@ class Recipe:
         if level == 0:
             self.index[0, keys[0]] = (Ellipsis,)
         self.scaled = factor is not None and level > 0
-        self.table = None
-        if self.scaled and numpy and int(np.prod(shape)) <= self.TABLE_MAX:
+        size = int(np.prod(shape))
+        self.shape, self.dtype = shape, dtype
+        self.table = self.tasks = self.inverse_tasks = None
+        if self.scaled and numpy and size <= self.TABLE_MAX:
             self.table = np.empty(shape, dtype)
             for idx, s in self.bands:
                 self.table[idx] = s
+        if self.scaled and numpy and size >= _host_speed.PARALLEL_MIN:
+            self.tasks = _host_speed.scale_tasks(shape, self.bands)
+            self.inverse_tasks = [(idx, 1.0 / s) for idx, s in self.tasks]
+        self.recycler = _host_speed.Recycler() if numpy and size >= _host_speed.RECYCLE_MIN and \
+            _host_speed.Recycler.enabled else None
+
+    def forward_numpy(self, x):
+        """The pywt-unit Mallat array of a contiguous NumPy x of the recipe's dtype."""
+        out = self.recycler.take() if self.recycler is not None else None
+        if out is None:
+            out = np.empty(self.shape, self.dtype)
+        self.run(x, out, 0)
+        self.to_pywt(out)
+        if self.recycler is not None:
+            self.recycler.keep(out)
+        return out
 
     def run(self, x, out, stream):
         """The liftwave transform of x into out (both contiguous, of the plan's dtype)."""
@@ -253,6 +271,9 @@ class Recipe:
         if self.table is not None:
             np.multiply(buf, self.table, out=buf)
             return
+        if self.tasks is not None:
+            _host_speed.scale_in_place(buf, self.tasks)
+            return
         for idx, s in self.bands:
             view = buf[idx]
             view *= s
@@ -260,6 +281,9 @@ class Recipe:
     def from_pywt(self, buf):
         """pywt units -> liftwave units, in place."""
         if not self.scaled:
+            return
+        if self.inverse_tasks is not None:
+            _host_speed.scale_in_place(buf, self.inverse_tasks)
             return
         for idx, s in self.bands:
             view = buf[idx]
@@ -297,12 +321,15 @@ def decompose(ad, x, entry, level, axes, func):
     elif not ad.is_contiguous(x):
         x = ad.contiguous(x)
     r, stream = recipe(ad, x, dt, entry, level, axes, False)
-    out = ad.empty(x.shape, dt, x)
-    if level > 0:
+    if level == 0:
+        out = ad.empty(x.shape, dt, x)
+        out[...] = x
+    elif ad is NumpyArrays:
+        out = r.forward_numpy(x)
+    else:
+        out = ad.empty(x.shape, dt, x)
         r.run(x, out, stream)
         r.to_pywt(out)
-    else:
-        out[...] = x
     return out, r
 
 

@@ -49,10 +49,7 @@ def _forward(func, data, wavelet, mode, axes, level, multilevel=True):
         hit = _seen.get(key)
         if hit is not None:
             r, axes, level = hit
-            out = np.empty(data.shape, data.dtype)
-            r.run(data, out, 0)
-            r.to_pywt(out)
-            return out, r, axes, level
+            return r.forward_numpy(data), r, axes, level
     entry = core.check_request(wavelet, mode)
     ad, x = adapt(data)
     axes = tuple(range(x.ndim)) if axes is None else core.normalize_axes(axes, x.ndim, func)
