@@ -266,28 +266,26 @@ class Recipe:
 
     def to_pywt(self, buf):
         """liftwave units -> pywt units, in place."""
-        if not self.scaled:
-            return
         if self.table is not None:
             np.multiply(buf, self.table, out=buf)
-            return
-        if self.tasks is not None:
-            _host_speed.scale_in_place(buf, self.tasks)
-            return
-        for idx, s in self.bands:
-            view = buf[idx]
-            view *= s
+        elif self.scaled:
+            _scale(buf, self.tasks, self.bands)
 
     def from_pywt(self, buf):
         """pywt units -> liftwave units, in place."""
-        if not self.scaled:
-            return
-        if self.inverse_tasks is not None:
-            _host_speed.scale_in_place(buf, self.inverse_tasks)
-            return
-        for idx, s in self.bands:
-            view = buf[idx]
-            view *= 1.0 / s
+        if self.scaled:
+            _scale(buf, self.inverse_tasks, [(idx, 1.0 / s) for idx, s in self.bands])
+
+
+def _scale(buf, tasks, bands):
+    """buf[index] *= factor: the chunked tasks on the thread pool when there are
+    any (large NumPy arrays), else band by band (one kernel each on a GPU)."""
+    if tasks is not None:
+        _host_speed.scale_in_place(buf, tasks)
+        return
+    for idx, s in bands:
+        view = buf[idx]
+        view *= s
 
 
 _recipes = {}

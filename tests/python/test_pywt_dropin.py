@@ -214,3 +214,22 @@ def test_bad_input(rng):
         lp.dwtn(np.zeros((8, 8)), "haar", MODE, axes=(0, 0))
     with pytest.raises((TypeError, ValueError)):
         lp.dwt2(np.array([[object()] * 4] * 4), "haar", MODE)
+
+
+def test_large_results_parallel_scaling_and_recycled_buffers(rng):
+    """1024x1024: bands scaled on the thread pool; the output buffer is reused
+    only once the caller has dropped every view of the previous result."""
+    x = rng.standard_normal((1024, 1024)).astype(np.float32)
+    ref = pywt.wavedec2(x, "bior4.4", MODE, level=3)
+    c1 = lp.wavedec2(x, "bior4.4", MODE, level=3)
+    _same(c1, ref, "float32")
+    keep = c1[1][0]  # one view of the first result stays alive
+    snapshot = keep.copy()
+    del c1
+    c2 = lp.wavedec2(2 * x, "bior4.4", MODE, level=3)
+    assert np.array_equal(keep, snapshot)  # not overwritten by the second call
+    _same(c2, pywt.wavedec2(2 * x, "bior4.4", MODE, level=3), "float32")
+    del c2, keep
+    for _ in range(2):  # now recycled
+        _same(lp.wavedec2(x, "bior4.4", MODE, level=3), ref, "float32")
+    _same(lp.waverec2(ref, "bior4.4", MODE), pywt.waverec2(ref, "bior4.4", MODE), "float32")
