@@ -179,6 +179,9 @@ public:
         d["device_pointers"] = (c->flags & LW_FLAG_DEVICE_POINTERS) != 0;
         d["destroy_input"] = (c->flags & LW_FLAG_DESTROY_INPUT) != 0;
         d["device"] = device_;
+#ifdef LW_MAX_THREADS
+        d["threads"] = c->threads;
+#endif
         size_t ws = 0;
         if (lw_workspace_size(p_, &ws) == LW_OK) d["workspace_bytes"] = ws;
         return d;
