@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from . import _host_speed, _native
+from . import _native, _recycle
 from ._arrays import NumpyArrays, adapt, is_device
 
 _SQ2 = math.sqrt(2.0)
@@ -235,16 +235,13 @@ class Recipe:
         self.scaled = factor is not None and level > 0
         size = int(np.prod(shape))
         self.shape, self.dtype = shape, dtype
-        self.table = self.tasks = self.inverse_tasks = None
+        self.table = None
         if self.scaled and numpy and size <= self.TABLE_MAX:
             self.table = np.empty(shape, dtype)
             for idx, s in self.bands:
                 self.table[idx] = s
-        if self.scaled and numpy and size >= _host_speed.PARALLEL_MIN:
-            self.tasks = _host_speed.scale_tasks(shape, self.bands)
-            self.inverse_tasks = [(idx, 1.0 / s) for idx, s in self.tasks]
-        self.recycler = _host_speed.Recycler() if numpy and size >= _host_speed.RECYCLE_MIN and \
-            _host_speed.Recycler.enabled else None
+        self.recycler = _recycle.Recycler() if numpy and size >= _recycle.RECYCLE_MIN and \
+            _recycle.Recycler.enabled else None
 
     def forward_numpy(self, x):
         """The pywt-unit Mallat array of a contiguous NumPy x of the recipe's dtype."""
@@ -269,23 +266,16 @@ class Recipe:
         if self.table is not None:
             np.multiply(buf, self.table, out=buf)
         elif self.scaled:
-            _scale(buf, self.tasks, self.bands)
+            for idx, s in self.bands:
+                view = buf[idx]
+                view *= s
 
     def from_pywt(self, buf):
         """pywt units -> liftwave units, in place."""
         if self.scaled:
-            _scale(buf, self.inverse_tasks, [(idx, 1.0 / s) for idx, s in self.bands])
-
-
-def _scale(buf, tasks, bands):
-    """buf[index] *= factor: the chunked tasks on the thread pool when there are
-    any (large NumPy arrays), else band by band (one kernel each on a GPU)."""
-    if tasks is not None:
-        _host_speed.scale_in_place(buf, tasks)
-        return
-    for idx, s in bands:
-        view = buf[idx]
-        view *= s
+            for idx, s in self.bands:
+                view = buf[idx]
+                view *= 1.0 / s
 
 
 _recipes = {}

@@ -216,9 +216,9 @@ def test_bad_input(rng):
         lp.dwt2(np.array([[object()] * 4] * 4), "haar", MODE)
 
 
-def test_large_results_parallel_scaling_and_recycled_buffers(rng):
-    """1024x1024: bands scaled on the thread pool; the output buffer is reused
-    only once the caller has dropped every view of the previous result."""
+def test_large_results_recycled_buffers(rng):
+    """1024x1024: the output buffer is reused only once the caller has dropped
+    every view of the previous result."""
     x = rng.standard_normal((1024, 1024)).astype(np.float32)
     ref = pywt.wavedec2(x, "bior4.4", MODE, level=3)
     c1 = lp.wavedec2(x, "bior4.4", MODE, level=3)
