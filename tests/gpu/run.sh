@@ -12,8 +12,9 @@
 #   over 0.1..256 Mpixel for cdf97, cdf53, dd137, fs -> $OUT/schemes-all.json (LW_SCHEME_WAVELETS,
 #   LW_SCHEME_SIZES override) and the papers' text table -> $OUT/schemes-table.txt
 #   stage "cpubench": the issue-5 CPU set on this host's cores -> $OUT/cpu-bench.json
-#   stage "python": pip-installs the Python package (CUDA build, sm_90) into a virtual environment
-#   that sees the host's CuPy / PyTorch (--system-site-packages), from the wheels in $LW_WHEELS
+#   stage "python": pip-installs the Python package (CUDA build, sm_90; LW_PY_DEFINES overrides the
+#   -Ccmake.define.X=Y settings) into a virtual environment that sees the host's CuPy / PyTorch, from
+#   the wheels in $LW_WHEELS
 #   (default $ROOT/.whl: scikit-build-core nanobind numpy PyWavelets pytest and their
 #   dependencies, pytorch_wavelets ptwt optional; no network), then runs tests/python (GPU tests
 #   included) -> $OUT/python-test.log and bench/python_compare.py -> $OUT/python-bench-*.json
@@ -138,16 +139,24 @@ if has python; then
   t0=$(date +%s)
   W=${LW_WHEELS:-$ROOT/.whl}
   PYV=${LW_PY_VENV:-/tmp/lw-py-venv}
-  PIPW="--disable-pip-version-check --no-index --find-links $W"
-  # the host's python3 may itself be a virtual environment (CuPy, PyTorch): a .pth file shows its
-  # packages to the new one, which --system-site-packages alone would not
-  { python3 -m venv --system-site-packages "$PYV" &&
-    python3 -c 'import site; print("\n".join(site.getsitepackages()))' \
+  # the host's python3 may itself be a virtual environment (CuPy, PyTorch) and may lack ensurepip:
+  # a venv without pip when need be, driven by the host's pip (pip --python), and a .pth file that
+  # shows the host's packages to it (--system-site-packages alone would not)
+  if python3 -m venv --system-site-packages "$PYV" >"$OUT/python-install.log" 2>&1; then
+    PIP="$PYV/bin/python -m pip"
+  else
+    rm -rf "$PYV"
+    python3 -m venv --system-site-packages --without-pip "$PYV" >>"$OUT/python-install.log" 2>&1
+    PIP="$(command -v pip3 || command -v pip) --python $PYV/bin/python"
+  fi
+  PIP="$PIP --disable-pip-version-check"
+  INSTALL="install --no-index --find-links $W"
+  { python3 -c 'import site; print("\n".join(site.getsitepackages()))' \
       >"$("$PYV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/lw_host_site.pth" &&
-    "$PYV/bin/python" -m pip install $PIPW scikit-build-core nanobind numpy PyWavelets pytest &&
-    { "$PYV/bin/python" -m pip install $PIPW pytorch_wavelets ptwt || echo "pytorch_wavelets / ptwt: not installed (no wheels)"; } &&
-    "$PYV/bin/python" -m pip install $PIPW --no-build-isolation -Cbuild-dir=/tmp/lw-py-build \
-      -Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90 -Ccmake.define.LW_GIT_COMMIT="$LW_COMMIT" "$ROOT"; } >"$OUT/python-install.log" 2>&1
+    $PIP $INSTALL scikit-build-core nanobind numpy PyWavelets pytest &&
+    { $PIP $INSTALL pytorch_wavelets ptwt || echo "pytorch_wavelets / ptwt: not installed (no wheels)"; } &&
+    $PIP $INSTALL --no-build-isolation -Cbuild-dir=/tmp/lw-py-build -Ccmake.define.LW_GIT_COMMIT="$LW_COMMIT" \
+      ${LW_PY_DEFINES:--Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90} "$ROOT"; } >>"$OUT/python-install.log" 2>&1
   rc=$?
   say "python package: install rc=$rc in $(( $(date +%s) - t0 ))s: $(cd /tmp && "$PYV/bin/python" -c 'import liftwave; print(liftwave.describe())' 2>&1 | paste -sd' ')"
   if [ $rc -eq 0 ]; then
