@@ -12,6 +12,12 @@
 #   over 0.1..256 Mpixel for cdf97, cdf53, dd137, fs -> $OUT/schemes-all.json (LW_SCHEME_WAVELETS,
 #   LW_SCHEME_SIZES override) and the papers' text table -> $OUT/schemes-table.txt
 #   stage "cpubench": the issue-5 CPU set on this host's cores -> $OUT/cpu-bench.json
+#   stage "python": pip-installs the Python package (CUDA build, sm_90; LW_PY_DEFINES overrides the
+#   -Ccmake.define.X=Y settings) into a virtual environment that sees the host's CuPy / PyTorch, from
+#   the wheels in $LW_WHEELS
+#   (default $ROOT/.whl: scikit-build-core nanobind numpy PyWavelets pytest and their
+#   dependencies, pytorch_wavelets ptwt optional; no network), then runs tests/python (GPU tests
+#   included) -> $OUT/python-test.log and bench/python_compare.py -> $OUT/python-bench-*.json
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -128,6 +134,46 @@ if has cpubench; then
 for l in open(sys.argv[1]):
     r=json.loads(l); print('cpu %-6s %-9s L%d %-14s %-8s %8.2f ms frac %.3f (bound %.0f GB/s, %d threads)'%(r['wavelet'],r['mode'],r['levels'],'x'.join(map(str,r['shape'])),r['direction'],r['median_s']*1e3,r['fraction_of_bound'],r['bound_gbps'],r['threads']))" "$OUT/cpu-bench.json" | tee -a "$SUMMARY"
   if python3 -c "import pywt" 2>/dev/null; then timeout 300 python3 "$ROOT/bench/pywt_compare.py" --lib "$BUILD/libliftwave.so" --json >"$OUT/pywt.txt" 2>&1; say "pywt: $(tail -2 "$OUT/pywt.txt" | paste -sd' ')"; else say "pywt: not installed on this host"; fi
+fi
+if has python; then
+  t0=$(date +%s)
+  W=${LW_WHEELS:-$ROOT/.whl}
+  PYV=${LW_PY_VENV:-/tmp/lw-py-venv}
+  # the host's python3 may itself be a virtual environment (CuPy, PyTorch) and may lack ensurepip:
+  # a venv without pip when need be, driven by the host's pip (pip --python), and a .pth file that
+  # shows the host's packages to it (--system-site-packages alone would not)
+  if python3 -m venv --system-site-packages "$PYV" >"$OUT/python-install.log" 2>&1; then
+    PIP="$PYV/bin/python -m pip"
+  else
+    rm -rf "$PYV"
+    python3 -m venv --system-site-packages --without-pip "$PYV" >>"$OUT/python-install.log" 2>&1
+    PIP="$(command -v pip3 || command -v pip) --python $PYV/bin/python"
+  fi
+  PIP="$PIP --disable-pip-version-check"
+  INSTALL="install --no-index --find-links $W"
+  { python3 -c 'import site; print("\n".join(site.getsitepackages()))' \
+      >"$("$PYV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/lw_host_site.pth" &&
+    $PIP $INSTALL scikit-build-core nanobind numpy PyWavelets pytest &&
+    { $PIP $INSTALL pytorch_wavelets ptwt || echo "pytorch_wavelets / ptwt: not installed (no wheels)"; } &&
+    $PIP $INSTALL --no-build-isolation -Cbuild-dir=/tmp/lw-py-build -Ccmake.define.LW_GIT_COMMIT="$LW_COMMIT" \
+      ${LW_PY_DEFINES:--Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90} "$ROOT"; } >>"$OUT/python-install.log" 2>&1
+  rc=$?
+  say "python package: install rc=$rc in $(( $(date +%s) - t0 ))s: $(cd /tmp && "$PYV/bin/python" -c 'import liftwave; print(liftwave.describe())' 2>&1 | paste -sd' ')"
+  if [ $rc -eq 0 ]; then
+    t0=$(date +%s)
+    (cd "$ROOT/tests/python" && timeout ${LW_PY_TEST_TIMEOUT:-900} "$PYV/bin/python" -m pytest -q -rs -p no:cacheprovider .) >"$OUT/python-test.log" 2>&1
+    say "python tests: rc=$? in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/python-test.log")"
+    grep -E "^(FAILED|SKIPPED|ERROR)" "$OUT/python-test.log" | head -30 | tee -a "$SUMMARY"
+    if [ "${LW_PY_BENCH:-1}" = 1 ]; then
+      t0=$(date +%s)
+      (cd /tmp && timeout ${LW_PY_BENCH_TIMEOUT:-900} "$PYV/bin/python" "$ROOT/bench/python_compare.py" ${LW_PY_BENCH_ARGS:---gpu} \
+        --out "$OUT/python-bench.json") >"$OUT/python-bench.log" 2>&1
+      say "python bench: rc=$? in $(( $(date +%s) - t0 ))s"
+      tee -a "$SUMMARY" <"$OUT/python-bench.log"
+    fi
+  else
+    tail -30 "$OUT/python-install.log"
+  fi
 fi
 if has profile; then
   # Nsight Compute on the fused kernels of two bench cases (speed of light, memory)

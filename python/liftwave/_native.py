@@ -1,0 +1,253 @@
+"""The native API: Plan, forward, inverse, max_levels, describe.
+
+Conventions are those of the C library (docs/CONVENTIONS.md): whole-sample
+`symmetric` (PyWavelets' `reflect`) or `periodic` boundaries, JPEG 2000
+scaling for cdf53/cdf97/dd137/fs, the Mallat or interleaved layout.
+
+Dtypes (as the CLI does): float32 -> float32 and float64 -> float64 on the float
+path; int32 -> float64 on the float path and int32 on the integer path
+(integer=True); uint8, int8, int16, uint16 -> float32 on the float path and
+int32 on the integer path.  Anything else (complex, float16, bool, 64-bit
+integers, object) is a TypeError.  Converted or non-contiguous input is copied
+once; otherwise nothing is copied.
+"""
+import collections
+import threading
+
+from . import _liftwave
+from ._arrays import adapt, is_device
+
+_SMALL_INTS = ("uint8", "int8", "int16", "uint16")
+_BACKENDS = ("auto", "cpu", "cuda", "cpu-ref")
+
+
+def compute_dtype(name, integer):
+    """dtype the transform runs in (and returns) for an input dtype name."""
+    if integer:
+        if name == "int32" or name in _SMALL_INTS:
+            return "int32"
+        raise TypeError("liftwave: integer transforms take int32 (or 8/16-bit integer) arrays, not %s" % name)
+    if name in ("float32", "float64"):
+        return name
+    if name == "int32":
+        return "float64"
+    if name in _SMALL_INTS:
+        return "float32"
+    raise TypeError("liftwave: dtype %s is not supported (float32, float64, int32; uint8, int8, int16, "
+                    "uint16 are promoted)" % name)
+
+
+def _normalize_axes(axes, ndim):
+    """Sorted tuple of distinct non-negative axes (the library lifts them in increasing order)."""
+    if axes is None:
+        return ()
+    if isinstance(axes, int):
+        axes = (axes,)
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -ndim <= a < ndim:
+            raise ValueError("liftwave: axis %d is out of range for %d-d arrays" % (a, ndim))
+        out.append(a % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("liftwave: repeated axis in %r" % (tuple(axes),))
+    return tuple(sorted(out))
+
+
+def _normalize_levels(levels):
+    if levels is None or levels == "max":
+        return _liftwave.LEVELS_MAX
+    if isinstance(levels, bool) or int(levels) != levels:
+        raise TypeError("liftwave: levels must be an integer or 'max', not %r" % (levels,))
+    if levels < 0:
+        raise ValueError("liftwave: levels must be >= 0 or 'max', not %d" % levels)
+    return int(levels)
+
+
+def _dtype_name(dtype):
+    s = str(dtype)
+    if s.startswith("torch."):
+        return s[6:]
+    import numpy as np
+
+    return np.dtype(dtype).name
+
+
+class Plan:
+    """A reusable transform of arrays of one shape and dtype.
+
+        plan = liftwave.Plan((1080, 1920), "float32", wavelet="cdf97", levels=3)
+        y = plan(x)              # or plan(x, out=y)
+
+    device=None plans take host arrays (NumPy, PyTorch CPU; backend "auto" is
+    the CPU, "cuda" runs them through the GPU); device=N plans take CuPy arrays
+    and PyTorch tensors on CUDA device N, queued on the caller's current
+    stream.  A plan may be called from several threads at once.  threads:
+    CPU threads (0: the OpenMP default), where the library has the setting.
+    """
+
+    def __init__(self, shape, dtype, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None,
+                 integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme="",
+                 threads=0):
+        shape = tuple(int(n) for n in shape)
+        if not shape:
+            raise ValueError("liftwave: 0-d arrays have nothing to transform")
+        if any(n <= 0 for n in shape):
+            raise ValueError("liftwave: zero-size arrays have nothing to transform (shape %r)" % (shape,))
+        self.shape = shape
+        self.dtype = _dtype_name(dtype)  # what the caller passes in
+        self.run_dtype = compute_dtype(self.dtype, bool(integer))  # what the library computes in and returns
+        if backend not in _BACKENDS:
+            raise ValueError("liftwave: unknown backend %r (choose %s)" % (backend, ", ".join(_BACKENDS)))
+        if device is not None:
+            if backend not in ("auto", "cuda"):
+                raise ValueError("liftwave: device arrays run on backend 'cuda', not %r" % backend)
+            backend = "cuda"
+        elif backend == "auto":
+            backend = "cpu"
+        self.device = device
+        self._plan = _liftwave.Plan(shape, list(_normalize_axes(axes, len(shape))), self.run_dtype, str(wavelet),
+                                    str(mode), str(layout), _normalize_levels(levels), bool(inverse), bool(integer),
+                                    backend, device is not None, -1 if device is None else int(device),
+                                    bool(destroy_input), scheme or "", int(threads))
+
+    @property
+    def config(self):
+        """The plan's configuration as the library resolved it (levels, axes, backend, workspace)."""
+        return self._plan.config()
+
+    def describe(self):
+        """One line: what the plan computes and where."""
+        c = self._plan.config()
+        where = c["backend"] + ("" if c["device"] < 0 else ":%d" % c["device"])
+        return ("%s %s, %s, %s, %d level%s along axes %s of %s %s%s, on %s (%s pointers, workspace %d bytes)"
+                % (c["direction"], c["wavelet"], c["mode"], c["layout"], c["levels"], "" if c["levels"] == 1 else "s",
+                   tuple(c["axes"]), "x".join(map(str, c["shape"])), c["dtype"], ", integer" if c["integer"] else "",
+                   where, "device" if c["device_pointers"] else "host", c.get("workspace_bytes", 0)))
+
+    def __repr__(self):
+        return "<liftwave.Plan: %s>" % self.describe()
+
+    def __call__(self, x, out=None):
+        ad, x = adapt(x)
+        if tuple(x.shape) != self.shape:
+            raise ValueError("liftwave: array shape %r does not match the plan's %r" % (tuple(x.shape), self.shape))
+        name = ad.dtype(x)
+        if name != self.dtype:
+            raise TypeError("liftwave: array dtype %s does not match the plan's %s" % (name, self.dtype))
+        return self._run(ad, x, name, out)
+
+    def _run(self, ad, x, name, out):
+        """Transform x (shape and dtype already checked) into out or a new array."""
+        on_device = is_device(ad, x)
+        if on_device != (self.device is not None):
+            raise ValueError("liftwave: the plan takes %s arrays, got a %s array in %s memory" % (
+                "device" if self.device is not None else "host", ad.name, "device" if on_device else "host"))
+        if name != self.run_dtype:
+            x = ad.astype(x, self.run_dtype)  # the documented promotion (one copy)
+        elif not ad.is_contiguous(x):
+            x = ad.contiguous(x)  # the documented copy of non-contiguous input
+        if out is None:
+            out = ad.empty(x.shape, self.run_dtype, x)
+        else:
+            _check_out(ad, out, self.shape, self.run_dtype)
+        self._plan.execute(x, out, ad.stream(x) if on_device else 0)
+        return out
+
+
+def _check_out(ad, out, shape, dtype):
+    oad, _ = adapt(out)
+    if oad is not ad:
+        raise TypeError("liftwave: out is a %s array, the input a %s array" % (oad.name, ad.name))
+    if tuple(out.shape) != shape or oad.dtype(out) != dtype:
+        raise ValueError("liftwave: out must have shape %r and dtype %s, not %r %s" % (
+            shape, dtype, tuple(out.shape), oad.dtype(out)))
+    if not ad.writable(out):
+        raise ValueError("liftwave: out is read-only")
+    if not ad.is_contiguous(out):
+        raise ValueError("liftwave: out must be C-contiguous")
+
+
+# Plans made by forward() / inverse(), most recently used last.
+_CACHE_SIZE = 32
+# Host transforms smaller than this many samples run on one CPU thread (where
+# the library has lw_config.threads): waking a thread team costs more than the
+# work, and much more when the cores are busy with other processes.
+SMALL_SAMPLES = 1 << 15
+_cache = collections.OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, inverse):
+    """A Plan from the cache, made on first use."""
+    key = (shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, inverse)
+    with _cache_lock:
+        plan = _cache.get(key)
+        if plan is not None:
+            _cache.move_to_end(key)
+            return plan
+    threads = 0
+    if device is None and _liftwave.PLAN_THREADS and backend != "cuda":
+        size = 1
+        for n in shape:
+            size *= n
+        threads = 1 if size < SMALL_SAMPLES else 0
+    plan = Plan(shape, dtype, wavelet, levels, mode, layout, axes, integer, backend, inverse, device,
+                threads=threads)
+    with _cache_lock:
+        _cache[key] = plan
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return plan
+
+
+def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, inverse):
+    ad, x = adapt(x)
+    shape = tuple(x.shape)
+    if not shape:
+        raise ValueError("liftwave: 0-d arrays have nothing to transform")
+    device = ad.device(x) if is_device(ad, x) else None
+    if device is not None and backend not in ("auto", "cuda"):
+        raise ValueError("liftwave: a %s array in CUDA memory cannot run on backend %r" % (ad.name, backend))
+    if axes is not None:
+        axes = _normalize_axes(axes, len(shape))
+    name = ad.dtype(x)
+    plan = cached_plan(shape, name, device, wavelet, levels, mode, layout, axes, bool(integer), backend, inverse)
+    return plan._run(ad, x, name, out)
+
+
+def forward(x, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None, integer=False,
+            backend="auto", out=None):
+    """Forward transform of x (NumPy, CuPy, PyTorch): a new array of the same
+    library on the same device, or `out`.  levels: an integer or 'max';
+    axes: the 1-3 axes to transform (default all, rank <= 3; the others are a
+    batch); integer: the reversible int32 variant (haar, cdf53, dd137, fs);
+    backend: 'auto' (the array's device: CPU for host arrays, CUDA for device
+    arrays), 'cpu', 'cuda', 'cpu-ref'."""
+    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, False)
+
+
+def inverse(x, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None, integer=False,
+            backend="auto", out=None):
+    """Inverse of forward() with the same options."""
+    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, True)
+
+
+def max_levels(shape, axes=None):
+    """Largest level count the shape allows along axes (docs/CONVENTIONS.md section 3)."""
+    shape = tuple(int(n) for n in shape)
+    return _liftwave.max_levels(list(shape), list(_normalize_axes(axes, len(shape))))
+
+
+def describe(plan=None):
+    """describe(): the build (version, backends, CUDA devices); describe(plan): the plan."""
+    if plan is not None:
+        return plan.describe()
+    cuda = _liftwave.backend_available("cuda")
+    lines = ["liftwave %s (CUDA backend %s%s)" % (
+        _liftwave.version(), "built" if _liftwave.BUILT_WITH_CUDA else "not built",
+        ", device present" if cuda else (", no device" if _liftwave.BUILT_WITH_CUDA else ""))]
+    devs = _liftwave.cuda_devices().strip()
+    if devs:
+        lines.append(devs)
+    return "\n".join(lines)

@@ -1,0 +1,207 @@
+"""CuPy arrays and PyTorch tensors (CUDA, and PyTorch on the CPU): the result
+is the same library on the same device, the work runs on the caller's current
+stream, nothing goes through host memory, and the errors.  Each test skips,
+with the reason, when its library or a CUDA device is missing; the GPU machine
+runs them through tests/gpu/run.sh (LW_STAGES=python)."""
+import numpy as np
+import pytest
+
+import liftwave
+import liftwave.pywt as lp
+from conftest import rel_err
+
+try:
+    import cupy
+    if cupy.cuda.runtime.getDeviceCount() < 1:
+        raise RuntimeError("no CUDA device")
+except Exception as e:  # noqa: BLE001 - ImportError, CUDA errors
+    cupy, CUPY_WHY = None, "CuPy with a CUDA device is not available (%s)" % e.__class__.__name__
+else:
+    CUPY_WHY = ""
+try:
+    import torch
+except ImportError:
+    torch = None
+TORCH_CUDA = torch is not None and torch.cuda.is_available()
+CUDA_BUILT = liftwave._liftwave.BUILT_WITH_CUDA
+
+need_cupy = pytest.mark.skipif(cupy is None or not CUDA_BUILT,
+                               reason=CUPY_WHY or "liftwave was built without the CUDA backend")
+need_torch = pytest.mark.skipif(torch is None, reason="PyTorch is not installed")
+need_torch_cuda = pytest.mark.skipif(not TORCH_CUDA or not CUDA_BUILT,
+                                     reason="PyTorch with CUDA and a CUDA build of liftwave are needed")
+
+# a kernel that spins for `cycles` and then fills x: work queued before ours
+# that a transform on another stream would overtake
+SPIN_FILL = r"""
+extern "C" __global__ void spin_fill(float *x, long long n, float v, long long cycles) {
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) { }
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        x[i] = v;
+}
+"""
+
+
+def _host(a):
+    if cupy is not None and isinstance(a, cupy.ndarray):
+        return cupy.asnumpy(a)
+    if torch is not None and isinstance(a, torch.Tensor):
+        return a.cpu().numpy()
+    return np.asarray(a)
+
+
+# ---- CuPy ---------------------------------------------------------------------------
+@need_cupy
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cupy_forward_inverse_same_library_and_device(rng, dtype):
+    x = rng.standard_normal((96, 130)).astype(dtype)
+    xd = cupy.asarray(x)
+    y = liftwave.forward(xd, "cdf97", levels=3)
+    assert isinstance(y, cupy.ndarray) and y.device.id == xd.device.id and y.dtype == dtype
+    assert rel_err(_host(y), liftwave.forward(x, "cdf97", levels=3)) < (1e-5 if dtype == "float32" else 1e-12)
+    z = liftwave.inverse(y, "cdf97", levels=3)
+    assert isinstance(z, cupy.ndarray) and rel_err(_host(z), x) < (1e-5 if dtype == "float32" else 1e-12)
+
+
+@need_cupy
+def test_cupy_integer_and_out(rng):
+    x = rng.integers(0, 4096, (64, 48)).astype(np.int32)
+    xd = cupy.asarray(x)
+    out = cupy.empty_like(xd)
+    r = liftwave.forward(xd, "cdf53", levels=2, integer=True, out=out)
+    assert r is out
+    assert np.array_equal(_host(out), liftwave.forward(x, "cdf53", levels=2, integer=True))
+    liftwave.inverse(out, "cdf53", levels=2, integer=True, out=out)  # in place
+    assert np.array_equal(_host(out), x)
+
+
+@need_cupy
+def test_cupy_runs_on_the_current_stream():
+    n = 1 << 20
+    spin = cupy.RawKernel(SPIN_FILL, "spin_fill")
+    s = cupy.cuda.Stream(non_blocking=True)
+    with s:
+        x = cupy.zeros((1024, 1024), cupy.float32)
+        s.synchronize()
+        spin((64,), (256,), (x, cupy.int64(n), cupy.float32(3.0), cupy.int64(200_000_000)))
+        y = liftwave.forward(x, "haar", mode="periodic")  # must wait for spin_fill
+    s.synchronize()
+    expect = liftwave.forward(np.full((1024, 1024), 3.0, np.float32), "haar", mode="periodic")
+    assert np.array_equal(_host(y), expect)
+    # the plan that ran is a device-pointer plan
+    plans = [p for p in liftwave._native._cache.values() if p.config["device_pointers"]]
+    assert plans and all(p.config["backend"] == "cuda" for p in plans)
+
+
+@need_cupy
+def test_cupy_pywt_dropin(rng):
+    pywt = pytest.importorskip("pywt", reason="PyWavelets is not installed")
+    x = rng.standard_normal((2, 64, 32)).astype(np.float32)
+    for w in ["haar", "db2", "bior2.2", "bior4.4"]:
+        ours = lp.wavedec2(cupy.asarray(x), w, "periodization", level=3)
+        ref = pywt.wavedec2(x, w, "periodization", level=3)
+        assert isinstance(ours[0], cupy.ndarray)
+        assert rel_err(_host(ours[0]), ref[0]) < 1e-5
+        for a, b in zip(ours[1:], ref[1:]):
+            for p, q in zip(a, b):
+                assert p.shape == q.shape and rel_err(_host(p), q) < 1e-5
+        back = lp.waverec2(ours, w, "periodization")
+        assert isinstance(back, cupy.ndarray) and rel_err(_host(back), x) < 1e-5
+
+
+@need_cupy
+def test_cupy_errors():
+    x = cupy.zeros((16, 16), cupy.float32)
+    with pytest.raises(ValueError, match="backend"):
+        liftwave.forward(x, backend="cpu")
+    with pytest.raises(TypeError):
+        liftwave.forward(x, out=np.zeros((16, 16), np.float32))
+    with pytest.raises(ValueError, match="no PyWavelets fallback"):
+        lp.dwt2(cupy.zeros((15, 16)), "haar", "periodization")  # odd: pywt would pad
+    with pytest.raises(ValueError, match="no PyWavelets fallback"):
+        lp.dwt2(x, "haar", "symmetric")
+    with pytest.raises(TypeError):
+        liftwave.forward(cupy.zeros((8, 8), cupy.complex64))
+    plan = liftwave.Plan((16, 16), "float32", device=x.device.id)
+    with pytest.raises(ValueError, match="host"):
+        plan(np.zeros((16, 16), np.float32))
+
+
+@need_cupy
+@pytest.mark.skipif(cupy is None or cupy.cuda.runtime.getDeviceCount() < 2, reason="needs 2 CUDA devices")
+def test_cupy_second_device(rng):
+    x = rng.standard_normal((64, 64)).astype(np.float32)
+    with cupy.cuda.Device(1):
+        x1 = cupy.asarray(x)
+    y = liftwave.forward(x1, "cdf97")
+    assert y.device.id == 1
+    assert cupy.cuda.runtime.getDevice() == 0  # the caller's current device is restored
+    assert rel_err(_host(y), liftwave.forward(x, "cdf97")) < 1e-5
+    plan0 = liftwave.Plan((64, 64), "float32", device=0)
+    with pytest.raises(ValueError, match="device 1"):
+        plan0(x1)
+
+
+# ---- PyTorch --------------------------------------------------------------------------
+@need_torch
+def test_torch_cpu_tensors(rng):
+    x = rng.standard_normal((3, 32, 24)).astype(np.float32)
+    t = torch.from_numpy(x.copy()).requires_grad_(True)
+    y = liftwave.forward(t, "cdf53", levels=2, axes=(1, 2))
+    assert isinstance(y, torch.Tensor) and y.device.type == "cpu" and y.dtype == torch.float32
+    assert np.array_equal(y.numpy(), liftwave.forward(x, "cdf53", levels=2, axes=(1, 2)))
+    c = lp.dwt2(torch.from_numpy(x), "db2", "periodization")
+    assert isinstance(c[0], torch.Tensor)
+
+
+@need_torch_cuda
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_torch_cuda_same_library_and_device(rng, dtype):
+    x = rng.standard_normal((4, 3, 64, 64)).astype(dtype)
+    t = torch.from_numpy(x).cuda()
+    y = liftwave.forward(t, "cdf97", levels=2, axes=(2, 3))
+    assert isinstance(y, torch.Tensor) and y.device == t.device and str(y.dtype) == "torch." + dtype
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    assert rel_err(_host(y), liftwave.forward(x, "cdf97", levels=2, axes=(2, 3))) < tol
+    assert rel_err(_host(liftwave.inverse(y, "cdf97", levels=2, axes=(2, 3))), x) < tol
+
+
+@need_torch_cuda
+def test_torch_cuda_runs_on_the_current_stream():
+    s = torch.cuda.Stream()
+    x = torch.zeros(2048, 2048, device="cuda")
+    torch.cuda.synchronize()
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(200_000_000)  # queued work that the transform must wait for
+        x.fill_(5.0)
+        y = liftwave.forward(x, "haar", mode="periodic")
+    s.synchronize()
+    expect = liftwave.forward(np.full((2048, 2048), 5.0, np.float32), "haar", mode="periodic")
+    assert np.array_equal(_host(y), expect)
+
+
+@need_torch_cuda
+def test_torch_cuda_no_host_round_trip():
+    from torch.profiler import ProfilerActivity, profile
+    x = torch.randn(1024, 1024, device="cuda")
+    lp.wavedec2(x, "bior4.4", "periodization", level=3)  # plans made outside the profile
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU]) as prof:
+        c = lp.wavedec2(x, "bior4.4", "periodization", level=3)
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events()]
+    assert not [n for n in names if "HtoD" in n or "DtoH" in n], [n for n in names if "Memcpy" in n]
+    assert c[0].is_cuda
+
+
+@need_torch_cuda
+def test_torch_pywt_batch(rng):
+    pywt = pytest.importorskip("pywt", reason="PyWavelets is not installed")
+    x = rng.standard_normal((2, 3, 32, 64)).astype(np.float32)
+    ours = lp.wavedec2(torch.from_numpy(x).cuda(), "bior4.4", "periodization", level=2)
+    ref = pywt.wavedec2(x, "bior4.4", "periodization", level=2)
+    assert ours[0].is_cuda and rel_err(_host(ours[0]), ref[0]) < 1e-5
+    for a, b in zip(ours[1:], ref[1:]):
+        for p, q in zip(a, b):
+            assert tuple(p.shape) == q.shape and rel_err(_host(p), q) < 1e-5
