@@ -117,16 +117,17 @@ class Plan:
         return self._plan.config()
 
     def describe(self):
-        """One line: what the plan computes and where."""
-        c = self._plan.config()
-        where = c["backend"] + ("" if c["device"] < 0 else ":%d" % c["device"])
-        return ("%s %s, %s, %s, %d level%s along axes %s of %s %s%s, on %s (%s pointers, workspace %d bytes)"
-                % (c["direction"], c["wavelet"], c["mode"], c["layout"], c["levels"], "" if c["levels"] == 1 else "s",
-                   tuple(c["axes"]), "x".join(map(str, c["shape"])), c["dtype"], ", integer" if c["integer"] else "",
-                   where, "device" if c["device_pointers"] else "host", c.get("workspace_bytes", 0)))
+        """What the plan will do, as the library says it (lw_plan_describe): "key: value"
+        lines with the resolved configuration, backend, engine per level, SIMD path,
+        threads, workspace."""
+        return self._plan.describe()
 
     def __repr__(self):
-        return "<liftwave.Plan: %s>" % self.describe()
+        c = self._plan.config()
+        where = c["backend"] + ("" if c["device"] < 0 else ":%d" % c["device"])
+        return "<liftwave.Plan: %s %s, %s, %s, %d level(s), axes %s of %s %s%s, on %s>" % (
+            c["direction"], c["wavelet"], c["mode"], c["layout"], c["levels"], tuple(c["axes"]),
+            "x".join(map(str, c["shape"])), c["dtype"], ", integer" if c["integer"] else "", where)
 
     def __call__(self, x, out=None):
         ad, x = adapt(x)
@@ -187,7 +188,7 @@ def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integ
             _cache.move_to_end(key)
             return plan
     threads = 0
-    if device is None and _liftwave.PLAN_THREADS and backend != "cuda":
+    if device is None and backend != "cuda":
         size = 1
         for n in shape:
             size *= n

@@ -63,12 +63,7 @@ static bool backend_available(const std::string &name)
 static std::vector<std::string> wavelet_names()
 {
     std::vector<std::string> v;
-#ifdef LW_WAVELET_COUNT
-    const int count = LW_WAVELET_COUNT;
-#else
-    const int count = LW_FS + 1;
-#endif
-    for (int w = 0; w < count; w++) v.push_back(lw_wavelet_name((lw_wavelet)w));
+    for (int w = 0; w < LW_WAVELET_COUNT; w++) v.push_back(lw_wavelet_name((lw_wavelet)w));
     return v;
 }
 
@@ -85,11 +80,6 @@ NB_MODULE(_liftwave, m)
     m.attr("LEVELS_MAX") = LW_LEVELS_MAX;
     m.attr("MAX_RANK") = LW_MAX_RANK;
     m.attr("MAX_AXES") = LW_MAX_AXES;
-#ifdef LW_MAX_THREADS
-    m.attr("PLAN_THREADS") = true; /* lw_config.threads exists */
-#else
-    m.attr("PLAN_THREADS") = false;
-#endif
 #ifdef LW_HAVE_CUDA
     m.attr("BUILT_WITH_CUDA") = true;
 #else

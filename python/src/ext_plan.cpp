@@ -97,11 +97,7 @@ public:
         c.integer = integer;
         c.flags = (device_pointers ? LW_FLAG_DEVICE_POINTERS : 0u) | (destroy_input ? LW_FLAG_DESTROY_INPUT : 0u);
         c.scheme = scheme.empty() ? nullptr : scheme.c_str();
-#ifdef LW_MAX_THREADS /* libraries with lw_config.threads */
         c.threads = threads;
-#else
-        if (threads != 0) lwpy_fail(PyExc_ValueError, "this build of liftwave has no thread count per plan");
-#endif
         device_ = device;
         device_pointers_ = device_pointers;
         lw_status st;
@@ -160,6 +156,13 @@ public:
         if (st != LW_OK) lwpy_raise(st);
     }
 
+    std::string describe() const
+    {
+        char buf[4096];
+        if (lw_plan_describe(p_, buf, sizeof buf) != LW_OK) lwpy_fail(PyExc_RuntimeError, "%s", lw_last_error());
+        return buf;
+    }
+
     nb::dict config() const
     {
         const lw_config *c = lw_plan_config(p_);
@@ -179,9 +182,7 @@ public:
         d["device_pointers"] = (c->flags & LW_FLAG_DEVICE_POINTERS) != 0;
         d["destroy_input"] = (c->flags & LW_FLAG_DESTROY_INPUT) != 0;
         d["device"] = device_;
-#ifdef LW_MAX_THREADS
         d["threads"] = c->threads;
-#endif
         size_t ws = 0;
         if (lw_workspace_size(p_, &ws) == LW_OK) d["workspace_bytes"] = ws;
         return d;
@@ -261,5 +262,6 @@ void lwpy_bind_plan(nb::module_ &m)
              nb::arg("levels"), nb::arg("inverse"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
              nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0)
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
-        .def("config", &Plan::config);
+        .def("config", &Plan::config)
+        .def("describe", &Plan::describe);
 }

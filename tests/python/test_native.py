@@ -129,6 +129,8 @@ def test_plan_reuse(rng):
         assert rel_err(inv(y), x) < 1e-5
     assert plan.config["levels"] == 2 and plan.config["backend"] == "cpu"
     assert "dd137" in plan.describe() and "dd137" in repr(plan)
+    d = plan.describe()
+    assert "backend: cpu" in d and "engines: " in d and "simd: " in d, d
     with pytest.raises(ValueError, match="shape"):
         plan(np.zeros((24, 31), np.float32))
     with pytest.raises(TypeError, match="dtype"):
