@@ -49,7 +49,7 @@ typedef struct bench_opts {
     char scheme[LW_BENCH_MAX_SCHEMES][32];
     int threads[MAXV]; /* 0 = the runtime's default */
     int integer, json, repeat, table, destroy_input;
-    char tuning[256]; /* --tune */
+    char tuning[768]; /* the environment's tuning, then --tune */
     int scheme_all, scheme_list; /* --scheme all (every GPU scheme + auto), --scheme list */
     int nmpix;
     double mpix[MAXV]; /* --sizes-mpix */
@@ -205,8 +205,10 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
     if (strlen(val) >= sizeof buf) return usage_error("%s: value too long", opt);
     strcpy(buf, val);
     if (!strcmp(opt, "--tune")) { /* one tuning string for every combination (checked by the plans) */
-        if (strlen(val) >= sizeof o->tuning) return usage_error("--tune: value too long");
-        strcpy(o->tuning, val);
+        const char *env = lw_cli_env_tuning(); /* the environment's first: --tune overrides it */
+        if (snprintf(o->tuning, sizeof o->tuning, "%s%s%s", env ? env : "", env ? "," : "", val) >=
+            (int)sizeof o->tuning)
+            return usage_error("--tune: value too long");
         return 0;
     }
     if (!strcmp(opt, "--repeat")) {
@@ -622,7 +624,7 @@ int lw_cli_bench(int argc, char **argv)
         free(o);
         return rc;
     }
-    rc = lw_cli_check_simd();
+    rc = lw_cli_check_env_tuning();
     for (int i = 0; i < o->nthreads && !rc; i++)
         if (o->threads[i] > 0) rc = lw_cli_check_threads("--threads", o->threads[i]);
     if (rc) {

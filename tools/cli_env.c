@@ -1,5 +1,6 @@
-/* LW_CPU_SIMD (the CLI's way to force the cpu backend's SIMD path) and the
- * checks of thread counts against this machine. */
+/* The environment's tuning (LW_CPU_*, LW_TUNING: the programs' convention,
+ * the library reads no environment) and the checks of thread counts against
+ * this machine. */
 #define _GNU_SOURCE
 #include "cli_env.h"
 
@@ -11,16 +12,33 @@
 #include <string.h>
 #include <unistd.h>
 
+static char env_names[512]; /* "LW_CPU_SIMD=avx2 LW_TUNING=..." of the last lw_cli_env_tuning() */
+
 const char *lw_cli_env_tuning(void)
 {
-    static char buf[96];
-    const char *e = getenv("LW_CPU_SIMD");
-    if (!e || !*e) return NULL;
-    snprintf(buf, sizeof buf, "simd=%.64s", e);
-    return buf;
+    static char buf[512];
+    env_names[0] = 0;
+    static const char *const map[][2] = {
+        {"LW_CPU_SIMD", "simd"},       {"LW_CPU_RING_KB", "ring_kb"},     {"LW_CPU_PREFETCH", "prefetch"},
+        {"LW_CPU_WALK", "walk"},       {"LW_CPU_WALK_KB", "walk_kb"},     {"LW_CPU_SPLIT_MIN", "split_min"},
+        {"LW_CPU_VOL_SPLIT", "vol_split"}, {"LW_CPU_STREAM", "stream"},   {"LW_TUNING", NULL},
+    };
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        const char *v = getenv(map[i][0]);
+        if (!v || !*v) continue;
+        size_t m = strlen(env_names);
+        snprintf(env_names + m, sizeof env_names - m, "%s%s=%.64s", m ? " " : "", map[i][0], v);
+        if (map[i][1] && !strcmp(map[i][1], "stream")) /* 0 / 1 as the experiments wrote it */
+            v = !strcmp(v, "1") ? "streaming" : !strcmp(v, "0") ? "cached" : v;
+        size_t n = strlen(buf);
+        snprintf(buf + n, sizeof buf - n, "%s%s%s%.200s", n ? "," : "", map[i][1] ? map[i][1] : "",
+                 map[i][1] ? "=" : "", v);
+    }
+    return buf[0] ? buf : NULL;
 }
 
-int lw_cli_check_simd(void)
+int lw_cli_check_env_tuning(void)
 {
     const char *t = lw_cli_env_tuning();
     if (!t) return LW_EXIT_OK;
@@ -35,8 +53,7 @@ int lw_cli_check_simd(void)
     lw_status st = lw_plan_create(&p, &c);
     lw_destroy(p);
     if (st != LW_OK)
-        return lw_cli_fail(LW_EXIT_DATA, "LW_CPU_SIMD=%.64s: %s (unset LW_CPU_SIMD for the best path this CPU has)",
-                           getenv("LW_CPU_SIMD"), lw_last_error());
+        return lw_cli_fail(LW_EXIT_DATA, "%s: %s (unset it for the defaults)", env_names, lw_last_error());
     return LW_EXIT_OK;
 }
 

@@ -155,7 +155,7 @@ static int run_transform(int argc, char **argv, lw_direction dir)
     if ((rc = lw_cli_check_input(in, &o)) != LW_EXIT_OK) return rc;
     if ((rc = lw_cli_check_output(out, 0)) != LW_EXIT_OK) return rc;
     if ((rc = check_combination(&o, dir == LW_FORWARD || (o.given & LW_GIVEN_WAVELET))) != LW_EXIT_OK) return rc;
-    if ((rc = lw_cli_check_simd()) != LW_EXIT_OK) return rc;
+    if ((rc = lw_cli_check_env_tuning()) != LW_EXIT_OK) return rc;
     if ((rc = lw_cli_check_not_input(in, out, &o)) != LW_EXIT_OK) return rc;
 
     lw_array a, img;

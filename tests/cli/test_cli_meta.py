@@ -290,3 +290,21 @@ def t_lists_from_library(d):
         check("cpu-ref" in text and "{" not in text, "%s: backends or an unexpanded list" % " ".join(args))
     save(d, "x.npy", RNG.standard_normal((16, 16)).astype(np.float32))
     expect_fail(d, ["forward", "x.npy", "y.npy", "-w", "db9"], ["db9", "dd97"], codes=(2,))
+
+
+@case("exitcodes")
+def t_env_tuning(d):
+    """The CLI hands LW_CPU_* / LW_TUNING to its plans as tuning; the library judges them."""
+    save(d, "x.npy", RNG.standard_normal((16, 16)).astype(np.float32))
+    expect_fail(d, ["forward", "x.npy", "y.npy"], ["LW_CPU_RING_KB=abc", "ring_kb"], codes=(1,),
+                env={"LW_CPU_RING_KB": "abc"})
+    expect_fail(d, ["bench", "--shape", "16x16", "--repeat", "1"], ["LW_TUNING", "unknown key"], codes=(1,),
+                env={"LW_TUNING": "warp=9"})
+    expect_fail(d, ["bench", "--shape", "16x16", "--repeat", "1", "-b", "cpu", "--tune", "stream=fast"],
+                ["stream=fast"])
+    rc, out, err = run(d, ["bench", "--shape", "64x64", "--repeat", "1", "-b", "cpu", "--json"],
+                       env={"LW_CPU_SIMD": "scalar", "LW_CPU_STREAM": "1", "LW_CPU_RING_KB": "512"})
+    check(rc == 0 and '"simd": "scalar"' in out, "env tuning in bench: %d %r %r" % (rc, out, err))
+    rc, out, err = run(d, ["bench", "--shape", "64x64", "--repeat", "1", "-b", "cpu", "--json", "--tune", "simd=sse2"],
+                       env={"LW_CPU_SIMD": "scalar"})
+    check(rc == 0 and '"simd": "sse2"' in out, "--tune over the environment: %d %r %r" % (rc, out, err))
