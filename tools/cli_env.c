@@ -5,6 +5,7 @@
 #include "cli_env.h"
 
 #include "cli_common.h"
+#include "env_tuning.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -17,24 +18,7 @@ static char env_names[512]; /* "LW_CPU_SIMD=avx2 LW_TUNING=..." of the last lw_c
 const char *lw_cli_env_tuning(void)
 {
     static char buf[512];
-    env_names[0] = 0;
-    static const char *const map[][2] = {
-        {"LW_CPU_SIMD", "simd"},       {"LW_CPU_RING_KB", "ring_kb"},     {"LW_CPU_PREFETCH", "prefetch"},
-        {"LW_CPU_WALK", "walk"},       {"LW_CPU_WALK_KB", "walk_kb"},     {"LW_CPU_SPLIT_MIN", "split_min"},
-        {"LW_CPU_VOL_SPLIT", "vol_split"}, {"LW_CPU_STREAM", "stream"},   {"LW_TUNING", NULL},
-    };
-    buf[0] = 0;
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-        const char *v = getenv(map[i][0]);
-        if (!v || !*v) continue;
-        size_t m = strlen(env_names);
-        snprintf(env_names + m, sizeof env_names - m, "%s%s=%.64s", m ? " " : "", map[i][0], v);
-        if (map[i][1] && !strcmp(map[i][1], "stream")) /* 0 / 1 as the experiments wrote it */
-            v = !strcmp(v, "1") ? "streaming" : !strcmp(v, "0") ? "cached" : v;
-        size_t n = strlen(buf);
-        snprintf(buf + n, sizeof buf - n, "%s%s%s%.200s", n ? "," : "", map[i][1] ? map[i][1] : "",
-                 map[i][1] ? "=" : "", v);
-    }
+    lw_env_tuning(buf, sizeof buf, env_names, sizeof env_names);
     return buf[0] ? buf : NULL;
 }
 
