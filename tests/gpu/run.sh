@@ -70,31 +70,36 @@ if has sanitize; then
 fi
 
 if has schemes; then
-  # the papers' schemes against the reference, then a quick pass under the sanitizers; K shards of
-  # the registry side by side (LW_SCHEME_SHARDS, default 8: the CPU reference is the slow part)
+  # the papers' schemes against the reference, and quicker passes under the sanitizers (compared
+  # with the fast CPU backend, LW_GPU_ORACLE=cpu); K shards
+  # per pass (LW_SCHEME_SHARDS, default 8: the CPU reference is the slow part), every pass's
+  # shards side by side
   K=${LW_SCHEME_SHARDS:-8}
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  t0=$(date +%s)
+  declare -A pass_pids
   for pass in ${LW_SCHEME_PASSES:-plain memcheck racecheck}; do
-    t0=$(date +%s)
-    pids=
+    pass_pids[$pass]=
     for i in $(seq 0 $((K - 1))); do
       if [ $pass = plain ]; then
         LW_SCHEME_SHARD=$i/$K timeout ${LW_TEST_TIMEOUT:-900} "$T/test_schemes" >"$OUT/schemes-$i.log" 2>&1 &
       else
-        LW_SCHEME_SHARD=$i/$K LW_GPU_QUICK=$([ $pass = racecheck ] && echo 2 || echo 1) timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $pass --error-exitcode 3 \
+        LW_SCHEME_SHARD=$i/$K LW_GPU_ORACLE=cpu OMP_NUM_THREADS=1 LW_GPU_QUICK=$([ $pass = racecheck ] && echo 2 || echo 1) timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $pass --error-exitcode 3 \
           "$T/test_schemes" >"$OUT/san-schemes-$pass-$i.log" 2>&1 &
       fi
-      pids="$pids $!"
+      pass_pids[$pass]="${pass_pids[$pass]} $!"
     done
-    rc=0; for p in $pids; do wait $p || rc=$?; done
+  done
+  for pass in ${LW_SCHEME_PASSES:-plain memcheck racecheck}; do
+    rc=0; for p in ${pass_pids[$pass]}; do wait $p || rc=$?; done
     if [ $pass = plain ]; then
       cat "$OUT"/schemes-[0-9]*.log >"$OUT/schemes.log"
-      say "test_schemes ($K shards): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -h 'checks passed' "$OUT"/schemes-[0-9]*.log | awk '{p+=$2; f+=$5} END {print p " checks passed, " f " failed"}')"
-      grep -hE "^scheme " "$OUT/schemes.log" | tee -a "$SUMMARY"
+      say "test_schemes ($K shards): rc=$rc after $(( $(date +%s) - t0 ))s: $(grep -h 'checks passed' "$OUT"/schemes-[0-9]*.log | awk '{p+=$2; f+=$5} END {print p " checks passed, " f " failed in " NR " shards"}')"
+      grep -hE "^scheme .*takes" "$OUT/schemes.log" | tee -a "$SUMMARY"
       grep -h FAIL "$OUT/schemes.log" | head -20 | tee -a "$SUMMARY"
     else
       cat "$OUT"/san-schemes-$pass-*.log >"$OUT/san-schemes-$pass.log"
-      say "compute-sanitizer $pass (schemes, $K shards): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT"/san-schemes-$pass-*.log | sort | uniq -c | paste -sd';') / $(grep -h 'checks passed' "$OUT"/san-schemes-$pass-*.log | awk '{p+=$2; f+=$5} END {print p " checks passed, " f " failed"}')"
+      say "compute-sanitizer $pass (schemes, $K shards): rc=$rc after $(( $(date +%s) - t0 ))s: $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT"/san-schemes-$pass-*.log | sort | uniq -c | paste -sd';') / $(grep -h 'checks passed' "$OUT"/san-schemes-$pass-*.log | awk '{p+=$2; f+=$5} END {print p " checks passed, " f " failed in " NR " shards"}')"
     fi
   done
   rm -f "$OUT"/schemes-[0-9]*.log "$OUT"/san-schemes-*-[0-9]*.log  # merged above (fewer files to fetch)

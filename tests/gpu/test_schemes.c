@@ -10,7 +10,8 @@
  * Then "fs" of the public list, the Faber-Schauder engine (-w fs only).
  *   LW_SCHEME_ONLY=name   test one scheme (fs too)
  *   LW_GPU_QUICK=1        fewer sizes (for compute-sanitizer); =2 one size (racecheck)
- *   LW_SCHEME_SHARD=i/k   the schemes with registry index i modulo k
+ *   LW_SCHEME_SHARD=i/k   every k-th (scheme, wavelet, dtype, mode) combination,
+ *                         from the i-th (k processes side by side cover all)
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
 #include "gpu_common.h"
@@ -18,6 +19,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static const lw_wavelet waves[] = {LW_HAAR, LW_CDF53, LW_CDF97, LW_DD137, LW_D4, LW_DD97};
 #define NWAVES ((int)(sizeof waves / sizeof waves[0]))
@@ -203,11 +212,17 @@ int main(void)
         printf("SKIP: no CUDA device\n");
         return 77;
     }
+    /* line by line, so that a shard stopped by a timeout still shows where it was */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     lw_test_seed(20261122);
     cudaStreamCreate(&g_stream);
+    double t_start = now_s();
     const char *only = getenv("LW_SCHEME_ONLY");
-    /* LW_SCHEME_SHARD=i/k: only the schemes whose registry index is i modulo k
-     * (run.sh runs k shards side by side: the CPU reference is the slow part) */
+    /* LW_SCHEME_SHARD=i/k: only every k-th combination of scheme, wavelet,
+     * dtype and mode, and the per-scheme checks of the schemes whose registry
+     * index is i modulo k (run.sh runs k shards side by side: the CPU
+     * reference is the slow part, and a combination is a fairer unit than a
+     * scheme, whose case counts differ by 4x) */
     int shard = 0, nshards = 1;
     if (getenv("LW_SCHEME_SHARD") && (sscanf(getenv("LW_SCHEME_SHARD"), "%d/%d", &shard, &nshards) != 2 ||
                                       nshards < 1 || shard < 0 || shard >= nshards)) {
@@ -216,11 +231,13 @@ int main(void)
     }
     int quick = getenv("LW_GPU_QUICK") ? (atoi(getenv("LW_GPU_QUICK")) >= 2 ? 2 : 1) : 0;
     int n = lwk_scheme_count();
+    long combo = 0; /* combinations seen, for the shard */
     printf("%d schemes registered\n", n);
     for (int i = 0; i < n; i++) {
         const lwk_scheme *sc = lwk_scheme_at(i);
         CHECK(sc && sc->name && lwk_scheme_find(sc->name) == sc, "registry entry %d does not round-trip", i);
-        if (!sc || (only && strcmp(only, sc->name) != 0) || i % nshards != shard) continue;
+        if (!sc || (only && strcmp(only, sc->name) != 0)) continue;
+        int mine = i % nshards == shard; /* the per-scheme checks */
         long nrun = 0;
         char took[512] = "";
         size_t o = 0;
@@ -230,6 +247,9 @@ int main(void)
                     lw_dtype t = integer ? LW_INT32 : (ti ? LW_FLOAT64 : LW_FLOAT32);
                     if (integer && ti) continue;
                     for (int m = 0; m <= 1; m++) {
+                        if (combo++ % nshards != shard) continue;
+                        printf("combo %s %s %s %s at %.1f s\n", sc->name, lw_wavelet_name(waves[wi]), lw_dtype_name(t),
+                               lw_mode_name((lw_mode)m), now_s() - t_start);
                         int okd[2];
                         for (int d = 0; d <= 1; d++) {
                             gcase c;
@@ -254,6 +274,10 @@ int main(void)
                         }
                     }
                 }
+        if (!mine) {
+            if (nrun) printf("scheme %-22s %5ld cases (shard %d/%d)\n", sc->name, nrun, shard, nshards);
+            continue;
+        }
         int sep = strncmp(sc->name, "sep:", 4) == 0;
         if (sep || strcmp(sc->name, "sweldens") == 0 || strcmp(sc->name, "monolithic*") == 0)
             CHECK(sc->has_inverse, "scheme %s must have an inverse", sc->name);
