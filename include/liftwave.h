@@ -200,6 +200,17 @@ typedef struct lw_config {
     const char *tuning;            /* NULL, or "key=value,..." knobs read once at plan creation
                                     * (lw_tuning_count / lw_tuning_key list them; docs/TUNING.md);
                                     * an unknown key or bad value fails lw_plan_create */
+    double gain[2];                /* band gains: per transformed axis and level the forward
+                                    * multiplies the lowpass outputs by gain[0] and the highpass
+                                    * by gain[1] after the wavelet's own scaling (the inverse
+                                    * divides first), at no extra cost: a level's 2-D band "hl"
+                                    * gets gain[1]*gain[0], and level k's lowpass gain[0]^k per
+                                    * axis.  0 means 1 (the default).  Other normalisations
+                                    * follow: {sqrt2, 1/sqrt2} turns cdf53 / cdf97 into
+                                    * PyWavelets bior2.2 / bior4.4 (docs/CONVENTIONS.md).  Finite
+                                    * and nonzero; float transforms of the separable wavelets
+                                    * only (not fs, not the integer variants), and not the
+                                    * papers' GPU schemes */
 } lw_config;
 
 /* Largest lw_config.threads accepted. */
@@ -208,7 +219,7 @@ typedef struct lw_config {
 typedef struct lw_plan lw_plan;
 
 /* Defaults: rank 0 (must be set), cdf97, symmetric, mallat, 1 level, forward,
- * float32, auto backend, all axes. */
+ * float32, auto backend, all axes, gains 1. */
 void lw_config_init(lw_config *cfg);
 
 /* Create a plan.  On success *plan owns its resources; free with lw_destroy.

@@ -53,6 +53,10 @@ class NumpyArrays:
     def zeros(shape, dtype, like):
         return np.zeros(shape, dtype)
 
+    @staticmethod
+    def ptr(x):
+        return x.ctypes.data
+
 
 class CupyArrays:
     """CuPy arrays: CUDA device memory, CuPy's current stream."""
@@ -106,6 +110,10 @@ class CupyArrays:
         with like.device:
             return sys.modules["cupy"].zeros(shape, dtype)
 
+    @staticmethod
+    def ptr(x):
+        return x.data.ptr
+
 
 class TorchArrays:
     """PyTorch tensors: CPU (host pointers) or CUDA (the current stream of the
@@ -126,7 +134,18 @@ class TorchArrays:
     def stream(x):
         if not x.is_cuda:
             return 0
-        return sys.modules["torch"].cuda.current_stream(x.device).cuda_stream
+        return TorchArrays.stream_of(x.get_device())
+
+    @staticmethod
+    def stream_of(device):
+        """The current stream of CUDA device `device` (an int) as an integer."""
+        cuda = sys.modules["torch"].cuda
+        raw = getattr(sys.modules["torch"]._C, "_cuda_getCurrentRawStream", None)
+        return raw(device) if raw is not None else cuda.current_stream(device).cuda_stream
+
+    @staticmethod
+    def ptr(x):
+        return x.data_ptr()
 
     @staticmethod
     def is_contiguous(x):

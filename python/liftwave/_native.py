@@ -84,11 +84,14 @@ class Plan:
     and PyTorch tensors on CUDA device N, queued on the caller's current
     stream.  A plan may be called from several threads at once.  threads:
     CPU threads (0: the OpenMP default), where the library has the setting.
+    gain: (lowpass, highpass) factors applied per transformed axis and level
+    by the kernels themselves (lw_config.gain; e.g. (sqrt(2), 1/sqrt(2)) for
+    orthonormal-style scaling of cdf97); None means (1, 1).
     """
 
     def __init__(self, shape, dtype, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None,
                  integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme="",
-                 threads=0):
+                 threads=0, gain=None):
         shape = tuple(int(n) for n in shape)
         if not shape:
             raise ValueError("liftwave: 0-d arrays have nothing to transform")
@@ -109,7 +112,7 @@ class Plan:
         self._plan = _liftwave.Plan(shape, list(_normalize_axes(axes, len(shape))), self.run_dtype, str(wavelet),
                                     str(mode), str(layout), _normalize_levels(levels), bool(inverse), bool(integer),
                                     backend, device is not None, -1 if device is None else int(device),
-                                    bool(destroy_input), scheme or "", int(threads))
+                                    bool(destroy_input), scheme or "", int(threads), *_normalize_gain(gain))
 
     @property
     def config(self):
@@ -156,6 +159,17 @@ class Plan:
         return out
 
 
+def _normalize_gain(gain):
+    """(lowpass, highpass) as two floats; None -> (1.0, 1.0)."""
+    if gain is None:
+        return 1.0, 1.0
+    try:
+        lo, hi = gain
+        return float(lo), float(hi)
+    except (TypeError, ValueError):
+        raise ValueError("liftwave: gain must be a pair (lowpass, highpass) of numbers, not %r" % (gain,)) from None
+
+
 def _check_out(ad, out, shape, dtype):
     oad, _ = adapt(out)
     if oad is not ad:
@@ -179,9 +193,9 @@ _cache = collections.OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, inverse):
+def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, inverse, gain=None):
     """A Plan from the cache, made on first use."""
-    key = (shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, inverse)
+    key = (shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, inverse, gain)
     with _cache_lock:
         plan = _cache.get(key)
         if plan is not None:
@@ -194,7 +208,7 @@ def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integ
             size *= n
         threads = 1 if size < SMALL_SAMPLES else 0
     plan = Plan(shape, dtype, wavelet, levels, mode, layout, axes, integer, backend, inverse, device,
-                threads=threads)
+                threads=threads, gain=gain)
     with _cache_lock:
         _cache[key] = plan
         while len(_cache) > _CACHE_SIZE:
@@ -202,7 +216,7 @@ def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integ
     return plan
 
 
-def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, inverse):
+def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, inverse, gain):
     ad, x = adapt(x)
     shape = tuple(x.shape)
     if not shape:
@@ -213,25 +227,29 @@ def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, in
     if axes is not None:
         axes = _normalize_axes(axes, len(shape))
     name = ad.dtype(x)
-    plan = cached_plan(shape, name, device, wavelet, levels, mode, layout, axes, bool(integer), backend, inverse)
+    if gain is not None:
+        gain = _normalize_gain(gain)
+    plan = cached_plan(shape, name, device, wavelet, levels, mode, layout, axes, bool(integer), backend, inverse,
+                       gain)
     return plan._run(ad, x, name, out)
 
 
 def forward(x, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None, integer=False,
-            backend="auto", out=None):
+            backend="auto", out=None, gain=None):
     """Forward transform of x (NumPy, CuPy, PyTorch): a new array of the same
     library on the same device, or `out`.  levels: an integer or 'max';
     axes: the 1-3 axes to transform (default all, rank <= 3; the others are a
     batch); integer: the reversible int32 variant (haar, cdf53, dd137, fs);
     backend: 'auto' (the array's device: CPU for host arrays, CUDA for device
-    arrays), 'cpu', 'cuda', 'cpu-ref'."""
-    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, False)
+    arrays), 'cpu', 'cuda', 'cpu-ref'; gain: (lowpass, highpass) factors per
+    axis and level, applied by the kernels (None: the wavelet's own scaling)."""
+    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, False, gain)
 
 
 def inverse(x, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None, integer=False,
-            backend="auto", out=None):
+            backend="auto", out=None, gain=None):
     """Inverse of forward() with the same options."""
-    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, True)
+    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, True, gain)
 
 
 def max_levels(shape, axes=None):

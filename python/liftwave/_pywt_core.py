@@ -5,7 +5,8 @@ liftwave Mallat array, and the fallback to the real PyWavelets.
 Relations (docs/CONVENTIONS.md section 5), periodic mode = pywt "periodization":
   haar, db1 -> liftwave haar, exactly;  db2 -> liftwave d4, exactly;
   bior2.2 -> cdf53, bior4.4 -> cdf97, with the lowpass x sqrt(2) and the
-  highpass x -1/sqrt(2) per transformed axis and level.
+  highpass x -1/sqrt(2) per transformed axis and level: the plan's band gains
+  (lw_config.gain), applied by the kernels as they store.
 liftwave's periodic mode needs an even length at every level; pywt pads odd
 lengths (repeats the last sample), which liftwave does not do, so those calls
 go to PyWavelets (NumPy input) or raise (device arrays): never a different
@@ -143,17 +144,6 @@ def band_slices(ndim, axes, shape, level, key):
     return tuple(idx)
 
 
-def band_scale(factor, key, level):
-    """pywt coefficient = liftwave coefficient * band_scale (1.0 for haar, db2)."""
-    if factor is None:
-        return 1.0
-    lo, hi = factor
-    s = 1.0
-    for c in key:
-        s *= lo ** (level - 1) * (lo if c == "a" else hi)
-    return s
-
-
 def detail_keys(naxes):
     """'a'/'d' strings of length naxes in pywt's order, the all-'a' one first."""
     keys = [""]
@@ -204,12 +194,9 @@ def dtype_name(ad, x):
 class Recipe:
     """What one transform (shape, dtype, device, wavelet, level, axes,
     direction) needs, made once and cached: the liftwave plan on the shape
-    with merged batch axes, the index of every band in the Mallat array and
-    its factor to pywt units."""
-
-    # below this many samples a NumPy transform scales all bands in one
-    # multiplication by a table (fewer calls); above, band by band in place
-    TABLE_MAX = 1 << 16
+    with merged batch axes, its band gains giving pywt's units (the kernels
+    scale as they store: no pass of its own), and the index of every band in
+    the Mallat array."""
 
     def __init__(self, shape, dtype, device, entry, level, axes, inverse, numpy):
         lw_wavelet, factor, _ = entry
@@ -221,25 +208,16 @@ class Recipe:
         self.plan = None
         if level > 0:
             self.plan = _native.cached_plan(merged, dtype, device, lw_wavelet, level, "periodic", "mallat", pos,
-                                            False, "auto", inverse)._plan
+                                            False, "auto", inverse, factor)._plan
         keys = detail_keys(len(axes))
         self.index = {}
-        self.bands = []  # (index, factor to pywt units), every band once
         for j in range(level, 0, -1):
             for key in (keys if j == level else keys[1:]):
-                idx = band_slices(len(shape), axes, shape, j, key)
-                self.index[j, key] = idx
-                self.bands.append((idx, band_scale(factor, key, j)))
+                self.index[j, key] = band_slices(len(shape), axes, shape, j, key)
         if level == 0:
             self.index[0, keys[0]] = (Ellipsis,)
-        self.scaled = factor is not None and level > 0
-        size = int(np.prod(shape))
         self.shape, self.dtype = shape, dtype
-        self.table = None
-        if self.scaled and numpy and size <= self.TABLE_MAX:
-            self.table = np.empty(shape, dtype)
-            for idx, s in self.bands:
-                self.table[idx] = s
+        size = int(np.prod(shape))
         self.recycler = _recycle.Recycler() if numpy and size >= _recycle.RECYCLE_MIN and \
             _recycle.Recycler.enabled else None
 
@@ -249,33 +227,21 @@ class Recipe:
         if out is None:
             out = np.empty(self.shape, self.dtype)
         self.run(x, out, 0)
-        self.to_pywt(out)
         if self.recycler is not None:
             self.recycler.keep(out)
         return out
 
     def run(self, x, out, stream):
-        """The liftwave transform of x into out (both contiguous, of the plan's dtype)."""
+        """The transform of x into out (both contiguous, of the plan's dtype), in pywt units."""
         if self.merged is None:
             self.plan.execute(x, out, stream)
         else:
             self.plan.execute(x.reshape(self.merged), out.reshape(self.merged), stream)
 
-    def to_pywt(self, buf):
-        """liftwave units -> pywt units, in place."""
-        if self.table is not None:
-            np.multiply(buf, self.table, out=buf)
-        elif self.scaled:
-            for idx, s in self.bands:
-                view = buf[idx]
-                view *= s
-
-    def from_pywt(self, buf):
-        """pywt units -> liftwave units, in place."""
-        if self.scaled:
-            for idx, s in self.bands:
-                view = buf[idx]
-                view *= 1.0 / s
+    def run_ptr(self, x_ptr, out_ptr, stream):
+        """run() on the addresses of arrays already known to fit the recipe
+        (shape, dtype, C-contiguity, device): no DLPack import."""
+        self.plan.execute_ptr(x_ptr, out_ptr, stream)
 
 
 _recipes = {}
@@ -317,7 +283,6 @@ def decompose(ad, x, entry, level, axes, func):
     else:
         out = ad.empty(x.shape, dt, x)
         r.run(x, out, stream)
-        r.to_pywt(out)
     return out, r
 
 
@@ -373,6 +338,5 @@ def reconstruct(approx, details, entry, axes, func):
             view[...] = adapt(c)[1]
     if level > 0:
         r, stream = recipe(ad, buf, dt, entry, level, axes, True)
-        r.from_pywt(buf)
         r.run(buf, buf, stream)
     return ad, buf

@@ -25,7 +25,7 @@ Note: pywt's "symmetric" is half-sample symmetric; liftwave's own
 import numpy as np
 
 from . import _pywt_core as core
-from ._arrays import adapt
+from ._arrays import TorchArrays, adapt
 from ._pywt_core import Unsupported, detail_keys, fallback
 
 __all__ = ["dwt", "idwt", "dwt2", "idwt2", "dwtn", "idwtn", "wavedec", "waverec", "wavedec2", "waverec2",
@@ -36,20 +36,52 @@ __all__ = ["dwt", "idwt", "dwt2", "idwt2", "dwtn", "idwtn", "wavedec", "waverec"
 # that went through _forward's checks -> (recipe, axes, level): repeated
 # calls of one shape skip the checks (the per-call cost of small transforms)
 _seen = {}
+# the same for CuPy arrays and PyTorch CUDA tensors, keyed with the type and
+# the device too -> (recipe, axes, level, adapter, device): a hit runs on the
+# arrays' addresses (the checks and the DLPack imports cost more than a
+# batch's launch)
+_seen_device = {}
+
+
+def _device_key(data, wavelet, mode, axes, level, multilevel):
+    """The _seen_device key of a C-contiguous CUDA tensor or CuPy array
+    (not requiring grad), else None."""
+    t = type(data)
+    if type(wavelet) is not str or not (axes is None or type(axes) is tuple):
+        return None
+    module = t.__module__
+    if module.startswith("torch"):
+        if not data.is_cuda or data.requires_grad or not data.is_contiguous():
+            return None
+        return (t, tuple(data.shape), data.dtype, data.get_device(), wavelet, mode, axes, level, multilevel)
+    if module.startswith("cupy"):
+        if not data.flags.c_contiguous:
+            return None
+        return (t, data.shape, data.dtype, data.device.id, wavelet, mode, axes, level, multilevel)
+    return None
 
 
 def _forward(func, data, wavelet, mode, axes, level, multilevel=True):
     """(Mallat buffer in pywt units, recipe, axes, level); raises Unsupported.
     multilevel: level follows pywt's wavedec rules (None = the maximum, a
     warning when too high); the single-level functions pass 1 and False."""
-    key = None
-    if type(data) is np.ndarray and type(wavelet) is str and (axes is None or type(axes) is tuple) \
-            and data.flags.c_contiguous:
-        key = (data.shape, data.dtype, wavelet, mode, axes, level, multilevel)
-        hit = _seen.get(key)
+    key = dkey = None
+    if type(data) is np.ndarray:
+        if type(wavelet) is str and (axes is None or type(axes) is tuple) and data.flags.c_contiguous:
+            key = (data.shape, data.dtype, wavelet, mode, axes, level, multilevel)
+            hit = _seen.get(key)
+            if hit is not None:
+                r, axes, level = hit
+                return r.forward_numpy(data), r, axes, level
+    else:
+        dkey = _device_key(data, wavelet, mode, axes, level, multilevel)
+        hit = _seen_device.get(dkey) if dkey is not None else None
         if hit is not None:
-            r, axes, level = hit
-            return r.forward_numpy(data), r, axes, level
+            r, axes, level, ad, device = hit
+            out = ad.empty(r.shape, r.dtype, data)
+            stream = ad.stream_of(device) if ad is TorchArrays else ad.stream(data)
+            r.run_ptr(ad.ptr(data), ad.ptr(out), stream)
+            return out, r, axes, level
     entry = core.check_request(wavelet, mode)
     ad, x = adapt(data)
     axes = tuple(range(x.ndim)) if axes is None else core.normalize_axes(axes, x.ndim, func)
@@ -59,10 +91,15 @@ def _forward(func, data, wavelet, mode, axes, level, multilevel=True):
     if multilevel:
         level, warned = core.resolve_level(level, [x.shape[a] for a in axes], entry[2])
     buf, recipe = core.decompose(ad, x, entry, level, axes, func)
-    if key is not None and level > 0 and not warned and core.dtype_name(ad, x) in ("float32", "float64"):
-        if len(_seen) >= 256:
-            _seen.clear()
-        _seen[key] = (recipe, axes, level)
+    if level > 0 and not warned and core.dtype_name(ad, x) in ("float32", "float64"):
+        if key is not None:
+            if len(_seen) >= 256:
+                _seen.clear()
+            _seen[key] = (recipe, axes, level)
+        elif dkey is not None and x is data:
+            if len(_seen_device) >= 256:
+                _seen_device.clear()
+            _seen_device[dkey] = (recipe, axes, level, ad, dkey[3])
     return buf, recipe, axes, level
 
 

@@ -76,7 +76,7 @@ public:
     Plan(const std::vector<int64_t> &shape, const std::vector<int> &axes, const std::string &dtype,
          const std::string &wavelet, const std::string &mode, const std::string &layout, int levels, bool inverse,
          bool integer, const std::string &backend, bool device_pointers, int device, bool destroy_input,
-         const std::string &scheme, int threads)
+         const std::string &scheme, int threads, double gain_low, double gain_high)
     {
         if (shape.empty() || shape.size() > LW_MAX_RANK)
             lwpy_fail(PyExc_ValueError, "rank %zu is not supported (1..%d after merging batch axes)", shape.size(), LW_MAX_RANK);
@@ -98,6 +98,8 @@ public:
         c.flags = (device_pointers ? LW_FLAG_DEVICE_POINTERS : 0u) | (destroy_input ? LW_FLAG_DESTROY_INPUT : 0u);
         c.scheme = scheme.empty() ? nullptr : scheme.c_str();
         c.threads = threads;
+        c.gain[0] = gain_low;
+        c.gain[1] = gain_high;
         device_ = device;
         device_pointers_ = device_pointers;
         lw_status st;
@@ -156,6 +158,31 @@ public:
         if (st != LW_OK) lwpy_raise(st);
     }
 
+    /* execute on raw addresses, for callers that checked shape, dtype,
+     * contiguity and device once and cache that (liftwave.pywt's repeated
+     * calls on GPU tensors: the DLPack import of two operands costs more
+     * than the launch) */
+    void execute_ptr(uintptr_t in, uintptr_t out, uintptr_t stream)
+    {
+        if (!in || !out) lwpy_fail(PyExc_ValueError, "NULL data pointer");
+        lw_status st;
+        const char *stream_error = nullptr;
+        {
+            DeviceGuard g(device_pointers_ || cuda_ ? device_ : -1);
+            nb::gil_scoped_release nogil;
+            if (!device_pointers_) {
+                st = lw_execute(p_, (const void *)in, (void *)out);
+            } else {
+                std::lock_guard<std::mutex> lock(mu_);
+                st = switch_stream(stream, &stream_error);
+                if (st == LW_OK) st = lw_execute(p_, (const void *)in, (void *)out);
+                if (st == LW_OK) used_ = true;
+            }
+        }
+        if (stream_error) lwpy_fail(PyExc_RuntimeError, "ordering the CUDA streams failed: %s", stream_error);
+        if (st != LW_OK) lwpy_raise(st);
+    }
+
     std::string describe() const
     {
         char buf[4096];
@@ -183,6 +210,7 @@ public:
         d["destroy_input"] = (c->flags & LW_FLAG_DESTROY_INPUT) != 0;
         d["device"] = device_;
         d["threads"] = c->threads;
+        d["gain"] = nb::make_tuple(c->gain[0], c->gain[1]);
         size_t ws = 0;
         if (lw_workspace_size(p_, &ws) == LW_OK) d["workspace_bytes"] = ws;
         return d;
@@ -257,11 +285,13 @@ void lwpy_bind_plan(nb::module_ &m)
     nb::class_<Plan>(m, "Plan")
         .def(nb::init<const std::vector<int64_t> &, const std::vector<int> &, const std::string &, const std::string &,
                       const std::string &, const std::string &, int, bool, bool, const std::string &, bool, int, bool,
-                      const std::string &, int>(),
+                      const std::string &, int, double, double>(),
              nb::arg("shape"), nb::arg("axes"), nb::arg("dtype"), nb::arg("wavelet"), nb::arg("mode"), nb::arg("layout"),
              nb::arg("levels"), nb::arg("inverse"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
-             nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0)
+             nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0,
+             nb::arg("gain_low") = 1.0, nb::arg("gain_high") = 1.0)
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
+        .def("execute_ptr", &Plan::execute_ptr, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("config", &Plan::config)
         .def("describe", &Plan::describe);
 }

@@ -166,7 +166,8 @@ struct lw_backend_ops;
 struct lw_plan {
     lw_config cfg;        /* resolved copy (levels, axes filled) */
     lw_geometry geo;
-    const lw_wavelet_def *wav;
+    const lw_wavelet_def *wav; /* points to wavdef */
+    lw_wavelet_def wavdef;     /* the wavelet's row, the plan's gains folded into its zetas */
     const struct lw_backend_ops *ops;
     void *impl;           /* backend-private state */
     char scheme[32];      /* copy of cfg.scheme; cfg.scheme points here */

@@ -1,6 +1,7 @@
 /* Plan creation, execution and destruction: validation and backend dispatch. */
 #include "lw_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,34 @@ void lw_config_init(lw_config *cfg)
     cfg->direction = LW_FORWARD;
     cfg->backend = LW_BACKEND_AUTO;
     cfg->scheme = NULL;
+    cfg->gain[0] = cfg->gain[1] = 1.0;
+}
+
+/* Band gains: 0 means 1; anything else finite and nonzero, and only where
+ * they are a per-axis scaling of a linear separable transform.  Folded into
+ * the plan's copy of the wavelet's zetas, which every engine reads. */
+static lw_status resolve_gains(lw_plan *p)
+{
+    const lw_config *c = &p->cfg;
+    p->wavdef = *lw_wavelet_get(c->wavelet);
+    p->wav = &p->wavdef;
+    double g[2];
+    for (int i = 0; i < 2; i++) {
+        g[i] = c->gain[i] == 0.0 ? 1.0 : c->gain[i];
+        if (!isfinite(g[i]))
+            return lw_fail(LW_ERR_INVALID_ARGUMENT, "gain[%d] = %g: want a finite nonzero number (0 means 1)", i,
+                           c->gain[i]);
+        p->cfg.gain[i] = g[i];
+    }
+    if (g[0] == 1.0 && g[1] == 1.0) return LW_OK;
+    if (c->integer)
+        return lw_fail(LW_ERR_UNSUPPORTED, "gains %g, %g: the integer transforms have no scaling to change", g[0], g[1]);
+    if (!p->wavdef.separable)
+        return lw_fail(LW_ERR_UNSUPPORTED, "gains %g, %g: %s is not separable, so it has no per-axis bands to scale",
+                       g[0], g[1], p->wavdef.name);
+    p->wavdef.zeta_low *= g[0];
+    p->wavdef.zeta_high *= g[1];
+    return LW_OK;
 }
 
 lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
@@ -39,6 +68,7 @@ lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
     if (st == LW_OK && (cfg->threads < 0 || cfg->threads > LW_MAX_THREADS))
         st = lw_fail(LW_ERR_INVALID_ARGUMENT, "threads = %d: want 0 (the OpenMP default) to %d", cfg->threads,
                      LW_MAX_THREADS);
+    if (st == LW_OK) st = resolve_gains(p);
     if (st == LW_OK) st = lw_tuning_parse(cfg->tuning, &p->tune);
     if (st == LW_OK && cfg->tuning) strcpy(p->tuning, cfg->tuning); /* length checked by the parser */
     if (st != LW_OK) {
@@ -52,7 +82,6 @@ lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
     p->cfg.naxes = p->geo.naxes;
     for (int i = 0; i < p->geo.naxes; i++) p->cfg.axes[i] = p->geo.axes[i];
     p->cfg.backend = p->ops->id;
-    p->wav = lw_wavelet_get(cfg->wavelet);
     st = p->ops->plan(p);
     if (st != LW_OK) {
         free(p);
@@ -93,6 +122,7 @@ lw_status lw_plan_describe(const lw_plan *plan, char *buf, size_t len)
     for (int i = 0; i < c->naxes; i++) lw_appendf(buf, len, " %d", c->axes[i]);
     lw_appendf(buf, len, "\nlevels: %d\nscheme: %s\n", c->levels, c->scheme);
     if (c->tuning) lw_appendf(buf, len, "tuning: %s\n", c->tuning);
+    if (c->gain[0] != 1.0 || c->gain[1] != 1.0) lw_appendf(buf, len, "gain: %.17g %.17g\n", c->gain[0], c->gain[1]);
     size_t ws = 0;
     if (lw_workspace_size(plan, &ws) == LW_OK) lw_appendf(buf, len, "workspace_bytes: %zu\n", ws);
     if (plan->ops->describe) plan->ops->describe(plan, buf, len);

@@ -25,6 +25,9 @@ lw_status lw_cuda_choose_scheme(const lw_plan *p, lw_cuda_sched *s)
         return lw_fail(LW_ERR_UNSUPPORTED,
                        "scheme %s: 2-D transforms of the last two axes only (at most two batch dimensions)", sc->name);
     if (p->cfg.layout != LW_MALLAT) return lw_fail(LW_ERR_UNSUPPORTED, "scheme %s: mallat layout only", sc->name);
+    if (p->cfg.gain[0] != 1.0 || p->cfg.gain[1] != 1.0)
+        return lw_fail(LW_ERR_UNSUPPORTED, "scheme %s: the papers' schemes keep the wavelet's own scaling (gains 1)",
+                       sc->name);
     if (p->cfg.direction == LW_INVERSE && !sc->has_inverse)
         return lw_fail(LW_ERR_UNSUPPORTED, "scheme %s has no inverse (the paper defines the forward transform only)",
                        sc->name);

@@ -211,3 +211,45 @@ def test_torch_pywt_batch(rng):
     for a, b in zip(ours[1:], ref[1:]):
         for p, q in zip(a, b):
             assert tuple(p.shape) == q.shape and rel_err(_host(p), q) < 1e-5
+
+
+@need_torch_cuda
+def test_torch_pywt_repeated_calls_take_the_cached_path(rng):
+    """The second call of one shape runs on the tensors' addresses (no checks,
+    no DLPack): same results, a new output each call, the current stream."""
+    pywt = pytest.importorskip("pywt", reason="PyWavelets is not installed")
+    import liftwave.pywt as lpm
+    x = rng.standard_normal((2, 3, 64, 32)).astype(np.float32)
+    ref = pywt.wavedec2(x, "bior4.4", "periodization", level=2)
+    t = torch.from_numpy(x).cuda()
+    first = lp.wavedec2(t, "bior4.4", "periodization", level=2)
+    assert any(k[0] is type(t) for k in lpm._seen_device), "the first call did not record the recipe"
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(100_000_000)
+        t2 = t * 1.0  # queued behind the sleep on s
+        second = lp.wavedec2(t2, "bior4.4", "periodization", level=2)
+    s.synchronize()
+    assert second[0].data_ptr() != first[0].data_ptr()
+    for c in (first, second):
+        assert c[0].is_cuda and rel_err(_host(c[0]), ref[0]) < 1e-5
+        for a, b in zip(c[1:], ref[1:]):
+            for p, q in zip(a, b):
+                assert tuple(p.shape) == q.shape and rel_err(_host(p), q) < 1e-5
+    # a tensor that needs grad, or is not contiguous, takes the checked path
+    tg = t.clone().requires_grad_(True)
+    assert rel_err(_host(lp.wavedec2(tg, "bior4.4", "periodization", level=2)[0]), ref[0]) < 1e-5
+    tn = torch.from_numpy(np.ascontiguousarray(x.transpose(0, 1, 3, 2))).cuda().transpose(2, 3)
+    assert not tn.is_contiguous()
+    assert rel_err(_host(lp.wavedec2(tn, "bior4.4", "periodization", level=2)[0]), ref[0]) < 1e-5
+
+
+@need_cupy
+def test_cupy_pywt_repeated_calls_take_the_cached_path(rng):
+    pywt = pytest.importorskip("pywt", reason="PyWavelets is not installed")
+    x = rng.standard_normal((4, 64, 32)).astype(np.float64)
+    ref = pywt.dwt2(x, "db2", "periodization")
+    c = cupy.asarray(x)
+    for _ in range(3):
+        cA, (cH, cV, cD) = lp.dwt2(c, "db2", "periodization")
+        assert rel_err(_host(cA), ref[0]) < 1e-12 and rel_err(_host(cD), ref[1][2]) < 1e-12

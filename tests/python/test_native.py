@@ -247,3 +247,47 @@ def test_no_gpu_library_is_imported():
             "print(sorted(m for m in ('cupy', 'torch') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("wavelet", ["haar", "cdf53", "cdf97", "dd137", "d4", "dd97"])
+@pytest.mark.parametrize("layout", ["mallat", "interleaved"])
+def test_gain_scales_each_band(rng, wavelet, layout):
+    """forward(gain=(a, b)) is the forward times a per axis and level for the
+    lowpass, b for the highpass (2 levels of a 2-D transform: the level-1
+    'hl' band gets b*a, the final lowpass a^4); the inverse with the same
+    gains undoes it."""
+    x = rng.standard_normal((16, 24))
+    a, b = 1.25, -0.5
+    base = liftwave.forward(x, wavelet, levels=2, layout=layout)
+    y = liftwave.forward(x, wavelet, levels=2, layout=layout, gain=(a, b))
+    f = np.empty_like(x)
+    for i in range(16):
+        for j in range(24):
+            if layout == "mallat":
+                ki = 1 if i >= 8 else 2 if i >= 4 else 3
+                kj = 1 if j >= 12 else 2 if j >= 6 else 3
+            else:
+                ki = 1 if i % 2 else 2 if i % 4 else 3
+                kj = 1 if j % 2 else 2 if j % 4 else 3
+            k = min(ki, kj)
+            if k == 3:
+                f[i, j] = a ** 4
+            else:
+                f[i, j] = a ** (2 * (k - 1)) * (b if ki == k else a) * (b if kj == k else a)
+    np.testing.assert_allclose(y, base * f, rtol=1e-12, atol=1e-12)
+    z = liftwave.inverse(y, wavelet, levels=2, layout=layout, gain=(a, b))
+    np.testing.assert_allclose(z, x, rtol=0, atol=1e-12)
+    assert liftwave.Plan(x.shape, x.dtype, wavelet, gain=(a, b)).config["gain"] == (a, b)
+
+
+def test_gain_errors(rng):
+    x = rng.standard_normal((8, 8))
+    with pytest.raises(ValueError, match="gain"):
+        liftwave.forward(x, "cdf97", gain=(1.0, float("nan")))
+    with pytest.raises(ValueError, match="pair"):
+        liftwave.forward(x, "cdf97", gain=2.0)
+    with pytest.raises(ValueError, match="separable"):
+        liftwave.forward(x, "fs", gain=(2.0, 1.0))
+    with pytest.raises(ValueError, match="integer"):
+        liftwave.forward(x.astype(np.int32), "cdf53", integer=True, gain=(2.0, 1.0))
+    np.testing.assert_array_equal(liftwave.forward(x, "cdf97", gain=(0, 0)), liftwave.forward(x, "cdf97"))
