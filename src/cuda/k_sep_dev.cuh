@@ -177,11 +177,37 @@ template <> struct sep_filt<double> {
  * barrier (one per step, as Laan et al. do).  Intermediate values stay in the
  * ring between chunks, so nothing is computed twice.  Symmetric mode maps the
  * taps into the line at every step (exact for every wavelet); periodic mode
- * lifts the line extended by H samples each side. */
+ * lifts the line extended by laan_ext samples each side. */
+/* How far step ss (in the order DIR runs them) lags behind the previous
+ * step's frontier: every tap must be final for that step, and every reader
+ * of the target's current value (the previous step's targets) done. */
+__host__ __device__ constexpr int laan_lag(int W, int DIR, int ss)
+{
+    const int S = sh_nsteps(W), s = DIR > 0 ? ss : S - 1 - ss;
+    int lag = 0;
+    for (int i = 0; i < sh_ntaps(W, s); i++) lag = sh_off(W, s, i) > lag ? sh_off(W, s, i) : lag;
+    if (ss > 0) {
+        const int ps = DIR > 0 ? ss - 1 : S - ss;
+        for (int i = 0; i < sh_ntaps(W, ps); i++) lag = -sh_off(W, ps, i) > lag ? -sh_off(W, ps, i) : lag;
+    }
+    return lag;
+}
+
+/* The last step's frontier runs this far behind the loaded samples.  In
+ * periodic mode the line is extended by at least this much on each side, or
+ * the frontier would never reach n (the wavelet's reach, sh_halo, is not
+ * enough when the lags add up to more: dd97 forward, 3 + 3 against 4). */
+__host__ __device__ constexpr int laan_ext(int W, int DIR)
+{
+    int d = 0;
+    for (int ss = 0; ss < sh_nsteps(W); ss++) d += laan_lag(W, DIR, ss);
+    return d > sh_halo(W) ? d : sh_halo(W);
+}
+
 template <class T, int W, int DIR, int LANES, int C, int RR>
 __device__ __forceinline__ void sep_laan_run(const lwk_sep_lines &L, T (*ring)[LANES])
 {
-    constexpr int S = sh_nsteps(W), H = sh_halo(W), HALF = C / 2;
+    constexpr int S = sh_nsteps(W), H = laan_ext(W, DIR), HALF = C / 2;
     static_assert(RR >= 2 * C + H + 8 && (RR & (RR - 1)) == 0, "ring too small");
     const int tid = threadIdx.x, lane = tid % LANES, sub = tid / LANES;
     const bool sym = L.mode == LW_SYMMETRIC;
@@ -215,19 +241,7 @@ __device__ __forceinline__ void sep_laan_run(const lwk_sep_lines &L, T (*ring)[L
             for (int ss = 0; ss < S; ss++) {
                 const int s = DIR > 0 ? ss : S - 1 - ss;
                 const int par = sh_par(W, s), nt = sh_ntaps(W, s);
-                /* lag behind the previous step's frontier: every tap must be
-                 * final for that step, and every reader of the target's
-                 * current value (the previous step's targets) done */
-                int lag = 0;
-#pragma unroll
-                for (int i = 0; i < 4; i++)
-                    if (i < nt) lag = sh_off(W, s, i) > lag ? sh_off(W, s, i) : lag;
-                if (ss > 0) {
-                    const int ps = DIR > 0 ? ss - 1 : S - ss;
-#pragma unroll
-                    for (int i = 0; i < 4; i++)
-                        if (i < sh_ntaps(W, ps)) lag = -sh_off(W, ps, i) > lag ? -sh_off(W, ps, i) : lag;
-                }
+                const int lag = laan_lag(W, DIR, ss);
                 int64_t nf = (sym && F[ss] == n) ? n : F[ss] - lag;
                 if (nf < F[ss + 1]) nf = F[ss + 1];
                 const int64_t t0 = F[ss + 1] + (((F[ss + 1] & 1) != par) ? 1 : 0);

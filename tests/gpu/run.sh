@@ -3,7 +3,8 @@
 # the CPU reference, run a subset under compute-sanitizer (memcheck, racecheck),
 # run the benchmark set; logs and JSON under $OUT (default ./gpu-out); a short
 # summary last.
-#   LW_STAGES="build test sanitize schemes bench"   stages to run (default all; also "profile", "ncu")
+#   LW_STAGES="build unit test sanitize schemes bench"   stages to run (default all; also "profile", "ncu",
+#                                            "python", "cpubench", "schemebench")
 #   LW_SCHEME_ONLY=name                      the schemes stage tests one scheme
 #   LW_GPU_CASES=N                           random cases in the full test
 #   LW_SAN_CASES=N                           random cases under the sanitizers (default 40)
@@ -26,7 +27,7 @@ set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/gpu-out}
 BUILD=${LW_BUILD_DIR:-/tmp/lw-gpu-build}
-STAGES=${LW_STAGES:-"build test sanitize schemes bench"}
+STAGES=${LW_STAGES:-"build unit test sanitize schemes bench"}
 mkdir -p "$OUT"
 SUMMARY=$OUT/summary.txt
 : >"$SUMMARY"
@@ -40,7 +41,7 @@ say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm
 if has build; then
   t0=$(date +%s)
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_GIT_COMMIT="$LW_COMMIT" >"$OUT/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_schemes gpu_bench >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_schemes gpu_bench test_gain >>"$OUT/build.log" 2>&1
   rc=$?
   # the CLI only if it builds right now (other work in progress must not break this run)
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave liftwave_shared >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
@@ -48,6 +49,20 @@ if has build; then
   if [ $rc -ne 0 ]; then tail -40 "$OUT/build.log"; exit 1; fi
 fi
 T=$BUILD/tests/gpu
+
+if has unit; then
+  # the unit tests that cover every available backend, the CUDA one included here
+  for u in unit/test_gain; do
+    t0=$(date +%s)
+    timeout ${LW_UNIT_TIMEOUT:-300} "$BUILD/tests/$u" >"$OUT/$(basename $u).log" 2>&1
+    say "$(basename $u): rc=$? in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/$(basename $u).log")"
+    grep FAIL "$OUT/$(basename $u).log" | head -10 | tee -a "$SUMMARY"
+  done
+  t0=$(date +%s)
+  timeout ${LW_UNIT_TIMEOUT:-300} "${CS:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}" --tool memcheck \
+    --error-exitcode 3 "$BUILD/tests/unit/test_gain" >"$OUT/san-test_gain.log" 2>&1
+  say "compute-sanitizer memcheck test_gain: rc=$? in $(( $(date +%s) - t0 ))s: $(grep 'ERROR SUMMARY' "$OUT/san-test_gain.log" | tail -1) / $(tail -1 "$OUT/san-test_gain.log")"
+fi
 
 if has test; then
   t0=$(date +%s)
