@@ -127,8 +127,12 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                     for (int i = 0; i < p.w.ntaps[s]; i++) {
                         int64_t pp = pos + p.w.off[s][i];
                         if (!g.ext) pp = lwd_bidx(pp, n, p.mode);
+                        /* a tap outside the window (a segment's edge, whose
+                         * outputs are not stored) reads the nearest sample of
+                         * its own parity: never a target of this step, so no
+                         * thread reads what another writes */
                         int64_t loc = pp - w0;
-                        loc = loc < 0 ? 0 : (loc >= wl ? wl - 1 : loc);
+                        loc = loc < 0 ? (loc & 1) : (loc >= wl ? wl - 1 - ((wl - 1 - loc) & 1) : loc);
                         taps[i] = row[loc];
                     }
                     row[pos - w0] = lwd_step<T>(p.w, s, row[pos - w0], taps, dir);

@@ -209,6 +209,17 @@ static void sanitizer_cases(void)
             c.m = i == 1 ? LW_PERIODIC : LW_SYMMETRIC;
             run_case(&c);
         }
+    /* the generic pass in windowed segments (a column of 1001 samples over 32
+     * lanes does not fit shared memory whole): the window's edge taps must not
+     * read the step's targets (racecheck found 1 hazard here) */
+    for (int v = 0; v < 2; v++) {
+        gcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 2, c.shape[0] = 1001, c.shape[1] = 777;
+        c.w = LW_DD137, c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.lay = LW_INTERLEAVED, c.levels = 3;
+        c.dir = (lw_direction)v, c.devptr = 1;
+        run_case(&c);
+    }
 }
 
 /* ---- LW_FLAG_DESTROY_INPUT ---------------------------------------------------------
