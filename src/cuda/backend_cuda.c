@@ -4,17 +4,19 @@
  * the plan's stream and returns (asynchronous); the plan's scratch is shared
  * by calls on that stream, which run in order.
  * Host pointers: each call takes an execution context from the plan's pool
- * (device buffers, pinned staging, three streams) so that threads never share
- * one; the data moves through the copy engines, in row chunks overlapped with
- * the kernels where the engine allows it (one-level 2-D). */
+ * (device buffers, a stager, three streams) so that threads never share one;
+ * the data moves through the copy engines, pinned memory directly and
+ * pageable memory through the stager's ring (staging_ring.h) or registered
+ * for the call, by the plan's tuning; in row bands overlapped with the
+ * kernels where the engine allows it (one-level 2-D). */
 #include "cuda_exec.h"
+#include "staging_ring.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define STAGE_BYTES ((size_t)8 << 20)
+#include <unistd.h>
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_ndev;
@@ -39,9 +41,8 @@ typedef struct hctx {
     struct hctx *next;
     int busy;
     void *d_in, *d_out, *d_scr;
-    void *stage[2];
+    lw_stager *stg;
     cudaStream_t st[3];
-    cudaEvent_t ev[2];
 } hctx;
 
 typedef struct cuda_impl {
@@ -51,6 +52,7 @@ typedef struct cuda_impl {
     void *ip_scratch; /* in-place device-pointer runs, allocated on first use */
     pthread_mutex_t mu;
     hctx *pool;
+    lw_stage_cfg stage; /* host pointers: how pageable memory moves */
 } cuda_impl;
 
 static lw_status dev_alloc(void **p, size_t bytes, const char *what)
@@ -73,10 +75,7 @@ static void ctx_free(hctx *c)
     if (!c) return;
     for (int i = 0; i < 3; i++)
         if (c->st[i]) cudaStreamDestroy(c->st[i]);
-    for (int i = 0; i < 2; i++) {
-        if (c->ev[i]) cudaEventDestroy(c->ev[i]);
-        if (c->stage[i]) cudaFreeHost(c->stage[i]);
-    }
+    lw_stager_free(c->stg);
     cudaFree(c->d_in);
     cudaFree(c->d_out);
     cudaFree(c->d_scr);
@@ -92,10 +91,7 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
     if (st == LW_OK) st = dev_alloc(&c->d_scr, im->s.scratch, "the scratch buffer");
     for (int i = 0; i < 3 && st == LW_OK; i++)
         st = lw_cuda_check(cudaStreamCreateWithFlags(&c->st[i], cudaStreamNonBlocking), "cudaStreamCreate");
-    for (int i = 0; i < 2 && st == LW_OK; i++) {
-        st = lw_cuda_check(cudaEventCreateWithFlags(&c->ev[i], cudaEventDisableTiming), "cudaEventCreate");
-        if (st == LW_OK) st = lw_cuda_check(cudaMallocHost(&c->stage[i], STAGE_BYTES), "cudaMallocHost (staging)");
-    }
+    if (st == LW_OK) st = lw_stager_new(&im->stage, &c->stg);
     if (st != LW_OK) {
         ctx_free(c);
         return st;
@@ -133,16 +129,6 @@ static void ctx_release(cuda_impl *im, hctx *c)
     pthread_mutex_unlock(&im->mu);
 }
 
-static int is_pinned(const void *p)
-{
-    struct cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return a.type == cudaMemoryTypeHost;
-}
-
 /* ---- plan / destroy --------------------------------------------------------- */
 
 static void cuda_destroy(lw_plan *plan)
@@ -170,6 +156,12 @@ static lw_status cuda_plan(lw_plan *plan)
     lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
     if (st == LW_OK) st = lw_cuda_choose(plan, &im->s);
     if (st == LW_OK) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        const lw_tuning *tu = &plan->tune;
+        lw_stage_cfg_resolve(&im->stage, tu->stage_kb, tu->stage_buffers, tu->copy_threads, tu->pageable,
+                             tu->register_min_mb, cores > 0 ? (int)cores : 1);
+    }
+    if (st == LW_OK) {
         if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
     }
     if (st != LW_OK) cuda_destroy(plan);
@@ -185,92 +177,51 @@ static lw_status cuda_workspace(const lw_plan *plan, size_t *bytes)
 
 /* ---- host <-> device moves ----------------------------------------------------- */
 
-static lw_status h2d(hctx *c, void *d, const void *h, size_t n, cudaStream_t st)
-{
-    if (is_pinned(h)) {
-        CK(cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, st), "cudaMemcpyAsync (host to device)");
-        return LW_OK;
-    }
-    /* pageable: double-buffered pinned staging; the CPU fills one buffer while
-     * the copy engine drains the other */
-    for (size_t off = 0, i = 0; off < n; off += STAGE_BYTES, i++) {
-        size_t len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-        int b = (int)(i & 1);
-        CK(cudaEventSynchronize(c->ev[b]), "cudaEventSynchronize");
-        memcpy(c->stage[b], (const char *)h + off, len);
-        CK(cudaMemcpyAsync((char *)d + off, c->stage[b], len, cudaMemcpyHostToDevice, st), "cudaMemcpyAsync (staged)");
-        CK(cudaEventRecord(c->ev[b], st), "cudaEventRecord");
-    }
-    return LW_OK;
-}
+/* one call's host side: how in and out move (staging_ring.h) */
+typedef struct hmove {
+    hctx *c;
+    int din, dout; /* direct (pinned or registered) */
+} hmove;
 
-static lw_status d2h(hctx *c, void *h, const void *d, size_t n, cudaStream_t st)
-{
-    if (is_pinned(h)) {
-        CK(cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync (device to host)");
-        CK(cudaStreamSynchronize(st), "transform or device to host copy");
-        return LW_OK;
-    }
-    size_t nch = (n + STAGE_BYTES - 1) / STAGE_BYTES;
-    for (size_t i = 0; i <= nch; i++) {
-        if (i < nch) { /* start chunk i */
-            size_t off = i * STAGE_BYTES, len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-            int b = (int)(i & 1);
-            CK(cudaMemcpyAsync(c->stage[b], (const char *)d + off, len, cudaMemcpyDeviceToHost, st),
-               "cudaMemcpyAsync (staged)");
-            CK(cudaEventRecord(c->ev[b], st), "cudaEventRecord");
-        }
-        if (i > 0) { /* finish chunk i-1 */
-            size_t off = (i - 1) * STAGE_BYTES, len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-            int b = (int)((i - 1) & 1);
-            CK(cudaEventSynchronize(c->ev[b]), "transform or device to host copy");
-            memcpy((char *)h + off, c->stage[b], len);
-        }
-    }
-    CK(cudaStreamSynchronize(st), "cudaStreamSynchronize");
-    return LW_OK;
-}
-
-/* ---- chunked one-level 2-D with pinned host buffers ---------------------------------- */
-
-#define CHUNK_HALO 8
-
-static lw_status up_rows(const void *h, void *d, int64_t r0, int64_t r1, int64_t lim, int64_t cols, size_t es,
-                         cudaStream_t st)
+/* rows [r0, r1) of a row-major array of `cols` elements, clipped to [0, lim),
+ * at the same offset on both sides */
+static lw_status up_rows(hmove *m, const void *h, void *d, int64_t r0, int64_t r1, int64_t lim, int64_t cols,
+                         size_t es, cudaStream_t st)
 {
     if (r0 < 0) r0 = 0;
     if (r1 > lim) r1 = lim;
     if (r1 <= r0) return LW_OK;
     size_t off = (size_t)r0 * (size_t)cols * es;
-    CK(cudaMemcpyAsync((char *)d + off, (const char *)h + off, (size_t)(r1 - r0) * (size_t)cols * es,
-                       cudaMemcpyHostToDevice, st),
-       "cudaMemcpyAsync (host to device)");
-    return LW_OK;
+    lw_box b = lw_box_linear((size_t)(r1 - r0) * (size_t)cols * es);
+    return lw_stage_up(m->c->stg, &b, (const char *)h + off, (char *)d + off, m->din, st);
 }
 
-static lw_status down_rows(void *h, const void *d, int64_t r0, int64_t r1, int64_t cols, size_t es, cudaStream_t st)
+static lw_status down_rows(hmove *m, void *h, const void *d, int64_t r0, int64_t r1, int64_t cols, size_t es,
+                           cudaStream_t st)
 {
     if (r1 <= r0) return LW_OK;
     size_t off = (size_t)r0 * (size_t)cols * es;
-    CK(cudaMemcpyAsync((char *)h + off, (const char *)d + off, (size_t)(r1 - r0) * (size_t)cols * es,
-                       cudaMemcpyDeviceToHost, st),
-       "cudaMemcpyAsync (device to host)");
-    return LW_OK;
+    lw_box b = lw_box_linear((size_t)(r1 - r0) * (size_t)cols * es);
+    return lw_stage_down(m->c->stg, &b, (char *)h + off, (const char *)d + off, m->dout, st);
 }
+
+/* ---- one-level 2-D in row bands: upload, kernel and download overlap ------------- */
+
+#define CHUNK_HALO 8
 
 static int chunk_eligible(const lw_plan *p, const cuda_impl *im, const void *in, const void *out)
 {
     if (p->cfg.mode == LW_PERIODIC && p->cfg.direction == LW_INVERSE) return 0; /* wrapped rows: not chunked */
     return im->s.engine == LWE_TILE2D && p->geo.levels == 1 && p->geo.rank == 2 && p->geo.len[0][0] >= 256 &&
-           in != out && is_pinned(in) && is_pinned(out);
+           in != out;
 }
 
-static lw_status run_chunked(const lw_plan *p, cuda_impl *im, hctx *c, const void *in, void *out)
+static lw_status run_chunked(const lw_plan *p, cuda_impl *im, hmove *m, const void *in, void *out)
 {
+    hctx *c = m->c;
     const int64_t R = p->geo.shape[0], C = p->geo.shape[1], hr = (R + 1) / 2, H = CHUNK_HALO;
     const size_t es = im->s.esize;
     const int inv = p->cfg.direction == LW_INVERSE, per = p->cfg.mode == LW_PERIODIC;
-    (void)hr;
     int64_t cr = ((R / 32 + 31) / 32) * 32;
     if (cr < 64) cr = 64;
     lwk_tile2d t;
@@ -288,26 +239,41 @@ static lw_status run_chunked(const lw_plan *p, cuda_impl *im, hctx *c, const voi
         cudaStream_t st = c->st[i % 3];
         int first = r0 == 0, last = r1 == R;
         if (!inv) {
-            LW_TRY(up_rows(in, c->d_in, r0 - H, r1 + H, R, C, es, st));
-            if (per && first) LW_TRY(up_rows(in, c->d_in, R - H, R, R, C, es, st));
-            if (per && last) LW_TRY(up_rows(in, c->d_in, 0, H, R, C, es, st));
+            LW_TRY(up_rows(m, in, c->d_in, r0 - H, r1 + H, R, C, es, st));
+            if (per && first) LW_TRY(up_rows(m, in, c->d_in, R - H, R, R, C, es, st));
+            if (per && last) LW_TRY(up_rows(m, in, c->d_in, 0, H, R, C, es, st));
         } else {
             int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
-            LW_TRY(up_rows(in, c->d_in, l0, l1, hr, C, es, st));
-            LW_TRY(up_rows((const char *)in + (size_t)hr * C * es, (char *)c->d_in + (size_t)hr * C * es, l0, l1,
+            LW_TRY(up_rows(m, in, c->d_in, l0, l1, hr, C, es, st));
+            LW_TRY(up_rows(m, (const char *)in + (size_t)hr * C * es, (char *)c->d_in + (size_t)hr * C * es, l0, l1,
                            R - hr, C, es, st));
         }
         t.row_lo = r0, t.row_hi = r1;
         if (!inv) {
             CK(lwk_tile2d_forward(im->s.dtype, &t, a, b, b, st), "cuda tile2d kernel launch");
-            LW_TRY(down_rows(out, c->d_out, r0 / 2, (r1 + 1) / 2, C, es, st));
-            LW_TRY(down_rows(out, c->d_out, hr + r0 / 2, hr + r1 / 2, C, es, st));
+            LW_TRY(down_rows(m, out, c->d_out, r0 / 2, (r1 + 1) / 2, C, es, st));
+            LW_TRY(down_rows(m, out, c->d_out, hr + r0 / 2, hr + r1 / 2, C, es, st));
         } else {
             CK(lwk_tile2d_inverse(im->s.dtype, &t, a, a, b, st), "cuda tile2d kernel launch");
-            LW_TRY(down_rows(out, c->d_out, r0, r1, C, es, st));
+            LW_TRY(down_rows(m, out, c->d_out, r0, r1, C, es, st));
         }
     }
+    LW_TRY(lw_stage_drain(c->stg));
     for (int k = 0; k < 3; k++) CK(cudaStreamSynchronize(c->st[k]), "transform (chunked)");
+    return LW_OK;
+}
+
+/* ---- everything else: upload, transform, download --------------------------------- */
+
+static lw_status run_whole(const lw_plan *p, cuda_impl *im, hmove *m, const void *in, void *out)
+{
+    hctx *c = m->c;
+    lw_box b = lw_box_linear(im->s.bytes);
+    LW_TRY(lw_stage_up(c->stg, &b, in, c->d_in, m->din, c->st[0]));
+    LW_TRY(lw_cuda_run(p, &im->s, c->d_in, c->d_out, c->d_scr, c->st[0]));
+    LW_TRY(lw_stage_down(c->stg, &b, out, c->d_out, m->dout, c->st[0]));
+    LW_TRY(lw_stage_drain(c->stg));
+    CK(cudaStreamSynchronize(c->st[0]), "transform or device to host copy");
     return LW_OK;
 }
 
@@ -328,27 +294,36 @@ static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in,
     return lw_cuda_run(plan, &im->s, in, out, scr, st);
 }
 
+static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, void *out)
+{
+    hctx *c = NULL;
+    LW_TRY(ctx_acquire(im, &c));
+    const size_t n = im->s.bytes;
+    const int reg = lw_stage_use_register(&im->stage, n);
+    lw_host_hold hin, hout;
+    lw_host_hold_begin(in, n, reg, &hin);
+    if (out != in) lw_host_hold_begin(out, n, reg, &hout);
+    else hout.how = hin.how, hout.reg = NULL;
+    hmove m = {c, hin.how != LW_HOST_PAGEABLE, hout.how != LW_HOST_PAGEABLE};
+    lw_status st = chunk_eligible(plan, im, in, out) ? run_chunked(plan, im, &m, in, out)
+                                                     : run_whole(plan, im, &m, in, out);
+    if (st != LW_OK) { /* leave the context idle and clean for the next call */
+        for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
+        lw_stage_abort(c->stg);
+        cudaGetLastError();
+    }
+    lw_host_hold_end(&hin);
+    lw_host_hold_end(&hout);
+    ctx_release(im, c);
+    return st;
+}
+
 static lw_status cuda_execute(const lw_plan *plan, const void *in, void *out)
 {
     cuda_impl *im = plan->impl;
     CK(cudaSetDevice(im->device), "cudaSetDevice");
     if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) return exec_device(plan, im, in, out);
-    hctx *c = NULL;
-    LW_TRY(ctx_acquire(im, &c));
-    lw_status st;
-    if (chunk_eligible(plan, im, in, out)) {
-        st = run_chunked(plan, im, c, in, out);
-    } else {
-        st = h2d(c, c->d_in, in, im->s.bytes, c->st[0]);
-        if (st == LW_OK) st = lw_cuda_run(plan, &im->s, c->d_in, c->d_out, c->d_scr, c->st[0]);
-        if (st == LW_OK) st = d2h(c, out, c->d_out, im->s.bytes, c->st[0]);
-    }
-    if (st != LW_OK) { /* leave the context idle and clean for the next call */
-        for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
-        cudaGetLastError();
-    }
-    ctx_release(im, c);
-    return st;
+    return exec_host(plan, im, in, out);
 }
 
 static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
@@ -369,8 +344,15 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    s->fwd_bands ? "input" : "output");
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\n", s->scratch, s->inplace_scratch);
     if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
-        lw_appendf(buf, len, "host_staging: device copies of in and out (%zu bytes each), pinned chunks of %zu bytes\n",
-                   s->bytes, STAGE_BYTES);
+        lw_appendf(buf, len,
+                   "host_staging: device copies of in and out (%zu bytes each); pageable memory %s: %d pinned "
+                   "buffers of %zu bytes, %d copy threads\n",
+                   s->bytes,
+                   im->stage.pageable == LW_PAGEABLE_REGISTER ? "registered for each call"
+                   : im->stage.pageable == LW_PAGEABLE_STAGE || !im->stage.register_min
+                       ? "staged"
+                       : "registered from register_min_mb, else staged",
+                   im->stage.nbuf, im->stage.chunk, im->stage.threads);
 }
 
 static const char *cuda_engine_name(int i, const char **about) { return lw_cuda_engine_name(i, about); }
