@@ -60,6 +60,11 @@ typedef struct lw_chunk_part {
     size_t x0, nx;    /* bytes of each row, relative to the chunk's x0 */
 } lw_chunk_part;
 void lw_chunk_part_at(const lw_chunk *c, int k, int parts, lw_chunk_part *p);
+/* Byte offsets of row r of a chunk (linear, as in lw_chunk_part) on the host
+ * and on the device side of the box; in the compact ring buffer it is at
+ * r * c->nx. */
+size_t lw_chunk_row_host(const lw_box *b, const lw_chunk *c, int64_t r);
+size_t lw_chunk_row_dev(const lw_box *b, const lw_chunk *c, int64_t r);
 /* How many copy threads a chunk of `bytes` deserves (1 .. threads): each at
  * least min_per_thread bytes, so that small chunks skip the hand-off. */
 int lw_copy_threads_for(size_t bytes, int threads, size_t min_per_thread);

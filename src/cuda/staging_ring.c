@@ -67,8 +67,7 @@ static void copy_part(const copy_job *j, int k)
     const lw_box *b = j->box;
     const lw_chunk *c = &j->c;
     for (int64_t r = p.r0; r < p.r0 + p.rows && p.nx; r++) {
-        int64_t z = c->z0 + r / c->ny, y = c->y0 + r % c->ny;
-        char *h = j->host + (size_t)z * b->hplane + (size_t)y * b->hpitch + c->x0 + p.x0;
+        char *h = j->host + lw_chunk_row_host(b, c, r) + p.x0;
         char *s = j->buf + (size_t)r * c->nx + p.x0;
         if (j->to_buf) memcpy(s, h, p.nx);
         else memcpy(h, s, p.nx);
@@ -217,15 +216,10 @@ cudaError_t lw_copy_box(void *dst, size_t dpitch, size_t dplane, const void *src
 }
 
 /* device place of a chunk, and its copy to or from a compact ring buffer */
-static char *dev_at(const lw_box *b, const lw_chunk *c, const void *dev)
-{
-    return (char *)dev + (size_t)c->z0 * b->dplane + (size_t)c->y0 * b->dpitch + c->x0;
-}
-
 static cudaError_t chunk_dma(const lw_box *b, const lw_chunk *c, void *buf, const void *dev, int up, cudaStream_t st)
 {
     size_t bp = c->nx, bpl = c->nx * (size_t)c->ny;
-    char *d = dev_at(b, c, dev);
+    char *d = (char *)dev + lw_chunk_row_dev(b, c, 0);
     if (up) return lw_copy_box(d, b->dpitch, b->dplane, buf, bp, bpl, c->nx, c->ny, c->nz, cudaMemcpyHostToDevice, st);
     return lw_copy_box(buf, bp, bpl, d, b->dpitch, b->dplane, c->nx, c->ny, c->nz, cudaMemcpyDeviceToHost, st);
 }

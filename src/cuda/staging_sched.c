@@ -88,6 +88,16 @@ void lw_chunk_part_at(const lw_chunk *c, int k, int parts, lw_chunk_part *p)
     p->nx = x1 - p->x0;
 }
 
+size_t lw_chunk_row_host(const lw_box *b, const lw_chunk *c, int64_t r)
+{
+    return (size_t)(c->z0 + r / c->ny) * b->hplane + (size_t)(c->y0 + r % c->ny) * b->hpitch + c->x0;
+}
+
+size_t lw_chunk_row_dev(const lw_box *b, const lw_chunk *c, int64_t r)
+{
+    return (size_t)(c->z0 + r / c->ny) * b->dplane + (size_t)(c->y0 + r % c->ny) * b->dpitch + c->x0;
+}
+
 int lw_copy_threads_for(size_t bytes, int threads, size_t min_per_thread)
 {
     if (threads < 1) threads = 1;
