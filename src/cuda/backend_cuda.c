@@ -7,10 +7,10 @@
  * (device buffers, a stager, three streams) so that threads never share one;
  * the data moves through the copy engines, pinned memory directly and
  * pageable memory through the stager's ring (staging_ring.h) or registered
- * for the call, by the plan's tuning; in row bands overlapped with the
- * kernels where the engine allows it (one-level 2-D). */
+ * for the call, by the plan's tuning; scheduled against the kernels by
+ * staging_exec.c (row bands for 2-D, one level or pyramids). */
 #include "cuda_exec.h"
-#include "staging_ring.h"
+#include "staging_exec.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -41,8 +41,10 @@ typedef struct hctx {
     struct hctx *next;
     int busy;
     void *d_in, *d_out, *d_scr;
+    void *d_ll, *d_ll2; /* 2-D pyramids: the level-1 lowpass band (staging_exec.h) */
     lw_stager *stg;
     cudaStream_t st[3];
+    cudaEvent_t ev[3];
 } hctx;
 
 typedef struct cuda_impl {
@@ -53,6 +55,7 @@ typedef struct cuda_impl {
     pthread_mutex_t mu;
     hctx *pool;
     lw_stage_cfg stage; /* host pointers: how pageable memory moves */
+    lw_plan *tail;      /* host pointers, 2-D pyramids: levels 2..L on the lowpass band */
 } cuda_impl;
 
 static lw_status dev_alloc(void **p, size_t bytes, const char *what)
@@ -73,9 +76,13 @@ static lw_status dev_alloc(void **p, size_t bytes, const char *what)
 static void ctx_free(hctx *c)
 {
     if (!c) return;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         if (c->st[i]) cudaStreamDestroy(c->st[i]);
+        if (c->ev[i]) cudaEventDestroy(c->ev[i]);
+    }
     lw_stager_free(c->stg);
+    cudaFree(c->d_ll);
+    cudaFree(c->d_ll2);
     cudaFree(c->d_in);
     cudaFree(c->d_out);
     cudaFree(c->d_scr);
@@ -88,9 +95,20 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
     if (!c) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a cuda context");
     lw_status st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
     if (st == LW_OK) st = dev_alloc(&c->d_out, im->s.bytes, "the output copy");
-    if (st == LW_OK) st = dev_alloc(&c->d_scr, im->s.scratch, "the scratch buffer");
-    for (int i = 0; i < 3 && st == LW_OK; i++)
+    size_t scr = im->s.scratch, ll = 0;
+    if (im->tail) { /* the tail plan's scratch shares d_scr; two compact lowpass bands */
+        const cuda_impl *ti = im->tail->impl;
+        if (ti->s.scratch > scr) scr = ti->s.scratch;
+        ll = ti->s.bytes;
+    }
+    if (st == LW_OK) st = dev_alloc(&c->d_scr, scr, "the scratch buffer");
+    if (st == LW_OK) st = dev_alloc(&c->d_ll, ll, "the lowpass band");
+    if (st == LW_OK) st = dev_alloc(&c->d_ll2, ll, "the lowpass band");
+    for (int i = 0; i < 3 && st == LW_OK; i++) {
         st = lw_cuda_check(cudaStreamCreateWithFlags(&c->st[i], cudaStreamNonBlocking), "cudaStreamCreate");
+        if (st == LW_OK)
+            st = lw_cuda_check(cudaEventCreateWithFlags(&c->ev[i], cudaEventDisableTiming), "cudaEventCreate");
+    }
     if (st == LW_OK) st = lw_stager_new(&im->stage, &c->stg);
     if (st != LW_OK) {
         ctx_free(c);
@@ -138,6 +156,7 @@ static void cuda_destroy(lw_plan *plan)
     if (im->scratch || im->ip_scratch || im->pool) cudaDeviceSynchronize();
     cudaFree(im->scratch);
     cudaFree(im->ip_scratch);
+    lw_destroy(im->tail);
     for (hctx *c = im->pool, *n; c; c = n) {
         n = c->next;
         ctx_free(c);
@@ -160,6 +179,9 @@ static lw_status cuda_plan(lw_plan *plan)
         const lw_tuning *tu = &plan->tune;
         lw_stage_cfg_resolve(&im->stage, tu->stage_kb, tu->stage_buffers, tu->copy_threads, tu->pageable,
                              tu->register_min_mb, cores > 0 ? (int)cores : 1);
+        lw_config tc;
+        /* without it (it fails only where the whole plan would) the pyramid runs whole */
+        if (lw_host_pyramid_tail_config(plan, &im->s, &tc) && lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
     }
     if (st == LW_OK) {
         if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
@@ -172,108 +194,6 @@ static lw_status cuda_workspace(const lw_plan *plan, size_t *bytes)
 {
     const cuda_impl *im = plan->impl;
     *bytes = im->s.scratch;
-    return LW_OK;
-}
-
-/* ---- host <-> device moves ----------------------------------------------------- */
-
-/* one call's host side: how in and out move (staging_ring.h) */
-typedef struct hmove {
-    hctx *c;
-    int din, dout; /* direct (pinned or registered) */
-} hmove;
-
-/* rows [r0, r1) of a row-major array of `cols` elements, clipped to [0, lim),
- * at the same offset on both sides */
-static lw_status up_rows(hmove *m, const void *h, void *d, int64_t r0, int64_t r1, int64_t lim, int64_t cols,
-                         size_t es, cudaStream_t st)
-{
-    if (r0 < 0) r0 = 0;
-    if (r1 > lim) r1 = lim;
-    if (r1 <= r0) return LW_OK;
-    size_t off = (size_t)r0 * (size_t)cols * es;
-    lw_box b = lw_box_linear((size_t)(r1 - r0) * (size_t)cols * es);
-    return lw_stage_up(m->c->stg, &b, (const char *)h + off, (char *)d + off, m->din, st);
-}
-
-static lw_status down_rows(hmove *m, void *h, const void *d, int64_t r0, int64_t r1, int64_t cols, size_t es,
-                           cudaStream_t st)
-{
-    if (r1 <= r0) return LW_OK;
-    size_t off = (size_t)r0 * (size_t)cols * es;
-    lw_box b = lw_box_linear((size_t)(r1 - r0) * (size_t)cols * es);
-    return lw_stage_down(m->c->stg, &b, (char *)h + off, (const char *)d + off, m->dout, st);
-}
-
-/* ---- one-level 2-D in row bands: upload, kernel and download overlap ------------- */
-
-#define CHUNK_HALO 8
-
-static int chunk_eligible(const lw_plan *p, const cuda_impl *im, const void *in, const void *out)
-{
-    if (p->cfg.mode == LW_PERIODIC && p->cfg.direction == LW_INVERSE) return 0; /* wrapped rows: not chunked */
-    return im->s.engine == LWE_TILE2D && p->geo.levels == 1 && p->geo.rank == 2 && p->geo.len[0][0] >= 256 &&
-           in != out;
-}
-
-static lw_status run_chunked(const lw_plan *p, cuda_impl *im, hmove *m, const void *in, void *out)
-{
-    hctx *c = m->c;
-    const int64_t R = p->geo.shape[0], C = p->geo.shape[1], hr = (R + 1) / 2, H = CHUNK_HALO;
-    const size_t es = im->s.esize;
-    const int inv = p->cfg.direction == LW_INVERSE, per = p->cfg.mode == LW_PERIODIC;
-    int64_t cr = ((R / 32 + 31) / 32) * 32;
-    if (cr < 64) cr = 64;
-    lwk_tile2d t;
-    memset(&t, 0, sizeof t);
-    t.w = im->s.w;
-    t.rows = R, t.cols = C, t.blen[0] = t.blen[1] = 1, t.mode = (int)p->cfg.mode;
-    lwk_plane a, b;
-    memset(&a, 0, sizeof a);
-    a.rs = C;
-    b = a;
-    a.p = c->d_in, b.p = c->d_out;
-    int i = 0;
-    for (int64_t r0 = 0; r0 < R; r0 += cr, i++) {
-        int64_t r1 = r0 + cr < R ? r0 + cr : R;
-        cudaStream_t st = c->st[i % 3];
-        int first = r0 == 0, last = r1 == R;
-        if (!inv) {
-            LW_TRY(up_rows(m, in, c->d_in, r0 - H, r1 + H, R, C, es, st));
-            if (per && first) LW_TRY(up_rows(m, in, c->d_in, R - H, R, R, C, es, st));
-            if (per && last) LW_TRY(up_rows(m, in, c->d_in, 0, H, R, C, es, st));
-        } else {
-            int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
-            LW_TRY(up_rows(m, in, c->d_in, l0, l1, hr, C, es, st));
-            LW_TRY(up_rows(m, (const char *)in + (size_t)hr * C * es, (char *)c->d_in + (size_t)hr * C * es, l0, l1,
-                           R - hr, C, es, st));
-        }
-        t.row_lo = r0, t.row_hi = r1;
-        if (!inv) {
-            CK(lwk_tile2d_forward(im->s.dtype, &t, a, b, b, st), "cuda tile2d kernel launch");
-            LW_TRY(down_rows(m, out, c->d_out, r0 / 2, (r1 + 1) / 2, C, es, st));
-            LW_TRY(down_rows(m, out, c->d_out, hr + r0 / 2, hr + r1 / 2, C, es, st));
-        } else {
-            CK(lwk_tile2d_inverse(im->s.dtype, &t, a, a, b, st), "cuda tile2d kernel launch");
-            LW_TRY(down_rows(m, out, c->d_out, r0, r1, C, es, st));
-        }
-    }
-    LW_TRY(lw_stage_drain(c->stg));
-    for (int k = 0; k < 3; k++) CK(cudaStreamSynchronize(c->st[k]), "transform (chunked)");
-    return LW_OK;
-}
-
-/* ---- everything else: upload, transform, download --------------------------------- */
-
-static lw_status run_whole(const lw_plan *p, cuda_impl *im, hmove *m, const void *in, void *out)
-{
-    hctx *c = m->c;
-    lw_box b = lw_box_linear(im->s.bytes);
-    LW_TRY(lw_stage_up(c->stg, &b, in, c->d_in, m->din, c->st[0]));
-    LW_TRY(lw_cuda_run(p, &im->s, c->d_in, c->d_out, c->d_scr, c->st[0]));
-    LW_TRY(lw_stage_down(c->stg, &b, out, c->d_out, m->dout, c->st[0]));
-    LW_TRY(lw_stage_drain(c->stg));
-    CK(cudaStreamSynchronize(c->st[0]), "transform or device to host copy");
     return LW_OK;
 }
 
@@ -304,9 +224,14 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     lw_host_hold_begin(in, n, reg, &hin);
     if (out != in) lw_host_hold_begin(out, n, reg, &hout);
     else hout.how = hin.how, hout.reg = NULL;
-    hmove m = {c, hin.how != LW_HOST_PAGEABLE, hout.how != LW_HOST_PAGEABLE};
-    lw_status st = chunk_eligible(plan, im, in, out) ? run_chunked(plan, im, &m, in, out)
-                                                     : run_whole(plan, im, &m, in, out);
+    lw_host_call h;
+    memset(&h, 0, sizeof h);
+    h.p = plan, h.s = &im->s, h.stg = c->stg;
+    for (int k = 0; k < 3; k++) h.st[k] = c->st[k], h.ev[k] = c->ev[k];
+    h.d_in = c->d_in, h.d_out = c->d_out, h.d_scr = c->d_scr, h.d_ll = c->d_ll, h.d_ll2 = c->d_ll2;
+    h.din = hin.how != LW_HOST_PAGEABLE, h.dout = hout.how != LW_HOST_PAGEABLE;
+    if (im->tail) h.tail = im->tail, h.tail_s = &((const cuda_impl *)im->tail->impl)->s;
+    lw_status st = lw_host_run(&h, in, out);
     if (st != LW_OK) { /* leave the context idle and clean for the next call */
         for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
         lw_stage_abort(c->stg);
@@ -339,6 +264,10 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                s->engine == LWE_SCHEME ? " (paper scheme, every level)" : "");
     if (s->engine == LWE_TILE2D && s->small_from < plan->geo.levels)
         lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
+    if (im->tail)
+        lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "
+                   "lowpass band (%lld x %lld)\n", plan->geo.levels, (long long)plan->geo.len[1][0],
+                   (long long)plan->geo.len[1][1]);
     if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");

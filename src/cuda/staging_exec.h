@@ -1,0 +1,44 @@
+/* Host-pointer runs of the CUDA backend (staging_exec.c): how the moves of
+ * one call are scheduled against its kernels. */
+#ifndef LW_STAGING_EXEC_H
+#define LW_STAGING_EXEC_H
+
+#include "cuda_exec.h"
+#include "staging_ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What one call has: the plan, its execution context's buffers and streams,
+ * how in and out move, and, for 2-D pyramids, the plan of levels 2..L on
+ * the level-1 lowpass band (hr x hc, device pointers). */
+typedef struct lw_host_call {
+    const lw_plan *p;
+    const lw_cuda_sched *s;
+    lw_stager *stg;
+    cudaStream_t st[3];
+    cudaEvent_t ev[3];
+    void *d_in, *d_out, *d_scr;
+    void *d_ll, *d_ll2;         /* compact level-1 lowpass band, before and after levels 2..L */
+    int din, dout;              /* in / out go straight through the copy engines */
+    const lw_plan *tail;        /* levels 2..L (NULL: no pyramid path) */
+    const lw_cuda_sched *tail_s;
+} lw_host_call;
+
+/* The plan of levels 2..L of a 2-D pyramid, as the pyramid path needs it:
+ * fills cfg and returns 1, or 0 when the plan does not take that path
+ * (engine, rank, layout, levels, periodic inverse). */
+int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg);
+
+/* Run one call.  Chooses: one-level 2-D in row bands; 2-D pyramids with
+ * level 1 in row bands and levels 2..L on the lowpass band (h->tail); else
+ * the whole array up, transform, down.  The bands need in != out and at
+ * least 256 rows.  Returns once out holds the result. */
+lw_status lw_host_run(lw_host_call *h, const void *in, void *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
