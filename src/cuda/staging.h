@@ -69,6 +69,24 @@ size_t lw_chunk_row_dev(const lw_box *b, const lw_chunk *c, int64_t r);
  * least min_per_thread bytes, so that small chunks skip the hand-off. */
 int lw_copy_threads_for(size_t bytes, int threads, size_t min_per_thread);
 
+/* 3-D volumes in slabs of planes along axis 0 (staging_slabs.c): slab k
+ * computes output planes [z0, z1) (its core) from input planes [e0, e1),
+ * the core with a margin of E planes each side (clipped to the volume), E
+ * even and beyond the wavelet's reach, so that the artificial edges of the
+ * slab touch no core plane.  Cores are Z planes (Z even, Z >= 2E), the last
+ * one Z .. Z+E-1 (never thinner than E, so that every middle slab is
+ * Z + 2E long).  Slab shapes: first Z+E, middle Z+2E, last
+ * D - (n-1)Z + E. */
+typedef struct lw_slabs {
+    int64_t D, Z, E, n;
+} lw_slabs;
+/* Cut D planes in about `want` slabs for a wavelet of reach `halo`;
+ * 0, or -1 when fewer than 3 slabs fit (then the volume runs whole). */
+int lw_slabs_plan(int64_t D, int halo, int64_t want, lw_slabs *s);
+void lw_slab_at(const lw_slabs *s, int64_t k, int64_t *z0, int64_t *z1, int64_t *e0, int64_t *e1);
+/* Which of the three slab shapes slab k has: 0 first, 1 middle, 2 last. */
+int lw_slab_kind(const lw_slabs *s, int64_t k);
+
 /* How a plan moves pageable memory (tuning keys stage_kb, stage_buffers,
  * copy_threads, pageable, register_min_mb; docs/TUNING.md). */
 enum { LW_PAGEABLE_AUTO = 0, LW_PAGEABLE_STAGE = 1, LW_PAGEABLE_REGISTER = 2 };

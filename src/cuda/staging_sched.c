@@ -138,3 +138,27 @@ int lw_stage_use_register(const lw_stage_cfg *c, size_t bytes)
     default: return c->register_min > 0 && bytes >= c->register_min;
     }
 }
+
+int lw_slabs_plan(int64_t D, int halo, int64_t want, lw_slabs *s)
+{
+    s->D = D;
+    s->E = (int64_t)(((halo < 0 ? 0 : halo) + 1) & ~1) + 2;
+    if (want < 3) want = 3;
+    int64_t z = (D + want - 1) / want;
+    z = (z + 1) & ~(int64_t)1;
+    if (z < 2 * s->E) z = 2 * s->E;
+    s->Z = z;
+    s->n = D / z; /* the remainder joins the last core */
+    if (s->n > 0 && D - (s->n - 1) * z - z >= s->E) s->n++; /* a remainder of E or more is a core of its own */
+    return s->n >= 3 ? 0 : -1;
+}
+
+void lw_slab_at(const lw_slabs *s, int64_t k, int64_t *z0, int64_t *z1, int64_t *e0, int64_t *e1)
+{
+    *z0 = k * s->Z;
+    *z1 = k == s->n - 1 ? s->D : *z0 + s->Z;
+    *e0 = *z0 - s->E < 0 ? 0 : *z0 - s->E;
+    *e1 = *z1 + s->E > s->D ? s->D : *z1 + s->E;
+}
+
+int lw_slab_kind(const lw_slabs *s, int64_t k) { return k == 0 ? 0 : k == s->n - 1 ? 2 : 1; }

@@ -118,6 +118,35 @@ static void move_box(const lw_box *b, size_t limit, int parts)
     free(h), free(d), free(back), free(buf), free(cover);
 }
 
+/* slabs: cores tile [0, D) in order, margins even and clipped, the three shapes */
+static void check_slabs(int64_t D, int halo, int64_t want)
+{
+    lw_slabs s;
+    if (lw_slabs_plan(D, halo, want, &s) != 0) {
+        CHECK(s.n < 3 && D < 2 * s.Z + s.E, "D=%lld halo %d: no slabs but n=%lld", (long long)D, halo, (long long)s.n);
+        return;
+    }
+    CHECK(s.E % 2 == 0 && s.E > halo && s.Z % 2 == 0 && s.Z >= 2 * s.E && s.n >= 3, "D=%lld: E=%lld Z=%lld n=%lld",
+          (long long)D, (long long)s.E, (long long)s.Z, (long long)s.n);
+    int64_t next = 0, len[3] = {-1, -1, -1};
+    int ok = 1;
+    for (int64_t k = 0; k < s.n; k++) {
+        int64_t z0, z1, e0, e1;
+        lw_slab_at(&s, k, &z0, &z1, &e0, &e1);
+        ok &= z0 == next && z1 > z0 && z0 % 2 == 0 && e0 % 2 == 0;
+        ok &= e0 == (z0 - s.E < 0 ? 0 : z0 - s.E) && e1 == (z1 + s.E > D ? D : z1 + s.E);
+        ok &= (z1 - z0 >= s.E) && (k == s.n - 1 || z1 - z0 == s.Z);
+        int kind = lw_slab_kind(&s, k);
+        if (len[kind] < 0) len[kind] = e1 - e0;
+        ok &= len[kind] == e1 - e0; /* one plan per shape */
+        ok &= kind == 2 || (e1 - e0) % 2 == 0;
+        next = z1;
+    }
+    ok &= next == D && len[0] == s.Z + s.E && len[1] == s.Z + 2 * s.E && len[2] == D - (s.n - 1) * s.Z + s.E;
+    CHECK(ok, "slabs of D=%lld halo %d want %lld (E=%lld Z=%lld n=%lld)", (long long)D, halo, (long long)want,
+          (long long)s.E, (long long)s.Z, (long long)s.n);
+}
+
 int main(void)
 {
     lw_test_seed(16);
@@ -157,5 +186,12 @@ int main(void)
     CHECK(lw_stage_use_register(&s, 1), "pageable=register always registers");
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_STAGE, 1, 16);
     CHECK(!lw_stage_use_register(&s, (size_t)1 << 30), "pageable=stage never registers");
+    for (int64_t D = 1; D < 400; D++)
+        for (int halo = 0; halo <= 6; halo++) check_slabs(D, halo, 16);
+    for (int t = 0; t < 2000; t++) check_slabs(lw_rng_range(1, 5000), (int)lw_rng_range(0, 8), lw_rng_range(1, 64));
+    lw_slabs sl;
+    CHECK(lw_slabs_plan(512, 2, 16, &sl) == 0 && sl.Z == 32 && sl.E == 4 && sl.n == 16, "512 planes, halo 2: 16 x 32");
+    CHECK(lw_slabs_plan(20, 2, 16, &sl) == 0 && sl.n == 3, "20 planes, halo 2: cores 8, 8, 4");
+    CHECK(lw_slabs_plan(19, 2, 16, &sl) != 0, "19 planes, halo 2: the last core would be 3 < E: fewer than 3 slabs");
     return lw_test_finish("staging_sched");
 }
