@@ -45,6 +45,9 @@ static const knob knobs[] = {
     {"pageable", K_ENUM, OFF(pageable), 0, 0, "auto stage register",
      "cuda, pageable host memory: staged through pinned buffers, or registered (cudaHostRegister) for each call "
      "(auto: register from register_min_mb, else stage)"},
+    {"host_slabs", K_INT, OFF(host_slabs), 0, 4096, NULL,
+     "cuda, host pointers, 3-D one level: slabs along axis 0 overlapping the copies with the transform "
+     "(0: 16; below 3: the whole volume at once)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

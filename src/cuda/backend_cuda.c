@@ -42,6 +42,7 @@ typedef struct hctx {
     int busy;
     void *d_in, *d_out, *d_scr;
     void *d_ll, *d_ll2; /* 2-D pyramids: the level-1 lowpass band (staging_exec.h) */
+    void *d_sin[3], *d_sout[3], *d_sscr[3]; /* 3-D slabs, per stream */
     lw_stager *stg;
     cudaStream_t st[3];
     cudaEvent_t ev[3];
@@ -56,6 +57,9 @@ typedef struct cuda_impl {
     hctx *pool;
     lw_stage_cfg stage; /* host pointers: how pageable memory moves */
     lw_plan *tail;      /* host pointers, 2-D pyramids: levels 2..L on the lowpass band */
+    lw_slabs sl;        /* host pointers, 3-D one level: slabs along axis 0 ... */
+    lw_plan *slab[3];   /* ... and their plans by shape (none: slab[0] NULL) */
+    int inverse;
 } cuda_impl;
 
 static lw_status dev_alloc(void **p, size_t bytes, const char *what)
@@ -83,11 +87,14 @@ static void ctx_free(hctx *c)
     lw_stager_free(c->stg);
     cudaFree(c->d_ll);
     cudaFree(c->d_ll2);
+    for (int i = 0; i < 3; i++) cudaFree(c->d_sin[i]), cudaFree(c->d_sout[i]), cudaFree(c->d_sscr[i]);
     cudaFree(c->d_in);
     cudaFree(c->d_out);
     cudaFree(c->d_scr);
     free(c);
 }
+
+static int plan_inverse(const cuda_impl *im) { return im->inverse; }
 
 static lw_status ctx_new(const cuda_impl *im, hctx **out)
 {
@@ -104,6 +111,19 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
     if (st == LW_OK) st = dev_alloc(&c->d_scr, scr, "the scratch buffer");
     if (st == LW_OK) st = dev_alloc(&c->d_ll, ll, "the lowpass band");
     if (st == LW_OK) st = dev_alloc(&c->d_ll2, ll, "the lowpass band");
+    if (im->slab[0]) { /* the longest slab is a middle one (Z + 2E planes) */
+        size_t sb = ((const cuda_impl *)im->slab[1]->impl)->s.bytes, ss = 0;
+        for (int k = 0; k < 3; k++) {
+            size_t x = ((const cuda_impl *)im->slab[k]->impl)->s.scratch;
+            if (x > ss) ss = x;
+        }
+        int inv = plan_inverse(im);
+        for (int i = 0; i < 3 && st == LW_OK; i++) {
+            st = dev_alloc(&c->d_sout[i], sb, "a slab's output");
+            if (st == LW_OK && inv) st = dev_alloc(&c->d_sin[i], sb, "a slab's input");
+            if (st == LW_OK) st = dev_alloc(&c->d_sscr[i], ss, "a slab's scratch");
+        }
+    }
     for (int i = 0; i < 3 && st == LW_OK; i++) {
         st = lw_cuda_check(cudaStreamCreateWithFlags(&c->st[i], cudaStreamNonBlocking), "cudaStreamCreate");
         if (st == LW_OK)
@@ -157,6 +177,7 @@ static void cuda_destroy(lw_plan *plan)
     cudaFree(im->scratch);
     cudaFree(im->ip_scratch);
     lw_destroy(im->tail);
+    for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]);
     for (hctx *c = im->pool, *n; c; c = n) {
         n = c->next;
         ctx_free(c);
@@ -173,6 +194,7 @@ static lw_status cuda_plan(lw_plan *plan)
     pthread_mutex_init(&im->mu, NULL);
     plan->impl = im;
     lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
+    im->inverse = plan->cfg.direction == LW_INVERSE;
     if (st == LW_OK) st = lw_cuda_choose(plan, &im->s);
     if (st == LW_OK) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -182,6 +204,13 @@ static lw_status cuda_plan(lw_plan *plan)
         lw_config tc;
         /* without it (it fails only where the whole plan would) the pyramid runs whole */
         if (lw_host_pyramid_tail_config(plan, &im->s, &tc) && lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
+        lw_config sc[3];
+        if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc)) {
+            int ok = 1;
+            for (int k = 0; k < 3 && ok; k++) ok = lw_plan_create(&im->slab[k], &sc[k]) == LW_OK;
+            if (!ok) /* as for the tail: the volume then runs whole */
+                for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]), im->slab[k] = NULL;
+        }
     }
     if (st == LW_OK) {
         if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
@@ -231,6 +260,13 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     h.d_in = c->d_in, h.d_out = c->d_out, h.d_scr = c->d_scr, h.d_ll = c->d_ll, h.d_ll2 = c->d_ll2;
     h.din = hin.how != LW_HOST_PAGEABLE, h.dout = hout.how != LW_HOST_PAGEABLE;
     if (im->tail) h.tail = im->tail, h.tail_s = &((const cuda_impl *)im->tail->impl)->s;
+    if (im->slab[0]) {
+        h.sl = &im->sl;
+        for (int k = 0; k < 3; k++) {
+            h.slab[k] = im->slab[k], h.slab_s[k] = &((const cuda_impl *)im->slab[k]->impl)->s;
+            h.d_sin[k] = c->d_sin[k], h.d_sout[k] = c->d_sout[k], h.d_sscr[k] = c->d_sscr[k];
+        }
+    }
     lw_status st = lw_host_run(&h, in, out);
     if (st != LW_OK) { /* leave the context idle and clean for the next call */
         for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
@@ -268,6 +304,9 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "
                    "lowpass band (%lld x %lld)\n", plan->geo.levels, (long long)plan->geo.len[1][0],
                    (long long)plan->geo.len[1][1]);
+    if (im->slab[0])
+        lw_appendf(buf, len, "host_pipeline: %lld slabs of %lld planes along axis 0 (margins of %lld), each overlapped "
+                   "with the copies\n", (long long)im->sl.n, (long long)im->sl.Z, (long long)im->sl.E);
     if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");

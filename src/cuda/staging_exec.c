@@ -15,7 +15,11 @@
  * Expected: one level near the concurrent both-ways PCIe bound; a pyramid
  * about 1 / (1 + 1/4) of it (the last quarter moves alone).
  *
- * Everything else (3-D, batches, interleaved, other engines): the whole
+ * 3-D, one level: in slabs of planes along axis 0 (staging_slabs.c), each
+ * slab transformed by a plan of its own shape as soon as its planes are up,
+ * its core coming down behind; expected like one-level 2-D.
+ *
+ * Everything else (3-D pyramids, batches, interleaved, other engines): the whole
  * array up, the transform, the whole array down; pageable memory still
  * moves at the staging ring's speed, but the two directions do not overlap
  * (about half the bound). */
@@ -78,7 +82,7 @@ static lwk_plane plane(const void *p, int64_t rs)
     return x;
 }
 
-static lw_status finish(lw_host_call *h)
+lw_status lw_host_finish(lw_host_call *h)
 {
     LW_TRY(lw_stage_drain(h->stg));
     for (int k = 0; k < 3; k++) CK(cudaStreamSynchronize(h->st[k]), "transform or host copy");
@@ -131,7 +135,7 @@ static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
         lw_box q = quarter_box(hr, hc, C, h->s->esize);
         LW_TRY(lw_stage_down(h->stg, &q, out, h->d_ll2, h->dout, h->st[0]));
     }
-    return finish(h);
+    return lw_host_finish(h);
 }
 
 static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
@@ -163,7 +167,7 @@ static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
         CK(lwk_tile2d_inverse(h->s->dtype, &t, ll, det, dst, st), "cuda tile2d kernel launch (band)");
         LW_TRY(down_rows(h, out, h->d_out, r0, r1, C, 0, C, st));
     }
-    return finish(h);
+    return lw_host_finish(h);
 }
 
 /* ---- the rest ------------------------------------------------------------------ */
@@ -174,7 +178,7 @@ static lw_status run_whole(lw_host_call *h, const void *in, void *out)
     LW_TRY(lw_stage_up(h->stg, &b, in, h->d_in, h->din, h->st[0]));
     LW_TRY(lw_cuda_run(h->p, h->s, h->d_in, h->d_out, h->d_scr, h->st[0]));
     LW_TRY(lw_stage_down(h->stg, &b, out, h->d_out, h->dout, h->st[0]));
-    return finish(h);
+    return lw_host_finish(h);
 }
 
 /* the row bands apply: fused 2-D engine on a plain 2-D array, long enough */
@@ -202,6 +206,7 @@ lw_status lw_host_run(lw_host_call *h, const void *in, void *out)
 {
     const lw_plan *p = h->p;
     int bands = in != out && bands_apply(p, h->s) && (p->geo.levels == 1 || h->tail);
+    if (!bands && in != out && h->sl) return lw_host_run_slabs(h, in, out);
     if (!bands) {
         h->tail = NULL;
         return run_whole(h, in, out);

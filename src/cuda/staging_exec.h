@@ -24,6 +24,11 @@ typedef struct lw_host_call {
     int din, dout;              /* in / out go straight through the copy engines */
     const lw_plan *tail;        /* levels 2..L (NULL: no pyramid path) */
     const lw_cuda_sched *tail_s;
+    /* 3-D one level in slabs (staging_slabs.c); slab plans by shape (lw_slab_kind), NULL: none */
+    const lw_slabs *sl;
+    const lw_plan *slab[3];
+    const lw_cuda_sched *slab_s[3];
+    void *d_sin[3], *d_sout[3], *d_sscr[3]; /* per stream: a slab's input (inverse), output, scratch */
 } lw_host_call;
 
 /* The plan of levels 2..L of a 2-D pyramid, as the pyramid path needs it:
@@ -31,8 +36,20 @@ typedef struct lw_host_call {
  * (engine, rank, layout, levels, periodic inverse). */
 int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg);
 
+/* The slab plans of a 3-D one-level volume (device pointers, shapes by
+ * lw_slab_kind; the inverse ones may destroy their input): fills sl and cfg
+ * and returns 1, or 0 when the plan does not take that path (rank, levels,
+ * layout, periodic, non-separable wavelet, an engine named, fewer than 3
+ * slabs).  want: slabs asked for (tuning host_slabs; 0: 16). */
+int lw_host_slab_configs(const lw_plan *p, int64_t want, lw_slabs *sl, lw_config cfg[3]);
+/* A 3-D volume in slabs (staging_slabs.c): in != out, h->sl set. */
+lw_status lw_host_run_slabs(lw_host_call *h, const void *in, void *out);
+/* Wait for the staged downloads and the streams. */
+lw_status lw_host_finish(lw_host_call *h);
+
 /* Run one call.  Chooses: one-level 2-D in row bands; 2-D pyramids with
- * level 1 in row bands and levels 2..L on the lowpass band (h->tail); else
+ * level 1 in row bands and levels 2..L on the lowpass band (h->tail);
+ * one-level 3-D in slabs (h->sl); else
  * the whole array up, transform, down.  The bands need in != out and at
  * least 256 rows.  Returns once out holds the result. */
 lw_status lw_host_run(lw_host_call *h, const void *in, void *out);
