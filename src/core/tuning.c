@@ -39,7 +39,7 @@ static const knob knobs[] = {
     {"stage_kb", K_INT, OFF(stage_kb), 0, 1 << 20, NULL,
      "cuda, pageable host memory: KiB of one pinned staging buffer (0: 4096)"},
     {"stage_buffers", K_INT, OFF(stage_buffers), 0, 64, NULL,
-     "cuda, pageable host memory: pinned staging buffers per concurrent call (0: 8; at least 2)"},
+     "cuda, pageable host memory: pinned staging buffers per ring, two rings per concurrent call (0: 16; at least 2)"},
     {"copy_threads", K_INT, OFF(copy_threads), 0, 64, NULL,
      "cuda, pageable host memory: host threads copying to and from the staging buffers (0: half the cores, 1..8)"},
     {"pageable", K_ENUM, OFF(pageable), 0, 0, "auto stage register",

@@ -200,7 +200,7 @@ static lw_status cuda_plan(lw_plan *plan)
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         const lw_tuning *tu = &plan->tune;
         lw_stage_cfg_resolve(&im->stage, tu->stage_kb, tu->stage_buffers, tu->copy_threads, tu->pageable,
-                             tu->register_min_mb, cores > 0 ? (int)cores : 1);
+                             tu->register_min_mb, cores > 0 ? (int)cores : 1, im->s.bytes);
         lw_config tc;
         /* without it (it fails only where the whole plan would) the pyramid runs whole */
         if (lw_host_pyramid_tail_config(plan, &im->s, &tc) && lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
@@ -313,8 +313,8 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\n", s->scratch, s->inplace_scratch);
     if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
         lw_appendf(buf, len,
-                   "host_staging: device copies of in and out (%zu bytes each); pageable memory %s: %d pinned "
-                   "buffers of %zu bytes, %d copy threads\n",
+                   "host_staging: device copies of in and out (%zu bytes each); pageable memory %s: 2 rings of %d "
+                   "pinned buffers of %zu bytes, %d copy threads\n",
                    s->bytes,
                    im->stage.pageable == LW_PAGEABLE_REGISTER ? "registered for each call"
                    : im->stage.pageable == LW_PAGEABLE_STAGE || !im->stage.register_min

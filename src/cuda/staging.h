@@ -99,9 +99,11 @@ typedef struct lw_stage_cfg {
 } lw_stage_cfg;
 
 /* Resolve the tuning values (0 = automatic) into a configuration for a
- * machine with `cores` online cores. */
+ * machine with `cores` online cores and transfers of `bytes` each way: the
+ * ring never holds much more than one transfer (smaller buffers, fewer of
+ * them, at least 2), so that small plans pin little memory. */
 void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64_t threads, int pageable,
-                          int64_t register_min_mb, int cores);
+                          int64_t register_min_mb, int cores, size_t bytes);
 /* 1: register a pageable buffer of `bytes` for the call; 0: stage it. */
 int lw_stage_use_register(const lw_stage_cfg *c, size_t bytes);
 

@@ -1,15 +1,18 @@
 /* The stager (staging_ring.h): pageable host memory through a ring of pinned
  * buffers.
  *
- * Upload of a chunk: take the next ring buffer (waiting for the copy it last
- * fed or received, and copying a received chunk out first), memcpy the
- * chunk into it with the copy threads, enqueue its host-to-device copy,
- * record the buffer's event.  Download of a chunk: take the next buffer,
- * enqueue the device-to-host copy into it, record the event and leave it
- * pending; it is copied out when the ring comes round to it again, when
- * lw_stage_drain runs, or earlier when its copy is seen finished.  So the
- * copy threads fill and empty buffers while both copy engines move others,
- * and each buffer is reused only after its copy finished. */
+ * Two rings of cfg.nbuf buffers: one for uploads, one for downloads, so that
+ * an upload never waits for a download that waits for a kernel.
+ * Upload of a chunk: take the next buffer of the upload ring (waiting for
+ * the copy it last fed), memcpy the chunk into it with the copy threads,
+ * enqueue its host-to-device copy, record the buffer's event.  Download of
+ * a chunk: take the next buffer of the download ring (copying out the chunk
+ * it last received, once its copy finished), enqueue the device-to-host copy
+ * into it, record the event and leave it pending; it is copied out when the
+ * ring comes round to it again, when lw_stage_drain runs, or earlier when
+ * its copy is seen finished.  So the copy threads fill and empty buffers
+ * while both copy engines move others, and each buffer is reused only after
+ * its copy finished. */
 #include "staging_ring.h"
 
 #include <pthread.h>
@@ -43,8 +46,8 @@ typedef struct copy_job {
 
 struct lw_stager {
     lw_stage_cfg cfg;
-    slot *slots;
-    int next;
+    slot *slots; /* 2 * cfg.nbuf: the upload ring, then the download ring */
+    int next[2];
     /* copy threads: workers 1 .. cfg.threads-1, the caller is part 0 */
     pthread_t *th;
     int nth;
@@ -133,7 +136,7 @@ void lw_stager_free(lw_stager *s)
     pthread_cond_destroy(&s->go);
     pthread_cond_destroy(&s->done);
     if (s->slots)
-        for (int i = 0; i < s->cfg.nbuf; i++) {
+        for (int i = 0; i < 2 * s->cfg.nbuf; i++) {
             if (s->slots[i].ev) {
                 cudaEventSynchronize(s->slots[i].ev);
                 cudaEventDestroy(s->slots[i].ev);
@@ -154,9 +157,9 @@ lw_status lw_stager_new(const lw_stage_cfg *cfg, lw_stager **out)
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->go, NULL);
     pthread_cond_init(&s->done, NULL);
-    s->slots = calloc((size_t)cfg->nbuf, sizeof *s->slots);
+    s->slots = calloc(2 * (size_t)cfg->nbuf, sizeof *s->slots);
     lw_status st = s->slots ? LW_OK : lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the staging ring");
-    for (int i = 0; i < cfg->nbuf && st == LW_OK; i++) {
+    for (int i = 0; i < 2 * cfg->nbuf && st == LW_OK; i++) {
         st = lw_cuda_check(cudaMallocHost(&s->slots[i].buf, cfg->chunk), "cudaMallocHost (staging ring)");
         if (st == LW_OK)
             st = lw_cuda_check(cudaEventCreateWithFlags(&s->slots[i].ev, cudaEventDisableTiming), "cudaEventCreate");
@@ -240,8 +243,9 @@ static lw_status settle(lw_stager *s, slot *x)
 /* copy out the downloads whose copies have finished, oldest first, without waiting */
 static lw_status settle_ready(lw_stager *s)
 {
+    slot *ring = s->slots + s->cfg.nbuf;
     for (int i = 0; i < s->cfg.nbuf; i++) {
-        slot *x = &s->slots[(s->next + i) % s->cfg.nbuf];
+        slot *x = &ring[(s->next[1] + i) % s->cfg.nbuf];
         if (x->state != SLOT_DOWN) continue;
         cudaError_t e = cudaEventQuery(x->ev);
         if (e == cudaErrorNotReady) {
@@ -253,11 +257,12 @@ static lw_status settle_ready(lw_stager *s)
     return LW_OK;
 }
 
-static lw_status take(lw_stager *s, slot **out)
+/* the next buffer of ring r (0 upload, 1 download), free */
+static lw_status take(lw_stager *s, int r, slot **out)
 {
     LW_TRY(settle_ready(s));
-    slot *x = &s->slots[s->next];
-    s->next = (s->next + 1) % s->cfg.nbuf;
+    slot *x = &s->slots[r * s->cfg.nbuf + s->next[r]];
+    s->next[r] = (s->next[r] + 1) % s->cfg.nbuf;
     LW_TRY(settle(s, x));
     *out = x;
     return LW_OK;
@@ -274,7 +279,7 @@ lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev
     int64_t n = lw_chunk_count(b, s->cfg.chunk);
     for (int64_t i = 0; i < n; i++) {
         slot *x;
-        LW_TRY(take(s, &x));
+        LW_TRY(take(s, 0, &x));
         copy_job j = {b, {0, 0, 0, 0, 0, 0}, (char *)host, x->buf, 1, 1};
         lw_chunk_at(b, s->cfg.chunk, i, &j.c);
         run_copy(s, &j);
@@ -296,7 +301,7 @@ lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *d
     int64_t n = lw_chunk_count(b, s->cfg.chunk);
     for (int64_t i = 0; i < n; i++) {
         slot *x;
-        LW_TRY(take(s, &x));
+        LW_TRY(take(s, 1, &x));
         lw_chunk_at(b, s->cfg.chunk, i, &x->c);
         CK(chunk_dma(b, &x->c, x->buf, dev, 0, st), "cudaMemcpyAsync (staged, device to host)");
         CK(cudaEventRecord(x->ev, st), "cudaEventRecord");
@@ -307,13 +312,15 @@ lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *d
 
 lw_status lw_stage_drain(lw_stager *s)
 {
-    for (int i = 0; i < s->cfg.nbuf; i++) LW_TRY(settle(s, &s->slots[(s->next + i) % s->cfg.nbuf]));
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < s->cfg.nbuf; i++)
+            LW_TRY(settle(s, &s->slots[r * s->cfg.nbuf + (s->next[r] + i) % s->cfg.nbuf]));
     return LW_OK;
 }
 
 void lw_stage_abort(lw_stager *s)
 {
-    for (int i = 0; i < s->cfg.nbuf; i++) {
+    for (int i = 0; i < 2 * s->cfg.nbuf; i++) {
         slot *x = &s->slots[i];
         if (x->state != SLOT_IDLE) cudaEventSynchronize(x->ev);
         x->state = SLOT_IDLE;

@@ -108,15 +108,19 @@ int lw_copy_threads_for(size_t bytes, int threads, size_t min_per_thread)
 }
 
 void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64_t threads, int pageable,
-                          int64_t register_min_mb, int cores)
+                          int64_t register_min_mb, int cores, size_t bytes)
 {
     /* 4 MiB chunks: large enough that a chunk's copy costs far more than its
      * launch (~10 us at 25 GB/s is 250 KB), small enough that the first
-     * chunk's memcpy delays the pipeline little; 8 of them let the copy
-     * threads run ahead of both copy engines */
+     * chunk's memcpy delays the pipeline little; 16 per ring hold two row
+     * bands of a 16384-wide float image, so that a band's download never
+     * waits for the previous band's */
     c->chunk = (size_t)(stage_kb > 0 ? stage_kb : 4096) << 10;
-    c->nbuf = nbuf > 0 ? (int)nbuf : 8;
+    c->nbuf = nbuf > 0 ? (int)nbuf : 16;
     if (c->nbuf < 2) c->nbuf = 2;
+    if (bytes < c->chunk) c->chunk = bytes < 4096 ? 4096 : (bytes + 4095) & ~(size_t)4095;
+    size_t need = (bytes + c->chunk - 1) / c->chunk;
+    if (need < (size_t)c->nbuf) c->nbuf = need < 2 ? 2 : (int)need;
     /* one memcpy thread moves roughly 8-12 GB/s: four keep up with one
      * direction of a PCIe 5 x16 link and eight with both, but never more
      * than half the cores (the caller's own threads run too) */

@@ -1,7 +1,8 @@
 /* Host-pointer execution of the CUDA backend from pinned and pageable memory
  * (src/cuda/staging*.c), against the CPU reference: every wavelet, forward
- * and inverse, 2-D 1 level (the row-band path) and 5 levels, 3-D 1 and 3
- * levels, batches of 2-D, odd and even lengths, both modes; pageable memory
+ * and inverse, 2-D 1 level (the row-band path) and 5 levels (bands + tail),
+ * 3-D 1 level (slabs) and 3 levels, batches of 2-D, odd and even lengths,
+ * both modes, each checked to take the pipeline it should; pageable memory
  * staged with the default ring, staged through a small ring (many chunks,
  * the ring wraps, rows cut in segments) and registered for the call; in
  * place; two threads executing one plan at once; a bad tuning value.
@@ -9,6 +10,8 @@
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
 #include "gpu_common.h"
+
+#include "cuda/staging.h"
 
 #include <pthread.h>
 
@@ -80,6 +83,24 @@ static double max_err(const void *a, const void *b, lw_dtype t, int64_t n, doubl
 }
 
 static long g_runs[NMEM];
+static long g_paths[3]; /* configurations run in row bands (2-D pyramid), in slabs (3-D), whole */
+
+/* the pipeline the plan must take (staging_exec.c), checked on its description */
+static void check_path(const lw_plan *pc, const hcase *h, lw_mode m, lw_direction d, const char *txt)
+{
+    char desc[4096];
+    if (lw_plan_describe(pc, desc, sizeof desc) != LW_OK) return;
+    int pyr2 = h->rank == 2 && h->levels >= 2 && h->shape[0] >= 256 && lw_cuda_plan_engine(pc) == LWE_TILE2D &&
+               !(m == LW_PERIODIC && d == LW_INVERSE);
+    lw_slabs sl;
+    int slabs = h->rank == 3 && !h->naxes && h->levels == 1 && m != LW_PERIODIC && pc->wav->separable &&
+                lw_slabs_plan(h->shape[0], pc->wav->halo, 16, &sl) == 0;
+    int has_pyr = strstr(desc, "host_pipeline: level 1 in row bands") != NULL;
+    int has_slabs = strstr(desc, "slabs of") != NULL;
+    CHECK(pyr2 == has_pyr && slabs == has_slabs, "%s: pipeline (expected%s%s):\n%s", txt, pyr2 ? " bands+tail" : "",
+          slabs ? " slabs" : "", desc);
+    g_paths[pyr2 ? 0 : slabs ? 1 : 2]++;
+}
 
 /* one configuration on one kind of host memory, out of place and in place */
 static void run_one(const hcase *h, lw_wavelet w, lw_dtype t, lw_mode m, lw_direction d, int k)
@@ -102,6 +123,7 @@ static void run_one(const hcase *h, lw_wavelet w, lw_dtype t, lw_mode m, lw_dire
         lw_destroy(pr);
         return;
     }
+    check_path(pc, h, m, d, txt);
     int64_t n = 1;
     for (int i = 0; i < h->rank; i++) n *= h->shape[i];
     size_t bytes = (size_t)n * lw_dtype_size(t);
@@ -204,6 +226,8 @@ int main(void)
         {2, {333, 277, 0}, 0, {0, 0}, 5},
         {2, {100, 70, 0}, 0, {0, 0}, 1},   /* too short for bands */
         {3, {40, 36, 34}, 0, {0, 0}, 1},
+        {3, {70, 36, 34}, 0, {0, 0}, 1},   /* slabs */
+        {3, {67, 30, 28}, 0, {0, 0}, 1},   /* slabs, odd */
         {3, {33, 27, 41}, 0, {0, 0}, 3},
         {3, {5, 300, 260}, 2, {1, 2}, 1},  /* batch of 2-D (NCHW) */
         {3, {6, 90, 75}, 2, {1, 2}, 3},
@@ -212,6 +236,7 @@ int main(void)
         {2, {300, 260, 0}, 0, {0, 0}, 1},
         {2, {97, 66, 0}, 0, {0, 0}, 3},
         {3, {18, 20, 22}, 0, {0, 0}, 2},
+        {3, {45, 20, 22}, 0, {0, 0}, 1},
     };
     const hcase *cs = quick ? small : full;
     int ncs = quick ? (int)(sizeof small / sizeof *small) : (int)(sizeof full / sizeof *full);
@@ -231,10 +256,16 @@ int main(void)
                 }
     }
     for (int k = 0; k < NMEM; k++) printf("hostmem: %-22s %ld configurations checked\n", g_mem[k].name, g_runs[k]);
+    printf("hostmem: paths: %ld 2-D pyramid bands + tail, %ld 3-D slabs, %ld others (bands of one level, whole)\n",
+           g_paths[0], g_paths[1], g_paths[2]);
+    CHECK(g_paths[1] > 0 && (quick || g_paths[0] > 0), "the pipelines were reached");
     /* two threads on one plan: the band path and the whole path, pageable, with rings small enough to wrap */
     hcase band = {2, {1024, 768, 0}, 0, {0, 0}, 1}, pyr = {3, {24, 40, 36}, 0, {0, 0}, 2};
+    hcase pyr2 = {2, {520, 384, 0}, 0, {0, 0}, 4}, vol = {3, {80, 40, 36}, 0, {0, 0}, 1};
     two_threads(&band, "stage_kb=64,stage_buffers=2");
     two_threads(&pyr, quick ? "stage_kb=8" : NULL);
+    two_threads(&pyr2, "stage_kb=32");
+    two_threads(&vol, "stage_kb=32,host_slabs=6");
     if (!quick) two_threads(&band, "pageable=register");
     /* a bad tuning value fails plan creation with a message naming the key */
     lw_plan *p = NULL;
@@ -243,9 +274,10 @@ int main(void)
     CHECK(s == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "stage_buffers") && !p,
           "stage_buffers=65: status %d (%s)", (int)s, lw_last_error());
     char desc[4096];
+    h.shape[0] = h.shape[1] = 1024; /* 4 MiB: room for 16 buffers of 256 KiB */
     s = plan_of(&p, &h, LW_CDF97, LW_FLOAT32, LW_SYMMETRIC, LW_FORWARD, LW_BACKEND_CUDA, "stage_kb=256,copy_threads=2");
     CHECK(s == LW_OK && lw_plan_describe(p, desc, sizeof desc) == LW_OK &&
-              strstr(desc, "buffers of 262144 bytes, 2 copy threads"),
+              strstr(desc, "2 rings of 16 pinned buffers of 262144 bytes, 2 copy threads"),
           "describe names the staging: %s", s == LW_OK ? desc : lw_last_error());
     lw_destroy(p);
     return lw_test_finish("test_host_memory");

@@ -173,18 +173,23 @@ int main(void)
     CHECK(lw_copy_threads_for((size_t)64 << 20, 8, 1 << 18) == 8, "64 MiB: all 8");
     /* configuration: automatic values and the register rule */
     lw_stage_cfg s;
-    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16);
-    CHECK(s.chunk == (size_t)4 << 20 && s.nbuf == 8 && s.threads == 8, "defaults on 16 cores: 4 MiB x 8, 8 threads");
+    const size_t G = (size_t)1 << 30;
+    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, G);
+    CHECK(s.chunk == (size_t)4 << 20 && s.nbuf == 16 && s.threads == 8, "defaults on 16 cores: 4 MiB x 16, 8 threads");
+    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, (size_t)10 << 20);
+    CHECK(s.chunk == (size_t)4 << 20 && s.nbuf == 3, "10 MiB transfers: 3 buffers of 4 MiB");
+    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, 10000);
+    CHECK(s.chunk == 12288 && s.nbuf == 2, "10000-byte transfers: 2 buffers of 12 KiB");
     CHECK(!lw_stage_use_register(&s, (size_t)1 << 30), "auto without register_min_mb stages");
-    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 2);
+    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 2, G);
     CHECK(s.threads == 1, "2 cores: 1 copy thread");
-    lw_stage_cfg_resolve(&s, 64, 1, 3, LW_PAGEABLE_AUTO, 256, 16);
+    lw_stage_cfg_resolve(&s, 64, 1, 3, LW_PAGEABLE_AUTO, 256, 16, G);
     CHECK(s.chunk == 65536 && s.nbuf == 2 && s.threads == 3, "explicit values (1 buffer raised to 2)");
     CHECK(lw_stage_use_register(&s, (size_t)256 << 20) && !lw_stage_use_register(&s, ((size_t)256 << 20) - 1),
           "auto registers from register_min_mb");
-    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_REGISTER, 0, 16);
+    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_REGISTER, 0, 16, G);
     CHECK(lw_stage_use_register(&s, 1), "pageable=register always registers");
-    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_STAGE, 1, 16);
+    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_STAGE, 1, 16, G);
     CHECK(!lw_stage_use_register(&s, (size_t)1 << 30), "pageable=stage never registers");
     for (int64_t D = 1; D < 400; D++)
         for (int halo = 0; halo <= 6; halo++) check_slabs(D, halo, 16);
