@@ -348,12 +348,12 @@ typedef struct lw_bench_result {
     const char *bound;   /* "device-copy" (G2G) or "pcie" (C2C, both kinds of host memory) */
     double bound_gbps;   /* measured in the same run: bytes read + written per second; pcie:
                           * host-to-device and device-to-host copies of pinned buffers at once */
-    double register_s;   /* C2C_PAGEABLE: cudaHostRegister + cudaHostUnregister of the input and
-                          * output buffers, seconds (median of 3; what pageable=register adds per call) */
     int verified;        /* 1: output of the timed runs equals host_ref within tol */
     double max_rel_err;  /* vs host_ref, relative to max |host_ref| */
     char device[128];    /* device name */
     size_t device_extra_bytes; /* device memory the plan took beyond in and out (peak seen) */
+    double register_s;   /* C2C_PAGEABLE: cudaHostRegister + cudaHostUnregister of the input and
+                          * output buffers, seconds (median of 3; what pageable=register adds per call) */
 } lw_bench_result;
 
 /* Plan cfg on the CUDA backend, upload host_in (random data of the plan's

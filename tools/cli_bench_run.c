@@ -533,7 +533,9 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         cfg.levels = r->levels;
         r->gsps = (double)n / r->median_s / 1e9;
         r->ps = r->median_s / (double)n * 1e12;
-        r->eff_gbps = floor_bytes(&cfg) / r->median_s / 1e9;
+        /* C2C: what crosses PCIe, the array up and down once, whatever the levels */
+        double fb = c->config == CFG_C2C ? 2.0 * (double)bytes : floor_bytes(&cfg);
+        r->eff_gbps = fb / r->median_s / 1e9;
         r->frac = r->bound_gbps > 0 ? r->eff_gbps / r->bound_gbps : 0.0;
     }
 done:
