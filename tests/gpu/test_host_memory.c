@@ -217,6 +217,7 @@ int main(void)
         printf("SKIP: no CUDA device\n");
         return 77;
     }
+    (void)run_case; /* gpu_common.h's own runner: not used here */
     lw_test_seed(1616);
     const int quick = getenv("LW_HOSTMEM_QUICK") != NULL;
     static const hcase full[] = {
