@@ -205,11 +205,14 @@ static lw_status cuda_plan(lw_plan *plan)
         /* without it (it fails only where the whole plan would) the pyramid runs whole */
         if (lw_host_pyramid_tail_config(plan, &im->s, &tc) && lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
         lw_config sc[3];
-        if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc)) {
+        if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc, &tc)) {
             int ok = 1;
             for (int k = 0; k < 3 && ok; k++) ok = lw_plan_create(&im->slab[k], &sc[k]) == LW_OK;
-            if (!ok) /* as for the tail: the volume then runs whole */
+            if (ok && tc.rank) ok = lw_plan_create(&im->tail, &tc) == LW_OK;
+            if (!ok) { /* as for the 2-D tail: the volume then runs whole */
                 for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]), im->slab[k] = NULL;
+                lw_destroy(im->tail), im->tail = NULL;
+            }
         }
     }
     if (st == LW_OK) {
@@ -300,13 +303,14 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                s->engine == LWE_SCHEME ? " (paper scheme, every level)" : "");
     if (s->engine == LWE_TILE2D && s->small_from < plan->geo.levels)
         lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
-    if (im->tail)
+    if (im->tail && !im->slab[0])
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "
                    "lowpass band (%lld x %lld)\n", plan->geo.levels, (long long)plan->geo.len[1][0],
                    (long long)plan->geo.len[1][1]);
     if (im->slab[0])
-        lw_appendf(buf, len, "host_pipeline: %lld slabs of %lld planes along axis 0 (margins of %lld), each overlapped "
-                   "with the copies\n", (long long)im->sl.n, (long long)im->sl.Z, (long long)im->sl.E);
+        lw_appendf(buf, len, "host_pipeline: level 1 in %lld slabs of %lld planes along axis 0 (margins of %lld), each "
+                   "overlapped with the copies%s\n", (long long)im->sl.n, (long long)im->sl.Z, (long long)im->sl.E,
+                   im->tail ? "; levels 2.. on the lowpass octant" : "");
     if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");

@@ -15,11 +15,12 @@
  * Expected: one level near the concurrent both-ways PCIe bound; a pyramid
  * about 1 / (1 + 1/4) of it (the last quarter moves alone).
  *
- * 3-D, one level: in slabs of planes along axis 0 (staging_slabs.c), each
+ * 3-D: level 1 in slabs of planes along axis 0 (staging_slabs.c), each
  * slab transformed by a plan of its own shape as soon as its planes are up,
- * its core coming down behind; expected like one-level 2-D.
+ * its core coming down behind; expected like one-level 2-D; a pyramid keeps
+ * the lowpass octant for levels 2..L (1/8 moving alone at the end).
  *
- * Everything else (3-D pyramids, batches, interleaved, other engines): the whole
+ * Everything else (batches, interleaved, periodic 3-D, other engines): the whole
  * array up, the transform, the whole array down; pageable memory still
  * moves at the staging ring's speed, but the two directions do not overlap
  * (about half the bound). */

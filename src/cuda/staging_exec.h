@@ -20,9 +20,9 @@ typedef struct lw_host_call {
     cudaStream_t st[3];
     cudaEvent_t ev[3];
     void *d_in, *d_out, *d_scr;
-    void *d_ll, *d_ll2;         /* compact level-1 lowpass band, before and after levels 2..L */
+    void *d_ll, *d_ll2;         /* compact level-1 lowpass band / octant, before and after levels 2..L */
     int din, dout;              /* in / out go straight through the copy engines */
-    const lw_plan *tail;        /* levels 2..L (NULL: no pyramid path) */
+    const lw_plan *tail;        /* levels 2..L on the level-1 lowpass band (2-D) or octant (3-D); NULL: none */
     const lw_cuda_sched *tail_s;
     /* 3-D one level in slabs (staging_slabs.c); slab plans by shape (lw_slab_kind), NULL: none */
     const lw_slabs *sl;
@@ -36,20 +36,23 @@ typedef struct lw_host_call {
  * (engine, rank, layout, levels, periodic inverse). */
 int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg);
 
-/* The slab plans of a 3-D one-level volume (device pointers, shapes by
- * lw_slab_kind; the inverse ones may destroy their input): fills sl and cfg
- * and returns 1, or 0 when the plan does not take that path (rank, levels,
- * layout, periodic, non-separable wavelet, an engine named, fewer than 3
- * slabs).  want: slabs asked for (tuning host_slabs; 0: 16). */
-int lw_host_slab_configs(const lw_plan *p, int64_t want, lw_slabs *sl, lw_config cfg[3]);
-/* A 3-D volume in slabs (staging_slabs.c): in != out, h->sl set. */
+/* The slab plans of a 3-D volume's level 1 (device pointers, one level,
+ * shapes by lw_slab_kind; the inverse ones may destroy their input) and,
+ * for a pyramid, the tail plan of levels 2..L on the lowpass octant (rank 0
+ * when one level): fills sl, cfg and tail and returns 1, or 0 when the plan
+ * does not take that path (rank, layout, periodic, non-separable wavelet,
+ * an engine named, fewer than 3 slabs).  want: slabs asked for (tuning
+ * host_slabs; 0: 16; 1, 2: none). */
+int lw_host_slab_configs(const lw_plan *p, int64_t want, lw_slabs *sl, lw_config cfg[3], lw_config *tail);
+/* A 3-D volume in slabs (staging_slabs.c): in != out, h->sl set, h->tail
+ * the octant's plan for a pyramid. */
 lw_status lw_host_run_slabs(lw_host_call *h, const void *in, void *out);
 /* Wait for the staged downloads and the streams. */
 lw_status lw_host_finish(lw_host_call *h);
 
 /* Run one call.  Chooses: one-level 2-D in row bands; 2-D pyramids with
  * level 1 in row bands and levels 2..L on the lowpass band (h->tail);
- * one-level 3-D in slabs (h->sl); else
+ * 3-D in slabs (h->sl; pyramids with h->tail); else
  * the whole array up, transform, down.  The bands need in != out and at
  * least 256 rows.  Returns once out holds the result. */
 lw_status lw_host_run(lw_host_call *h, const void *in, void *out);

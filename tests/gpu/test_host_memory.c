@@ -1,7 +1,7 @@
 /* Host-pointer execution of the CUDA backend from pinned and pageable memory
  * (src/cuda/staging*.c), against the CPU reference: every wavelet, forward
  * and inverse, 2-D 1 level (the row-band path) and 5 levels (bands + tail),
- * 3-D 1 level (slabs) and 3 levels, batches of 2-D, odd and even lengths,
+ * 3-D 1 level (slabs) and 2, 3 levels (slabs + octant tail), batches of 2-D, odd and even lengths,
  * both modes, each checked to take the pipeline it should; pageable memory
  * staged with the default ring, staged through a small ring (many chunks,
  * the ring wraps, rows cut in segments) and registered for the call; in
@@ -93,7 +93,7 @@ static void check_path(const lw_plan *pc, const hcase *h, lw_mode m, lw_directio
     int pyr2 = h->rank == 2 && h->levels >= 2 && h->shape[0] >= 256 && lw_cuda_plan_engine(pc) == LWE_TILE2D &&
                !(m == LW_PERIODIC && d == LW_INVERSE);
     lw_slabs sl;
-    int slabs = h->rank == 3 && !h->naxes && h->levels == 1 && m != LW_PERIODIC && pc->wav->separable &&
+    int slabs = h->rank == 3 && !h->naxes && h->levels >= 1 && m != LW_PERIODIC && pc->wav->separable &&
                 lw_slabs_plan(h->shape[0], pc->wav->halo, 16, &sl) == 0;
     int has_pyr = strstr(desc, "host_pipeline: level 1 in row bands") != NULL;
     int has_slabs = strstr(desc, "slabs of") != NULL;
@@ -229,6 +229,8 @@ int main(void)
         {3, {40, 36, 34}, 0, {0, 0}, 1},
         {3, {70, 36, 34}, 0, {0, 0}, 1},   /* slabs */
         {3, {67, 30, 28}, 0, {0, 0}, 1},   /* slabs, odd */
+        {3, {70, 36, 34}, 0, {0, 0}, 2},   /* slabs + octant tail */
+        {3, {67, 30, 29}, 0, {0, 0}, 3},
         {3, {33, 27, 41}, 0, {0, 0}, 3},
         {3, {5, 300, 260}, 2, {1, 2}, 1},  /* batch of 2-D (NCHW) */
         {3, {6, 90, 75}, 2, {1, 2}, 3},
@@ -238,6 +240,7 @@ int main(void)
         {2, {97, 66, 0}, 0, {0, 0}, 3},
         {3, {18, 20, 22}, 0, {0, 0}, 2},
         {3, {45, 20, 22}, 0, {0, 0}, 1},
+        {3, {45, 21, 22}, 0, {0, 0}, 2},
     };
     const hcase *cs = quick ? small : full;
     int ncs = quick ? (int)(sizeof small / sizeof *small) : (int)(sizeof full / sizeof *full);
@@ -263,10 +266,12 @@ int main(void)
     /* two threads on one plan: the band path and the whole path, pageable, with rings small enough to wrap */
     hcase band = {2, {1024, 768, 0}, 0, {0, 0}, 1}, pyr = {3, {24, 40, 36}, 0, {0, 0}, 2};
     hcase pyr2 = {2, {520, 384, 0}, 0, {0, 0}, 4}, vol = {3, {80, 40, 36}, 0, {0, 0}, 1};
+    hcase vol3 = {3, {66, 40, 36}, 0, {0, 0}, 3};
     two_threads(&band, "stage_kb=64,stage_buffers=2");
     two_threads(&pyr, quick ? "stage_kb=8" : NULL);
     two_threads(&pyr2, "stage_kb=32");
     two_threads(&vol, "stage_kb=32,host_slabs=6");
+    two_threads(&vol3, "stage_kb=32");
     if (!quick) two_threads(&band, "pageable=register");
     /* a bad tuning value fails plan creation with a message naming the key */
     lw_plan *p = NULL;
