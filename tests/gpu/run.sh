@@ -24,7 +24,8 @@
 #   compute-sanitizer memcheck -> $OUT/hostmem-memcheck.log, then `liftwave bench --host-memory
 #   pinned,pageable` on 2-D 16384^2 1 and 5 levels and 3-D 512^3, forward and inverse, staged and
 #   registered (--tune pageable=register) -> $OUT/hostmem-bench.json (+ .err); a table in the summary
-#   (LW_HOSTMEM_BENCH_ARGS adds bench options, e.g. --tune copy_threads=4)
+#   (LW_HOSTMEM_BENCH_ARGS adds bench options, e.g. --tune copy_threads=4; LW_HOSTMEM_STEPS="test memcheck
+#   bench" picks the steps, so that a run can be split in two calls sharing LW_BUILD_DIR)
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -202,16 +203,23 @@ if has hostmem; then
   rc=$?
   say "hostmem build: rc=$rc in $(( $(date +%s) - t0 ))s"
   [ $rc -ne 0 ] && tail -30 "$OUT/build.log"
+  HS=" ${LW_HOSTMEM_STEPS:-test memcheck bench} "
+fi
+if has hostmem && [[ $HS == *" test "* ]]; then
   t0=$(date +%s)
   timeout ${LW_TEST_TIMEOUT:-900} "$T/test_host_memory" >"$OUT/hostmem-test.log" 2>&1
   say "test_host_memory: rc=$? in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/hostmem-test.log")"
   grep -E "^(hostmem|threads):" "$OUT/hostmem-test.log" | tee -a "$SUMMARY"
   grep FAIL "$OUT/hostmem-test.log" | head -20 | tee -a "$SUMMARY"
+fi
+if has hostmem && [[ $HS == *" memcheck "* ]]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   t0=$(date +%s)
   LW_HOSTMEM_QUICK=1 timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool memcheck --error-exitcode 3 "$T/test_host_memory" \
     >"$OUT/hostmem-memcheck.log" 2>&1
   say "compute-sanitizer memcheck (host memory, quick): rc=$? in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY' "$OUT/hostmem-memcheck.log" | tail -1) / $(grep 'checks passed' "$OUT/hostmem-memcheck.log")"
+fi
+if has hostmem && [[ $HS == *" bench "* ]]; then
   t0=$(date +%s)
   L="$BUILD/liftwave"
   B="bench --backend cuda --wavelet cdf97 --direction forward,inverse --json ${LW_HOSTMEM_BENCH_ARGS:-}"
