@@ -46,8 +46,8 @@ static const knob knobs[] = {
      "cuda, pageable host memory: staged through pinned buffers, or registered (cudaHostRegister) for each call "
      "(auto: register from register_min_mb, else stage)"},
     {"host_slabs", K_INT, OFF(host_slabs), 0, 4096, NULL,
-     "cuda, host pointers, 3-D one level: slabs along axis 0 overlapping the copies with the transform "
-     "(0: 16; below 3: the whole volume at once)"},
+     "cuda, host pointers, 3-D: level-1 slabs along axis 0, batches: groups of items, overlapping the copies "
+     "with the transform (0: 16; 1, 2: the whole array at once)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

@@ -59,6 +59,7 @@ typedef struct cuda_impl {
     lw_plan *tail;      /* host pointers, 2-D pyramids: levels 2..L on the lowpass band */
     lw_slabs sl;        /* host pointers, 3-D one level: slabs along axis 0 ... */
     lw_plan *slab[3];   /* ... and their plans by shape (none: slab[0] NULL) */
+    int64_t per, groups; /* host pointers, batches: items per group, groups (slab[0], slab[1] their plans) */
     int inverse;
 } cuda_impl;
 
@@ -111,7 +112,14 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
     if (st == LW_OK) st = dev_alloc(&c->d_scr, scr, "the scratch buffer");
     if (st == LW_OK) st = dev_alloc(&c->d_ll, ll, "the lowpass band");
     if (st == LW_OK) st = dev_alloc(&c->d_ll2, ll, "the lowpass band");
-    if (im->slab[0]) { /* the longest slab is a middle one (Z + 2E planes) */
+    if (im->groups) { /* batches in groups: a scratch per stream */
+        size_t ss = 0;
+        for (int k = 0; k < 2; k++) {
+            size_t x = ((const cuda_impl *)im->slab[k]->impl)->s.scratch;
+            if (x > ss) ss = x;
+        }
+        for (int i = 0; i < 3 && st == LW_OK; i++) st = dev_alloc(&c->d_sscr[i], ss, "a group's scratch");
+    } else if (im->slab[0]) { /* the longest slab is a middle one (Z + 2E planes) */
         size_t sb = ((const cuda_impl *)im->slab[1]->impl)->s.bytes, ss = 0;
         for (int k = 0; k < 3; k++) {
             size_t x = ((const cuda_impl *)im->slab[k]->impl)->s.scratch;
@@ -213,6 +221,13 @@ static lw_status cuda_plan(lw_plan *plan)
                 for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]), im->slab[k] = NULL;
                 lw_destroy(im->tail), im->tail = NULL;
             }
+        } else if (lw_host_item_configs(plan, tu->host_slabs, &im->per, &im->groups, sc)) {
+            int ok = 1;
+            for (int k = 0; k < 2 && ok; k++) ok = lw_plan_create(&im->slab[k], &sc[k]) == LW_OK;
+            if (!ok) {
+                for (int k = 0; k < 2; k++) lw_destroy(im->slab[k]), im->slab[k] = NULL;
+                im->groups = 0;
+            }
         }
     }
     if (st == LW_OK) {
@@ -263,7 +278,11 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     h.d_in = c->d_in, h.d_out = c->d_out, h.d_scr = c->d_scr, h.d_ll = c->d_ll, h.d_ll2 = c->d_ll2;
     h.din = hin.how != LW_HOST_PAGEABLE, h.dout = hout.how != LW_HOST_PAGEABLE;
     if (im->tail) h.tail = im->tail, h.tail_s = &((const cuda_impl *)im->tail->impl)->s;
-    if (im->slab[0]) {
+    if (im->groups) {
+        h.per = im->per, h.groups = im->groups;
+        for (int k = 0; k < 2; k++) h.slab[k] = im->slab[k], h.slab_s[k] = &((const cuda_impl *)im->slab[k]->impl)->s;
+        for (int k = 0; k < 3; k++) h.d_sscr[k] = c->d_sscr[k];
+    } else if (im->slab[0]) {
         h.sl = &im->sl;
         for (int k = 0; k < 3; k++) {
             h.slab[k] = im->slab[k], h.slab_s[k] = &((const cuda_impl *)im->slab[k]->impl)->s;
@@ -307,7 +326,10 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "
                    "lowpass band (%lld x %lld)\n", plan->geo.levels, (long long)plan->geo.len[1][0],
                    (long long)plan->geo.len[1][1]);
-    if (im->slab[0])
+    if (im->groups)
+        lw_appendf(buf, len, "host_pipeline: %lld groups of %lld items, each overlapped with the copies\n",
+                   (long long)im->groups, (long long)im->per);
+    else if (im->slab[0])
         lw_appendf(buf, len, "host_pipeline: level 1 in %lld slabs of %lld planes along axis 0 (margins of %lld), each "
                    "overlapped with the copies%s\n", (long long)im->sl.n, (long long)im->sl.Z, (long long)im->sl.E,
                    im->tail ? "; levels 2.. on the lowpass octant" : "");

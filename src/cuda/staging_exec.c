@@ -20,7 +20,10 @@
  * its core coming down behind; expected like one-level 2-D; a pyramid keeps
  * the lowpass octant for levels 2..L (1/8 moving alone at the end).
  *
- * Everything else (batches, interleaved, periodic 3-D, other engines): the whole
+ * Batches (trailing axes transformed): in groups of items, each group up,
+ * transformed, down on its stream (staging_items.c).
+ *
+ * Everything else (in place, interleaved or periodic 3-D, other axes, other engines): the whole
  * array up, the transform, the whole array down; pageable memory still
  * moves at the staging ring's speed, but the two directions do not overlap
  * (about half the bound). */
@@ -208,6 +211,7 @@ lw_status lw_host_run(lw_host_call *h, const void *in, void *out)
     const lw_plan *p = h->p;
     int bands = in != out && bands_apply(p, h->s) && (p->geo.levels == 1 || h->tail);
     if (!bands && in != out && h->sl) return lw_host_run_slabs(h, in, out);
+    if (!bands && in != out && h->groups) return lw_host_run_items(h, in, out);
     if (!bands) {
         h->tail = NULL;
         return run_whole(h, in, out);

@@ -29,6 +29,8 @@ typedef struct lw_host_call {
     const lw_plan *slab[3];
     const lw_cuda_sched *slab_s[3];
     void *d_sin[3], *d_sout[3], *d_sscr[3]; /* per stream: a slab's input (inverse), output, scratch */
+    /* batches in groups of items (staging_items.c): slab[0] a group's plan, slab[1] the last group's */
+    int64_t per, groups;        /* items per group, groups; 0: none */
 } lw_host_call;
 
 /* The plan of levels 2..L of a 2-D pyramid, as the pyramid path needs it:
@@ -47,12 +49,21 @@ int lw_host_slab_configs(const lw_plan *p, int64_t want, lw_slabs *sl, lw_config
 /* A 3-D volume in slabs (staging_slabs.c): in != out, h->sl set, h->tail
  * the octant's plan for a pyramid. */
 lw_status lw_host_run_slabs(lw_host_call *h, const void *in, void *out);
+/* Batches whose transformed axes are the trailing ones, in groups of about
+ * 1/want of the items (want 0: 16; 1, 2: none): the plans of a group and of
+ * the last group (device pointers, axes 1..naxes), *per items each, *groups
+ * groups; 1, or 0 when the plan does not take that path (device pointers,
+ * no batch dimension, other axes, an engine named, fewer than 3 groups). */
+int lw_host_item_configs(const lw_plan *p, int64_t want, int64_t *per, int64_t *groups, lw_config cfg[2]);
+/* A batch in groups (staging_items.c): in != out, h->groups set. */
+lw_status lw_host_run_items(lw_host_call *h, const void *in, void *out);
 /* Wait for the staged downloads and the streams. */
 lw_status lw_host_finish(lw_host_call *h);
 
 /* Run one call.  Chooses: one-level 2-D in row bands; 2-D pyramids with
  * level 1 in row bands and levels 2..L on the lowpass band (h->tail);
- * 3-D in slabs (h->sl; pyramids with h->tail); else
+ * 3-D in slabs (h->sl; pyramids with h->tail); batches in groups of items
+ * (h->groups); else
  * the whole array up, transform, down.  The bands need in != out and at
  * least 256 rows.  Returns once out holds the result. */
 lw_status lw_host_run(lw_host_call *h, const void *in, void *out);

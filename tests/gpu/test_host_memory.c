@@ -1,7 +1,8 @@
 /* Host-pointer execution of the CUDA backend from pinned and pageable memory
  * (src/cuda/staging*.c), against the CPU reference: every wavelet, forward
  * and inverse, 2-D 1 level (the row-band path) and 5 levels (bands + tail),
- * 3-D 1 level (slabs) and 2, 3 levels (slabs + octant tail), batches of 2-D, odd and even lengths,
+ * 3-D 1 level (slabs) and 2, 3 levels (slabs + octant tail), batches of 2-D
+ * (groups of items), odd and even lengths,
  * both modes, each checked to take the pipeline it should; pageable memory
  * staged with the default ring, staged through a small ring (many chunks,
  * the ring wraps, rows cut in segments) and registered for the call; in
@@ -83,7 +84,7 @@ static double max_err(const void *a, const void *b, lw_dtype t, int64_t n, doubl
 }
 
 static long g_runs[NMEM];
-static long g_paths[3]; /* configurations run in row bands (2-D pyramid), in slabs (3-D), whole */
+static long g_paths[4]; /* configurations run in row bands (2-D pyramid), in slabs (3-D), in groups (batches), else */
 
 /* the pipeline the plan must take (staging_exec.c), checked on its description */
 static void check_path(const lw_plan *pc, const hcase *h, lw_mode m, lw_direction d, const char *txt)
@@ -95,11 +96,13 @@ static void check_path(const lw_plan *pc, const hcase *h, lw_mode m, lw_directio
     lw_slabs sl;
     int slabs = h->rank == 3 && !h->naxes && h->levels >= 1 && m != LW_PERIODIC && pc->wav->separable &&
                 lw_slabs_plan(h->shape[0], pc->wav->halo, 16, &sl) == 0;
+    int64_t items = h->naxes ? h->shape[0] : 0, per = (items + 15) / 16; /* the cases' batches: axes 1, 2 */
+    int groups = items && (items + per - 1) / per >= 3;
     int has_pyr = strstr(desc, "host_pipeline: level 1 in row bands") != NULL;
-    int has_slabs = strstr(desc, "slabs of") != NULL;
-    CHECK(pyr2 == has_pyr && slabs == has_slabs, "%s: pipeline (expected%s%s):\n%s", txt, pyr2 ? " bands+tail" : "",
-          slabs ? " slabs" : "", desc);
-    g_paths[pyr2 ? 0 : slabs ? 1 : 2]++;
+    int has_slabs = strstr(desc, "slabs of") != NULL, has_groups = strstr(desc, "groups of") != NULL;
+    CHECK(pyr2 == has_pyr && slabs == has_slabs && groups == has_groups, "%s: pipeline (expected%s%s%s):\n%s", txt,
+          pyr2 ? " bands+tail" : "", slabs ? " slabs" : "", groups ? " groups" : "", desc);
+    g_paths[pyr2 ? 0 : slabs ? 1 : groups ? 2 : 3]++;
 }
 
 /* one configuration on one kind of host memory, out of place and in place */
@@ -241,6 +244,7 @@ int main(void)
         {3, {18, 20, 22}, 0, {0, 0}, 2},
         {3, {45, 20, 22}, 0, {0, 0}, 1},
         {3, {45, 21, 22}, 0, {0, 0}, 2},
+        {3, {7, 40, 50}, 2, {1, 2}, 2},    /* batch groups */
     };
     const hcase *cs = quick ? small : full;
     int ncs = quick ? (int)(sizeof small / sizeof *small) : (int)(sizeof full / sizeof *full);
@@ -260,9 +264,9 @@ int main(void)
                 }
     }
     for (int k = 0; k < NMEM; k++) printf("hostmem: %-22s %ld configurations checked\n", g_mem[k].name, g_runs[k]);
-    printf("hostmem: paths: %ld 2-D pyramid bands + tail, %ld 3-D slabs, %ld others (bands of one level, whole)\n",
-           g_paths[0], g_paths[1], g_paths[2]);
-    CHECK(g_paths[1] > 0 && (quick || g_paths[0] > 0), "the pipelines were reached");
+    printf("hostmem: paths: %ld 2-D pyramid bands + tail, %ld 3-D slabs, %ld batch groups, %ld others (bands of one "
+           "level, whole)\n", g_paths[0], g_paths[1], g_paths[2], g_paths[3]);
+    CHECK(g_paths[1] > 0 && (quick || (g_paths[0] > 0 && g_paths[2] > 0)), "the pipelines were reached");
     /* two threads on one plan: the band path and the whole path, pageable, with rings small enough to wrap */
     hcase band = {2, {1024, 768, 0}, 0, {0, 0}, 1}, pyr = {3, {24, 40, 36}, 0, {0, 0}, 2};
     hcase pyr2 = {2, {520, 384, 0}, 0, {0, 0}, 4}, vol = {3, {80, 40, 36}, 0, {0, 0}, 1};
@@ -272,6 +276,8 @@ int main(void)
     two_threads(&pyr2, "stage_kb=32");
     two_threads(&vol, "stage_kb=32,host_slabs=6");
     two_threads(&vol3, "stage_kb=32");
+    hcase nchw = {3, {12, 64, 80}, 2, {1, 2}, 2};
+    two_threads(&nchw, "stage_kb=16");
     if (!quick) two_threads(&band, "pageable=register");
     /* a bad tuning value fails plan creation with a message naming the key */
     lw_plan *p = NULL;
