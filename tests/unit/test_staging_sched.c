@@ -5,7 +5,9 @@
  * of one row); the parts of a chunk given to the copy threads cover it once;
  * and a box moved host -> ring buffer -> device and back through the same
  * offsets the stager uses arrives intact, untouched bytes between rows
- * included.  Also the staging configuration and the register-or-stage rule. */
+ * included.  Also the staging configuration, the register-or-stage rule,
+ * the slab schedule of 3-D volumes and the tuning keys that set them. */
+#include "core/lw_internal.h"
 #include "cuda/staging.h"
 #include "lw_test.h"
 
@@ -198,5 +200,24 @@ int main(void)
     CHECK(lw_slabs_plan(512, 2, 16, &sl) == 0 && sl.Z == 32 && sl.E == 4 && sl.n == 16, "512 planes, halo 2: 16 x 32");
     CHECK(lw_slabs_plan(20, 2, 16, &sl) == 0 && sl.n == 3, "20 planes, halo 2: cores 8, 8, 4");
     CHECK(lw_slabs_plan(19, 2, 16, &sl) != 0, "19 planes, halo 2: the last core would be 3 < E: fewer than 3 slabs");
+    /* the tuning keys: parsed at plan creation, bad values named */
+    lw_tuning tu;
+    CHECK(lw_tuning_parse("stage_kb=64,stage_buffers=3,copy_threads=5,pageable=register,register_min_mb=9,host_slabs=7",
+                          &tu) == LW_OK &&
+              tu.stage_kb == 64 && tu.stage_buffers == 3 && tu.copy_threads == 5 && tu.pageable == LW_PAGEABLE_REGISTER &&
+              tu.register_min_mb == 9 && tu.host_slabs == 7,
+          "cuda host-memory keys parse: %s", lw_last_error());
+    CHECK(lw_tuning_parse(NULL, &tu) == LW_OK && !tu.stage_kb && !tu.stage_buffers && !tu.copy_threads &&
+              tu.pageable == LW_PAGEABLE_AUTO && !tu.host_slabs,
+          "defaults are 0 (automatic) and pageable=auto");
+    static const char *bad[] = {"stage_buffers=65", "stage_kb=-1", "copy_threads=65", "pageable=pinned",
+                                "host_slabs=x", "register_min_mb="};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(strchr(bad[i], '=') - bad[i]), bad[i]);
+        lw_status st = lw_tuning_parse(bad[i], &tu);
+        CHECK(st == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), key), "%s: status %d, '%s'", bad[i], (int)st,
+              lw_last_error());
+    }
     return lw_test_finish("staging_sched");
 }
