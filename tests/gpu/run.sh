@@ -23,7 +23,7 @@
 #   staged / registered, two threads on one plan) -> $OUT/hostmem-test.log, its quick set under
 #   compute-sanitizer memcheck -> $OUT/hostmem-memcheck.log, then `liftwave bench --host-memory
 #   pinned,pageable` on 2-D 16384^2 1 and 5 levels and 3-D 512^3, forward and inverse, staged and
-#   registered (--tune pageable=register) -> $OUT/hostmem-bench.json (+ .err); a table in the summary
+#   registered (--tune pageable=register; also 1024^2 and 4096^2: registration cost against size) -> $OUT/hostmem-bench.json (+ .err); a table in the summary
 #   (LW_HOSTMEM_BENCH_ARGS adds bench options, e.g. --tune copy_threads=4; LW_HOSTMEM_STEPS="test memcheck
 #   bench" picks the steps, so that a run can be split in two calls sharing LW_BUILD_DIR)
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
@@ -226,6 +226,11 @@ if has hostmem && [[ $HS == *" bench "* ]]; then
   { $L $B --shape 16384x16384 --levels 1,5 --host-memory pinned,pageable
     $L $B --shape 512x512x512 --levels 1 --host-memory pinned,pageable
     $L $B --shape 16384x16384,512x512x512 --levels 1 --host-memory pageable --tune pageable=register
+    # registration against staging by size (register_s in every pageable record)
+    for t in stage register; do
+      $L bench --backend cuda --wavelet cdf97 --json --shape 1024x1024,4096x4096 --levels 1 --host-memory pageable \
+        --tune pageable=$t ${LW_HOSTMEM_BENCH_ARGS:-}
+    done
   } >"$OUT/hostmem-bench.json" 2>"$OUT/hostmem-bench.err"
   say "hostmem bench: rc=$? in $(( $(date +%s) - t0 ))s, $(wc -l <"$OUT/hostmem-bench.json") records (bound: pinned H2D + D2H at once)"
   python3 -c "import sys,json
