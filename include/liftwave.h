@@ -347,26 +347,32 @@ const char *lw_scheme_about(int i);
  * Device-side timing of a plan, and the operation table of the papers' GPU
  * schemes. */
 typedef enum lw_bench_config {
-    LW_BENCH_G2G = 0, /* device buffers in and out */
-    LW_BENCH_C2C = 1  /* pinned host buffers, library moves the data */
+    LW_BENCH_G2G = 0,         /* device buffers in and out */
+    LW_BENCH_C2C = 1,         /* pinned host buffers (cudaMallocHost), library moves the data */
+    LW_BENCH_C2C_PAGEABLE = 2 /* pageable host buffers (malloc, as NumPy's), library moves the data */
 } lw_bench_config;
 
 typedef struct lw_bench_result {
     double median_s;     /* median time of one execute, seconds */
     double min_s;
     int runs;            /* timed runs after warm-up */
-    const char *bound;   /* "device-copy" (G2G) or "pcie" (C2C) */
-    double bound_gbps;   /* measured in the same run: bytes read + written per second */
+    const char *bound;   /* "device-copy" (G2G) or "pcie" (C2C, both kinds of host memory) */
+    double bound_gbps;   /* measured in the same run: bytes read + written per second; pcie:
+                          * host-to-device and device-to-host copies of pinned buffers at once */
     int verified;        /* 1: output of the timed runs equals host_ref within tol */
     double max_rel_err;  /* vs host_ref, relative to max |host_ref| */
     char device[128];    /* device name */
     size_t device_extra_bytes; /* device memory the plan took beyond in and out (peak seen) */
+    double register_s;   /* C2C_PAGEABLE: cudaHostRegister + cudaHostUnregister of the input and
+                          * output buffers, seconds (median of 3; what pageable=register adds per call) */
 } lw_bench_result;
 
 /* Plan cfg on the CUDA backend, upload host_in (random data of the plan's
  * shape and dtype), warm up, time `repeat` runs with CUDA events (median),
  * measure the bound in the same run, poison the output before the timed runs
- * and compare the result with host_ref (NULL: not verified).
+ * and compare the result with host_ref (NULL: not verified).  The C2C
+ * configs time lw_execute on host buffers of that kind (the plan's tuning
+ * says how pageable memory moves); their bound is always pinned memory.
  * LW_ERR_NO_BACKEND without CUDA.  Not thread safe (it owns the device while
  * it times). */
 lw_status lw_cuda_bench(const lw_config *cfg, lw_bench_config config, int repeat, const void *host_in,

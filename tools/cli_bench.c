@@ -36,7 +36,7 @@
 #define config_names lw_bench_config_names
 
 typedef struct bench_opts {
-    int nbackend, nwavelet, nlevels, nmode, nshape, ndtype, ndir, nconfig, nscheme, nthreads;
+    int nbackend, nwavelet, nlevels, nmode, nshape, ndtype, ndir, nconfig, nscheme, nthreads, nhostmem;
     lw_backend backend[MAXV];
     lw_wavelet wavelet[MAXV];
     int levels[MAXV]; /* LW_LEVELS_MAX for "max" */
@@ -46,6 +46,7 @@ typedef struct bench_opts {
     lw_dtype dtype[MAXV];
     lw_direction dir[MAXV];
     int config[MAXV];
+    int hostmem[MAXV]; /* HM_PINNED / HM_PAGEABLE (--host-memory) */
     char scheme[LW_BENCH_MAX_SCHEMES][32];
     int threads[MAXV]; /* 0 = the runtime's default */
     int integer, json, repeat, table, destroy_input;
@@ -53,10 +54,11 @@ typedef struct bench_opts {
     int scheme_all, scheme_list; /* --scheme all (every GPU scheme + auto), --scheme list */
     int nmpix;
     double mpix[MAXV]; /* --sizes-mpix */
-    /* resolved (backend, config) pairs */
+    /* resolved (backend, config, host memory) triples */
     int npair;
-    lw_backend pair_backend[2 * MAXV * 3];
-    int pair_config[2 * MAXV * 3];
+    lw_backend pair_backend[2 * MAXV * 4];
+    int pair_config[2 * MAXV * 4];
+    int pair_hostmem[2 * MAXV * 4];
 } bench_opts;
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -128,6 +130,7 @@ static void print_help(void)
         "usage: liftwave bench [--backend B] [--wavelet W] [--levels N|max] [--mode M]\n"
         "                      [--shape 8192x8192] [--dtype float32|float64|int32] [--integer]\n"
         "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
+        "                      [--host-memory pinned|pageable]\n"
         "                      [--repeat N] [--threads N] [--sizes-mpix M] [--destroy-input]\n"
         "                      [--tune KEY=VALUE,...]\n"
         "                      [--json] [--table] [--help]\n"
@@ -146,6 +149,9 @@ static void print_help(void)
         "  --direction D   [list] forward or inverse (of random coefficients) [forward]\n"
         "  --config C      [list] host (cpu backends), G2G (device buffers) or C2C (host buffers,\n"
         "                  transfers included) for cuda [host for cpu, G2G for cuda]\n"
+        "  --host-memory H [list] C2C: the host buffers, pinned (cudaMallocHost) or pageable\n"
+        "                  (malloc, as NumPy's; moved as the plan's tuning says: --tune\n"
+        "                  pageable=stage|register, docs/TUNING.md); implies --config C2C [pinned]\n"
         "  --scheme S      [list] GPU algorithm (cuda only; host accepts only auto) [auto];\n"
         "                  'list' prints the papers' schemes this build has (paper, inverse,\n"
         "                  operations and barriers for CDF 9/7) and exits; with --wavelet W,\n"
@@ -159,7 +165,8 @@ static void print_help(void)
         "                  at most %d; cuda: %d, 10 from 8 Mi samples, 5 from 64 Mi]\n"
         "  --threads N     [list] CPU threads (OpenMP builds only) [the OpenMP default]\n"
         "  --tune T        the plans' tuning knobs, KEY=VALUE,... (docs/TUNING.md; cpu: simd,\n"
-        "                  stream, ring_kb, prefetch, walk, walk_kb, split_min, vol_split)\n"
+        "                  stream, ring_kb, prefetch, walk, walk_kb, split_min, vol_split; cuda host\n"
+        "                  memory: stage_kb, stage_buffers, copy_threads, pageable, register_min_mb)\n"
         "  --destroy-input cuda: plan with LW_FLAG_DESTROY_INPUT (the input buffer is the\n"
         "                  workspace; restored before every timed run, outside the timing)\n"
         "  --sizes-mpix M  [list] square 2-D shapes of about M Mpixel (M * 2^20 samples, even side),\n"
@@ -175,7 +182,8 @@ static void print_help(void)
         "and fraction_of_best_bound.  cuda: device-to-device copy (G2G) or PCIe\n"
         "transfers (C2C), measured by the cuda backend in the same run.\n"
         "effective_gbps = floor bytes / median, the floor being 2 * itemsize * the samples\n"
-        "transformed at each level, summed over the levels (docs/METHOD.md);\n"
+        "transformed at each level, summed over the levels (docs/METHOD.md); for C2C the\n"
+        "bytes that cross PCIe, 2 * itemsize * the samples, whatever the levels;\n"
         "fraction_of_bound = effective_gbps / bound_gbps.\n"
         "\n"
         "Verification: the output is poisoned before the timed runs and compared with the\n"
@@ -191,7 +199,10 @@ static void print_help(void)
         "simd (the cpu backend's SIMD path: scalar, sse2, avx2, avx512; null for cpu-ref);\n"
         "cuda records also\n"
         "extra_device_bytes (device memory the plan took beyond in and out, the peak seen by\n"
-        "cudaMemGetInfo) and destroy_input.\n"
+        "cudaMemGetInfo), destroy_input, host_memory (none, pinned, pageable) and tuning;\n"
+        "pageable records also register_s (cudaHostRegister + unregister of in and out, the\n"
+        "cost pageable=register adds per call).  The C2C bound is host-to-device and\n"
+        "device-to-host copies of pinned buffers at once, whatever the host memory.\n"
         "\n" LW_CLI_EXIT_TEXT,
         LW_BENCH_AUTO_MIN_RUNS, LW_BENCH_AUTO_TARGET_S, LW_BENCH_AUTO_MAX_RUNS, LW_BENCH_CUDA_RUNS,
         (long long)(LW_BENCH_VERIFY_LIMIT >> 20), (long long)(LW_BENCH_VERIFY_LIMIT_HOST >> 20));
@@ -254,6 +265,10 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
             if (k == 3 && !strcmp(s, "c2c")) k = CFG_C2C;
             if (k == 3) return usage_error("unknown config '%s' (host, G2G, C2C)", s);
             o->config[i] = k;
+        } else if (!strcmp(opt, "--host-memory")) {
+            if (!strcmp(s, "pinned")) o->hostmem[i] = HM_PINNED;
+            else if (!strcmp(s, "pageable")) o->hostmem[i] = HM_PAGEABLE;
+            else return usage_error("unknown host memory '%s' (pinned, pageable)", s);
         } else if (!strcmp(opt, "--scheme")) {
             if (strlen(s) >= sizeof o->scheme[i]) return usage_error("scheme name '%s' too long", s);
             strcpy(o->scheme[i], s);
@@ -282,6 +297,7 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
     else if (!strcmp(opt, "--dtype")) o->ndtype = n;
     else if (!strcmp(opt, "--direction")) o->ndir = n;
     else if (!strcmp(opt, "--config")) o->nconfig = n;
+    else if (!strcmp(opt, "--host-memory")) o->nhostmem = n;
     else if (!strcmp(opt, "--scheme")) o->nscheme = n;
     else if (!strcmp(opt, "--threads")) o->nthreads = n;
     return 0;
@@ -290,7 +306,7 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
 static const char *const value_opts[] = {"--backend",   "--wavelet", "--levels", "--mode",
                                          "--shape",     "--dtype",   "--direction", "--config",
                                          "--scheme",    "--repeat",  "--threads", "--sizes-mpix",
-                                         "--tune"};
+                                         "--tune",      "--host-memory"};
 
 /* Fill defaults and the (backend, config) pairs.  Returns 0 or an exit status. */
 static int resolve_opts(bench_opts *o)
@@ -324,6 +340,13 @@ static int resolve_opts(bench_opts *o)
     for (int i = 0; i < o->nthreads; i++)
         if (o->threads[i] > 1) return usage_error("--threads %d: this build has no OpenMP (one thread only)", o->threads[i]);
 #endif
+    if (o->nhostmem) { /* host memory is a C2C matter: it implies C2C, and needs it */
+        int c2c = 0;
+        for (int k = 0; k < o->nconfig; k++) c2c |= o->config[k] == CFG_C2C;
+        if (!o->nconfig) o->config[o->nconfig++] = CFG_C2C;
+        else if (!c2c) return usage_error("--host-memory is for --config C2C (host buffers on cuda)");
+    }
+    if (!o->nhostmem) o->hostmem[o->nhostmem++] = HM_PINNED;
     if (!o->nbackend) o->backend[o->nbackend++] = LW_BACKEND_AUTO;
     int from_auto = 0; /* a backend the machine chose: its scheme errors are runtime errors */
     for (int i = 0; i < o->nbackend; i++) {
@@ -347,6 +370,7 @@ static int resolve_opts(bench_opts *o)
         if (found < 0) continue;
         if (!o->nconfig) {
             o->pair_backend[o->npair] = o->backend[i];
+            o->pair_hostmem[o->npair] = HM_NONE;
             o->pair_config[o->npair++] = gpu ? CFG_G2G : CFG_HOST;
             continue;
         }
@@ -354,8 +378,14 @@ static int resolve_opts(bench_opts *o)
             int dup = 0;
             for (int j = 0; j < k; j++) dup |= o->config[j] == o->config[k];
             if (dup || (o->config[k] != CFG_HOST) != gpu) continue;
-            o->pair_backend[o->npair] = o->backend[i];
-            o->pair_config[o->npair++] = o->config[k];
+            for (int h = 0; h < (o->config[k] == CFG_C2C ? o->nhostmem : 1); h++) {
+                int hdup = 0;
+                for (int j = 0; j < h; j++) hdup |= o->hostmem[j] == o->hostmem[h];
+                if (hdup) continue;
+                o->pair_backend[o->npair] = o->backend[i];
+                o->pair_hostmem[o->npair] = o->config[k] == CFG_C2C ? o->hostmem[h] : HM_NONE;
+                o->pair_config[o->npair++] = o->config[k];
+            }
             used_cfg[o->config[k]] = found = 1;
         }
         if (!found)
@@ -462,7 +492,8 @@ static void combo_at(const bench_opts *o, long idx, combo *c)
     int i;
     i = (int)(idx % o->nthreads), idx /= o->nthreads, c->threads = o->threads[i];
     i = (int)(idx % o->nscheme), idx /= o->nscheme, c->scheme = o->scheme[i];
-    i = (int)(idx % o->npair), idx /= o->npair, c->backend = o->pair_backend[i], c->config = o->pair_config[i];
+    i = (int)(idx % o->npair), idx /= o->npair, c->backend = o->pair_backend[i], c->config = o->pair_config[i],
+    c->host_memory = o->pair_hostmem[i];
     i = (int)(idx % o->ndir), idx /= o->ndir, c->dir = o->dir[i];
     i = (int)(idx % o->nmode), idx /= o->nmode, c->mode = o->mode[i];
     i = (int)(idx % o->nlevels), idx /= o->nlevels, c->levels = o->levels[i];
@@ -488,7 +519,7 @@ typedef struct skip_group {
 static int same_but_shape(const combo *a, const combo *b)
 {
     return !strcmp(a->scheme, b->scheme) && a->wavelet == b->wavelet && a->dtype == b->dtype && a->mode == b->mode &&
-           a->dir == b->dir && a->levels == b->levels && a->backend == b->backend && a->config == b->config &&
+           a->dir == b->dir && a->levels == b->levels && a->backend == b->backend && a->config == b->config && a->host_memory == b->host_memory &&
            a->threads == b->threads;
 }
 
@@ -569,9 +600,13 @@ static void print_json(const record *r, const char *date)
         if (r->simd[0]) json_string(stdout, r->simd);
         else printf("null");
     }
-    if (c->config != CFG_HOST)
-        printf(", \"extra_device_bytes\": %zu, \"destroy_input\": %s", r->extra_device_bytes,
-               c->destroy_input ? "true" : "false");
+    if (c->config != CFG_HOST) {
+        printf(", \"extra_device_bytes\": %zu, \"destroy_input\": %s, \"host_memory\": \"%s\", \"tuning\": ",
+               r->extra_device_bytes, c->destroy_input ? "true" : "false", lw_bench_host_memory_names[c->host_memory]);
+        if (c->tuning && *c->tuning) json_string(stdout, c->tuning);
+        else printf("null");
+        if (c->host_memory == HM_PAGEABLE) printf(", \"register_s\": %.6g", finite(r->register_s));
+    }
     printf("}\n");
 }
 
@@ -594,7 +629,8 @@ static void print_row(const record *r, int *header, char *last_device, size_t ld
         snprintf(shp + strlen(shp), sizeof shp - strlen(shp), "%s%lld", a ? "x" : "", (long long)c->shape[a]);
     printf("%-6s %3d %-14s %-7s %-9s %-3s %-7s %-4s %-10s %3d %11.4f %8.3f %8.1f %8.2f %-11s %8.2f %5.3f %s\n",
            lw_wavelet_name(c->wavelet), r->levels, shp, lw_dtype_name(c->dtype), lw_mode_name(c->mode),
-           c->dir == LW_FORWARD ? "fwd" : "inv", lw_backend_name(c->backend), config_names[c->config], c->scheme,
+           c->dir == LW_FORWARD ? "fwd" : "inv", lw_backend_name(c->backend),
+           c->host_memory == HM_PAGEABLE ? "C2Cp" : config_names[c->config], c->scheme,
            r->threads,
            r->median_s * 1e3, r->gsps, r->ps, r->eff_gbps, r->bound, r->bound_gbps, r->frac,
            r->verified ? "yes" : r->checked ? "NO" : "skipped");

@@ -18,6 +18,9 @@
 
 enum { CFG_HOST = 0, CFG_G2G = 1, CFG_C2C = 2 };
 extern const char *const lw_bench_config_names[3]; /* "host", "G2G", "C2C" */
+/* host memory of a C2C record (--host-memory); HM_NONE for the others */
+enum { HM_NONE = 0, HM_PINNED = 1, HM_PAGEABLE = 2 };
+extern const char *const lw_bench_host_memory_names[3]; /* "none", "pinned", "pageable" */
 
 /* One combination of the option values: one record. */
 typedef struct combo {
@@ -30,6 +33,7 @@ typedef struct combo {
     lw_direction dir;
     lw_backend backend;
     int config;         /* CFG_* */
+    int host_memory;    /* HM_*: pinned or pageable for C2C, none otherwise */
     const char *scheme; /* "auto" or a GPU algorithm */
     int threads;        /* 0: the OpenMP default */
     int destroy_input;  /* cuda: LW_FLAG_DESTROY_INPUT (--destroy-input) */
@@ -49,6 +53,7 @@ typedef struct record {
     char device[128];
     char simd[16];      /* host configs: the cpu backend's SIMD path, "" for other backends */
     size_t extra_device_bytes; /* cuda: device memory taken beyond in and out (peak seen) */
+    double register_s;  /* C2C pageable: cudaHostRegister + unregister of in and out (lw_bench_result) */
 } record;
 
 /* "liftwave: bench: <message>" on stderr. */

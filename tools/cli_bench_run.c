@@ -22,6 +22,7 @@
 #endif
 
 const char *const lw_bench_config_names[3] = {"host", "G2G", "C2C"};
+const char *const lw_bench_host_memory_names[3] = {"none", "pinned", "pageable"};
 
 void lw_bench_errline(const char *fmt, ...)
 {
@@ -80,9 +81,10 @@ void lw_bench_combo_text(const combo *c, int with_shape, char *buf, size_t len)
     char lv[16];
     if (c->levels == LW_LEVELS_MAX) strcpy(lv, "max");
     else snprintf(lv, sizeof lv, "%d", c->levels);
-    snprintf(buf, len, "%s%s%s levels=%s %s %s %s on %s/%s", lw_wavelet_name(c->wavelet), with_shape ? " " : "", shp,
-             lv, lw_dtype_name(c->dtype), lw_mode_name(c->mode), c->dir == LW_FORWARD ? "forward" : "inverse",
-             lw_backend_name(c->backend), lw_bench_config_names[c->config]);
+    snprintf(buf, len, "%s%s%s levels=%s %s %s %s on %s/%s%s%s", lw_wavelet_name(c->wavelet), with_shape ? " " : "",
+             shp, lv, lw_dtype_name(c->dtype), lw_mode_name(c->mode), c->dir == LW_FORWARD ? "forward" : "inverse",
+             lw_backend_name(c->backend), lw_bench_config_names[c->config], c->host_memory ? "/" : "",
+             c->host_memory ? lw_bench_host_memory_names[c->host_memory] : "");
 }
 
 /* The SIMD path a cpu plan runs (its "simd:" line of lw_plan_describe), ""
@@ -504,8 +506,10 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
     } else {
         lw_bench_result br;
         memset(&br, 0, sizeof br);
-        s = lw_cuda_bench(&cfg, c->config == CFG_G2G ? LW_BENCH_G2G : LW_BENCH_C2C, repeat ? repeat : cuda_runs(n),
-                          in, ref, tolerance(c->dtype), &br);
+        lw_bench_config bc = c->config == CFG_G2G            ? LW_BENCH_G2G
+                             : c->host_memory == HM_PAGEABLE ? LW_BENCH_C2C_PAGEABLE
+                                                             : LW_BENCH_C2C;
+        s = lw_cuda_bench(&cfg, bc, repeat ? repeat : cuda_runs(n), in, ref, tolerance(c->dtype), &br);
         if (s != LW_OK) {
             rc = s == LW_ERR_NO_BACKEND ? (lw_bench_errline("CUDA is not available: %s", lw_last_error()), 1)
                                         : lw_bench_lw_error(c, "cuda bench", s);
@@ -515,6 +519,7 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         r->bound = br.bound && !strcmp(br.bound, "pcie") ? "pcie" : "device-copy";
         r->bound_gbps = br.bound_gbps;
         r->extra_device_bytes = br.device_extra_bytes;
+        r->register_s = br.register_s;
         r->checked = ref != NULL;
         r->verified = ref && br.verified;
         snprintf(r->device, sizeof r->device, "%s", br.device[0] ? br.device : "unknown GPU");
@@ -528,7 +533,9 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         cfg.levels = r->levels;
         r->gsps = (double)n / r->median_s / 1e9;
         r->ps = r->median_s / (double)n * 1e12;
-        r->eff_gbps = floor_bytes(&cfg) / r->median_s / 1e9;
+        /* C2C: what crosses PCIe, the array up and down once, whatever the levels */
+        double fb = c->config == CFG_C2C ? 2.0 * (double)bytes : floor_bytes(&cfg);
+        r->eff_gbps = fb / r->median_s / 1e9;
         r->frac = r->bound_gbps > 0 ? r->eff_gbps / r->bound_gbps : 0.0;
     }
 done:

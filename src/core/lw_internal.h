@@ -152,6 +152,9 @@ typedef struct lw_tuning {
     int64_t walk_kb;
     int64_t split_min;
     int64_t vol_split[2]; /* 0x0: automatic */
+    /* cuda, host pointers: pageable memory (src/cuda/staging.h); 0 = automatic */
+    int64_t stage_kb, stage_buffers, copy_threads, register_min_mb, host_slabs;
+    int pageable;         /* 0 auto, 1 stage, 2 register */
 } lw_tuning;
 
 void lw_tuning_defaults(lw_tuning *t);

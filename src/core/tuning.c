@@ -36,6 +36,20 @@ static const knob knobs[] = {
      "cpu 3-D: fewest planes an idle thread splits off a running unit (2; 0: no splits)"},
     {"vol_split", K_PAIR, OFF(vol_split), 0, 0, NULL,
      "cpu 3-D: units as STRIPSxTILES (e.g. 4x4; 0x0: chosen from the thread count)"},
+    {"stage_kb", K_INT, OFF(stage_kb), 0, 1 << 20, NULL,
+     "cuda, pageable host memory: KiB of one pinned staging buffer (0: 4096)"},
+    {"stage_buffers", K_INT, OFF(stage_buffers), 0, 64, NULL,
+     "cuda, pageable host memory: pinned staging buffers per ring, two rings per concurrent call (0: 16; at least 2)"},
+    {"copy_threads", K_INT, OFF(copy_threads), 0, 64, NULL,
+     "cuda, pageable host memory: host threads copying to and from the staging buffers (0: half the cores, 1..8)"},
+    {"pageable", K_ENUM, OFF(pageable), 0, 0, "auto stage register",
+     "cuda, pageable host memory: staged through pinned buffers, or registered (cudaHostRegister) for each call "
+     "(auto: register from register_min_mb, else stage)"},
+    {"host_slabs", K_INT, OFF(host_slabs), 0, 4096, NULL,
+     "cuda, host pointers, 3-D: level-1 slabs along axis 0, batches: groups of items, overlapping the copies "
+     "with the transform (0: 16; 1, 2: the whole array at once)"},
+    {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
+     "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };
 #define NKNOBS ((int)(sizeof knobs / sizeof knobs[0]))
 

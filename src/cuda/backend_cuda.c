@@ -4,17 +4,19 @@
  * the plan's stream and returns (asynchronous); the plan's scratch is shared
  * by calls on that stream, which run in order.
  * Host pointers: each call takes an execution context from the plan's pool
- * (device buffers, pinned staging, three streams) so that threads never share
- * one; the data moves through the copy engines, in row chunks overlapped with
- * the kernels where the engine allows it (one-level 2-D). */
+ * (device buffers, a stager, three streams) so that threads never share one;
+ * the data moves through the copy engines, pinned memory directly and
+ * pageable memory through the stager's ring (staging_ring.h) or registered
+ * for the call, by the plan's tuning; scheduled against the kernels by
+ * staging_exec.c (row bands for 2-D, one level or pyramids). */
 #include "cuda_exec.h"
+#include "staging_exec.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define STAGE_BYTES ((size_t)8 << 20)
+#include <unistd.h>
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static int g_ndev;
@@ -39,9 +41,11 @@ typedef struct hctx {
     struct hctx *next;
     int busy;
     void *d_in, *d_out, *d_scr;
-    void *stage[2];
+    void *d_ll, *d_ll2; /* 2-D pyramids: the level-1 lowpass band (staging_exec.h) */
+    void *d_sin[3], *d_sout[3], *d_sscr[3]; /* 3-D slabs, per stream */
+    lw_stager *stg;
     cudaStream_t st[3];
-    cudaEvent_t ev[2];
+    cudaEvent_t ev[3];
 } hctx;
 
 typedef struct cuda_impl {
@@ -51,6 +55,12 @@ typedef struct cuda_impl {
     void *ip_scratch; /* in-place device-pointer runs, allocated on first use */
     pthread_mutex_t mu;
     hctx *pool;
+    lw_stage_cfg stage; /* host pointers: how pageable memory moves */
+    lw_plan *tail;      /* host pointers, 2-D pyramids: levels 2..L on the lowpass band */
+    lw_slabs sl;        /* host pointers, 3-D one level: slabs along axis 0 ... */
+    lw_plan *slab[3];   /* ... and their plans by shape (none: slab[0] NULL) */
+    int64_t per, groups; /* host pointers, batches: items per group, groups (slab[0], slab[1] their plans) */
+    int inverse;
 } cuda_impl;
 
 static lw_status dev_alloc(void **p, size_t bytes, const char *what)
@@ -71,17 +81,21 @@ static lw_status dev_alloc(void **p, size_t bytes, const char *what)
 static void ctx_free(hctx *c)
 {
     if (!c) return;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         if (c->st[i]) cudaStreamDestroy(c->st[i]);
-    for (int i = 0; i < 2; i++) {
         if (c->ev[i]) cudaEventDestroy(c->ev[i]);
-        if (c->stage[i]) cudaFreeHost(c->stage[i]);
     }
+    lw_stager_free(c->stg);
+    cudaFree(c->d_ll);
+    cudaFree(c->d_ll2);
+    for (int i = 0; i < 3; i++) cudaFree(c->d_sin[i]), cudaFree(c->d_sout[i]), cudaFree(c->d_sscr[i]);
     cudaFree(c->d_in);
     cudaFree(c->d_out);
     cudaFree(c->d_scr);
     free(c);
 }
+
+static int plan_inverse(const cuda_impl *im) { return im->inverse; }
 
 static lw_status ctx_new(const cuda_impl *im, hctx **out)
 {
@@ -89,13 +103,41 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
     if (!c) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a cuda context");
     lw_status st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
     if (st == LW_OK) st = dev_alloc(&c->d_out, im->s.bytes, "the output copy");
-    if (st == LW_OK) st = dev_alloc(&c->d_scr, im->s.scratch, "the scratch buffer");
-    for (int i = 0; i < 3 && st == LW_OK; i++)
-        st = lw_cuda_check(cudaStreamCreateWithFlags(&c->st[i], cudaStreamNonBlocking), "cudaStreamCreate");
-    for (int i = 0; i < 2 && st == LW_OK; i++) {
-        st = lw_cuda_check(cudaEventCreateWithFlags(&c->ev[i], cudaEventDisableTiming), "cudaEventCreate");
-        if (st == LW_OK) st = lw_cuda_check(cudaMallocHost(&c->stage[i], STAGE_BYTES), "cudaMallocHost (staging)");
+    size_t scr = im->s.scratch, ll = 0;
+    if (im->tail) { /* the tail plan's scratch shares d_scr; two compact lowpass bands */
+        const cuda_impl *ti = im->tail->impl;
+        if (ti->s.scratch > scr) scr = ti->s.scratch;
+        ll = ti->s.bytes;
     }
+    if (st == LW_OK) st = dev_alloc(&c->d_scr, scr, "the scratch buffer");
+    if (st == LW_OK) st = dev_alloc(&c->d_ll, ll, "the lowpass band");
+    if (st == LW_OK) st = dev_alloc(&c->d_ll2, ll, "the lowpass band");
+    if (im->groups) { /* batches in groups: a scratch per stream */
+        size_t ss = 0;
+        for (int k = 0; k < 2; k++) {
+            size_t x = ((const cuda_impl *)im->slab[k]->impl)->s.scratch;
+            if (x > ss) ss = x;
+        }
+        for (int i = 0; i < 3 && st == LW_OK; i++) st = dev_alloc(&c->d_sscr[i], ss, "a group's scratch");
+    } else if (im->slab[0]) { /* the longest slab is a middle one (Z + 2E planes) */
+        size_t sb = ((const cuda_impl *)im->slab[1]->impl)->s.bytes, ss = 0;
+        for (int k = 0; k < 3; k++) {
+            size_t x = ((const cuda_impl *)im->slab[k]->impl)->s.scratch;
+            if (x > ss) ss = x;
+        }
+        int inv = plan_inverse(im);
+        for (int i = 0; i < 3 && st == LW_OK; i++) {
+            st = dev_alloc(&c->d_sout[i], sb, "a slab's output");
+            if (st == LW_OK && inv) st = dev_alloc(&c->d_sin[i], sb, "a slab's input");
+            if (st == LW_OK) st = dev_alloc(&c->d_sscr[i], ss, "a slab's scratch");
+        }
+    }
+    for (int i = 0; i < 3 && st == LW_OK; i++) {
+        st = lw_cuda_check(cudaStreamCreateWithFlags(&c->st[i], cudaStreamNonBlocking), "cudaStreamCreate");
+        if (st == LW_OK)
+            st = lw_cuda_check(cudaEventCreateWithFlags(&c->ev[i], cudaEventDisableTiming), "cudaEventCreate");
+    }
+    if (st == LW_OK) st = lw_stager_new(&im->stage, &c->stg);
     if (st != LW_OK) {
         ctx_free(c);
         return st;
@@ -133,16 +175,6 @@ static void ctx_release(cuda_impl *im, hctx *c)
     pthread_mutex_unlock(&im->mu);
 }
 
-static int is_pinned(const void *p)
-{
-    struct cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return a.type == cudaMemoryTypeHost;
-}
-
 /* ---- plan / destroy --------------------------------------------------------- */
 
 static void cuda_destroy(lw_plan *plan)
@@ -152,6 +184,8 @@ static void cuda_destroy(lw_plan *plan)
     if (im->scratch || im->ip_scratch || im->pool) cudaDeviceSynchronize();
     cudaFree(im->scratch);
     cudaFree(im->ip_scratch);
+    lw_destroy(im->tail);
+    for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]);
     for (hctx *c = im->pool, *n; c; c = n) {
         n = c->next;
         ctx_free(c);
@@ -168,7 +202,34 @@ static lw_status cuda_plan(lw_plan *plan)
     pthread_mutex_init(&im->mu, NULL);
     plan->impl = im;
     lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
+    im->inverse = plan->cfg.direction == LW_INVERSE;
     if (st == LW_OK) st = lw_cuda_choose(plan, &im->s);
+    if (st == LW_OK) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        const lw_tuning *tu = &plan->tune;
+        lw_stage_cfg_resolve(&im->stage, tu->stage_kb, tu->stage_buffers, tu->copy_threads, tu->pageable,
+                             tu->register_min_mb, cores > 0 ? (int)cores : 1, im->s.bytes);
+        lw_config tc;
+        /* without it (it fails only where the whole plan would) the pyramid runs whole */
+        if (lw_host_pyramid_tail_config(plan, &im->s, &tc) && lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
+        lw_config sc[3];
+        if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc, &tc)) {
+            int ok = 1;
+            for (int k = 0; k < 3 && ok; k++) ok = lw_plan_create(&im->slab[k], &sc[k]) == LW_OK;
+            if (ok && tc.rank) ok = lw_plan_create(&im->tail, &tc) == LW_OK;
+            if (!ok) { /* as for the 2-D tail: the volume then runs whole */
+                for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]), im->slab[k] = NULL;
+                lw_destroy(im->tail), im->tail = NULL;
+            }
+        } else if (lw_host_item_configs(plan, tu->host_slabs, &im->per, &im->groups, sc)) {
+            int ok = 1;
+            for (int k = 0; k < 2 && ok; k++) ok = lw_plan_create(&im->slab[k], &sc[k]) == LW_OK;
+            if (!ok) {
+                for (int k = 0; k < 2; k++) lw_destroy(im->slab[k]), im->slab[k] = NULL;
+                im->groups = 0;
+            }
+        }
+    }
     if (st == LW_OK) {
         if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
     }
@@ -180,134 +241,6 @@ static lw_status cuda_workspace(const lw_plan *plan, size_t *bytes)
 {
     const cuda_impl *im = plan->impl;
     *bytes = im->s.scratch;
-    return LW_OK;
-}
-
-/* ---- host <-> device moves ----------------------------------------------------- */
-
-static lw_status h2d(hctx *c, void *d, const void *h, size_t n, cudaStream_t st)
-{
-    if (is_pinned(h)) {
-        CK(cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, st), "cudaMemcpyAsync (host to device)");
-        return LW_OK;
-    }
-    /* pageable: double-buffered pinned staging; the CPU fills one buffer while
-     * the copy engine drains the other */
-    for (size_t off = 0, i = 0; off < n; off += STAGE_BYTES, i++) {
-        size_t len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-        int b = (int)(i & 1);
-        CK(cudaEventSynchronize(c->ev[b]), "cudaEventSynchronize");
-        memcpy(c->stage[b], (const char *)h + off, len);
-        CK(cudaMemcpyAsync((char *)d + off, c->stage[b], len, cudaMemcpyHostToDevice, st), "cudaMemcpyAsync (staged)");
-        CK(cudaEventRecord(c->ev[b], st), "cudaEventRecord");
-    }
-    return LW_OK;
-}
-
-static lw_status d2h(hctx *c, void *h, const void *d, size_t n, cudaStream_t st)
-{
-    if (is_pinned(h)) {
-        CK(cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync (device to host)");
-        CK(cudaStreamSynchronize(st), "transform or device to host copy");
-        return LW_OK;
-    }
-    size_t nch = (n + STAGE_BYTES - 1) / STAGE_BYTES;
-    for (size_t i = 0; i <= nch; i++) {
-        if (i < nch) { /* start chunk i */
-            size_t off = i * STAGE_BYTES, len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-            int b = (int)(i & 1);
-            CK(cudaMemcpyAsync(c->stage[b], (const char *)d + off, len, cudaMemcpyDeviceToHost, st),
-               "cudaMemcpyAsync (staged)");
-            CK(cudaEventRecord(c->ev[b], st), "cudaEventRecord");
-        }
-        if (i > 0) { /* finish chunk i-1 */
-            size_t off = (i - 1) * STAGE_BYTES, len = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-            int b = (int)((i - 1) & 1);
-            CK(cudaEventSynchronize(c->ev[b]), "transform or device to host copy");
-            memcpy((char *)h + off, c->stage[b], len);
-        }
-    }
-    CK(cudaStreamSynchronize(st), "cudaStreamSynchronize");
-    return LW_OK;
-}
-
-/* ---- chunked one-level 2-D with pinned host buffers ---------------------------------- */
-
-#define CHUNK_HALO 8
-
-static lw_status up_rows(const void *h, void *d, int64_t r0, int64_t r1, int64_t lim, int64_t cols, size_t es,
-                         cudaStream_t st)
-{
-    if (r0 < 0) r0 = 0;
-    if (r1 > lim) r1 = lim;
-    if (r1 <= r0) return LW_OK;
-    size_t off = (size_t)r0 * (size_t)cols * es;
-    CK(cudaMemcpyAsync((char *)d + off, (const char *)h + off, (size_t)(r1 - r0) * (size_t)cols * es,
-                       cudaMemcpyHostToDevice, st),
-       "cudaMemcpyAsync (host to device)");
-    return LW_OK;
-}
-
-static lw_status down_rows(void *h, const void *d, int64_t r0, int64_t r1, int64_t cols, size_t es, cudaStream_t st)
-{
-    if (r1 <= r0) return LW_OK;
-    size_t off = (size_t)r0 * (size_t)cols * es;
-    CK(cudaMemcpyAsync((char *)h + off, (const char *)d + off, (size_t)(r1 - r0) * (size_t)cols * es,
-                       cudaMemcpyDeviceToHost, st),
-       "cudaMemcpyAsync (device to host)");
-    return LW_OK;
-}
-
-static int chunk_eligible(const lw_plan *p, const cuda_impl *im, const void *in, const void *out)
-{
-    if (p->cfg.mode == LW_PERIODIC && p->cfg.direction == LW_INVERSE) return 0; /* wrapped rows: not chunked */
-    return im->s.engine == LWE_TILE2D && p->geo.levels == 1 && p->geo.rank == 2 && p->geo.len[0][0] >= 256 &&
-           in != out && is_pinned(in) && is_pinned(out);
-}
-
-static lw_status run_chunked(const lw_plan *p, cuda_impl *im, hctx *c, const void *in, void *out)
-{
-    const int64_t R = p->geo.shape[0], C = p->geo.shape[1], hr = (R + 1) / 2, H = CHUNK_HALO;
-    const size_t es = im->s.esize;
-    const int inv = p->cfg.direction == LW_INVERSE, per = p->cfg.mode == LW_PERIODIC;
-    (void)hr;
-    int64_t cr = ((R / 32 + 31) / 32) * 32;
-    if (cr < 64) cr = 64;
-    lwk_tile2d t;
-    memset(&t, 0, sizeof t);
-    t.w = im->s.w;
-    t.rows = R, t.cols = C, t.blen[0] = t.blen[1] = 1, t.mode = (int)p->cfg.mode;
-    lwk_plane a, b;
-    memset(&a, 0, sizeof a);
-    a.rs = C;
-    b = a;
-    a.p = c->d_in, b.p = c->d_out;
-    int i = 0;
-    for (int64_t r0 = 0; r0 < R; r0 += cr, i++) {
-        int64_t r1 = r0 + cr < R ? r0 + cr : R;
-        cudaStream_t st = c->st[i % 3];
-        int first = r0 == 0, last = r1 == R;
-        if (!inv) {
-            LW_TRY(up_rows(in, c->d_in, r0 - H, r1 + H, R, C, es, st));
-            if (per && first) LW_TRY(up_rows(in, c->d_in, R - H, R, R, C, es, st));
-            if (per && last) LW_TRY(up_rows(in, c->d_in, 0, H, R, C, es, st));
-        } else {
-            int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
-            LW_TRY(up_rows(in, c->d_in, l0, l1, hr, C, es, st));
-            LW_TRY(up_rows((const char *)in + (size_t)hr * C * es, (char *)c->d_in + (size_t)hr * C * es, l0, l1,
-                           R - hr, C, es, st));
-        }
-        t.row_lo = r0, t.row_hi = r1;
-        if (!inv) {
-            CK(lwk_tile2d_forward(im->s.dtype, &t, a, b, b, st), "cuda tile2d kernel launch");
-            LW_TRY(down_rows(out, c->d_out, r0 / 2, (r1 + 1) / 2, C, es, st));
-            LW_TRY(down_rows(out, c->d_out, hr + r0 / 2, hr + r1 / 2, C, es, st));
-        } else {
-            CK(lwk_tile2d_inverse(im->s.dtype, &t, a, a, b, st), "cuda tile2d kernel launch");
-            LW_TRY(down_rows(out, c->d_out, r0, r1, C, es, st));
-        }
-    }
-    for (int k = 0; k < 3; k++) CK(cudaStreamSynchronize(c->st[k]), "transform (chunked)");
     return LW_OK;
 }
 
@@ -328,27 +261,52 @@ static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in,
     return lw_cuda_run(plan, &im->s, in, out, scr, st);
 }
 
+static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, void *out)
+{
+    hctx *c = NULL;
+    LW_TRY(ctx_acquire(im, &c));
+    const size_t n = im->s.bytes;
+    const int reg = lw_stage_use_register(&im->stage, n);
+    lw_host_hold hin, hout;
+    lw_host_hold_begin(in, n, reg, &hin);
+    if (out != in) lw_host_hold_begin(out, n, reg, &hout);
+    else hout.how = hin.how, hout.reg = NULL;
+    lw_host_call h;
+    memset(&h, 0, sizeof h);
+    h.p = plan, h.s = &im->s, h.stg = c->stg;
+    for (int k = 0; k < 3; k++) h.st[k] = c->st[k], h.ev[k] = c->ev[k];
+    h.d_in = c->d_in, h.d_out = c->d_out, h.d_scr = c->d_scr, h.d_ll = c->d_ll, h.d_ll2 = c->d_ll2;
+    h.din = hin.how != LW_HOST_PAGEABLE, h.dout = hout.how != LW_HOST_PAGEABLE;
+    if (im->tail) h.tail = im->tail, h.tail_s = &((const cuda_impl *)im->tail->impl)->s;
+    if (im->groups) {
+        h.per = im->per, h.groups = im->groups;
+        for (int k = 0; k < 2; k++) h.slab[k] = im->slab[k], h.slab_s[k] = &((const cuda_impl *)im->slab[k]->impl)->s;
+        for (int k = 0; k < 3; k++) h.d_sscr[k] = c->d_sscr[k];
+    } else if (im->slab[0]) {
+        h.sl = &im->sl;
+        for (int k = 0; k < 3; k++) {
+            h.slab[k] = im->slab[k], h.slab_s[k] = &((const cuda_impl *)im->slab[k]->impl)->s;
+            h.d_sin[k] = c->d_sin[k], h.d_sout[k] = c->d_sout[k], h.d_sscr[k] = c->d_sscr[k];
+        }
+    }
+    lw_status st = lw_host_run(&h, in, out);
+    if (st != LW_OK) { /* leave the context idle and clean for the next call */
+        for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
+        lw_stage_abort(c->stg);
+        cudaGetLastError();
+    }
+    lw_host_hold_end(&hin);
+    lw_host_hold_end(&hout);
+    ctx_release(im, c);
+    return st;
+}
+
 static lw_status cuda_execute(const lw_plan *plan, const void *in, void *out)
 {
     cuda_impl *im = plan->impl;
     CK(cudaSetDevice(im->device), "cudaSetDevice");
     if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) return exec_device(plan, im, in, out);
-    hctx *c = NULL;
-    LW_TRY(ctx_acquire(im, &c));
-    lw_status st;
-    if (chunk_eligible(plan, im, in, out)) {
-        st = run_chunked(plan, im, c, in, out);
-    } else {
-        st = h2d(c, c->d_in, in, im->s.bytes, c->st[0]);
-        if (st == LW_OK) st = lw_cuda_run(plan, &im->s, c->d_in, c->d_out, c->d_scr, c->st[0]);
-        if (st == LW_OK) st = d2h(c, out, c->d_out, im->s.bytes, c->st[0]);
-    }
-    if (st != LW_OK) { /* leave the context idle and clean for the next call */
-        for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
-        cudaGetLastError();
-    }
-    ctx_release(im, c);
-    return st;
+    return exec_host(plan, im, in, out);
 }
 
 static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
@@ -364,13 +322,31 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                s->engine == LWE_SCHEME ? " (paper scheme, every level)" : "");
     if (s->engine == LWE_TILE2D && s->small_from < plan->geo.levels)
         lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
+    if (im->tail && !im->slab[0])
+        lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "
+                   "lowpass band (%lld x %lld)\n", plan->geo.levels, (long long)plan->geo.len[1][0],
+                   (long long)plan->geo.len[1][1]);
+    if (im->groups)
+        lw_appendf(buf, len, "host_pipeline: %lld groups of %lld items, each overlapped with the copies\n",
+                   (long long)im->groups, (long long)im->per);
+    else if (im->slab[0])
+        lw_appendf(buf, len, "host_pipeline: level 1 in %lld slabs of %lld planes along axis 0 (margins of %lld), each "
+                   "overlapped with the copies%s\n", (long long)im->sl.n, (long long)im->sl.Z, (long long)im->sl.E,
+                   im->tail ? "; levels 2.. on the lowpass octant" : "");
     if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\n", s->scratch, s->inplace_scratch);
     if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
-        lw_appendf(buf, len, "host_staging: device copies of in and out (%zu bytes each), pinned chunks of %zu bytes\n",
-                   s->bytes, STAGE_BYTES);
+        lw_appendf(buf, len,
+                   "host_staging: device copies of in and out (%zu bytes each); pageable memory %s: 2 rings of %d "
+                   "pinned buffers of %zu bytes, %d copy threads\n",
+                   s->bytes,
+                   im->stage.pageable == LW_PAGEABLE_REGISTER ? "registered for each call"
+                   : im->stage.pageable == LW_PAGEABLE_STAGE || !im->stage.register_min
+                       ? "staged"
+                       : "registered from register_min_mb, else staged",
+                   im->stage.nbuf, im->stage.chunk, im->stage.threads);
 }
 
 static const char *cuda_engine_name(int i, const char **about) { return lw_cuda_engine_name(i, about); }

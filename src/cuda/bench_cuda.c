@@ -2,7 +2,8 @@
  * benchmark driver (docs/METHOD.md).  CUDA events around each execute
  * after warm-up, median of the timed runs, the bound measured in the same run
  * (device-to-device copy of the same bytes for G2G; host-to-device and
- * device-to-host concurrently on two streams for C2C), output poisoned before
+ * device-to-host concurrently on two streams, from and to pinned buffers, for
+ * both C2C configs), output poisoned before
  * every timed run and compared with host_ref after the last one.  With
  * LW_FLAG_DESTROY_INPUT (G2G) the input is restored from a pristine device
  * copy before every run, outside the timed region.  device_extra_bytes: the
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* a failed CUDA call ends the measurement through `done` (frees everything) */
 #define CK_DONE(call, what)                               \
@@ -32,6 +34,30 @@ static double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_d);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* cudaHostRegister + cudaHostUnregister of two pageable buffers: median of 3 */
+static lw_status register_cost(void *a, void *b, size_t bytes, double *sec)
+{
+    double t[3];
+    for (int i = 0; i < 3; i++) {
+        double t0 = now_s();
+        CK(cudaHostRegister(a, bytes, cudaHostRegisterDefault), "cudaHostRegister (bench input)");
+        lw_status st = lw_cuda_check(cudaHostRegister(b, bytes, cudaHostRegisterDefault), "cudaHostRegister (bench output)");
+        cudaHostUnregister(a);
+        if (st != LW_OK) return st;
+        CK(cudaHostUnregister(b), "cudaHostUnregister");
+        t[i] = now_s() - t0;
+    }
+    *sec = median(t, 3);
+    return LW_OK;
 }
 
 static double value_at(const void *b, lw_dtype t, size_t i)
@@ -60,6 +86,8 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
                         const void *host_ref, double tol, lw_bench_result *res)
 {
     if (!cfg_in || !host_in || !res) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL argument");
+    if (config != LW_BENCH_G2G && config != LW_BENCH_C2C && config != LW_BENCH_C2C_PAGEABLE)
+        return lw_fail(LW_ERR_INVALID_ARGUMENT, "bench: unknown lw_bench_config %d", (int)config);
     if (!lw_backend_available(LW_BACKEND_CUDA))
         return lw_fail(LW_ERR_NO_BACKEND, "no CUDA device (or built without CUDA)");
     memset(res, 0, sizeof *res);
@@ -73,6 +101,8 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
 
     lw_plan *plan = NULL;
     void *d_in = NULL, *d_out = NULL, *d_keep = NULL, *h_in = NULL, *h_out = NULL, *h_chk = NULL;
+    void *p_in = NULL, *p_out = NULL; /* pinned: the PCIe bound (and the C2C buffers) */
+    const int pageable = config == LW_BENCH_C2C_PAGEABLE, c2c = config != LW_BENCH_G2G;
     const int restore = config == LW_BENCH_G2G && (cfg.flags & LW_FLAG_DESTROY_INPUT);
     cudaStream_t s0 = NULL, s1 = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL, e2 = NULL;
@@ -99,10 +129,23 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     }
     CK_DONE(cudaMalloc(&d_in, bytes), "cudaMalloc (bench input)");
     CK_DONE(cudaMalloc(&d_out, bytes), "cudaMalloc (bench output)");
-    if (config == LW_BENCH_C2C) {
-        CK_DONE(cudaMallocHost(&h_in, bytes), "cudaMallocHost (bench input)");
-        CK_DONE(cudaMallocHost(&h_out, bytes), "cudaMallocHost (bench output)");
+    if (c2c) {
+        CK_DONE(cudaMallocHost(&p_in, bytes), "cudaMallocHost (bench input)");
+        CK_DONE(cudaMallocHost(&p_out, bytes), "cudaMallocHost (bench output)");
+        memcpy(p_in, host_in, bytes);
+        memset(p_out, 0, bytes);
+        h_in = p_in, h_out = p_out;
+    }
+    if (pageable) { /* malloc'd and touched, as a NumPy array is */
+        h_in = malloc(bytes), h_out = malloc(bytes);
+        if (!h_in || !h_out) {
+            st = lw_fail(LW_ERR_OUT_OF_MEMORY, "bench: cannot allocate %zu host bytes", bytes);
+            goto done;
+        }
         memcpy(h_in, host_in, bytes);
+        memset(h_out, 0, bytes);
+        st = register_cost(h_in, h_out, bytes, &res->register_s);
+        if (st != LW_OK) goto done;
     }
     CK_DONE(cudaMemcpy(d_in, host_in, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (bench input)");
     if (restore) {
@@ -128,8 +171,8 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
             CK_DONE(cudaEventRecord(e1, s0), "cudaEventRecord");
         } else {
             CK_DONE(cudaStreamWaitEvent(s1, e0, 0), "cudaStreamWaitEvent");
-            CK_DONE(cudaMemcpyAsync(d_out, h_in, bytes, cudaMemcpyHostToDevice, s0), "cudaMemcpyAsync (bound H2D)");
-            CK_DONE(cudaMemcpyAsync(h_out, d_in, bytes, cudaMemcpyDeviceToHost, s1), "cudaMemcpyAsync (bound D2H)");
+            CK_DONE(cudaMemcpyAsync(d_out, p_in, bytes, cudaMemcpyHostToDevice, s0), "cudaMemcpyAsync (bound H2D)");
+            CK_DONE(cudaMemcpyAsync(p_out, d_in, bytes, cudaMemcpyDeviceToHost, s1), "cudaMemcpyAsync (bound D2H)");
             CK_DONE(cudaEventRecord(e2, s1), "cudaEventRecord");
             CK_DONE(cudaStreamWaitEvent(s0, e2, 0), "cudaStreamWaitEvent");
             CK_DONE(cudaEventRecord(e1, s0), "cudaEventRecord");
@@ -151,7 +194,7 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
         else memset(h_out, 0xff, bytes);
         CK_DONE(cudaStreamSynchronize(s0), "poison");
         CK_DONE(cudaEventRecord(e0, s0), "cudaEventRecord");
-        if (config == LW_BENCH_C2C) CK_DONE(cudaStreamSynchronize(s0), "cudaStreamSynchronize");
+        if (c2c) CK_DONE(cudaStreamSynchronize(s0), "cudaStreamSynchronize");
         st = lw_execute(plan, xin, xout);
         if (st != LW_OK) goto done;
         CK_DONE(cudaEventRecord(e1, s0), "cudaEventRecord");
@@ -186,8 +229,9 @@ done:
     cudaFree(d_in);
     cudaFree(d_out);
     cudaFree(d_keep);
-    if (h_in) cudaFreeHost(h_in);
-    if (h_out) cudaFreeHost(h_out);
+    if (pageable) free(h_in), free(h_out);
+    if (p_in) cudaFreeHost(p_in);
+    if (p_out) cudaFreeHost(p_out);
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
     if (e2) cudaEventDestroy(e2);

@@ -19,6 +19,14 @@
 #   (default $ROOT/.whl: scikit-build-core nanobind numpy PyWavelets pytest and their
 #   dependencies, pytorch_wavelets ptwt optional; no network), then runs tests/python (GPU tests
 #   included) -> $OUT/python-test.log and bench/python_compare.py -> $OUT/python-bench-*.json
+#   stage "hostmem": host-pointer execution from pinned and pageable memory (issue 16): builds and runs
+#   test_host_memory (every wavelet, 2-D 1/5 levels, 3-D, batches, odd sizes, both directions, pinned /
+#   staged / registered, two threads on one plan) -> $OUT/hostmem-test.log, its quick set under
+#   compute-sanitizer memcheck -> $OUT/hostmem-memcheck.log, then `liftwave bench --host-memory
+#   pinned,pageable` on 2-D 16384^2 1 and 5 levels and 3-D 512^3, forward and inverse, staged and
+#   registered (--tune pageable=register; also 1024^2 and 4096^2: registration cost against size) -> $OUT/hostmem-bench.json (+ .err); a table in the summary
+#   (LW_HOSTMEM_BENCH_ARGS adds bench options, e.g. --tune copy_threads=4; LW_HOSTMEM_STEPS="test memcheck
+#   bench" picks the steps, so that a run can be split in two calls sharing LW_BUILD_DIR)
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -205,6 +213,51 @@ if has profile; then
     { echo "=== $c"; cat /tmp/ncu-one.txt; } >>"$OUT/ncu.txt"
     say "ncu $c: $(grep -E 'Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|L2 Hit Rate' /tmp/ncu-one.txt | tr -s ' ' | paste -sd';')"
   done
+fi
+if has hostmem; then
+  t0=$(date +%s)
+  # self-sufficient (LW_STAGES=hostmem alone): configure when the build stage did not, build only what it runs
+  [ -f "$BUILD/CMakeCache.txt" ] || cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DLW_GIT_COMMIT="$LW_COMMIT" >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target test_host_memory liftwave >>"$OUT/build.log" 2>&1
+  rc=$?
+  say "hostmem build: rc=$rc in $(( $(date +%s) - t0 ))s"
+  [ $rc -ne 0 ] && tail -30 "$OUT/build.log"
+  HS=" ${LW_HOSTMEM_STEPS:-test memcheck bench} "
+fi
+if has hostmem && [[ $HS == *" test "* ]]; then
+  t0=$(date +%s)
+  timeout ${LW_TEST_TIMEOUT:-900} "$T/test_host_memory" >"$OUT/hostmem-test.log" 2>&1
+  say "test_host_memory: rc=$? in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/hostmem-test.log")"
+  grep -E "^(hostmem|threads):" "$OUT/hostmem-test.log" | tee -a "$SUMMARY"
+  grep FAIL "$OUT/hostmem-test.log" | head -20 | tee -a "$SUMMARY"
+fi
+if has hostmem && [[ $HS == *" memcheck "* ]]; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  t0=$(date +%s)
+  LW_HOSTMEM_QUICK=1 timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool memcheck --error-exitcode 3 "$T/test_host_memory" \
+    >"$OUT/hostmem-memcheck.log" 2>&1
+  say "compute-sanitizer memcheck (host memory, quick): rc=$? in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY' "$OUT/hostmem-memcheck.log" | tail -1) / $(grep 'checks passed' "$OUT/hostmem-memcheck.log")"
+fi
+if has hostmem && [[ $HS == *" bench "* ]]; then
+  t0=$(date +%s)
+  L="$BUILD/liftwave"
+  B="bench --backend cuda --wavelet cdf97 --direction forward,inverse --json ${LW_HOSTMEM_BENCH_ARGS:-}"
+  { $L $B --shape 16384x16384 --levels 1,5 --host-memory pinned,pageable
+    $L $B --shape 512x512x512 --levels 1 --host-memory pinned,pageable
+    $L $B --shape 16384x16384,512x512x512 --levels 1 --host-memory pageable --tune pageable=register
+    # registration against staging by size (register_s in every pageable record)
+    for t in stage register; do
+      $L bench --backend cuda --wavelet cdf97 --json --shape 1024x1024,4096x4096 --levels 1 --host-memory pageable \
+        --tune pageable=$t ${LW_HOSTMEM_BENCH_ARGS:-}
+    done
+  } >"$OUT/hostmem-bench.json" 2>"$OUT/hostmem-bench.err"
+  say "hostmem bench: rc=$? in $(( $(date +%s) - t0 ))s, $(wc -l <"$OUT/hostmem-bench.json") records (bound: pinned H2D + D2H at once)"
+  python3 -c "import sys,json
+for l in open(sys.argv[1]):
+    r=json.loads(l); t=r.get('tuning') or 'staged'
+    print('hostmem %-6s L%d %-14s %-7s %-8s %-18s %8.2f ms frac %.3f of %.1f GB/s verified %s%s'%(r['wavelet'],r['levels'],'x'.join(map(str,r['shape'])),r['direction'],r['host_memory'],t if r['host_memory']=='pageable' else '',r['median_s']*1e3,r['fraction_of_bound'],r['bound_gbps'],r['verified'],(' register_s %.1f ms'%(r['register_s']*1e3)) if 'register_s' in r else ''))" "$OUT/hostmem-bench.json" | tee -a "$SUMMARY"
+  tail -5 "$OUT/hostmem-bench.err" | tee -a "$SUMMARY"
 fi
 if has ncu; then
   NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)

@@ -1,0 +1,221 @@
+/* Host-pointer runs of the CUDA backend (staging_exec.h): the moves of one
+ * call scheduled against its kernels, so that the upload, the transform and
+ * the download overlap where the engine allows it.
+ *
+ * 2-D with the fused engine, in != out, at least 256 rows: the first level
+ * runs in row bands on three streams in turn; band j uploads the input rows
+ * it reads (a halo of CHUNK_HALO rows each side), runs the level on them and
+ * downloads the output rows it finished, so that the copy engines carry band
+ * j+1 up while band j-1 comes down.  For a pyramid, level 1 writes its
+ * lowpass band compact into d_ll instead of out, every detail coefficient
+ * of level 1 (3/4 of the output) comes down behind the bands, and levels
+ * 2..L run on d_ll by the tail plan before the last quarter comes down.
+ * The inverse mirrors it: the lowpass quarter goes up first and levels
+ * L..2 run on it while the detail bands go up; level 1 then runs in bands.
+ * Expected: one level near the concurrent both-ways PCIe bound; a pyramid
+ * about 1 / (1 + 1/4) of it (the last quarter moves alone).
+ *
+ * 3-D: level 1 in slabs of planes along axis 0 (staging_slabs.c), each
+ * slab transformed by a plan of its own shape as soon as its planes are up,
+ * its core coming down behind; expected like one-level 2-D; a pyramid keeps
+ * the lowpass octant for levels 2..L (1/8 moving alone at the end).
+ *
+ * Batches (trailing axes transformed): in groups of items, each group up,
+ * transformed, down on its stream (staging_items.c).
+ *
+ * Everything else (in place, interleaved or periodic 3-D, other axes, other engines): the whole
+ * array up, the transform, the whole array down; pageable memory still
+ * moves at the staging ring's speed, but the two directions do not overlap
+ * (about half the bound). */
+#include "staging_exec.h"
+
+#include <string.h>
+
+#define CHUNK_HALO 8
+
+/* ---- moves ------------------------------------------------------------------ */
+
+/* rows [r0, r1) (clipped to [0, lim)), columns [c0, c1) of an array of C
+ * columns, at the same offsets on the host and the device */
+static lw_box rows_box(int64_t *r0, int64_t *r1, int64_t lim, int64_t C, int64_t c0, int64_t c1, size_t es)
+{
+    if (*r0 < 0) *r0 = 0;
+    if (*r1 > lim) *r1 = lim;
+    lw_box b;
+    memset(&b, 0, sizeof b);
+    if (*r1 <= *r0 || c1 <= c0) return b;
+    b.row = (size_t)(c1 - c0) * es, b.ny = *r1 - *r0, b.nz = 1;
+    b.hpitch = b.dpitch = (size_t)C * es;
+    b.hplane = b.dplane = b.hpitch * (size_t)b.ny;
+    return b;
+}
+
+static lw_status up_rows(lw_host_call *h, const void *in, void *d, int64_t r0, int64_t r1, int64_t lim, int64_t C,
+                         int64_t c0, int64_t c1, cudaStream_t st)
+{
+    const size_t es = h->s->esize;
+    lw_box b = rows_box(&r0, &r1, lim, C, c0, c1, es);
+    if (!b.ny) return LW_OK;
+    size_t off = (size_t)(r0 * C + c0) * es;
+    return lw_stage_up(h->stg, &b, (const char *)in + off, (char *)d + off, h->din, st);
+}
+
+static lw_status down_rows(lw_host_call *h, void *out, const void *d, int64_t r0, int64_t r1, int64_t C, int64_t c0,
+                           int64_t c1, cudaStream_t st)
+{
+    const size_t es = h->s->esize;
+    lw_box b = rows_box(&r0, &r1, r1, C, c0, c1, es);
+    if (!b.ny) return LW_OK;
+    size_t off = (size_t)(r0 * C + c0) * es;
+    return lw_stage_down(h->stg, &b, (char *)out + off, (const char *)d + off, h->dout, st);
+}
+
+/* the lowpass quarter: hr x hc at the host array's corner (row pitch C),
+ * compact on the device */
+static lw_box quarter_box(int64_t hr, int64_t hc, int64_t C, size_t es)
+{
+    lw_box b = {(size_t)hc * es, hr, 1, (size_t)C * es, (size_t)(hr * C) * es, (size_t)hc * es, (size_t)(hr * hc) * es};
+    return b;
+}
+
+static lwk_plane plane(const void *p, int64_t rs)
+{
+    lwk_plane x;
+    memset(&x, 0, sizeof x);
+    x.p = p, x.rs = rs;
+    return x;
+}
+
+lw_status lw_host_finish(lw_host_call *h)
+{
+    LW_TRY(lw_stage_drain(h->stg));
+    for (int k = 0; k < 3; k++) CK(cudaStreamSynchronize(h->st[k]), "transform or host copy");
+    return LW_OK;
+}
+
+/* ---- 2-D in row bands -------------------------------------------------------- */
+
+static int64_t band_rows(int64_t R)
+{
+    int64_t cr = ((R / 32 + 31) / 32) * 32;
+    return cr < 64 ? 64 : cr;
+}
+
+static void level1_tile(const lw_host_call *h, lwk_tile2d *t)
+{
+    memset(t, 0, sizeof *t);
+    t->w = h->s->w;
+    t->rows = h->p->geo.shape[0], t->cols = h->p->geo.shape[1];
+    t->blen[0] = t->blen[1] = 1, t->mode = (int)h->p->cfg.mode;
+}
+
+static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
+{
+    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2, H = CHUNK_HALO;
+    const int per = h->p->cfg.mode == LW_PERIODIC, pyr = h->tail != NULL;
+    const int64_t cr = band_rows(R);
+    lwk_tile2d t;
+    level1_tile(h, &t);
+    lwk_plane src = plane(h->d_in, C), det = plane(h->d_out, C), ll = pyr ? plane(h->d_ll, hc) : det;
+    int i = 0;
+    for (int64_t r0 = 0; r0 < R; r0 += cr, i++) {
+        int64_t r1 = r0 + cr < R ? r0 + cr : R;
+        cudaStream_t st = h->st[i % 3];
+        LW_TRY(up_rows(h, in, h->d_in, r0 - H, r1 + H, R, C, 0, C, st));
+        if (per && r0 == 0) LW_TRY(up_rows(h, in, h->d_in, R - H, R, R, C, 0, C, st));
+        if (per && r1 == R) LW_TRY(up_rows(h, in, h->d_in, 0, H, R, C, 0, C, st));
+        t.row_lo = r0, t.row_hi = r1;
+        CK(lwk_tile2d_forward(h->s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (band)");
+        /* lowpass rows: all of them, or (pyramid) their highpass columns */
+        LW_TRY(down_rows(h, out, h->d_out, r0 / 2, (r1 + 1) / 2, C, pyr ? hc : 0, C, st));
+        LW_TRY(down_rows(h, out, h->d_out, hr + r0 / 2, hr + r1 / 2, C, 0, C, st));
+    }
+    if (pyr) { /* levels 2..L on the lowpass band once every band has written it */
+        for (int k = 1; k < 3; k++) {
+            CK(cudaEventRecord(h->ev[k], h->st[k]), "cudaEventRecord");
+            CK(cudaStreamWaitEvent(h->st[0], h->ev[k], 0), "cudaStreamWaitEvent");
+        }
+        LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, h->d_ll2, h->d_scr, h->st[0]));
+        lw_box q = quarter_box(hr, hc, C, h->s->esize);
+        LW_TRY(lw_stage_down(h->stg, &q, out, h->d_ll2, h->dout, h->st[0]));
+    }
+    return lw_host_finish(h);
+}
+
+static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
+{
+    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2, H = CHUNK_HALO;
+    const int pyr = h->tail != NULL;
+    const int64_t cr = band_rows(R);
+    const size_t es = h->s->esize;
+    lwk_tile2d t;
+    level1_tile(h, &t);
+    if (pyr) { /* the lowpass quarter first, and levels L..2 on it */
+        lw_box q = quarter_box(hr, hc, C, es);
+        LW_TRY(lw_stage_up(h->stg, &q, in, h->d_ll, h->din, h->st[0]));
+        LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, h->d_ll2, h->d_scr, h->st[0]));
+        CK(cudaEventRecord(h->ev[0], h->st[0]), "cudaEventRecord");
+    }
+    lwk_plane det = plane(h->d_in, C), ll = pyr ? plane(h->d_ll2, hc) : det, dst = plane(h->d_out, C);
+    const void *in_h = (const char *)in + (size_t)(hr * C) * es;
+    void *d_h = (char *)h->d_in + (size_t)(hr * C) * es;
+    int i = 0;
+    for (int64_t r0 = 0; r0 < R; r0 += cr, i++) {
+        int64_t r1 = r0 + cr < R ? r0 + cr : R;
+        cudaStream_t st = h->st[i % 3];
+        int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
+        LW_TRY(up_rows(h, in, h->d_in, l0, l1, hr, C, pyr ? hc : 0, C, st));
+        LW_TRY(up_rows(h, in_h, d_h, l0, l1, R - hr, C, 0, C, st));
+        if (pyr && i > 0 && i < 3) CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
+        t.row_lo = r0, t.row_hi = r1;
+        CK(lwk_tile2d_inverse(h->s->dtype, &t, ll, det, dst, st), "cuda tile2d kernel launch (band)");
+        LW_TRY(down_rows(h, out, h->d_out, r0, r1, C, 0, C, st));
+    }
+    return lw_host_finish(h);
+}
+
+/* ---- the rest ------------------------------------------------------------------ */
+
+static lw_status run_whole(lw_host_call *h, const void *in, void *out)
+{
+    lw_box b = lw_box_linear(h->s->bytes);
+    LW_TRY(lw_stage_up(h->stg, &b, in, h->d_in, h->din, h->st[0]));
+    LW_TRY(lw_cuda_run(h->p, h->s, h->d_in, h->d_out, h->d_scr, h->st[0]));
+    LW_TRY(lw_stage_down(h->stg, &b, out, h->d_out, h->dout, h->st[0]));
+    return lw_host_finish(h);
+}
+
+/* the row bands apply: fused 2-D engine on a plain 2-D array, long enough */
+static int bands_apply(const lw_plan *p, const lw_cuda_sched *s)
+{
+    if (p->cfg.mode == LW_PERIODIC && p->cfg.direction == LW_INVERSE) return 0; /* wrapped rows: not banded */
+    return s->engine == LWE_TILE2D && p->geo.rank == 2 && p->geo.naxes == 2 && p->geo.len[0][0] >= 256;
+}
+
+int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg)
+{
+    const lw_geometry *g = &p->geo;
+    if ((p->cfg.flags & LW_FLAG_DEVICE_POINTERS) || !bands_apply(p, s) || g->levels < 2) return 0;
+    lw_config_init(cfg);
+    cfg->rank = 2;
+    cfg->shape[0] = g->len[1][0], cfg->shape[1] = g->len[1][1];
+    cfg->dtype = p->cfg.dtype, cfg->wavelet = p->cfg.wavelet, cfg->mode = p->cfg.mode, cfg->layout = LW_MALLAT;
+    cfg->levels = g->levels - 1, cfg->direction = p->cfg.direction, cfg->integer = p->cfg.integer;
+    cfg->backend = LW_BACKEND_CUDA;
+    cfg->flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_DESTROY_INPUT; /* d_ll is ours */
+    return 1;
+}
+
+lw_status lw_host_run(lw_host_call *h, const void *in, void *out)
+{
+    const lw_plan *p = h->p;
+    int bands = in != out && bands_apply(p, h->s) && (p->geo.levels == 1 || h->tail);
+    if (!bands && in != out && h->sl) return lw_host_run_slabs(h, in, out);
+    if (!bands && in != out && h->groups) return lw_host_run_items(h, in, out);
+    if (!bands) {
+        h->tail = NULL;
+        return run_whole(h, in, out);
+    }
+    if (p->geo.levels == 1) h->tail = NULL;
+    return p->cfg.direction == LW_INVERSE ? run_bands_inv(h, in, out) : run_bands_fwd(h, in, out);
+}

@@ -1,0 +1,61 @@
+/* Batches from host memory (the NCHW case: the transformed axes are the
+ * trailing ones, the leading dimensions count independent items) in groups
+ * of items: group k goes up, is transformed by a plan of its own item count
+ * (device pointers) and comes down on stream k % 3, so that the copy
+ * engines move group k+1 up while group k-1 comes down.  Items share no
+ * neighbours: no margins, no ordering between streams. */
+#include "staging_exec.h"
+
+#include <string.h>
+
+int lw_host_item_configs(const lw_plan *p, int64_t want, int64_t *per, int64_t *groups, lw_config cfg[2])
+{
+    const lw_geometry *g = &p->geo;
+    const char *sch = p->cfg.scheme;
+    const int na = g->naxes, lead = g->rank - na;
+    if ((p->cfg.flags & LW_FLAG_DEVICE_POINTERS) || lead < 1 || na < 1 || g->levels < 1) return 0;
+    if (sch && *sch && strcmp(sch, "auto")) return 0;
+    if (want == 1 || want == 2) return 0;
+    for (int i = 0; i < na; i++)
+        if (g->axes[i] != lead + i) return 0; /* only trailing axes make whole items contiguous */
+    int64_t n = 1;
+    for (int i = 0; i < lead; i++) n *= g->shape[i];
+    if (want <= 0) want = 16;
+    *per = (n + want - 1) / want;
+    *groups = (n + *per - 1) / *per;
+    if (*groups < 3) return 0;
+    for (int k = 0; k < 2; k++) {
+        lw_config *c = &cfg[k];
+        lw_config_init(c);
+        c->rank = na + 1;
+        c->shape[0] = k == 0 ? *per : n - (*groups - 1) * *per;
+        c->naxes = na;
+        for (int i = 0; i < na; i++) c->shape[1 + i] = g->shape[lead + i], c->axes[i] = 1 + i;
+        c->dtype = p->cfg.dtype, c->wavelet = p->cfg.wavelet, c->mode = p->cfg.mode, c->layout = p->cfg.layout;
+        c->levels = g->levels, c->direction = p->cfg.direction, c->integer = p->cfg.integer;
+        c->backend = LW_BACKEND_CUDA;
+        c->flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_DESTROY_INPUT; /* each group's input is read once */
+    }
+    return 1;
+}
+
+lw_status lw_host_run_items(lw_host_call *h, const void *in, void *out)
+{
+    const lw_geometry *g = &h->p->geo;
+    size_t item = h->s->esize;
+    for (int i = g->rank - g->naxes; i < g->rank; i++) item *= (size_t)g->shape[i];
+    int64_t n = 1;
+    for (int i = 0; i < g->rank - g->naxes; i++) n *= g->shape[i];
+    for (int64_t k = 0; k < h->groups; k++) {
+        const int q = (int)(k % 3), last = k == h->groups - 1;
+        cudaStream_t st = h->st[q];
+        int64_t a = k * h->per, b = last ? n : a + h->per;
+        size_t off = (size_t)a * item;
+        lw_box x = lw_box_linear((size_t)(b - a) * item);
+        LW_TRY(lw_stage_up(h->stg, &x, (const char *)in + off, (char *)h->d_in + off, h->din, st));
+        LW_TRY(lw_cuda_run(h->slab[last], h->slab_s[last], (char *)h->d_in + off, (char *)h->d_out + off, h->d_sscr[q],
+                           st));
+        LW_TRY(lw_stage_down(h->stg, &x, (char *)out + off, (const char *)h->d_out + off, h->dout, st));
+    }
+    return lw_host_finish(h);
+}
