@@ -117,11 +117,45 @@ static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
     return 1;
 }
 
+static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);
+
+/* 3-D volumes, float: one fused kernel a level.  Pyramids (levels > 1) pass
+ * the lowpass octant from level to level through two compact buffers
+ * (fused3d_scratch); "auto" takes them only when asked for by name until
+ * the device suite has run them (one level is the default). */
 static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    return is_mallat_last(p) && g->naxes == 3 && g->levels == 1 && g->rank == 3 &&
-           lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0]);
+    if (!is_mallat_last(p) || g->naxes != 3 || g->rank != 3) return 0;
+    if (g->levels > 1 && strcmp(p->scheme, "fused3d") != 0) return 0;
+    for (int k = 0; k < g->levels; k++)
+        if (!lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k])) return 0;
+    return 1;
+}
+
+static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
+static size_t octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    const int64_t *n = p->geo.len[k];
+    return (size_t)(n[0] * n[1] * n[2]) * s->esize;
+}
+
+/* Level k's lowpass octant (the input of level k+1, k >= 1) in the pyramid's
+ * scratch: odd k at 0, even k after the largest odd one (LL1), so that a
+ * level reads one buffer and writes the other. */
+static size_t octant_offset(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    return (k & 1) ? 0 : align256(octant_bytes(p, s, 1));
+}
+
+static void fused3d_scratch(const lw_plan *p, lw_cuda_sched *s)
+{
+    int L = p->geo.levels;
+    if (L < 2) { /* one level: no scratch, and in place the generic path's own need (as before) */
+        ws_in_place(p, s);
+        return;
+    }
+    s->scratch = octant_offset(p, s, 2) + (L > 2 ? octant_bytes(p, s, 2) : 0);
 }
 
 /* 3-D, one level, float: fused planes of two axes, then the third axis in
@@ -177,7 +211,8 @@ static const engine_rec engines[] = {
     {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small, "whole items in shared memory, every level in one launch"},
     {"tile2d", LWE_TILE2D, 1, applies_tile2d, tile2d_scratch, run_tile2d,
      "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail"},
-    {"fused3d", LWE_FUSED3D, 1, applies_fused3d, ws_in_place, run_fused3d, "fused 3-D, one level: tiles streamed along z, eight bands once"},
+    {"fused3d", LWE_FUSED3D, 1, applies_fused3d, fused3d_scratch, run_fused3d,
+     "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: by name, lowpass octants compact)"},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_none, run_tile3d, "3-D one level: fused (y, x) planes, then z by the column pass"},
     {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_none, run_tile3d, "3-D one level: fused (z, x) planes, then y by the column pass"},
     {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic, "one pass a level and axis, any rank, layout and batch"},
@@ -549,15 +584,48 @@ static lw_status run_tile3d(run_ctx *r, void *scratch)
     return LW_OK;
 }
 
-static lw_status run_fused3d(run_ctx *r, void *scratch)
+static void compact_strides(const int64_t *n, int64_t *st) { st[2] = 1, st[1] = n[2], st[0] = n[1] * n[2]; }
+
+/* Level k+1 (k = 0 .. L-1) of a pyramid.  Forward: reads the input (k = 0)
+ * or level k's octant, writes the seven detail bands into out's region and
+ * the octant to scratch (the last level: into out's corner).  Inverse: reads
+ * the bands from in's region and the octant from scratch (the deepest level:
+ * from in's corner), writes level k's octant to scratch (k = 0: out). */
+static lw_status fused3d_level(run_ctx *r, char *scratch, int k)
 {
-    (void)scratch;
+    const lw_plan *p = r->p;
+    const lw_cuda_sched *s = r->s;
+    const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
     lwk_tile3d t;
     memset(&t, 0, sizeof t);
-    t.w = r->s->w, t.mode = (int)r->p->cfg.mode;
-    for (int a = 0; a < 3; a++) t.n[a] = r->p->geo.shape[a], t.st[a] = r->p->geo.strides[a];
-    CK(lwk_tile3d_run(r->s->dtype, &t, r->p->cfg.direction == LW_INVERSE, r->in, r->out, r->st),
-       "cuda tile3d kernel launch");
+    t.w = s->w, t.mode = (int)p->cfg.mode;
+    int64_t full[3], own[3], oct[3];
+    for (int a = 0; a < 3; a++) t.n[a] = p->geo.len[k][a], full[a] = p->geo.strides[a];
+    compact_strides(p->geo.len[k], own);
+    compact_strides(p->geo.len[k + 1], oct);
+    const void *src;
+    void *dst;
+    if (!inv) {
+        src = k == 0 ? r->in : scratch + octant_offset(p, s, k);
+        memcpy(t.st, k == 0 ? full : own, sizeof t.st);
+        dst = r->out;
+        memcpy(t.dt, full, sizeof t.dt);
+        if (k + 1 < L) t.ll = scratch + octant_offset(p, s, k + 1), memcpy(t.lt, oct, sizeof t.lt);
+    } else {
+        src = r->in;
+        memcpy(t.st, full, sizeof t.st);
+        dst = k == 0 ? r->out : scratch + octant_offset(p, s, k);
+        memcpy(t.dt, k == 0 ? full : own, sizeof t.dt);
+        if (k + 1 < L) t.ll = scratch + octant_offset(p, s, k + 1), memcpy(t.lt, oct, sizeof t.lt);
+    }
+    CK(lwk_tile3d_run(s->dtype, &t, inv, src, dst, r->st), "cuda tile3d kernel launch");
+    return LW_OK;
+}
+
+static lw_status run_fused3d(run_ctx *r, void *scratch)
+{
+    const int L = r->p->geo.levels, inv = r->p->cfg.direction == LW_INVERSE;
+    for (int i = 0; i < L; i++) LW_TRY(fused3d_level(r, (char *)scratch, inv ? L - 1 - i : i));
     return LW_OK;
 }
 

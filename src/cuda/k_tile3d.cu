@@ -1,5 +1,6 @@
-/* Fused 3-D engine (one level, Mallat, float32 and float64): one kernel reads
- * the volume once and writes the eight bands once.  Each block streams a
+/* Fused 3-D engine (a level of a Mallat pyramid, float32 and float64): one
+ * kernel reads the volume once and writes the eight bands once (the lowpass
+ * octant, in pyramids, to a compact buffer the next level reads).  Each block streams a
  * (y, x) tile's window along z through a register pipeline; the body and its
  * design notes are in k_tile3d_stream.cuh, the measurements in
  * bench/NOTES-cuda.md. */
@@ -119,7 +120,10 @@ extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, cons
 extern "C" cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, int inverse, const void *src, void *dst,
                                       cudaStream_t s)
 {
-    if (t->st[2] != 1) return cudaErrorInvalidValue;
-    if (dtype == LWK_F64) return t3_dispatch<double>(t, inverse, src, dst, s);
-    return t3_dispatch<float>(t, inverse, src, dst, s);
+    lwk_tile3d u = *t;
+    if (!u.dt[0] && !u.dt[1] && !u.dt[2])
+        for (int a = 0; a < 3; a++) u.dt[a] = u.st[a];
+    if (u.st[2] != 1 || u.dt[2] != 1 || (u.ll && u.lt[2] != 1)) return cudaErrorInvalidValue;
+    if (dtype == LWK_F64) return t3_dispatch<double>(&u, inverse, src, dst, s);
+    return t3_dispatch<float>(&u, inverse, src, dst, s);
 }

@@ -259,37 +259,51 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
     const int mode = t.mode;
     const int64_t nz = t.n[0], ny = t.n[1], nx = t.n[2];
     const int64_t hz = (nz + 1) / 2, hy = (ny + 1) / 2, hx = (nx + 1) / 2;
-    const int64_t sz = t.st[0], sy = t.st[1];
+    const int64_t sz = t.st[0], sy = t.st[1], dz = t.dt[0], dy = t.dt[1];
+    T *const llp = (T *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
+    const int64_t lz = t.lt[0], ly = t.lt[1];
     const int64_t y0 = by * TY, x0 = bx * TX;
     const int64_t per = (hz + gz - 1) / gz, kb = (int64_t)bz * per;
     const int64_t ke = kb + per < hz ? kb + per : hz;
     if (kb >= ke) return; /* the whole block */
     const int64_t m0 = kb - WU;                /* first pair fed */
     const int na = (int)(ke - kb) + WU + Z.dp; /* steps */
-    const bool vec = (sy % 4) == 0 && (sz % 4) == 0 && (INV || (hx % 4) == 0);
+    /* 16-byte stores: rows of dst (and of the octant apart) start 16-byte aligned */
+    const bool vec = (dy % 4) == 0 && (dz % 4) == 0 && (INV || (hx % 4) == 0) &&
+                     (INV || !llp || ((ly % 4) == 0 && (lz % 4) == 0));
 
     /* the owned points (slots tid + i * NT): their addresses in plane 0, through
      * the mode once */
-    const T *gp[P];
-    unsigned own = 0;
+    const T *gp[P], *gl[P]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
+    unsigned own = 0, oct = 0; /* oct: (inverse) the points whose even (lowpass) z planes are apart */
 #pragma unroll
     for (int i = 0; i < P; i++) {
         const int pt = tid + i * NT;
         int py = 0, px = 0;
-        gp[i] = src;
+        gp[i] = gl[i] = src;
         if (pt < NPS && L::point(pt, py, px)) {
             own |= 1u << i;
-            gp[i] = src + t3_map(y0 - H + py, ny, hy, mode, INV) * sy + t3_map(x0 - H + px, nx, hx, mode, INV);
+            const int64_t my = t3_map(y0 - H + py, ny, hy, mode, INV), mx = t3_map(x0 - H + px, nx, hx, mode, INV);
+            gp[i] = src + my * sy + mx;
+            if (INV && llp && my < hy && mx < hx) {
+                oct |= 1u << i;
+                gl[i] = llp + my * ly + mx;
+            }
         }
     }
     auto issue = [&](int a) {
         const int64_t m = m0 + a;
-        const int64_t z0 = t3_map(2 * m, nz, hz, mode, INV) * sz, z1 = t3_map(2 * m + 1, nz, hz, mode, INV) * sz;
+        const int64_t ze = t3_map(2 * m, nz, hz, mode, INV), z1 = t3_map(2 * m + 1, nz, hz, mode, INV) * sz;
+        const int64_t z0 = ze * sz;
         T *sl = ring + (a % S) * (2 * NPS) + tid;
 #pragma unroll
         for (int i = 0; i < P; i++) {
             if (own & (1u << i)) {
-                t3_cp_async(sl + i * NT, gp[i] + z0);
+                if (INV && (oct & (1u << i))) { /* an even (lowpass) z plane of the octant: the buffer apart */
+                    t3_cp_async(sl + i * NT, gl[i] + ze * lz);
+                } else {
+                    t3_cp_async(sl + i * NT, gp[i] + z0);
+                }
                 t3_cp_async(sl + NPS + i * NT, gp[i] + z1);
             }
         }
@@ -359,7 +373,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
             }
             reg_lift<W, DIR>(u, w);
             if (INV) {
-                T *op = dst + (2 * k + pl) * sz + yg * sy + xb;
+                T *op = dst + (2 * k + pl) * dz + yg * dy + xb;
                 if (xb + K <= nx) {
                     store4<T>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
                     store4<T>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
@@ -368,8 +382,9 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
                 }
             } else {
                 const int64_t mz = pl ? hz + k : k, my = (yg & 1) ? hy + (yg >> 1) : (yg >> 1);
-                T *row = dst + mz * sz + my * sy;
+                T *row = dst + mz * dz + my * dy;
                 T *lo = row + (xb >> 1), *hi = row + hx + (xb >> 1);
+                if (llp && !pl && !(yg & 1)) lo = llp + k * lz + (yg >> 1) * ly + (xb >> 1); /* the octant apart */
                 if (xb + K <= nx) {
                     store4<T>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
                     store4<T>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);

@@ -110,7 +110,14 @@ cudaError_t lwk_tile2d_inverse(int dtype, const lwk_tile2d *t, lwk_plane sll, lw
 typedef struct lwk_tile3d {
     lwk_wave w;
     int64_t n[3];  /* lengths z, y, x */
-    int64_t st[3]; /* strides (x must be 1) */
+    int64_t st[3]; /* strides of src (x must be 1) */
+    int64_t dt[3]; /* strides of dst (x must be 1); all 0: those of src */
+    /* ll != NULL: the lowpass octant (LLL band, ceil(n/2) per axis) lives
+     * apart, compact or with strides lt (x 1): the forward writes it there
+     * instead of dst's corner, the inverse reads it from there instead of
+     * src's corner (pyramids: level k's LLL is level k+1's volume) */
+    void *ll;
+    int64_t lt[3];
     int mode;
 } lwk_tile3d;
 int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n);

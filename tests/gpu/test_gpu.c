@@ -74,6 +74,34 @@ static void expect_engine(const gcase *c, int e)
     lw_destroy(p);
 }
 
+static void pyramid3d_cases(int quick)
+{
+    static const struct {
+        int64_t n[3];
+        lw_wavelet w;
+        lw_mode m;
+        lw_dtype t;
+        int levels;
+    } P3[] = {
+        {{65, 47, 131}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, -1}, {{64, 64, 64}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 3},
+        {{40, 36, 72}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT64, 2},   {{32, 48, 64}, LW_HAAR, LW_PERIODIC, LW_FLOAT32, -1},
+        {{24, 40, 48}, LW_D4, LW_PERIODIC, LW_FLOAT32, 3},       {{33, 30, 70}, LW_DD97, LW_SYMMETRIC, LW_FLOAT32, 3},
+        {{17, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64, -1},  {{3, 65, 90}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 2},
+        {{20, 18, 40}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 3},   {{16, 16, 32}, LW_D4, LW_PERIODIC, LW_FLOAT64, 2},
+    };
+    int n = (int)(sizeof P3 / sizeof P3[0]);
+    for (int i = quick ? n - 2 : 0; i < n; i++)
+        for (int v = 0; v < 4; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3, c.shape[0] = P3[i].n[0], c.shape[1] = P3[i].n[1], c.shape[2] = P3[i].n[2];
+            c.w = P3[i].w, c.t = P3[i].t, c.levels = P3[i].levels, c.m = P3[i].m, c.scheme = "fused3d";
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
+            run_case(&c);
+        }
+}
+
 static void fixed_cases(void)
 {
     static const struct {
@@ -160,6 +188,10 @@ static void fixed_cases(void)
             if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
         }
+    /* the fused 3-D engine by name on pyramids: the lowpass octant passes
+     * from level to level through compact buffers (odd sizes, max levels down
+     * to 2-sample axes, periodic, float64, every wavelet it takes) */
+    pyramid3d_cases(0);
     /* the other 3-D plane order */
     static const int64_t S3[][3] = {{64, 64, 64}, {66, 96, 130}, {30, 20, 300}};
     static const char *sch[] = {"3d-zx", "3d-yx", "3d-zx"};
@@ -209,6 +241,7 @@ static void sanitizer_cases(void)
             c.m = i == 1 ? LW_PERIODIC : LW_SYMMETRIC;
             run_case(&c);
         }
+    pyramid3d_cases(1);
     /* the generic pass in windowed segments (a column of 1001 samples over 32
      * lanes does not fit shared memory whole): the window's edge taps must not
      * read the step's targets (racecheck found 1 hazard here) */
