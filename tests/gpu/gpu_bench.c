@@ -61,6 +61,11 @@ static const bcase FULL[] = {
     /* the earlier 3-D path (z pass, then the 2-D engine per plane), kept for comparison: no target */
     {"3d-yx-cdf97-L1-512-fwd", 3, 512, 512, 512, LW_CDF97, 1, LW_FORWARD, LW_BENCH_G2G, 0.0, 0, "3d-yx", 0},
     {"3d-cdf53-L1-512-fwd", 3, 512, 512, 512, LW_CDF53, 1, LW_FORWARD, LW_BENCH_G2G, 0.60, 0, NULL, 0},
+    /* pyramids: the default (generic after level 1 until verified) and the fused engine by name */
+    {"3d-cdf97-L3-512-fwd", 3, 512, 512, 512, LW_CDF97, 3, LW_FORWARD, LW_BENCH_G2G, 0.0, 0, NULL, 0},
+    {"3d-cdf97-L3-512-fwd-fused3d", 3, 512, 512, 512, LW_CDF97, 3, LW_FORWARD, LW_BENCH_G2G, 0.65, 0, "fused3d", 0},
+    {"3d-cdf97-L3-512-inv-fused3d", 3, 512, 512, 512, LW_CDF97, 3, LW_INVERSE, LW_BENCH_G2G, 0.65, 0, "fused3d", 0},
+    {"3d-cdf97-L9-512-fwd-fused3d", 3, 512, 512, 512, LW_CDF97, 9, LW_FORWARD, LW_BENCH_G2G, 0.65, 0, "fused3d", 0},
     /* the Deslauriers-Dubuc pair: dd97 (added through the wavelet list) on the
      * fused engines at the fraction dd137 reaches */
     {"2d-dd137-L1-16384-fwd", 2, 16384, 16384, 0, LW_DD137, 1, LW_FORWARD, LW_BENCH_G2G, 0.75, 0, NULL, 0},
