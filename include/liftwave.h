@@ -150,9 +150,30 @@ typedef enum lw_layout {
     LW_INTERLEAVED = 1
 } lw_layout;
 
+/* Direction of a transform.  The forward F maps samples to coefficients and
+ * the inverse F^-1 coefficients to samples; both are linear maps on arrays of
+ * the planned shape (float wavelets).  The adjoints are their transposes:
+ *   LW_FORWARD_ADJOINT  F^T, coefficients (in the plan's layout) to samples:
+ *                       <F x, y> = <x, F^T y> for all arrays x, y.  The
+ *                       backward pass of a forward transform: the gradient
+ *                       w.r.t. the samples is F^T applied to the gradient
+ *                       w.r.t. the coefficients.
+ *   LW_INVERSE_ADJOINT  F^-T, samples to coefficients: <F^-1 y, x> =
+ *                       <y, F^-T x>; the backward pass of an inverse.
+ * Per axis and level they are the transposed lifting steps in reverse order,
+ * with the boundary extension turned into folding (docs/ADJOINT.md).  For an
+ * orthonormal wavelet (LW_WAVELET_ORTHONORMAL) in periodic mode, and for haar
+ * in symmetric mode with every transformed length even at every level, the
+ * transform is orthogonal: F^T = F^-1, and such a plan runs the inverse
+ * (forward for LW_INVERSE_ADJOINT); lw_plan_config() then reports that
+ * direction.  The integer variants are not linear: an adjoint with
+ * lw_config.integer set fails with LW_ERR_UNSUPPORTED.  Both layouts, modes,
+ * every level count, batch and length are supported, fs (non-separable) too. */
 typedef enum lw_direction {
     LW_FORWARD = 0,
-    LW_INVERSE = 1
+    LW_INVERSE = 1,
+    LW_FORWARD_ADJOINT = 2,
+    LW_INVERSE_ADJOINT = 3
 } lw_direction;
 
 typedef enum lw_backend {
