@@ -91,9 +91,16 @@ int lw_wavelet_symmetric_taps(const lw_wavelet_def *w);
 int lw_wavelet_inside_pairs(const lw_wavelet_def *w);
 int lw_wavelet_step_pairs(const lw_wavelet_def *w);
 
+/* Functions of this header that CUDA kernels call too. */
+#ifdef __CUDACC__
+#define LW_HOST_DEVICE __host__ __device__
+#else
+#define LW_HOST_DEVICE
+#endif
+
 /* Index of sample i through the boundary mode for a line of length n >= 1.
  * Symmetric: whole-sample reflection (period 2n-2); periodic: i mod n. */
-static inline int64_t lw_boundary_index(int64_t i, int64_t n, lw_mode mode)
+static inline LW_HOST_DEVICE int64_t lw_boundary_index(int64_t i, int64_t n, lw_mode mode)
 {
     if (i >= 0 && i < n) return i;
     if (n == 1) return 0;
