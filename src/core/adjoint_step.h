@@ -30,13 +30,16 @@ static inline LW_HOST_DEVICE int lw_adj_interior(int64_t s, int64_t n, int reach
 }
 
 /* NAME(row, w0, wl, s, n, mode, ntaps, off, wt): the transposed step's sum
- * for source s in [0, n), folding included.  x[t] is row[t - w0], the index
- * clamped into [0, wl) (a window of the line, as the CUDA pass holds; a
- * clamped read lands only in the window's halo, whose results are dropped).
- * One body per element type T (weights of type WT); QUAL adds the
- * qualifiers (static inline, __device__). */
-#define LW_ADJ_AT(row, t, w0, wl) (row)[(t) - (w0) < 0 ? 0 : ((t) - (w0) >= (wl) ? (wl) - 1 : (t) - (w0))]
-#define LW_DEFINE_ADJ_GATHER(NAME, T, WT, QUAL)                                                          \
+ * for source s in [0, n), folding included.  AT(row, t, w0, wl) is the
+ * expression for x[t]: LW_ADJ_WINDOW reads row[t - w0] clamped into [0, wl)
+ * (a window of the line, as the CUDA pass holds; a clamped read lands only
+ * in the window's halo, whose results are dropped); LW_ADJ_SPLIT reads a
+ * line held split, even samples from row[0], odd ones from row[wl].  One
+ * body per element type T (weights of type WT); QUAL adds the qualifiers
+ * (static inline, __device__). */
+#define LW_ADJ_WINDOW(row, t, w0, wl) (row)[(t) - (w0) < 0 ? 0 : ((t) - (w0) >= (wl) ? (wl) - 1 : (t) - (w0))]
+#define LW_ADJ_SPLIT(row, t, w0, wl) (row)[((t) & 1) ? (wl) + ((t) >> 1) : ((t) >> 1)]
+#define LW_DEFINE_ADJ_GATHER(NAME, T, WT, QUAL, AT)                                                      \
     QUAL T NAME(const T *row, int64_t w0, int64_t wl, int64_t s, int64_t n, int mode, int ntaps,         \
                 const int *off, const WT *wt)                                                            \
     {                                                                                                    \
@@ -45,13 +48,13 @@ static inline LW_HOST_DEVICE int lw_adj_interior(int64_t s, int64_t n, int reach
             const int o = off[i];                                                                        \
             T part = 0;                                                                                  \
             int64_t t = s - o; /* u = t + o = s: the unfolded term */                                    \
-            if (t >= 0 && t < n) part += LW_ADJ_AT(row, t, w0, wl);                                      \
+            if (t >= 0 && t < n) part += AT(row, t, w0, wl);                                             \
             /* u = t + o outside [0, n) (t in [0, n)) whose extension is s */                           \
             const int64_t ulo = o < 0 ? o : n, uhi = o < 0 ? -1 : n - 1 + o;                              \
             for (int64_t u = ulo; u <= uhi; u++) {                                                       \
                 t = u - o;                                                                               \
                 if (t >= 0 && t < n && lw_boundary_index(u, n, (lw_mode)mode) == s)                      \
-                    part += LW_ADJ_AT(row, t, w0, wl);                                                   \
+                    part += AT(row, t, w0, wl);                                                          \
             }                                                                                            \
             acc += wt[i] * part;                                                                         \
         }                                                                                                \

@@ -2,14 +2,18 @@
  * or LW_INVERSE_ADJOINT (docs/ADJOINT.md), separable wavelets, in place.
  *
  * Per transformed axis (decreasing for the forward's adjoint, increasing for
- * the inverse's), every line of the level's region is read into a per-thread
- * buffer of doubles, a block of ADJ_BLOCK neighbouring lines at a time (so a
- * strided axis reads whole cache lines), lifted by the transposed steps in
- * gather form (src/core/adjoint_step.h: plain lifting inside the line, the
- * folded boundary terms near its ends) and written back; the Mallat order is
- * undone on reading (forward's adjoint) or made on writing (inverse's
- * adjoint).  Blocks of lines are shared over OpenMP threads; every pass is
- * linear in the level's samples. */
+ * the inverse's), the lines of the level's region are read in blocks into a
+ * per-thread buffer of doubles, lifted by the transposed steps in gather form
+ * (src/core/adjoint_step.h: plain lifting inside the line, the folded
+ * boundary terms near its ends) and written back.  Two layouts of a block:
+ *   rows   lines of unit stride, each held split (even samples, then odd
+ *          ones: the Mallat order), the steps as contiguous loops over the
+ *          halves;
+ *   lanes  strided lines, ADJ_LANES neighbouring ones position by position
+ *          (row i holds sample i of every line: whole cache lines read, the
+ *          steps as vector operations across the lines).
+ * Blocks are shared over OpenMP threads; every pass is linear in the level's
+ * samples. */
 #include "fast_internal.h"
 
 #include "../core/adjoint_step.h"
@@ -21,50 +25,141 @@
 #include <omp.h>
 #endif
 
-#define ADJ_BLOCK 16
+#define ADJ_BLOCK 16 /* lines of a rows block */
+#define ADJ_LANES 32 /* lines of a lanes block */
 
-LW_DEFINE_ADJ_GATHER(adj_gather, double, double, static inline)
+LW_DEFINE_ADJ_GATHER(adj_gather, double, double, static inline, LW_ADJ_SPLIT)
+/* sample t of lane 0 of a lanes block with wl lanes */
+#define ADJ_LANE(row, t, w0, wl) (row)[(t) * (wl)]
+LW_DEFINE_ADJ_GATHER(adj_gather_lane, double, double, static inline, ADJ_LANE)
 
-/* x[s] += the transposed step (weights times sign) for every source s. */
-static void step_transpose(const lw_step *st, double sign, double *x, int64_t n, lw_mode mode)
+/* One transposed step (weights times sign) on a line held split: even
+ * samples in lo[0, h), odd ones in hi[0, n - h).  Sources s of the other
+ * parity than the step's targets: inside the line s += sum_i w_i x[s - o_i]
+ * as contiguous loops over the halves, near the ends the folded sum. */
+static void step_transpose(const lw_step *st, double sign, double *lo, double *hi, int64_t n, lw_mode mode)
+{
+    const int nt = st->ntaps, R = lw_adj_reach(nt, st->offset);
+    const int64_t h = (n + 1) / 2;
+    double wt[LW_MAX_TAPS];
+    int sh[LW_MAX_TAPS];
+    for (int i = 0; i < nt; i++) wt[i] = sign * st->weight[i];
+    const int par = !st->target_odd; /* parity of the sources */
+    double *dst = par ? hi : lo;
+    const double *src = par ? lo : hi;
+    /* source s = 2j + par reads target 2j + par - o = 2(j + sh) + (1 - par) */
+    for (int i = 0; i < nt; i++) sh[i] = (par - st->offset[i] - (1 - par)) / 2;
+    int64_t j = 0, s = par;
+    for (; s < n && !lw_adj_interior(s, n, R); s += 2, j++)
+        dst[j] += adj_gather(lo, 0, h, s, n, mode, nt, st->offset, wt);
+    int64_t jend = j;
+    while (2 * jend + par < n - 1 - R) jend++; /* interior sources: j < jend */
+    switch (nt) {
+    case 1: {
+        const double w0 = wt[0], *a = src + sh[0];
+        for (; j < jend; j++) dst[j] += w0 * a[j];
+        break;
+    }
+    case 2: {
+        const double w0 = wt[0], w1 = wt[1], *a = src + sh[0], *b = src + sh[1];
+        for (; j < jend; j++) dst[j] += w0 * a[j] + w1 * b[j];
+        break;
+    }
+    default:
+        for (; j < jend; j++) {
+            double acc = 0;
+            for (int i = 0; i < nt; i++) acc += wt[i] * src[j + sh[i]];
+            dst[j] += acc;
+        }
+        break;
+    }
+    for (s = 2 * j + par; s < n; s += 2, j++) dst[j] += adj_gather(lo, 0, h, s, n, mode, nt, st->offset, wt);
+}
+
+/* One level of one line held split (lo: the h = ceil(n/2) even samples, then
+ * the odd ones): F^T = P_1^T .. P_n^T Z or F^-T = Z^-1 P_n^-T .. P_1^-T. */
+static void line_adjoint(const lw_wavelet_def *w, lw_mode mode, lw_direction dir, double *lo, int64_t n)
+{
+    const int64_t h = (n + 1) / 2;
+    double *hi = lo + h;
+    if (dir == LW_FORWARD_ADJOINT) {
+        for (int64_t j = 0; j < h; j++) lo[j] *= w->zeta_low;
+        for (int64_t j = 0; j < n - h; j++) hi[j] *= w->zeta_high;
+        for (int k = w->nsteps - 1; k >= 0; k--) step_transpose(&w->steps[k], 1.0, lo, hi, n, mode);
+    } else {
+        for (int k = 0; k < w->nsteps; k++) step_transpose(&w->steps[k], -1.0, lo, hi, n, mode);
+        const double il = 1.0 / w->zeta_low, ih = 1.0 / w->zeta_high;
+        for (int64_t j = 0; j < h; j++) lo[j] *= il;
+        for (int64_t j = 0; j < n - h; j++) hi[j] *= ih;
+    }
+}
+
+/* One transposed step on a lanes block: nl lines, sample i of line j at
+ * x[i * nl + j]. */
+static void lanes_step(const lw_step *st, double sign, double *x, int64_t n, int nl, lw_mode mode)
 {
     const int nt = st->ntaps, R = lw_adj_reach(nt, st->offset);
     double wt[LW_MAX_TAPS];
     for (int i = 0; i < nt; i++) wt[i] = sign * st->weight[i];
-    int64_t s = !st->target_odd;
-    for (; s < n && !lw_adj_interior(s, n, R); s += 2) x[s] += adj_gather(x, 0, n, s, n, mode, nt, st->offset, wt);
-    const int64_t hi = n - 1 - R; /* interior: s < hi */
-    const int o0 = st->offset[0], o1 = st->offset[1];
-    switch (nt) {
-    case 1:
-        for (; s < hi; s += 2) x[s] += wt[0] * x[s - o0];
-        break;
-    case 2:
-        for (; s < hi; s += 2) x[s] += wt[0] * x[s - o0] + wt[1] * x[s - o1];
-        break;
-    default:
-        for (; s < hi; s += 2) {
-            double acc = 0;
-            for (int i = 0; i < nt; i++) acc += wt[i] * x[s - st->offset[i]];
-            x[s] += acc;
+    for (int64_t s = !st->target_odd; s < n; s += 2) {
+        double *d = x + s * nl;
+        if (lw_adj_interior(s, n, R)) {
+            for (int i = 0; i < nt; i++) {
+                const double w = wt[i], *a = x + (s - st->offset[i]) * nl;
+                for (int j = 0; j < nl; j++) d[j] += w * a[j];
+            }
+        } else {
+            for (int j = 0; j < nl; j++) d[j] += adj_gather_lane(x + j, 0, nl, s, n, mode, nt, st->offset, wt);
         }
-        break;
     }
-    for (; s < n; s += 2) x[s] += adj_gather(x, 0, n, s, n, mode, nt, st->offset, wt);
 }
 
-/* One level of one line in interleaved order: F^T = P_1^T .. P_n^T Z or
- * F^-T = Z^-1 P_n^-T .. P_1^-T. */
-static void line_adjoint(const lw_wavelet_def *w, lw_mode mode, lw_direction dir, double *x, int64_t n)
+static void lanes_scale(double *x, int64_t n, int nl, double fl, double fh)
+{
+    for (int64_t s = 0; s < n; s++) {
+        const double f = (s & 1) ? fh : fl;
+        for (int j = 0; j < nl; j++) x[s * nl + j] *= f;
+    }
+}
+
+static void lanes_adjoint(const lw_wavelet_def *w, lw_mode mode, lw_direction dir, double *x, int64_t n, int nl)
 {
     if (dir == LW_FORWARD_ADJOINT) {
-        for (int64_t t = 0; t < n; t++) x[t] *= (t & 1) ? w->zeta_high : w->zeta_low;
-        for (int k = w->nsteps - 1; k >= 0; k--) step_transpose(&w->steps[k], 1.0, x, n, mode);
+        lanes_scale(x, n, nl, w->zeta_low, w->zeta_high);
+        for (int k = w->nsteps - 1; k >= 0; k--) lanes_step(&w->steps[k], 1.0, x, n, nl, mode);
     } else {
-        for (int k = 0; k < w->nsteps; k++) step_transpose(&w->steps[k], -1.0, x, n, mode);
-        const double il = 1.0 / w->zeta_low, ih = 1.0 / w->zeta_high;
-        for (int64_t t = 0; t < n; t++) x[t] *= (t & 1) ? ih : il;
+        for (int k = 0; k < w->nsteps; k++) lanes_step(&w->steps[k], -1.0, x, n, nl, mode);
+        lanes_scale(x, n, nl, 1.0 / w->zeta_low, 1.0 / w->zeta_high);
     }
+}
+
+/* Move a lanes block between the array and buf; mallat: the array holds the
+ * lines in Mallat order (buf: interleaved). */
+static void move_lanes(char *x, lw_dtype t, const lw_lines *L, const int64_t *base, int nl, double *buf, int mallat,
+                       int to_array)
+{
+    const int64_t n = L->n, ls = L->lstride, h = (n + 1) / 2;
+    const int dense = base[nl - 1] - base[0] == nl - 1; /* neighbouring lines side by side */
+#define ADJ_MOVE(T)                                                                     \
+    do {                                                                                \
+        T *a = (T *)x;                                                                  \
+        for (int64_t i = 0; i < n; i++) {                                               \
+            int64_t q = (mallat ? ((i & 1) ? h + (i >> 1) : (i >> 1)) : i) * ls;        \
+            double *r = buf + i * nl;                                                   \
+            T *c = a + base[0] + q;                                                     \
+            if (dense && to_array)                                                      \
+                for (int j = 0; j < nl; j++) c[j] = (T)r[j];                            \
+            else if (dense)                                                             \
+                for (int j = 0; j < nl; j++) r[j] = (double)c[j];                       \
+            else if (to_array)                                                          \
+                for (int j = 0; j < nl; j++) a[base[j] + q] = (T)r[j];                  \
+            else                                                                        \
+                for (int j = 0; j < nl; j++) r[j] = (double)a[base[j] + q];             \
+        }                                                                               \
+    } while (0)
+    if (t == LW_FLOAT32) ADJ_MOVE(float);
+    else ADJ_MOVE(double);
+#undef ADJ_MOVE
 }
 
 static inline int64_t line_base(const lw_lines *L, int64_t l)
@@ -78,32 +173,33 @@ static inline int64_t line_base(const lw_lines *L, int64_t l)
     return off;
 }
 
-/* Move a block of nb lines between the array (dtype t) and buf (line j at
- * buf + j * n, interleaved order); mallat: the array holds the line in
- * Mallat order.  Lines of unit stride go line by line, others position by
- * position across the block (neighbouring lines share cache lines). */
-static void move_block(char *x, lw_dtype t, const lw_lines *L, const int64_t *base, int nb, double *buf,
-                       int mallat, int to_array)
+/* Line pitch of the buffer: n rounded up, plus a cache line, so that the
+ * lines of a block do not fall on one cache set (a pitch of a multiple of
+ * 4 KiB made the strided moves 10x slower). */
+static inline int64_t pitch_of(int64_t n) { return ((n + 7) & ~(int64_t)7) + 8; }
+
+/* Move a rows block of nb lines of unit stride between the array (dtype t)
+ * and buf (line j at buf + j * pitch_of(n), held split: even samples, then
+ * odd ones, which is the Mallat order); mallat: the array holds the line in
+ * Mallat order too, else interleaved. */
+static void move_rows(char *x, lw_dtype t, const lw_lines *L, const int64_t *base, int nb, double *buf, int mallat,
+                      int to_array)
 {
-    const int64_t n = L->n, ls = L->lstride;
+    const int64_t n = L->n, h = (n + 1) / 2, P = pitch_of(n);
 #define ADJ_MOVE(T)                                                                     \
     do {                                                                                \
         T *a = (T *)x;                                                                  \
-        if (ls == 1) {                                                                  \
-            for (int j = 0; j < nb; j++)                                                \
-                for (int64_t i = 0; i < n; i++) {                                       \
-                    int64_t p = base[j] + (mallat ? lw_mallat_pos(i, n) : i);           \
-                    if (to_array) a[p] = (T)buf[j * n + i];                             \
-                    else buf[j * n + i] = (double)a[p];                                 \
-                }                                                                       \
-        } else {                                                                        \
-            for (int64_t i = 0; i < n; i++) {                                           \
-                int64_t q = (mallat ? lw_mallat_pos(i, n) : i) * ls;                    \
-                for (int j = 0; j < nb; j++) {                                          \
-                    if (to_array) a[base[j] + q] = (T)buf[j * n + i];                   \
-                    else buf[j * n + i] = (double)a[base[j] + q];                       \
-                }                                                                       \
-            }                                                                           \
+        for (int j = 0; j < nb; j++) {                                                  \
+            T *row = a + base[j];                                                       \
+            double *lo = buf + j * P, *hi = lo + h;                                     \
+            if (mallat && to_array)                                                     \
+                for (int64_t i = 0; i < n; i++) row[i] = (T)lo[i];                      \
+            else if (mallat)                                                            \
+                for (int64_t i = 0; i < n; i++) lo[i] = (double)row[i];                 \
+            else if (to_array)                                                          \
+                for (int64_t i = 0; i < n; i++) row[i] = (T)((i & 1) ? hi : lo)[i >> 1]; \
+            else                                                                        \
+                for (int64_t i = 0; i < n; i++) ((i & 1) ? hi : lo)[i >> 1] = (double)row[i]; \
         }                                                                               \
     } while (0)
     if (t == LW_FLOAT32) ADJ_MOVE(float);
@@ -131,25 +227,35 @@ lw_status lw_fast_adjoint_run(const lw_fast_level *lv, const char *src, char *ds
         lw_lines L;
         lw_lines_for(p, lv->level, a, &L);
         if (L.n < 2) continue;
-        const int64_t nblk = (L.nlines + ADJ_BLOCK - 1) / ADJ_BLOCK;
+        const int lanes = L.lstride != 1, B = lanes ? ADJ_LANES : ADJ_BLOCK;
+        const int64_t nblk = (L.nlines + B - 1) / B;
         (void)threads;
 #ifdef LW_HAVE_OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1 && nblk > 1) reduction(| : failed)
 #endif
         {
-            double *buf = malloc((size_t)L.n * ADJ_BLOCK * sizeof(double));
+            double *buf = malloc((size_t)pitch_of(L.n) * (size_t)B * sizeof(double));
             if (!buf) failed = 1;
 #ifdef LW_HAVE_OPENMP
 #pragma omp for schedule(static)
 #endif
             for (int64_t b = 0; b < nblk; b++) {
                 if (!buf) continue;
-                int64_t l0 = b * ADJ_BLOCK, base[ADJ_BLOCK];
-                int nb = (int)(L.nlines - l0 < ADJ_BLOCK ? L.nlines - l0 : ADJ_BLOCK);
+                int64_t l0 = b * B, base[ADJ_LANES > ADJ_BLOCK ? ADJ_LANES : ADJ_BLOCK];
+                int nb = (int)(L.nlines - l0 < B ? L.nlines - l0 : B);
                 for (int j = 0; j < nb; j++) base[j] = line_base(&L, l0 + j);
-                move_block(dst, p->cfg.dtype, &L, base, nb, buf, mallat && coarse, 0);
-                for (int j = 0; j < nb; j++) line_adjoint(p->wav, p->cfg.mode, dir, buf + (size_t)j * L.n, L.n);
-                move_block(dst, p->cfg.dtype, &L, base, nb, buf, mallat && !coarse, 1);
+                /* coefficients in Mallat order are read by the forward's adjoint and
+                 * written by the inverse's; samples are always interleaved */
+                if (lanes) {
+                    move_lanes(dst, p->cfg.dtype, &L, base, nb, buf, mallat && coarse, 0);
+                    lanes_adjoint(p->wav, p->cfg.mode, dir, buf, L.n, nb);
+                    move_lanes(dst, p->cfg.dtype, &L, base, nb, buf, mallat && !coarse, 1);
+                } else {
+                    move_rows(dst, p->cfg.dtype, &L, base, nb, buf, mallat && coarse, 0);
+                    for (int j = 0; j < nb; j++)
+                        line_adjoint(p->wav, p->cfg.mode, dir, buf + (size_t)j * pitch_of(L.n), L.n);
+                    move_rows(dst, p->cfg.dtype, &L, base, nb, buf, mallat && !coarse, 1);
+                }
             }
             free(buf);
         }
