@@ -34,11 +34,13 @@ static inline LW_HOST_DEVICE int lw_adj_interior(int64_t s, int64_t n, int reach
  * expression for x[t]: LW_ADJ_WINDOW reads row[t - w0] clamped into [0, wl)
  * (a window of the line, as the CUDA pass holds; a clamped read lands only
  * in the window's halo, whose results are dropped); LW_ADJ_SPLIT reads a
- * line held split, even samples from row[0], odd ones from row[wl].  One
+ * line held split, even samples from row[0], odd ones from row[wl];
+ * LW_ADJ_STRIDED reads sample t at row[t * wl] (lines side by side).  One
  * body per element type T (weights of type WT); QUAL adds the qualifiers
  * (static inline, __device__). */
 #define LW_ADJ_WINDOW(row, t, w0, wl) (row)[(t) - (w0) < 0 ? 0 : ((t) - (w0) >= (wl) ? (wl) - 1 : (t) - (w0))]
 #define LW_ADJ_SPLIT(row, t, w0, wl) (row)[((t) & 1) ? (wl) + ((t) >> 1) : ((t) >> 1)]
+#define LW_ADJ_STRIDED(row, t, w0, wl) (row)[(t) * (wl)]
 #define LW_DEFINE_ADJ_GATHER(NAME, T, WT, QUAL, AT)                                                      \
     QUAL T NAME(const T *row, int64_t w0, int64_t wl, int64_t s, int64_t n, int mode, int ntaps,         \
                 const int *off, const WT *wt)                                                            \

@@ -29,9 +29,7 @@
 #define ADJ_LANES 32 /* lines of a lanes block */
 
 LW_DEFINE_ADJ_GATHER(adj_gather, double, double, static inline, LW_ADJ_SPLIT)
-/* sample t of lane 0 of a lanes block with wl lanes */
-#define ADJ_LANE(row, t, w0, wl) (row)[(t) * (wl)]
-LW_DEFINE_ADJ_GATHER(adj_gather_lane, double, double, static inline, ADJ_LANE)
+LW_DEFINE_ADJ_GATHER(adj_gather_lane, double, double, static inline, LW_ADJ_STRIDED)
 
 /* One transposed step (weights times sign) on a line held split: even
  * samples in lo[0, h), odd ones in hi[0, n - h).  Sources s of the other

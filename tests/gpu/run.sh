@@ -40,7 +40,7 @@ say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm
 if has build; then
   t0=$(date +%s)
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_GIT_COMMIT="$LW_COMMIT" >"$OUT/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_schemes gpu_bench >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_gpu_adjoint test_schemes gpu_bench >>"$OUT/build.log" 2>&1
   rc=$?
   # the CLI only if it builds right now (other work in progress must not break this run)
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave liftwave_shared >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
@@ -56,6 +56,12 @@ if has test; then
   say "test_gpu: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test.log")"
   grep -E "^(engine|random|fixed|leak|threads|out of|big)" "$OUT/test.log" | tee -a "$SUMMARY"
   grep FAIL "$OUT/test.log" | head -20 | tee -a "$SUMMARY"
+  t0=$(date +%s)
+  timeout ${LW_TEST_TIMEOUT:-900} "$T/test_gpu_adjoint" >"$OUT/test-adjoint.log" 2>&1
+  rc=$?
+  say "test_gpu_adjoint: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test-adjoint.log")"
+  grep -E "^(engine|random|fixed|timing)" "$OUT/test-adjoint.log" | tee -a "$SUMMARY"
+  grep FAIL "$OUT/test-adjoint.log" | head -20 | tee -a "$SUMMARY"
 fi
 
 if has sanitize; then
