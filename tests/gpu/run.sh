@@ -72,6 +72,10 @@ if has sanitize; then
     LW_GPU_QUICK=1 LW_GPU_CASES=$n timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu" >"$OUT/san-$tool.log" 2>&1
     rc=$?
     say "compute-sanitizer $tool: rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-$tool.log")"
+    t0=$(date +%s)
+    LW_GPU_QUICK=1 LW_GPU_CASES=$n timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu_adjoint" >"$OUT/san-adjoint-$tool.log" 2>&1
+    rc=$?
+    say "compute-sanitizer $tool (adjoint): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-adjoint-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-adjoint-$tool.log")"
   done
 fi
 
