@@ -257,7 +257,7 @@ void lwpy_bind_plan(nb::module_ &m)
 {
     nb::class_<Plan>(m, "Plan")
         .def(nb::init<const std::vector<int64_t> &, const std::vector<int> &, const std::string &, const std::string &,
-                      const std::string &, const std::string &, int, bool, bool, const std::string &, bool, int, bool,
+                      const std::string &, const std::string &, int, int, bool, const std::string &, bool, int, bool,
                       const std::string &, int>(),
              nb::arg("shape"), nb::arg("axes"), nb::arg("dtype"), nb::arg("wavelet"), nb::arg("mode"), nb::arg("layout"),
              nb::arg("levels"), nb::arg("direction"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
