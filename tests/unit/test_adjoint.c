@@ -7,7 +7,8 @@
  *   - the cpu backend agrees with the reference (in and out of place);
  *   - orthogonal plans (haar, d4 periodic; haar symmetric on even lengths)
  *     run the inverse / forward, and the identity still holds;
- *   - errors: integer adjoints are unsupported, unknown directions invalid. */
+ *   - errors: integer adjoints are unsupported, unknown directions invalid;
+ *     only the cpu engine "adjoint" takes adjoint plans, and only those. */
 #include "liftwave.h"
 #include "lw_test.h"
 #include "lw_test_plan.h"
@@ -253,10 +254,46 @@ static void errors(void)
     }
 }
 
+/* The cpu engine records decide: only "adjoint" takes adjoint plans, and it
+ * takes nothing else. */
+static void engine_choice(void)
+{
+    static const struct {
+        const char *scheme;
+        lw_direction dir;
+        lw_status want;
+    } cases[] = {
+        {"adjoint", LW_FORWARD_ADJOINT, LW_OK},          {"adjoint", LW_INVERSE_ADJOINT, LW_OK},
+        {"nd", LW_FORWARD_ADJOINT, LW_ERR_UNSUPPORTED},  {"vol", LW_INVERSE_ADJOINT, LW_ERR_UNSUPPORTED},
+        {"adjoint", LW_FORWARD, LW_ERR_UNSUPPORTED},     {"adjoint", LW_INVERSE, LW_ERR_UNSUPPORTED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lw_config c;
+        lw_config_init(&c);
+        c.rank = 3, c.shape[0] = 12, c.shape[1] = 10, c.shape[2] = 9;
+        c.direction = cases[i].dir, c.backend = LW_BACKEND_CPU, c.scheme = cases[i].scheme, c.levels = 2;
+        lw_plan *p = NULL;
+        lw_status st = lw_plan_create(&p, &c);
+        CHECK(st == cases[i].want, "scheme %s, direction %d: status %d (%s)", cases[i].scheme, (int)cases[i].dir,
+              (int)st, lw_last_error());
+        lw_destroy(p);
+    }
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2, c.shape[0] = 30, c.shape[1] = 40, c.direction = LW_FORWARD_ADJOINT, c.backend = LW_BACKEND_CPU;
+    lw_plan *p = NULL;
+    char buf[4096] = "";
+    CHECK(lw_plan_create(&p, &c) == LW_OK && lw_plan_describe(p, buf, sizeof buf) == LW_OK, "plan: %s",
+          lw_last_error());
+    CHECK(strstr(buf, "engines: adjoint") && strstr(buf, "direction: forward-adjoint"), "describe: %s", buf);
+    lw_destroy(p);
+}
+
 int main(void)
 {
     lw_test_seed(19);
     errors();
+    engine_choice();
     routing();
     sweep();
     large_case();
