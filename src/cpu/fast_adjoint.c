@@ -205,7 +205,52 @@ static void move_rows(char *x, lw_dtype t, const lw_lines *L, const int64_t *bas
 #undef ADJ_MOVE
 }
 
-int lw_fast_adjoint_applies(const lw_fast_level *lv) { return lv->adjoint && !lv->fsmode; }
+/* One pass along transformed axis a of level k, in place in x: every line
+ * read (Mallat order when read_mallat), lifted by the adjoint of the plan's
+ * direction when lift, written (Mallat order when write_mallat).  Without
+ * lift it only permutes (the Faber-Schauder shuffle). */
+lw_status lw_fast_adjoint_axis(const lw_plan *p, int k, int a, char *x, int threads, int read_mallat,
+                               int write_mallat, int lift)
+{
+    const lw_direction dir = p->cfg.direction;
+    lw_lines L;
+    lw_lines_for(p, k, a, &L);
+    if (L.n < 2) return LW_OK;
+    const int lanes = L.lstride != 1, B = lanes ? ADJ_LANES : ADJ_BLOCK;
+    const int64_t nblk = (L.nlines + B - 1) / B;
+    int failed = 0;
+    (void)threads;
+#ifdef LW_HAVE_OPENMP
+#pragma omp parallel num_threads(threads) if (threads > 1 && nblk > 1) reduction(| : failed)
+#endif
+    {
+        double *buf = malloc((size_t)pitch_of(L.n) * (size_t)B * sizeof(double));
+        if (!buf) failed = 1;
+#ifdef LW_HAVE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int64_t b = 0; b < nblk; b++) {
+            if (!buf) continue;
+            int64_t l0 = b * B, base[ADJ_LANES > ADJ_BLOCK ? ADJ_LANES : ADJ_BLOCK];
+            int nb = (int)(L.nlines - l0 < B ? L.nlines - l0 : B);
+            for (int j = 0; j < nb; j++) base[j] = line_base(&L, l0 + j);
+            if (lanes) {
+                move_lanes(x, p->cfg.dtype, &L, base, nb, buf, read_mallat, 0);
+                if (lift) lanes_adjoint(p->wav, p->cfg.mode, dir, buf, L.n, nb);
+                move_lanes(x, p->cfg.dtype, &L, base, nb, buf, write_mallat, 1);
+            } else {
+                move_rows(x, p->cfg.dtype, &L, base, nb, buf, read_mallat, 0);
+                for (int j = 0; j < nb && lift; j++)
+                    line_adjoint(p->wav, p->cfg.mode, dir, buf + (size_t)j * pitch_of(L.n), L.n);
+                move_rows(x, p->cfg.dtype, &L, base, nb, buf, write_mallat, 1);
+            }
+        }
+        free(buf);
+    }
+    return failed ? lw_fail(LW_ERR_OUT_OF_MEMORY, "cpu adjoint engine: cannot allocate line buffers") : LW_OK;
+}
+
+int lw_fast_adjoint_applies(const lw_fast_level *lv) { return lv->adjoint; }
 
 size_t lw_fast_adjoint_scratch(const lw_fast_level *lv) { return (void)lv, 0; }
 
@@ -214,50 +259,15 @@ lw_status lw_fast_adjoint_run(const lw_fast_level *lv, const char *src, char *ds
 {
     (void)ll, (void)guard, (void)scratch, (void)per_thread;
     const lw_plan *p = lv->plan;
-    if (src != dst || lv->fsmode || !lw_dir_adjoint(p->cfg.direction))
-        return lw_fail(LW_ERR_INTERNAL, "cpu adjoint engine: runs separable adjoint levels in place only");
-    const lw_direction dir = p->cfg.direction;
-    const int coarse = lw_dir_coarse_first(dir), mallat = p->cfg.layout == LW_MALLAT;
+    if (src != dst || !lw_dir_adjoint(p->cfg.direction))
+        return lw_fail(LW_ERR_INTERNAL, "cpu adjoint engine: runs adjoint levels in place only");
+    if (lv->fsmode) return lw_fast_adjoint_fs_level(p, lv->level, dst, threads);
+    const int coarse = lw_dir_coarse_first(p->cfg.direction), mallat = p->cfg.layout == LW_MALLAT;
     const int na = p->geo.naxes;
-    int failed = 0;
-    for (int ai = 0; ai < na && !failed; ai++) {
-        int a = coarse ? na - 1 - ai : ai;
-        lw_lines L;
-        lw_lines_for(p, lv->level, a, &L);
-        if (L.n < 2) continue;
-        const int lanes = L.lstride != 1, B = lanes ? ADJ_LANES : ADJ_BLOCK;
-        const int64_t nblk = (L.nlines + B - 1) / B;
-        (void)threads;
-#ifdef LW_HAVE_OPENMP
-#pragma omp parallel num_threads(threads) if (threads > 1 && nblk > 1) reduction(| : failed)
-#endif
-        {
-            double *buf = malloc((size_t)pitch_of(L.n) * (size_t)B * sizeof(double));
-            if (!buf) failed = 1;
-#ifdef LW_HAVE_OPENMP
-#pragma omp for schedule(static)
-#endif
-            for (int64_t b = 0; b < nblk; b++) {
-                if (!buf) continue;
-                int64_t l0 = b * B, base[ADJ_LANES > ADJ_BLOCK ? ADJ_LANES : ADJ_BLOCK];
-                int nb = (int)(L.nlines - l0 < B ? L.nlines - l0 : B);
-                for (int j = 0; j < nb; j++) base[j] = line_base(&L, l0 + j);
-                /* coefficients in Mallat order are read by the forward's adjoint and
-                 * written by the inverse's; samples are always interleaved */
-                if (lanes) {
-                    move_lanes(dst, p->cfg.dtype, &L, base, nb, buf, mallat && coarse, 0);
-                    lanes_adjoint(p->wav, p->cfg.mode, dir, buf, L.n, nb);
-                    move_lanes(dst, p->cfg.dtype, &L, base, nb, buf, mallat && !coarse, 1);
-                } else {
-                    move_rows(dst, p->cfg.dtype, &L, base, nb, buf, mallat && coarse, 0);
-                    for (int j = 0; j < nb; j++)
-                        line_adjoint(p->wav, p->cfg.mode, dir, buf + (size_t)j * pitch_of(L.n), L.n);
-                    move_rows(dst, p->cfg.dtype, &L, base, nb, buf, mallat && !coarse, 1);
-                }
-            }
-            free(buf);
-        }
-    }
-    if (failed) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cpu adjoint engine: cannot allocate line buffers");
+    /* coefficients in Mallat order are read by the forward's adjoint and
+     * written by the inverse's; samples are always interleaved */
+    for (int ai = 0; ai < na; ai++)
+        LW_TRY(lw_fast_adjoint_axis(p, lv->level, coarse ? na - 1 - ai : ai, dst, threads, mallat && coarse,
+                                    mallat && !coarse, 1));
     return LW_OK;
 }

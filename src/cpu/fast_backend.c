@@ -334,20 +334,18 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
     for (int k = 0; k < plan->geo.levels; k++) {
         lw_fast_level lv;
         build_level(plan, &fs, k, plan->geo.strides, plan->geo.strides, NULL, &lv);
-        lw_appendf(buf, len, " %s", lv.adjoint && lv.fsmode ? "cpu-ref" : lw_cpu_engine_for(&lv)->name);
+        lw_appendf(buf, len, " %s", lw_cpu_engine_for(&lv)->name);
     }
     lw_appendf(buf, len, " (levels 1..%d)\n", plan->geo.levels);
 }
 
 /* The adjoint directions: every level in place in out, coarse to fine for
  * the forward's adjoint, fine to coarse for the inverse's, on the level's
- * engine ("adjoint").  Faber-Schauder over several axes (non-separable) runs
- * the reference's adjoint. */
+ * engine ("adjoint"). */
 static lw_status run_adjoint(const lw_plan *plan, const fast_shape *fs, const void *in, void *out)
 {
     const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
     if (in != out) par_copy(out, in, (size_t)plan->geo.total * fp->es, fp->threads);
-    if (fs->fsmode) return lw_ref_transform(plan, out);
     int L = plan->geo.levels, coarse = lw_dir_coarse_first(plan->cfg.direction), guard = 0;
     for (int q = 0; q < L; q++) {
         int k = coarse ? L - 1 - q : q;

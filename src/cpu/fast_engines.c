@@ -19,7 +19,8 @@ static int nd_applies(const lw_fast_level *lv) { return !lv->fsmode && !lv->adjo
 
 static const lw_cpu_engine engines[] = {
     {"adjoint", lw_fast_adjoint_applies, lw_fast_adjoint_scratch, lw_fast_adjoint_run,
-     "the adjoint directions (separable): transposed steps along lines, in place, OpenMP over blocks of lines"},
+     "the adjoint directions: transposed steps along lines (fs over several axes: every all-even sample "
+     "gathers its folded neighbours), in place, OpenMP"},
     {"fs", fs_applies, fs_scratch, fs_run,
      "Faber-Schauder over several axes: every sample of a level from the original grid"},
     {"vol", lw_fast_vol_applies, lw_fast_vol_scratch, lw_fast_vol_run,
