@@ -167,8 +167,10 @@ typedef enum lw_layout {
  * transform is orthogonal: F^T = F^-1, and such a plan runs the inverse
  * (forward for LW_INVERSE_ADJOINT); lw_plan_config() then reports that
  * direction.  The integer variants are not linear: an adjoint with
- * lw_config.integer set fails with LW_ERR_UNSUPPORTED.  Both layouts, modes,
- * every level count, batch and length are supported, fs (non-separable) too. */
+ * lw_config.integer set fails with LW_ERR_UNSUPPORTED.  Every wavelet, mode,
+ * layout, level count, batch and length is supported, except on the cuda
+ * backend the non-separable fs over several axes and the papers' schemes
+ * (LW_ERR_UNSUPPORTED there; the cpu backends run it). */
 typedef enum lw_direction {
     LW_FORWARD = 0,
     LW_INVERSE = 1,

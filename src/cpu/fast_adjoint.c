@@ -31,6 +31,19 @@
 LW_DEFINE_ADJ_GATHER(adj_gather, double, double, static inline, LW_ADJ_SPLIT)
 LW_DEFINE_ADJ_GATHER(adj_gather_lane, double, double, static inline, LW_ADJ_STRIDED)
 
+/* d[j] += w * a[j] (and + w1 * b[j]) over the halves of a split line: the
+ * source half d and the target half a, b never overlap. */
+static inline void half_axpy(double *restrict d, const double *restrict a, double w, int64_t n)
+{
+    for (int64_t j = 0; j < n; j++) d[j] += w * a[j];
+}
+
+static inline void half_axpy2(double *restrict d, const double *restrict a, const double *restrict b, double w0,
+                              double w1, int64_t n)
+{
+    for (int64_t j = 0; j < n; j++) d[j] += w0 * a[j] + w1 * b[j];
+}
+
 /* One transposed step (weights times sign) on a line held split: even
  * samples in lo[0, h), odd ones in hi[0, n - h).  Sources s of the other
  * parity than the step's targets: inside the line s += sum_i w_i x[s - o_i]
@@ -52,24 +65,13 @@ static void step_transpose(const lw_step *st, double sign, double *lo, double *h
         dst[j] += adj_gather(lo, 0, h, s, n, mode, nt, st->offset, wt);
     int64_t jend = j;
     while (2 * jend + par < n - 1 - R) jend++; /* interior sources: j < jend */
-    switch (nt) {
-    case 1: {
-        const double w0 = wt[0], *a = src + sh[0];
-        for (; j < jend; j++) dst[j] += w0 * a[j];
-        break;
-    }
-    case 2: {
-        const double w0 = wt[0], w1 = wt[1], *a = src + sh[0], *b = src + sh[1];
-        for (; j < jend; j++) dst[j] += w0 * a[j] + w1 * b[j];
-        break;
-    }
-    default:
-        for (; j < jend; j++) {
-            double acc = 0;
-            for (int i = 0; i < nt; i++) acc += wt[i] * src[j + sh[i]];
-            dst[j] += acc;
+    if (j < jend) {
+        if (nt == 2) {
+            half_axpy2(dst + j, src + j + sh[0], src + j + sh[1], wt[0], wt[1], jend - j);
+        } else {
+            for (int i = 0; i < nt; i++) half_axpy(dst + j, src + j + sh[i], wt[i], jend - j);
         }
-        break;
+        j = jend;
     }
     for (s = 2 * j + par; s < n; s += 2, j++) dst[j] += adj_gather(lo, 0, h, s, n, mode, nt, st->offset, wt);
 }
@@ -92,6 +94,12 @@ static void line_adjoint(const lw_wavelet_def *w, lw_mode mode, lw_direction dir
     }
 }
 
+/* d[j] += w * a[j]: rows of a lanes block (distinct rows: no overlap). */
+static inline void row_axpy(double *restrict d, const double *restrict a, double w, int nl)
+{
+    for (int j = 0; j < nl; j++) d[j] += w * a[j];
+}
+
 /* One transposed step on a lanes block: nl lines, sample i of line j at
  * x[i * nl + j]. */
 static void lanes_step(const lw_step *st, double sign, double *x, int64_t n, int nl, lw_mode mode)
@@ -102,10 +110,7 @@ static void lanes_step(const lw_step *st, double sign, double *x, int64_t n, int
     for (int64_t s = !st->target_odd; s < n; s += 2) {
         double *d = x + s * nl;
         if (lw_adj_interior(s, n, R)) {
-            for (int i = 0; i < nt; i++) {
-                const double w = wt[i], *a = x + (s - st->offset[i]) * nl;
-                for (int j = 0; j < nl; j++) d[j] += w * a[j];
-            }
+            for (int i = 0; i < nt; i++) row_axpy(d, x + (s - st->offset[i]) * nl, wt[i], nl);
         } else {
             for (int j = 0; j < nl; j++) d[j] += adj_gather_lane(x + j, 0, nl, s, n, mode, nt, st->offset, wt);
         }
