@@ -314,8 +314,9 @@ lw_status lw_wavelet_parse(const char *name, lw_wavelet *w);
 /* Properties of a wavelet, as bits (0 for a value outside lw_wavelet):
  *   LW_WAVELET_INTEGER     an integer (reversible) variant exists
  *   LW_WAVELET_FLOAT       a float variant exists
- *   LW_WAVELET_ORTHONORMAL the float transform is orthonormal (its adjoint
- *                          is its inverse)
+ *   LW_WAVELET_ORTHONORMAL the float transform is orthonormal in periodic
+ *                          mode (its adjoint is its inverse; in symmetric
+ *                          mode the reflection breaks that, see lw_direction)
  *   LW_WAVELET_SEPARABLE   2-D/3-D transforms are products of 1-D ones (all
  *                          but fs) */
 #define LW_WAVELET_INTEGER 0x1u
