@@ -199,10 +199,15 @@ static void move_rows(char *x, lw_dtype t, const lw_lines *L, const int64_t *bas
                 for (int64_t i = 0; i < n; i++) row[i] = (T)lo[i];                      \
             else if (mallat)                                                            \
                 for (int64_t i = 0; i < n; i++) lo[i] = (double)row[i];                 \
-            else if (to_array)                                                          \
-                for (int64_t i = 0; i < n; i++) row[i] = (T)((i & 1) ? hi : lo)[i >> 1]; \
-            else                                                                        \
-                for (int64_t i = 0; i < n; i++) ((i & 1) ? hi : lo)[i >> 1] = (double)row[i]; \
+            else if (to_array) {                                                        \
+                for (int64_t q = 0; q < n / 2; q++)                                     \
+                    row[2 * q] = (T)lo[q], row[2 * q + 1] = (T)hi[q];                   \
+                if (n & 1) row[n - 1] = (T)lo[n / 2];                                   \
+            } else {                                                                    \
+                for (int64_t q = 0; q < n / 2; q++)                                     \
+                    lo[q] = (double)row[2 * q], hi[q] = (double)row[2 * q + 1];         \
+                if (n & 1) lo[n / 2] = (double)row[n - 1];                              \
+            }                                                                           \
         }                                                                               \
     } while (0)
     if (t == LW_FLOAT32) ADJ_MOVE(float);
