@@ -1,5 +1,6 @@
 /* The "adjoint" engine of the cpu backend: one level of LW_FORWARD_ADJOINT
- * or LW_INVERSE_ADJOINT (docs/ADJOINT.md), separable wavelets, in place.
+ * or LW_INVERSE_ADJOINT (docs/ADJOINT.md), in place; separable wavelets here,
+ * Faber-Schauder over several axes in fast_adjoint_fs.c.
  *
  * Per transformed axis (decreasing for the forward's adjoint, increasing for
  * the inverse's), the lines of the level's region are read in blocks into a
