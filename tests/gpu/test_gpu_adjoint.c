@@ -95,6 +95,7 @@ static void identity_case(gcase c, lw_direction a)
     lw_plan *pa = NULL, *pt = NULL;
     c.dir = a;
     c.t = LW_FLOAT64;
+    c.devptr = 0; /* host arrays here */
     int levels = c.levels < 0 ? 1 : c.levels;
     if (make(&pa, &c, levels, LW_BACKEND_CUDA) != LW_OK) {
         CHECK(0, "identity plan: %s", lw_last_error());
