@@ -150,9 +150,32 @@ typedef enum lw_layout {
     LW_INTERLEAVED = 1
 } lw_layout;
 
+/* Direction of a transform.  The forward F maps samples to coefficients and
+ * the inverse F^-1 coefficients to samples; both are linear maps on arrays of
+ * the planned shape (float wavelets).  The adjoints are their transposes:
+ *   LW_FORWARD_ADJOINT  F^T, coefficients (in the plan's layout) to samples:
+ *                       <F x, y> = <x, F^T y> for all arrays x, y.  The
+ *                       backward pass of a forward transform: the gradient
+ *                       w.r.t. the samples is F^T applied to the gradient
+ *                       w.r.t. the coefficients.
+ *   LW_INVERSE_ADJOINT  F^-T, samples to coefficients: <F^-1 y, x> =
+ *                       <y, F^-T x>; the backward pass of an inverse.
+ * Per axis and level they are the transposed lifting steps in reverse order,
+ * with the boundary extension turned into folding (docs/ADJOINT.md).  For an
+ * orthonormal wavelet (LW_WAVELET_ORTHONORMAL) in periodic mode, and for haar
+ * in symmetric mode with every transformed length even at every level, the
+ * transform is orthogonal: F^T = F^-1, and such a plan runs the inverse
+ * (forward for LW_INVERSE_ADJOINT); lw_plan_config() then reports that
+ * direction.  The integer variants are not linear: an adjoint with
+ * lw_config.integer set fails with LW_ERR_UNSUPPORTED.  Every wavelet, mode,
+ * layout, level count, batch and length is supported, except on the cuda
+ * backend the non-separable fs over several axes and the papers' schemes
+ * (LW_ERR_UNSUPPORTED there; the cpu backends run it). */
 typedef enum lw_direction {
     LW_FORWARD = 0,
-    LW_INVERSE = 1
+    LW_INVERSE = 1,
+    LW_FORWARD_ADJOINT = 2,
+    LW_INVERSE_ADJOINT = 3
 } lw_direction;
 
 typedef enum lw_backend {
@@ -302,8 +325,9 @@ lw_status lw_wavelet_parse(const char *name, lw_wavelet *w);
 /* Properties of a wavelet, as bits (0 for a value outside lw_wavelet):
  *   LW_WAVELET_INTEGER     an integer (reversible) variant exists
  *   LW_WAVELET_FLOAT       a float variant exists
- *   LW_WAVELET_ORTHONORMAL the float transform is orthonormal (its adjoint
- *                          is its inverse)
+ *   LW_WAVELET_ORTHONORMAL the float transform is orthonormal in periodic
+ *                          mode (its adjoint is its inverse; in symmetric
+ *                          mode the reflection breaks that, see lw_direction)
  *   LW_WAVELET_SEPARABLE   2-D/3-D transforms are products of 1-D ones (all
  *                          but fs) */
 #define LW_WAVELET_INTEGER 0x1u

@@ -1,4 +1,4 @@
-"""The native API: Plan, forward, inverse, max_levels, describe.
+"""The native API: Plan, forward, inverse, adjoint, inverse_adjoint, max_levels, describe.
 
 Conventions are those of the C library (docs/CONVENTIONS.md): whole-sample
 `symmetric` (PyWavelets' `reflect`) or `periodic` boundaries, JPEG 2000
@@ -79,6 +79,8 @@ class Plan:
         plan = liftwave.Plan((1080, 1920), "float32", wavelet="cdf97", levels=3)
         y = plan(x)              # or plan(x, out=y)
 
+    inverse=True plans the inverse; adjoint=True the transpose of the forward
+    (inverse=False) or of the inverse (inverse=True), see adjoint().
     device=None plans take host arrays (NumPy, PyTorch CPU; backend "auto" is
     the CPU, "cuda" runs them through the GPU); device=N plans take CuPy arrays
     and PyTorch tensors on CUDA device N, queued on the caller's current
@@ -91,7 +93,7 @@ class Plan:
 
     def __init__(self, shape, dtype, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None,
                  integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme="",
-                 threads=0, gain=None):
+                 threads=0, adjoint=False, gain=None):
         shape = tuple(int(n) for n in shape)
         if not shape:
             raise ValueError("liftwave: 0-d arrays have nothing to transform")
@@ -110,7 +112,8 @@ class Plan:
             backend = "cpu"
         self.device = device
         self._plan = _liftwave.Plan(shape, list(_normalize_axes(axes, len(shape))), self.run_dtype, str(wavelet),
-                                    str(mode), str(layout), _normalize_levels(levels), bool(inverse), bool(integer),
+                                    str(mode), str(layout), _normalize_levels(levels),
+                                    int(bool(inverse)) | (int(bool(adjoint)) << 1), bool(integer),
                                     backend, device is not None, -1 if device is None else int(device),
                                     bool(destroy_input), scheme or "", int(threads), *_normalize_gain(gain))
 
@@ -193,9 +196,12 @@ _cache = collections.OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, inverse, gain=None):
-    """A Plan from the cache, made on first use."""
-    key = (shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, inverse, gain)
+def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, direction, gain=None):
+    """A Plan from the cache, made on first use.  direction: 0 forward, 1 inverse
+    (False / True do), 2 the forward's adjoint, 3 the inverse's (the library's lw_direction);
+    gain: None or a (lowpass, highpass) pair of floats."""
+    direction = int(direction)
+    key = (shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, direction, gain)
     with _cache_lock:
         plan = _cache.get(key)
         if plan is not None:
@@ -207,8 +213,8 @@ def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integ
         for n in shape:
             size *= n
         threads = 1 if size < SMALL_SAMPLES else 0
-    plan = Plan(shape, dtype, wavelet, levels, mode, layout, axes, integer, backend, inverse, device,
-                threads=threads, gain=gain)
+    plan = Plan(shape, dtype, wavelet, levels, mode, layout, axes, integer, backend, direction & 1, device,
+                threads=threads, adjoint=direction >> 1, gain=gain)
     with _cache_lock:
         _cache[key] = plan
         while len(_cache) > _CACHE_SIZE:
@@ -216,7 +222,7 @@ def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integ
     return plan
 
 
-def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, inverse, gain):
+def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, direction, gain):
     ad, x = adapt(x)
     shape = tuple(x.shape)
     if not shape:
@@ -229,7 +235,7 @@ def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, in
     name = ad.dtype(x)
     if gain is not None:
         gain = _normalize_gain(gain)
-    plan = cached_plan(shape, name, device, wavelet, levels, mode, layout, axes, bool(integer), backend, inverse,
+    plan = cached_plan(shape, name, device, wavelet, levels, mode, layout, axes, bool(integer), backend, direction,
                        gain)
     return plan._run(ad, x, name, out)
 
@@ -243,13 +249,30 @@ def forward(x, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axe
     backend: 'auto' (the array's device: CPU for host arrays, CUDA for device
     arrays), 'cpu', 'cuda', 'cpu-ref'; gain: (lowpass, highpass) factors per
     axis and level, applied by the kernels (None: the wavelet's own scaling)."""
-    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, False, gain)
+    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, 0, gain)
 
 
 def inverse(x, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None, integer=False,
             backend="auto", out=None, gain=None):
     """Inverse of forward() with the same options."""
-    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, True, gain)
+    return _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, 1, gain)
+
+
+def adjoint(y, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None, backend="auto", out=None,
+            gain=None):
+    """The adjoint (transpose) of forward() with the same options: coefficients y to
+    samples, with sum(forward(x) * y) == sum(x * adjoint(y)) to rounding.  It is the
+    backward pass of forward(): the gradient w.r.t. x is adjoint(gradient w.r.t. the
+    coefficients).  For orthogonal transforms (haar, d4 periodic) it equals inverse().
+    Float data only (the integer variants are not linear)."""
+    return _transform(y, wavelet, levels, mode, layout, axes, False, backend, out, 2, gain)
+
+
+def inverse_adjoint(x, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None, backend="auto",
+                    out=None, gain=None):
+    """The adjoint of inverse(): samples x to coefficients, with
+    sum(inverse(y) * x) == sum(y * inverse_adjoint(x)); the backward pass of inverse()."""
+    return _transform(x, wavelet, levels, mode, layout, axes, False, backend, out, 3, gain)
 
 
 def max_levels(shape, axes=None):

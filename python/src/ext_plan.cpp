@@ -74,7 +74,7 @@ lw_dtype parse_dtype(const std::string &name)
 class Plan {
 public:
     Plan(const std::vector<int64_t> &shape, const std::vector<int> &axes, const std::string &dtype,
-         const std::string &wavelet, const std::string &mode, const std::string &layout, int levels, bool inverse,
+         const std::string &wavelet, const std::string &mode, const std::string &layout, int levels, int direction,
          bool integer, const std::string &backend, bool device_pointers, int device, bool destroy_input,
          const std::string &scheme, int threads, double gain_low, double gain_high)
     {
@@ -93,7 +93,7 @@ public:
         c.layout = parse_name(lw_layout_parse, layout, "layout");
         c.backend = parse_name(lw_backend_parse, backend, "backend");
         c.levels = levels;
-        c.direction = inverse ? LW_INVERSE : LW_FORWARD;
+        c.direction = (lw_direction)direction; /* lw_direction; the library validates it */
         c.integer = integer;
         c.flags = (device_pointers ? LW_FLAG_DEVICE_POINTERS : 0u) | (destroy_input ? LW_FLAG_DESTROY_INPUT : 0u);
         c.scheme = scheme.empty() ? nullptr : scheme.c_str();
@@ -203,7 +203,8 @@ public:
         d["mode"] = std::string(lw_mode_name(c->mode));
         d["layout"] = std::string(lw_layout_name(c->layout));
         d["levels"] = c->levels;
-        d["direction"] = std::string(c->direction == LW_INVERSE ? "inverse" : "forward");
+        static const char *const directions[] = {"forward", "inverse", "forward-adjoint", "inverse-adjoint"};
+        d["direction"] = std::string((unsigned)c->direction < 4 ? directions[c->direction] : "?");
         d["integer"] = c->integer != 0;
         d["backend"] = std::string(lw_plan_backend_name(p_));
         d["device_pointers"] = (c->flags & LW_FLAG_DEVICE_POINTERS) != 0;
@@ -284,10 +285,10 @@ void lwpy_bind_plan(nb::module_ &m)
 {
     nb::class_<Plan>(m, "Plan")
         .def(nb::init<const std::vector<int64_t> &, const std::vector<int> &, const std::string &, const std::string &,
-                      const std::string &, const std::string &, int, bool, bool, const std::string &, bool, int, bool,
+                      const std::string &, const std::string &, int, int, bool, const std::string &, bool, int, bool,
                       const std::string &, int, double, double>(),
              nb::arg("shape"), nb::arg("axes"), nb::arg("dtype"), nb::arg("wavelet"), nb::arg("mode"), nb::arg("layout"),
-             nb::arg("levels"), nb::arg("inverse"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
+             nb::arg("levels"), nb::arg("direction"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
              nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0,
              nb::arg("gain_low") = 1.0, nb::arg("gain_high") = 1.0)
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)

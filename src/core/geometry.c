@@ -97,7 +97,7 @@ static lw_status check_enums(const lw_config *cfg)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "unknown boundary mode %d", (int)cfg->mode);
     if ((unsigned)cfg->layout > LW_INTERLEAVED)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "unknown layout %d", (int)cfg->layout);
-    if ((unsigned)cfg->direction > LW_INVERSE)
+    if ((unsigned)cfg->direction > LW_INVERSE_ADJOINT)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "unknown direction %d", (int)cfg->direction);
     if ((unsigned)cfg->backend > LW_BACKEND_CPU_REF)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)cfg->backend);
@@ -111,6 +111,9 @@ static lw_status check_enums(const lw_config *cfg)
     } else if (cfg->dtype == LW_INT32) {
         return lw_fail(LW_ERR_UNSUPPORTED, "int32 data needs the integer transform");
     }
+    if (cfg->integer && lw_dir_adjoint(cfg->direction))
+        return lw_fail(LW_ERR_UNSUPPORTED, "%s of integer %s: the integer variants are not linear maps, so they have "
+                       "no adjoint (use the float transform)", lw_direction_str(cfg->direction), w->name);
     return LW_OK;
 }
 

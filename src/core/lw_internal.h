@@ -91,9 +91,16 @@ int lw_wavelet_symmetric_taps(const lw_wavelet_def *w);
 int lw_wavelet_inside_pairs(const lw_wavelet_def *w);
 int lw_wavelet_step_pairs(const lw_wavelet_def *w);
 
+/* Functions of this header that CUDA kernels call too. */
+#ifdef __CUDACC__
+#define LW_HOST_DEVICE __host__ __device__
+#else
+#define LW_HOST_DEVICE
+#endif
+
 /* Index of sample i through the boundary mode for a line of length n >= 1.
  * Symmetric: whole-sample reflection (period 2n-2); periodic: i mod n. */
-static inline int64_t lw_boundary_index(int64_t i, int64_t n, lw_mode mode)
+static inline LW_HOST_DEVICE int64_t lw_boundary_index(int64_t i, int64_t n, lw_mode mode)
 {
     if (i >= 0 && i < n) return i;
     if (n == 1) return 0;
@@ -116,6 +123,32 @@ static inline int64_t lw_floor_shift(int64_t v, int s)
     if ((v % d) != 0 && v < 0) q -= 1;
     return q;
 }
+
+/* ---- directions (direction.c; docs/ADJOINT.md) ---------------------------- */
+
+/* Name of a direction ("forward", "inverse", "forward-adjoint",
+ * "inverse-adjoint"; "?" outside the enum). */
+const char *lw_direction_str(lw_direction d);
+
+/* The transposes: LW_FORWARD_ADJOINT, LW_INVERSE_ADJOINT. */
+static inline int lw_dir_adjoint(lw_direction d) { return d == LW_FORWARD_ADJOINT || d == LW_INVERSE_ADJOINT; }
+
+/* Directions that run the levels coarse to fine, the axes in decreasing
+ * order, and read a line's Mallat coefficients back to interleaved order
+ * before lifting it: the inverse, and the forward's adjoint (whose factors are
+ * the forward's transposed in reverse order).  The others (forward, the
+ * inverse's adjoint) run fine to coarse, axes increasing, and write Mallat
+ * order after lifting. */
+static inline int lw_dir_coarse_first(lw_direction d) { return d == LW_INVERSE || d == LW_FORWARD_ADJOINT; }
+
+struct lw_geometry;
+/* The direction a plan runs for cfg: an adjoint of an orthogonal transform is
+ * its inverse (F^T = F^-1), so LW_FORWARD_ADJOINT runs LW_INVERSE and
+ * LW_INVERSE_ADJOINT runs LW_FORWARD; every other plan runs cfg->direction.
+ * Orthogonal: an orthonormal wavelet in periodic mode, or one whose steps
+ * stay inside even lines (haar) in symmetric mode with every transformed
+ * length even at every level. */
+lw_direction lw_direction_to_run(const lw_config *cfg, const struct lw_geometry *geo);
 
 /* ---- geometry ------------------------------------------------------------ */
 
@@ -222,9 +255,10 @@ void lw_appendf(char *buf, size_t len, const char *fmt, ...)
 lw_status lw_ref_transform(const lw_plan *plan, void *buf);
 
 /* 1-D lifting of one line held in double / int64, in interleaved order, for
- * one level.  n >= 1.  Forward or inverse. */
-void lw_ref_lift_line_f(const lw_wavelet_def *w, lw_mode mode, double *x, int64_t n, int inverse);
-void lw_ref_lift_line_i(const lw_wavelet_def *w, lw_mode mode, int64_t *x, int64_t n, int inverse);
+ * one level.  n >= 1.  Any direction for the float path (the adjoints in
+ * scatter form, their definition); forward or inverse for the integer one. */
+void lw_ref_lift_line_f(const lw_wavelet_def *w, lw_mode mode, double *x, int64_t n, lw_direction dir);
+void lw_ref_lift_line_i(const lw_wavelet_def *w, lw_mode mode, int64_t *x, int64_t n, lw_direction dir);
 
 #ifdef __cplusplus
 }

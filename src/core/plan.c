@@ -82,6 +82,7 @@ lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
     p->cfg.naxes = p->geo.naxes;
     for (int i = 0; i < p->geo.naxes; i++) p->cfg.axes[i] = p->geo.axes[i];
     p->cfg.backend = p->ops->id;
+    p->cfg.direction = lw_direction_to_run(&p->cfg, &p->geo); /* an orthogonal adjoint runs the inverse */
     st = p->ops->plan(p);
     if (st != LW_OK) {
         free(p);
@@ -116,7 +117,7 @@ lw_status lw_plan_describe(const lw_plan *plan, char *buf, size_t len)
     buf[0] = 0;
     lw_appendf(buf, len, "backend: %s\nwavelet: %s%s\nmode: %s\nlayout: %s\ndtype: %s\ndirection: %s\nshape:",
                plan->ops->name, c->integer ? "integer " : "", lw_wavelet_name(c->wavelet), lw_mode_name(c->mode),
-               lw_layout_name(c->layout), lw_dtype_name(c->dtype), c->direction == LW_INVERSE ? "inverse" : "forward");
+               lw_layout_name(c->layout), lw_dtype_name(c->dtype), lw_direction_str(c->direction));
     for (int i = 0; i < c->rank; i++) lw_appendf(buf, len, "%s%lld", i ? "x" : " ", (long long)c->shape[i]);
     lw_appendf(buf, len, "\naxes:");
     for (int i = 0; i < c->naxes; i++) lw_appendf(buf, len, " %d", c->axes[i]);

@@ -210,6 +210,9 @@ static void build_level(const lw_plan *plan, const fast_shape *fs, int k, const 
     lv->inverse = plan->cfg.direction == LW_INVERSE;
     lv->has_ll = lst != NULL;
     lv->fsmode = fs->fsmode;
+    lv->adjoint = lw_dir_adjoint(plan->cfg.direction);
+    lv->plan = plan;
+    lv->level = k;
     int last = fs->ax[fs->nact - 1];
     int nv = (fs->fsmode || fs->cmode) ? fs->nact : fs->nact - 1;
     lv->nv = nv;
@@ -336,6 +339,23 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
     lw_appendf(buf, len, " (levels 1..%d)\n", plan->geo.levels);
 }
 
+/* The adjoint directions: every level in place in out, coarse to fine for
+ * the forward's adjoint, fine to coarse for the inverse's, on the level's
+ * engine ("adjoint"). */
+static lw_status run_adjoint(const lw_plan *plan, const fast_shape *fs, const void *in, void *out)
+{
+    const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
+    if (in != out) par_copy(out, in, (size_t)plan->geo.total * fp->es, fp->threads);
+    int L = plan->geo.levels, coarse = lw_dir_coarse_first(plan->cfg.direction), guard = 0;
+    for (int q = 0; q < L; q++) {
+        int k = coarse ? L - 1 - q : q;
+        lw_fast_level lv;
+        build_level(plan, fs, k, plan->geo.strides, plan->geo.strides, NULL, &lv);
+        LW_TRY(lw_cpu_engine_for(&lv)->run(&lv, (const char *)out, (char *)out, NULL, fp->threads, &guard, NULL, 0));
+    }
+    return LW_OK;
+}
+
 lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
 {
     const lw_geometry *geo = &plan->geo;
@@ -347,6 +367,7 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
         if (in != out) par_copy(out, in, bytes, threads);
         return LW_OK;
     }
+    if (lw_dir_adjoint(plan->cfg.direction)) return run_adjoint(plan, &fs, in, out);
 
     /* one block: F (in place only: a copy of the input), T(odd k) sized for
      * level 1, T(even k >= 2) for level 2 */

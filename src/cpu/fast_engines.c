@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-static int fs_applies(const lw_fast_level *lv) { return lv->fsmode; }
+static int fs_applies(const lw_fast_level *lv) { return lv->fsmode && !lv->adjoint; }
 static size_t fs_scratch(const lw_fast_level *lv) { return (void)lv, 0; }
 static lw_status fs_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                         char *scratch, size_t per_thread)
@@ -15,9 +15,12 @@ static lw_status fs_run(const lw_fast_level *lv, const char *src, char *dst, cha
     return lw_fast_fs_level(lv, src, dst, ll, threads, guard);
 }
 
-static int nd_applies(const lw_fast_level *lv) { return !lv->fsmode; }
+static int nd_applies(const lw_fast_level *lv) { return !lv->fsmode && !lv->adjoint; }
 
 static const lw_cpu_engine engines[] = {
+    {"adjoint", lw_fast_adjoint_applies, lw_fast_adjoint_scratch, lw_fast_adjoint_run,
+     "the adjoint directions: transposed steps along lines (fs over several axes: every all-even sample "
+     "gathers its folded neighbours), in place, OpenMP"},
     {"fs", fs_applies, fs_scratch, fs_run,
      "Faber-Schauder over several axes: every sample of a level from the original grid"},
     {"vol", lw_fast_vol_applies, lw_fast_vol_scratch, lw_fast_vol_run,

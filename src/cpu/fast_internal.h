@@ -10,6 +10,8 @@
  *                       to the next axis while hot in cache; items, strips
  *                       and 3-D tiles over OpenMP threads
  *   fast_fs.c           Faber-Schauder with 2-3 active axes (non-separable)
+ *   fast_adjoint.c      the adjoint directions: transposed steps along lines
+ *   fast_adjoint_fs.c   ... and of Faber-Schauder over several axes
  *   fast_backend.c      plan / execute: levels (out of place, lowpass to the
  *                       next level's buffer), scratch cache, batches, integer
  *                       overflow guard with exact fallback
@@ -407,6 +409,9 @@ typedef struct lw_fast_level {
     int nb;
     int64_t bn[LW_MAX_RANK], bss[LW_MAX_RANK], bds[LW_MAX_RANK], bls[LW_MAX_RANK];
     int fsmode;                /* non-separable Faber-Schauder over the nv axes */
+    int adjoint;               /* an adjoint direction: the "adjoint" engine, in place */
+    const lw_plan *plan;       /* the plan, and the level (0-based) described */
+    int level;
 } lw_fast_level;
 
 /* Sub-blocks (rows, tiles of rows, planes) of a window [w0, w1) along a
@@ -463,6 +468,24 @@ int lw_fast_vol_applies(const lw_fast_level *lv);
 size_t lw_fast_vol_scratch(const lw_fast_level *lv);
 lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                           char *scratch, size_t per_thread);
+
+/* ---- the adjoint directions (fast_adjoint.c) ---------------------------------- */
+
+/* The "adjoint" engine: adjoint levels, run in place (src == dst, the whole
+ * array; ll unused), lines (or, for fs over several axes, samples) over
+ * threads. */
+int lw_fast_adjoint_applies(const lw_fast_level *lv);
+size_t lw_fast_adjoint_scratch(const lw_fast_level *lv);
+lw_status lw_fast_adjoint_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                              char *scratch, size_t per_thread);
+/* One pass along transformed axis a of level k in place: lines read (in
+ * Mallat order when read_mallat), lifted by the plan's adjoint when lift,
+ * written back (Mallat order when write_mallat). */
+lw_status lw_fast_adjoint_axis(const lw_plan *p, int k, int a, char *x, int threads, int read_mallat,
+                               int write_mallat, int lift);
+/* Level k of the adjoint of Faber-Schauder over several axes, in place
+ * (fast_adjoint_fs.c). */
+lw_status lw_fast_adjoint_fs_level(const lw_plan *p, int k, char *x, int threads);
 
 /* ---- Faber-Schauder with several active axes (fast_fs.c) ------------------- */
 

@@ -1,7 +1,8 @@
 /* Reference Faber-Schauder transform, non-separable in 2-D and 3-D
  * (docs/CONVENTIONS.md section 6: every sample with an odd grid coordinate is predicted from the
  * average of its all-even neighbours; those are never modified, so every
- * level reads original pixels).  The 1-D case is the single predict step. */
+ * level reads original pixels).  The 1-D case is the single predict step.
+ * The adjoints (float) transpose each level in scatter form. */
 #include "ref_dense.h"
 
 #include <stdlib.h>
@@ -97,9 +98,69 @@ DEFINE_FS_SHUFFLE(i, int64_t)
 DEFINE_FS_LEVEL(f, double, FS_AVG_F)
 DEFINE_FS_LEVEL(i, int64_t, FS_AVG_I)
 
+/* Transpose of fs_level (float): the level adds sign * x[e] / 2^|A| to every
+ * sample t with odd grid coordinates on the axes A, for each of its all-even
+ * neighbours e (read through the boundary mode), so its transpose adds
+ * sign * x[t] / 2^|A| to each such e.  It reads the odd samples and writes the
+ * all-even ones; near the ends several neighbours fold onto one sample and
+ * all of them add up. */
+static void fs_level_transpose(const lw_plan *plan, const lw_dense *d, double *x, const int64_t *m, int64_t g,
+                               double sign)
+{
+    int64_t j[LW_MAX_AXES] = {0, 0, 0};
+    int64_t cnt = 1;
+    for (int a = 0; a < d->na; a++) cnt *= m[a];
+    for (int64_t l = 0; l < cnt; l++) {
+        int64_t rem = l, off = 0;
+        int odd[LW_MAX_AXES], no = 0;
+        for (int a = d->na - 1; a >= 0; a--) {
+            j[a] = rem % m[a];
+            rem /= m[a];
+            off += j[a] * g * d->st[a];
+        }
+        for (int a = 0; a < d->na; a++)
+            if (j[a] & 1) odd[no++] = a;
+        if (!no) continue;
+        double v = sign * x[off] / (double)(1 << no);
+        for (unsigned c = 0; c < (1u << no); c++) {
+            int64_t e = off;
+            for (int q = 0; q < no; q++) {
+                int a = odd[q];
+                int64_t nb = lw_boundary_index(j[a] + (((c >> q) & 1u) ? 1 : -1), m[a], plan->cfg.mode);
+                e += (nb - j[a]) * g * d->st[a];
+            }
+            x[e] += v;
+        }
+    }
+}
+
 #define NOMEM() lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a line buffer")
+
+/* The adjoints: the forward's levels (predict, then Mallat shuffle) and the
+ * inverse's (unshuffle, then the negated predict) transposed, in reverse
+ * order; the shuffle's transpose is the unshuffle. */
+static lw_status fs_adjoint(const lw_plan *plan, const lw_dense *d, double *x)
+{
+    int mallat = plan->cfg.layout == LW_MALLAT;
+    int levels = plan->geo.levels;
+    if (plan->cfg.direction == LW_FORWARD_ADJOINT) {
+        for (int k = levels - 1; k >= 0; k--) {
+            const int64_t *m = plan->geo.len[k];
+            if (mallat && fs_shuffle_f(d, x, m, 0) != 0) return NOMEM();
+            fs_level_transpose(plan, d, x, m, lw_grid_step(plan, k), -1.0);
+        }
+    } else {
+        for (int k = 0; k < levels; k++) {
+            const int64_t *m = plan->geo.len[k];
+            fs_level_transpose(plan, d, x, m, lw_grid_step(plan, k), 1.0);
+            if (mallat && fs_shuffle_f(d, x, m, 1) != 0) return NOMEM();
+        }
+    }
+    return LW_OK;
+}
+
 #define DEFINE_FS(SUF, T)                                                           \
-    lw_status lw_ref_fs_##SUF(const lw_plan *plan, const lw_dense *d, T *x)         \
+    static lw_status fs_run_##SUF(const lw_plan *plan, const lw_dense *d, T *x)     \
     {                                                                               \
         int mallat = plan->cfg.layout == LW_MALLAT;                                 \
         int levels = plan->geo.levels;                                              \
@@ -121,3 +182,10 @@ DEFINE_FS_LEVEL(i, int64_t, FS_AVG_I)
 
 DEFINE_FS(f, double)
 DEFINE_FS(i, int64_t)
+
+lw_status lw_ref_fs_f(const lw_plan *plan, const lw_dense *d, double *x)
+{
+    return lw_dir_adjoint(plan->cfg.direction) ? fs_adjoint(plan, d, x) : fs_run_f(plan, d, x);
+}
+
+lw_status lw_ref_fs_i(const lw_plan *plan, const lw_dense *d, int64_t *x) { return fs_run_i(plan, d, x); }

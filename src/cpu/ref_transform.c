@@ -64,9 +64,11 @@ static lw_status level_ok_i(const lw_plan *plan, const int64_t *x, int64_t n)
 
 #define DEFINE_REF_SEPARABLE(SUF, T, LIFT)                                          \
     static void ref_level_##SUF(const lw_plan *plan, const lw_dense *d, T *x,       \
-                                T *line, T *tmp, int level, int inverse)            \
+                                T *line, T *tmp, int level)                         \
     {                                                                               \
         const lw_geometry *geo = &plan->geo;                                        \
+        lw_direction dir = plan->cfg.direction;                                     \
+        int inverse = lw_dir_coarse_first(dir);                                     \
         int mallat = plan->cfg.layout == LW_MALLAT;                                 \
         int64_t g = lw_grid_step(plan, level);                                      \
         const int64_t *r = geo->len[level];                                         \
@@ -83,7 +85,7 @@ static lw_status level_ok_i(const lw_plan *plan, const int64_t *x, int64_t n)
                 } else {                                                            \
                     memcpy(line, tmp, (size_t)line_len * sizeof(T));                \
                 }                                                                   \
-                LIFT(plan->wav, plan->cfg.mode, line, line_len, inverse);           \
+                LIFT(plan->wav, plan->cfg.mode, line, line_len, dir);               \
                 if (mallat && !inverse) {                                           \
                     for (int64_t i = 0; i < line_len; i++)                          \
                         tmp[(i & 1) ? h + i / 2 : i / 2] = line[i];                 \
@@ -109,10 +111,10 @@ static lw_status level_ok_i(const lw_plan *plan, const int64_t *x, int64_t n)
             free(line); free(tmp);                                                  \
             return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a line buffer");  \
         }                                                                           \
-        int levels = plan->geo.levels, inv = plan->cfg.direction == LW_INVERSE;     \
+        int levels = plan->geo.levels, inv = lw_dir_coarse_first(plan->cfg.direction); \
         lw_status st = LW_OK;                                                       \
         for (int q = 0; q < levels && st == LW_OK; q++) {                           \
-            ref_level_##SUF(plan, d, x, line, tmp, inv ? levels - 1 - q : q, inv);  \
+            ref_level_##SUF(plan, d, x, line, tmp, inv ? levels - 1 - q : q);       \
             st = level_ok_##SUF(plan, x, d->count);                                 \
         }                                                                           \
         free(line);                                                                 \

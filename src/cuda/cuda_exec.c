@@ -90,19 +90,35 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
 
 /* ---- engine records: what each engine applies to ---------------------------- */
 
+/* The engines besides copy and generic lift forward and inverse only; the
+ * adjoint directions run the generic path's transposed steps. */
+static int not_adjoint(const lw_plan *p) { return !lw_dir_adjoint(p->cfg.direction); }
+
+/* Transformed axes longer than 1: with one, Faber-Schauder is the 1-D
+ * lifting step the generic path runs. */
+static int active_axes(const lw_plan *p)
+{
+    int c = 0;
+    for (int a = 0; a < p->geo.naxes; a++) c += p->geo.shape[p->geo.axes[a]] > 1;
+    return c;
+}
+
 static int is_mallat_last(const lw_plan *p)
 {
     const lw_geometry *g = &p->geo;
-    return p->wav->separable && p->cfg.layout == LW_MALLAT && g->axes[g->naxes - 1] == g->rank - 1;
+    return not_adjoint(p) && p->wav->separable && p->cfg.layout == LW_MALLAT && g->axes[g->naxes - 1] == g->rank - 1;
 }
 
 static int applies_copy(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, p->geo.levels == 0; }
-static int applies_fs(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, !p->wav->separable; }
-static int applies_generic(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, p->wav->separable != 0; }
+static int applies_fs(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, !p->wav->separable && not_adjoint(p); }
+static int applies_generic(const lw_plan *p, const lw_cuda_sched *s)
+{
+    return (void)s, p->wav->separable || (!not_adjoint(p) && active_axes(p) <= 1);
+}
 
 static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
 {
-    return p->wav->separable && fits_small(p, s, 0);
+    return not_adjoint(p) && p->wav->separable && fits_small(p, s, 0);
 }
 
 static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
@@ -249,7 +265,15 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     const engine_rec *e = NULL;
     if (applies_copy(p, s)) {
         e = &engines[0]; /* the identity, whatever the scheme */
+    } else if (lw_dir_adjoint(p->cfg.direction) && !p->wav->separable && active_axes(p) > 1) {
+        return lw_fail(LW_ERR_UNSUPPORTED,
+                       "cuda: the %s of the non-separable %s transform over %d axes is not implemented (the cpu "
+                       "and cpu-ref backends have it)",
+                       lw_direction_str(p->cfg.direction), p->wav->name, active_axes(p));
     } else if (lw_cuda_is_paper_scheme(p->scheme)) {
+        if (lw_dir_adjoint(p->cfg.direction))
+            return lw_fail(LW_ERR_UNSUPPORTED, "cuda: scheme '%s' has no %s (the generic engine has: scheme auto)",
+                           p->scheme, lw_direction_str(p->cfg.direction));
         s->engine = LWE_SCHEME;
         s->engine_name = p->scheme;
         return lw_cuda_choose_scheme(p, s);
@@ -337,6 +361,8 @@ static lw_status start_copy(run_ctx *r)
     return LW_OK;
 }
 
+/* inverse: the coarse-first structure (inverse, forward's adjoint);
+ * the plan's direction says whether the steps are transposed */
 static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, int mallat, int only_axis)
 {
     const lw_plan *p = r->p;
@@ -349,6 +375,7 @@ static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, i
         lw_lines_for(p, k, a, &ps.L);
         if (ps.L.n < 2) continue;
         ps.mode = (int)p->cfg.mode, ps.inverse = inverse, ps.mallat = mallat;
+        ps.adjoint = lw_dir_adjoint(p->cfg.direction);
         LW_TRY(do_pass(r, &ps));
     }
     return settle(r, k);
@@ -358,7 +385,7 @@ static lw_status run_generic(run_ctx *r, void *scratch)
 {
     (void)scratch; /* r->tmp */
     const lw_plan *p = r->p;
-    int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
+    int L = p->geo.levels, inv = lw_dir_coarse_first(p->cfg.direction);
     int mallat = p->cfg.layout == LW_MALLAT;
     if (inv && L > 1) LW_TRY(start_copy(r)); /* lower levels' bands live outside the region */
     for (int kk = 0; kk < L; kk++) {

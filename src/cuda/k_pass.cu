@@ -3,8 +3,9 @@
  * into shared memory, runs every lifting step with a barrier between steps
  * (boundary samples read through the mode at every step, exactly as the
  * reference), and stores the result (Mallat reorder on the fly).  Covers every
- * wavelet, dtype, mode, layout, rank and batch; the fused engines are faster
- * where they apply. */
+ * wavelet, dtype, mode, layout, rank and batch, and the adjoint directions
+ * (transposed steps, lwd_adj_step); the fused engines are faster where they
+ * apply. */
 #include "lw_cuda_dev.cuh"
 
 #define PASS_THREADS 256
@@ -68,7 +69,9 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
     const int64_t n = p.L.n, ls = p.L.lstride, H = p.w.halo + 1;
     const int tid = threadIdx.x, nt = blockDim.x;
     const int lift = !p.copy_only && n >= 2;
-    const int dir = p.inverse ? -1 : 1;
+    /* steps added (+1) or subtracted, zeta multiplied (+1) or divided: the
+     * forward and the inverse's adjoint scale last, the others first */
+    const int dir = (p.inverse != p.adjoint) ? -1 : 1;
 
     for (int64_t item = blockIdx.x; item < g.nitems; item += gridDim.x) {
         int64_t lg = item / g.nseg, sg = item - lg * g.nseg;
@@ -108,13 +111,13 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                     if (g.contig) li = e / wl, j = e - li * wl;
                     else j = e / np, li = e - j * np;
                     T *x = &buf[li * g.WL + j];
-                    *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), -1);
+                    *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), dir);
                 }
                 __syncthreads();
             }
             for (int ss = 0; ss < p.w.nsteps; ss++) {
                 int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
-                int par = p.w.target_odd[s];
+                int par = p.adjoint ? !p.w.target_odd[s] : p.w.target_odd[s]; /* the samples updated */
                 int64_t first = w0 + (((int)(w0 & 1)) != par ? 1 : 0);
                 int64_t ntg = first < w1 ? (w1 - first + 1) / 2 : 0;
                 for (int64_t e = tid; e < np * ntg; e += nt) {
@@ -123,6 +126,10 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                     else q = e / np, li = e - q * np;
                     int64_t pos = first + 2 * q;
                     T *row = &buf[li * g.WL];
+                    if (p.adjoint) { /* reads the step's targets only: in place is safe */
+                        row[pos - w0] = lwd_adj_step<T>(p.w, s, row[pos - w0], row, w0, wl, pos, n, p.mode, g.ext, dir);
+                        continue;
+                    }
                     T taps[LW_MAX_TAPS];
                     for (int i = 0; i < p.w.ntaps[s]; i++) {
                         int64_t pp = pos + p.w.off[s][i];
@@ -145,7 +152,7 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                     if (g.contig) li = e / wl, j = e - li * wl;
                     else j = e / np, li = e - j * np;
                     T *x = &buf[li * g.WL + j];
-                    *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), 1);
+                    *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), dir);
                 }
                 __syncthreads();
             }
@@ -194,7 +201,7 @@ template <class T> __global__ void __launch_bounds__(COL_LANES * COL_ROWS) col_k
     T(*buf)[COL_LANES + 1] = (T(*)[COL_LANES + 1])smem_raw;
     const int64_t n = p.L.n, ls = p.L.lstride;
     const int tx = threadIdx.x % COL_LANES, ty = threadIdx.x / COL_LANES;
-    const int dir = p.inverse ? -1 : 1;
+    const int dir = (p.inverse != p.adjoint) ? -1 : 1; /* as in pass_kernel */
     const int64_t nx = p.L.dlen[0];
     const int64_t nouter = p.L.nlines / nx;
     for (int64_t item = blockIdx.x; item < ntiles * nouter; item += gridDim.x) {
@@ -212,12 +219,17 @@ template <class T> __global__ void __launch_bounds__(COL_LANES * COL_ROWS) col_k
         }
         __syncthreads();
         if (p.inverse) {
-            for (int64_t z = ty; z < n; z += COL_ROWS) buf[z][tx] = lwd_scale<T>(p.w, buf[z][tx], (int)(z & 1), -1);
+            for (int64_t z = ty; z < n; z += COL_ROWS) buf[z][tx] = lwd_scale<T>(p.w, buf[z][tx], (int)(z & 1), dir);
             __syncthreads();
         }
         for (int ss = 0; ss < p.w.nsteps; ss++) {
             int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
-            for (int64_t t = p.w.target_odd[s] + 2 * ty; t < n; t += 2 * COL_ROWS) {
+            int par = p.adjoint ? !p.w.target_odd[s] : p.w.target_odd[s];
+            for (int64_t t = par + 2 * ty; t < n; t += 2 * COL_ROWS) {
+                if (p.adjoint) {
+                    buf[t][tx] = lwd_adj_step_col<T>(p.w, s, buf[t][tx], &buf[0][tx], COL_LANES + 1, t, n, p.mode, dir);
+                    continue;
+                }
                 T taps[LW_MAX_TAPS];
                 for (int i = 0; i < p.w.ntaps[s]; i++) {
                     int64_t q = t + p.w.off[s][i];
@@ -229,7 +241,7 @@ template <class T> __global__ void __launch_bounds__(COL_LANES * COL_ROWS) col_k
             __syncthreads();
         }
         if (!p.inverse)
-            for (int64_t z = ty; z < n; z += COL_ROWS) buf[z][tx] = lwd_scale<T>(p.w, buf[z][tx], (int)(z & 1), 1);
+            for (int64_t z = ty; z < n; z += COL_ROWS) buf[z][tx] = lwd_scale<T>(p.w, buf[z][tx], (int)(z & 1), dir);
         __syncthreads();
         T *dst = (T *)p.dst_;
         if (act) {

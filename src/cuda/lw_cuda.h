@@ -39,11 +39,16 @@ enum { LWK_F32 = 0, LWK_F64 = 1, LWK_I32 = 2 };
 
 /* ---- generic pass: one level along one axis (k_pass.cu) ------------------
  * Lines longer than fit in shared memory are cut in segments with a halo;
- * then src and dst must differ.  copy_only: move the lines unchanged. */
+ * then src and dst must differ.  copy_only: move the lines unchanged.
+ * inverse: the coarse-first structure (Mallat order read, scaling first,
+ * steps in reverse), that of the inverse and of the forward's adjoint;
+ * adjoint: the transposed steps (docs/ADJOINT.md), so that inverse = 1,
+ * adjoint = 1 is LW_FORWARD_ADJOINT and inverse = 0, adjoint = 1
+ * LW_INVERSE_ADJOINT. */
 typedef struct lwk_pass {
     lwk_wave w;
     lwk_lines L;
-    int mode, inverse, mallat, copy_only;
+    int mode, inverse, mallat, copy_only, adjoint;
     const void *src_; /* set by the column-pass launcher */
     void *dst_;
 } lwk_pass;

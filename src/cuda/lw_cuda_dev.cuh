@@ -6,6 +6,7 @@
 #define LW_CUDA_DEV_CUH
 
 #include "lw_cuda.h"
+#include "../core/adjoint_step.h"
 
 #include <cuda_runtime.h>
 
@@ -76,6 +77,65 @@ template <class T> __device__ __forceinline__ T lwd_scale(const lwk_wave &w, T x
     return x * (odd ? lwd_ops<T>::izh(w) : lwd_ops<T>::izl(w));
 }
 template <> __device__ __forceinline__ int32_t lwd_scale<int32_t>(const lwk_wave &w, int32_t x, int odd, int dir)
+{
+    return x;
+}
+
+/* ---- the adjoint directions (docs/ADJOINT.md) ---------------------------- */
+
+/* The transposed steps' folded sums (src/core/adjoint_step.h) over a window
+ * row (the generic pass) or a column of lines side by side (the column
+ * pass), per element type. */
+LW_DEFINE_ADJ_GATHER(lwd_adj_window, float, float, __device__ static __forceinline__, LW_ADJ_WINDOW)
+LW_DEFINE_ADJ_GATHER(lwd_adj_window, double, double, __device__ static __forceinline__, LW_ADJ_WINDOW)
+LW_DEFINE_ADJ_GATHER(lwd_adj_strided, float, float, __device__ static __forceinline__, LW_ADJ_STRIDED)
+LW_DEFINE_ADJ_GATHER(lwd_adj_strided, double, double, __device__ static __forceinline__, LW_ADJ_STRIDED)
+
+/* The value of source pos after the transpose of step s (weights times
+ * dir), reading the targets from a window row (row[t - w0], wl held).
+ * unwrapped: the window holds periodic samples unwrapped (no folding needed:
+ * the transpose of a periodic step is a lifting step with negated offsets);
+ * else samples near the line's ends take their folded terms. */
+template <class T>
+__device__ __forceinline__ T lwd_adj_step(const lwk_wave &w, int s, T x, const T *row, int64_t w0, int64_t wl,
+                                          int64_t pos, int64_t n, int mode, int unwrapped, int dir)
+{
+    T wt[LW_MAX_TAPS];
+    for (int i = 0; i < w.ntaps[s]; i++) wt[i] = dir > 0 ? lwd_ops<T>::wt(w, s, i) : -lwd_ops<T>::wt(w, s, i);
+    if (unwrapped || lw_adj_interior(pos, n, lw_adj_reach(w.ntaps[s], w.off[s]))) {
+        T acc = 0;
+        for (int i = 0; i < w.ntaps[s]; i++) acc += wt[i] * LW_ADJ_WINDOW(row, pos - w.off[s][i], w0, wl);
+        return x + acc;
+    }
+    return x + lwd_adj_window(row, w0, wl, pos, n, mode, w.ntaps[s], w.off[s], wt);
+}
+/* integer plans are never adjoint (validated at plan creation) */
+template <>
+__device__ __forceinline__ int32_t lwd_adj_step<int32_t>(const lwk_wave &w, int s, int32_t x, const int32_t *row,
+                                                        int64_t w0, int64_t wl, int64_t pos, int64_t n, int mode,
+                                                        int unwrapped, int dir)
+{
+    return x;
+}
+
+/* The same on lines side by side: sample t of this thread's line at
+ * col[t * ld], the whole line held. */
+template <class T>
+__device__ __forceinline__ T lwd_adj_step_col(const lwk_wave &w, int s, T x, const T *col, int64_t ld, int64_t pos,
+                                              int64_t n, int mode, int dir)
+{
+    T wt[LW_MAX_TAPS];
+    for (int i = 0; i < w.ntaps[s]; i++) wt[i] = dir > 0 ? lwd_ops<T>::wt(w, s, i) : -lwd_ops<T>::wt(w, s, i);
+    if (lw_adj_interior(pos, n, lw_adj_reach(w.ntaps[s], w.off[s]))) {
+        T acc = 0;
+        for (int i = 0; i < w.ntaps[s]; i++) acc += wt[i] * col[(pos - w.off[s][i]) * ld];
+        return x + acc;
+    }
+    return x + lwd_adj_strided(col, 0, ld, pos, n, mode, w.ntaps[s], w.off[s], wt);
+}
+template <>
+__device__ __forceinline__ int32_t lwd_adj_step_col<int32_t>(const lwk_wave &w, int s, int32_t x, const int32_t *col,
+                                                            int64_t ld, int64_t pos, int64_t n, int mode, int dir)
 {
     return x;
 }

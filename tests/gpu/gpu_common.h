@@ -61,7 +61,7 @@ static double val(const void *b, lw_dtype t, int64_t i)
 static void case_text(const gcase *c, const lw_config *rc, char *buf, size_t len)
 {
     int o = snprintf(buf, len, "%s %s %s %s %s rank %d shape", lw_wavelet_name(c->w), lw_dtype_name(c->t),
-                     lw_mode_name(c->m), lw_layout_name(c->lay), c->dir ? "inverse" : "forward", c->rank);
+                     lw_mode_name(c->m), lw_layout_name(c->lay), lw_direction_str(c->dir), c->rank);
     for (int i = 0; i < c->rank && o > 0 && (size_t)o < len; i++) o += snprintf(buf + o, len - o, " %lld", (long long)c->shape[i]);
     if (c->naxes && o > 0 && (size_t)o < len) {
         o += snprintf(buf + o, len - o, " axes");

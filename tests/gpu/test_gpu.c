@@ -1,6 +1,6 @@
 /* CUDA backend against the CPU reference (docs/METHOD.md, cross-backend):
  * random cases over every wavelet x dtype x mode x layout x rank 1-4 (axes
- * subsets, batches) x levels x direction, host and device pointers, in place
+ * subsets, batches) x levels x direction (the adjoints too), host and device pointers, in place
  * and out of place; fixed larger cases that reach every engine (fused 2-D,
  * fused 3-D, long lines cut in segments, small-engine tails); robustness: plan
  * create/destroy without device memory growth, two threads at once, device
@@ -61,6 +61,9 @@ static void random_case(gcase *c)
     c->inplace = lw_rng_range(0, 3) == 0;
     c->generic = lw_rng_range(0, 7) == 0;
     if (c->w == LW_FS) c->generic = 0, c->scheme = lw_rng_range(0, 3) == 0 ? "fs" : NULL; /* fs takes auto or fs only */
+    /* one float case in five runs an adjoint (fs: not over several axes on cuda; test_gpu_adjoint has more) */
+    if (c->t != LW_INT32 && c->w != LW_FS && lw_rng_range(0, 4) == 0)
+        c->dir = c->dir == LW_FORWARD ? LW_FORWARD_ADJOINT : LW_INVERSE_ADJOINT;
 }
 
 /* The CUDA plan of case c uses engine e (the case must reach the engine it tests). */

@@ -2,7 +2,8 @@
  * where a device is present), for the separable float wavelets, both modes
  * and layouts, 1-D to 3-D with batch axes and 1..max levels, the forward with
  * gains equals the forward without them times each band's product of gains,
- * and the inverse with the same gains gives the input back.  Then the
+ * and the inverse with the same gains gives the input back; the adjoints of
+ * plans with gains are their transposes.  Then the
  * refusals: integer variants, fs, the papers' GPU schemes, non-finite gains;
  * 0 means 1. */
 #include "liftwave.h"
@@ -190,6 +191,60 @@ static void sweep(lw_backend b)
                 }
 }
 
+/* The adjoints of plans with gains: <F x, y> == <x, F^T y> and likewise for
+ * the inverse; gains of +-1 keep haar orthogonal (its adjoint may run as the
+ * inverse), others must not. */
+static double dotp(const double *a, const double *b, int64_t n)
+{
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+static void adjoints(lw_backend b)
+{
+    static const struct {
+        int rank;
+        int64_t shape[3];
+        lw_wavelet w;
+        lw_mode m;
+        lw_layout lay;
+        int levels;
+        double g0, g1;
+    } A[] = {
+        {2, {32, 48}, LW_HAAR, LW_PERIODIC, LW_MALLAT, 3, 1.3, -0.7},
+        {2, {32, 48}, LW_HAAR, LW_PERIODIC, LW_MALLAT, 2, -1.0, 1.0},
+        {2, {37, 30}, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1.4142135623730951, -0.7071067811865476},
+        {3, {12, 10, 16}, LW_D4, LW_PERIODIC, LW_INTERLEAVED, 2, 0.5, 2.0},
+        {1, {101}, LW_DD97, LW_SYMMETRIC, LW_MALLAT, 3, 1.1, 0.9},
+    };
+    for (size_t i = 0; i < sizeof A / sizeof A[0]; i++)
+        for (int inv = 0; inv <= 1; inv++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = A[i].rank, c.w = A[i].w, c.m = A[i].m, c.lay = A[i].lay, c.t = LW_FLOAT64, c.levels = A[i].levels;
+            memcpy(c.shape, A[i].shape, sizeof A[i].shape);
+            lw_plan *f = NULL, *t = NULL;
+            lw_status s1 = plan_of(&f, &c, inv ? LW_INVERSE : LW_FORWARD, b, A[i].g0, A[i].g1);
+            lw_status s2 = plan_of(&t, &c, inv ? LW_INVERSE_ADJOINT : LW_FORWARD_ADJOINT, b, A[i].g0, A[i].g1);
+            CHECK(s1 == LW_OK && s2 == LW_OK, "%s %s: adjoint plans with gains: %s", lw_backend_name(b),
+                  lw_wavelet_name(c.w), lw_last_error());
+            if (s1 == LW_OK && s2 == LW_OK) {
+                int64_t n = 1;
+                for (int d = 0; d < c.rank; d++) n *= c.shape[d];
+                double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n),
+                       *fx = malloc(sizeof(double) * (size_t)n), *ty = malloc(sizeof(double) * (size_t)n);
+                for (int64_t k = 0; k < n; k++) x[k] = 2 * lw_rng_unit() - 1, y[k] = 2 * lw_rng_unit() - 1;
+                CHECK(lw_execute(f, x, fx) == LW_OK && lw_execute(t, y, ty) == LW_OK, "execute: %s", lw_last_error());
+                double l = dotp(fx, y, n), r = dotp(x, ty, n);
+                CHECK(fabs(l - r) <= 1e-12 * (fabs(l) + fabs(r) + 1), "%s %s %s gains %g %g: <Fx,y> %.17g, <x,F'y> %.17g",
+                      lw_backend_name(b), lw_wavelet_name(c.w), inv ? "inverse" : "forward", A[i].g0, A[i].g1, l, r);
+                free(x), free(y), free(fx), free(ty);
+            }
+            lw_destroy(f), lw_destroy(t);
+        }
+}
+
 static void refusals(void)
 {
     gcase c;
@@ -237,9 +292,12 @@ int main(void)
     refusals();
     sweep(LW_BACKEND_CPU_REF);
     sweep(LW_BACKEND_CPU);
-    if (lw_backend_available(LW_BACKEND_CUDA))
+    adjoints(LW_BACKEND_CPU_REF);
+    adjoints(LW_BACKEND_CPU);
+    if (lw_backend_available(LW_BACKEND_CUDA)) {
         sweep(LW_BACKEND_CUDA);
-    else
+        adjoints(LW_BACKEND_CUDA);
+    } else
         printf("cuda backend not available (no device or not built): gains checked on cpu-ref and cpu only\n");
     return lw_test_finish("test_gain");
 }

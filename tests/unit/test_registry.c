@@ -39,15 +39,16 @@ static lw_status plan2(lw_plan **p, int rank, const int64_t *shape, const char *
 static void cpu_engines(void)
 {
     int n = lw_engine_count(LW_BACKEND_CPU);
-    CHECK(n == 3, "cpu engines: %d", n);
-    int seen_nd = 0, seen_vol = 0;
+    CHECK(n == 4, "cpu engines: %d", n);
+    int seen_nd = 0, seen_vol = 0, seen_adjoint = 0;
     for (int i = 0; i < n; i++) {
         const char *about = NULL, *name = lw_engine_name(LW_BACKEND_CPU, i, &about);
         CHECK(name && about && *about, "engine %d named and described", i);
         seen_nd += name && !strcmp(name, "nd");
         seen_vol += name && !strcmp(name, "vol");
+        seen_adjoint += name && !strcmp(name, "adjoint");
     }
-    CHECK(seen_nd == 1 && seen_vol == 1, "nd and vol listed");
+    CHECK(seen_nd == 1 && seen_vol == 1 && seen_adjoint == 1, "nd, vol and adjoint listed");
     CHECK(lw_engine_name(LW_BACKEND_CPU, n, NULL) == NULL, "past the list");
     CHECK(lw_engine_count(LW_BACKEND_CPU_REF) == 0, "cpu-ref is one engine");
 
