@@ -215,7 +215,7 @@ static void adjoints(lw_backend b)
         {2, {32, 48}, LW_HAAR, LW_PERIODIC, LW_MALLAT, 3, 1.3, -0.7},
         {2, {32, 48}, LW_HAAR, LW_PERIODIC, LW_MALLAT, 2, -1.0, 1.0},
         {2, {37, 30}, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1.4142135623730951, -0.7071067811865476},
-        {3, {12, 10, 16}, LW_D4, LW_PERIODIC, LW_INTERLEAVED, 2, 0.5, 2.0},
+        {3, {12, 20, 16}, LW_D4, LW_PERIODIC, LW_INTERLEAVED, 2, 0.5, 2.0},
         {1, {101}, LW_DD97, LW_SYMMETRIC, LW_MALLAT, 3, 1.1, 0.9},
     };
     for (size_t i = 0; i < sizeof A / sizeof A[0]; i++)
