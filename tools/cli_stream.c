@@ -218,9 +218,12 @@ int lw_cli_stream_maybe(const char *in, const char *out, lw_cli_opts *o, lw_dire
     lw_dtype dt;
     uint64_t n = elems_of(src.rank, src.shape);
     uint64_t limit = lw_cli_memory_limit(o);
-    /* the in-memory path holds the file's bytes and the array in the work type */
-    if (lw_cli_work_dtype(src.type, o->integer, &dt) == LW_EXIT_OK &&
-        lw_stream_fits(n * lw_io_type_size(src.type) + n * lw_dtype_size(dt), limit)) {
+    /* the in-memory path holds the file's bytes and the array in the work
+     * type, and executes in place (a copy of the array); counted as three
+     * arrays of the larger type */
+    size_t es = lw_io_type_size(src.type);
+    if (lw_cli_work_dtype(src.type, o->integer, &dt) == LW_EXIT_OK && lw_dtype_size(dt) > es) es = lw_dtype_size(dt);
+    if (lw_stream_fits(n * es * 3 / 2, 3, 1, limit)) {
         close(src.fd);
         return LW_EXIT_OK;
     }

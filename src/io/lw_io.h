@@ -142,6 +142,25 @@ int lw_npy_parse_head(const unsigned char *buf, size_t len, uint64_t file_size, 
 int lw_npy_header(int rank, const int64_t *shape, lw_io_type type, unsigned char *head, size_t cap, size_t *len,
                   char *err, size_t errlen);
 
+/* ---- YUV4MPEG2 video (io_y4m.c) ------------------------------------------ */
+typedef struct lw_y4m {
+    FILE *f;
+    int64_t width, height;
+    int fps_num, fps_den, par_num, par_den;
+    char interlace;           /* p t b m ? */
+    char colorspace[16];      /* the C tag, "420jpeg" when absent */
+    int nplanes;              /* 1 (mono), 3, 4 (444alpha) */
+    int64_t plane_w[4], plane_h[4], plane_off[4]; /* bytes, within a frame */
+    int64_t frame_bytes;
+    int64_t frames;           /* read so far */
+} lw_y4m;
+/* Read and check the stream header from f. */
+int lw_y4m_open(lw_y4m *y, FILE *f, char *err, size_t errlen);
+/* The next frame's planes into frame (frame_bytes), or *eof = 1 at a clean
+ * end of the stream.  A truncated frame, a bad FRAME header or a new stream
+ * header (the size changing mid-stream) is an error naming the frame. */
+int lw_y4m_read_frame(lw_y4m *y, unsigned char *frame, int *eof, char *err, size_t errlen);
+
 /* Stream writers (the stream is a temporary file opened by lw_io_write). */
 int lw_npy_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen);
 int lw_pnm_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen);

@@ -128,8 +128,8 @@ typedef struct lw_stream_job {
 int lw_stream_run(lw_stream_job *job);
 
 /* Does an array of this many bytes (in the work type) fit the limit when
- * transformed in memory by lw_stream_run? */
-int lw_stream_fits(uint64_t work_bytes, uint64_t memory_limit);
+ * transformed in memory with `levels` levels along d axes? */
+int lw_stream_fits(uint64_t work_bytes, int d, int levels, uint64_t memory_limit);
 
 /* Internal to stream_run.c / stream_pass.c: one level of the transform as
  * a pass of slabs from region src (with an optional overlay, inverse only)
@@ -151,10 +151,10 @@ typedef struct lw_spass {
 } lw_spass;
 int lw_stream_pass(const lw_spass *p);
 
-/* Elements of the slab buffer a pass with these rows needs (outer * rows *
- * inner), the largest slab_rows whose buffers fit `bytes`, and the buffers
- * of a pass. */
+/* The largest slab_rows whose buffers fit `bytes`, and the least bytes a
+ * pass needs (two rows and the halos). */
 int64_t lw_stream_max_slab_rows(int64_t outer, int64_t inner, size_t es, int64_t halo, uint64_t bytes);
+uint64_t lw_stream_min_bytes(int64_t outer, int64_t inner, size_t es, int64_t halo);
 
 #ifdef __cplusplus
 }

@@ -53,27 +53,35 @@ void lw_stream_size_text(uint64_t b, char *buf, size_t len)
         snprintf(buf, len, "%llu bytes", (unsigned long long)b);
 }
 
-/* What a transform in memory of n bytes takes: the array, and the CPU
- * backend's per-execute scratch (lines and blocks per thread; a fraction of
- * the array at most) -- measured with getrusage in tests/cli, see
+/* What the library takes besides the arrays, per execute: the CPU backend
+ * runs every level out of place (src/cpu/fast_backend.c), so lw_stream runs
+ * plans out of place too (an in-place execute would first copy the input);
+ * with several levels it holds the lowpass of the inner levels, at most
+ * 1/2^d + 1/4^d of the array for d transformed axes; and a few lines per
+ * thread (FIXED_OVERHEAD).  Measured with /usr/bin/time in
  * bench/NOTES-outofcore.md. */
-#define SCRATCH_NUM 1
-#define SCRATCH_DEN 8
-#define FIXED_OVERHEAD (4ull << 10)
+#define FIXED_OVERHEAD (64ull << 10)
 
-int lw_stream_fits(uint64_t work_bytes, uint64_t limit)
+int lw_stream_fits(uint64_t work_bytes, int d, int levels, uint64_t limit)
 {
-    uint64_t need = work_bytes + work_bytes / SCRATCH_DEN * SCRATCH_NUM + FIXED_OVERHEAD;
+    uint64_t inner = 0;
+    if (levels > 1) inner = d <= 1 ? work_bytes / 4 * 3 : d == 2 ? work_bytes / 16 * 5 : work_bytes / 64 * 9;
+    uint64_t need = 2 * work_bytes + inner + FIXED_OVERHEAD;
     return need <= limit;
 }
 
 int64_t lw_stream_max_slab_rows(int64_t outer, int64_t inner, size_t es, int64_t halo, uint64_t bytes)
 {
     uint64_t row = (uint64_t)outer * (uint64_t)inner * es;
-    uint64_t per_row = row + row / SCRATCH_DEN * SCRATCH_NUM;
-    if (bytes <= FIXED_OVERHEAD) return 0;
-    uint64_t rows = (bytes - FIXED_OVERHEAD) / (per_row ? per_row : 1);
+    uint64_t per_row = 2 * row; /* the slab and the plan's output */
+    if (bytes <= FIXED_OVERHEAD || per_row == 0) return 0;
+    uint64_t rows = (bytes - FIXED_OVERHEAD) / per_row;
     if (rows < (uint64_t)(2 * halo + 2)) return 0;
     int64_t out = (int64_t)rows - 2 * halo;
     return out / 2 * 2;
+}
+
+uint64_t lw_stream_min_bytes(int64_t outer, int64_t inner, size_t es, int64_t halo)
+{
+    return (uint64_t)((2 * halo + 2) * outer * inner) * es * 2 + FIXED_OVERHEAD;
 }

@@ -56,11 +56,13 @@ int lw_stream_pass(const lw_spass *p)
     size_t es = lw_dtype_size(c1->dtype);
     int whole = R + 2 * h >= N;
     int64_t maxm = whole ? N : R + 2 * h;
-    void *buf = malloc((size_t)(outer * maxm * inner) * es);
+    /* out of place: an in-place execute would copy the slab first */
+    void *buf = malloc((size_t)(outer * maxm * inner) * es), *res = malloc((size_t)(outer * maxm * inner) * es);
     void *otmp = NULL;
     if (p->overlay) otmp = malloc((size_t)(outer * lw_sview_inner(p->overlay, s)) * es);
-    if (!buf || (p->overlay && !otmp)) {
+    if (!buf || !res || (p->overlay && !otmp)) {
         free(buf);
+        free(res);
         free(otmp);
         return lw_io_fail(p->io->err, sizeof p->io->err, "out of memory (slab of %lld rows)", (long long)maxm);
     }
@@ -100,22 +102,23 @@ int lw_stream_pass(const lw_spass *p)
             if (rc == 0) rc = read_wrapped(p, NL, N - NL, e / 2, m - mL, buf, m, mL, otmp);
         }
         if (rc != 0) break;
-        if (lw_execute(plan, buf, buf) != LW_OK) {
+        if (lw_execute(plan, buf, res) != LW_OK) {
             rc = lw_io_fail(p->io->err, sizeof p->io->err, "%s", lw_last_error());
             break;
         }
         if (fwd && mallat) {
             int64_t lo = a / 2, nl = (b + 1) / 2 - lo, nh = b / 2 - lo;
-            rc = write_rows(p, lo, nl, buf, m, (a - e) / 2);
-            if (rc == 0) rc = write_rows(p, NL + lo, nh, buf, m, mL + (a - e) / 2);
+            rc = write_rows(p, lo, nl, res, m, (a - e) / 2);
+            if (rc == 0) rc = write_rows(p, NL + lo, nh, res, m, mL + (a - e) / 2);
         } else {
-            rc = write_rows(p, a, b - a, buf, m, a - e);
+            rc = write_rows(p, a, b - a, res, m, a - e);
         }
         if (p->done) *p->done += (b - a) * outer * inner;
         if (p->progress) p->progress(p->progress_ctx, p->done ? *p->done : 0, p->total);
     }
     lw_destroy(plan);
     free(buf);
+    free(res);
     free(otmp);
     return rc;
 }

@@ -78,9 +78,12 @@ static int slab_axis(const lw_config *c, const lw_sview *r)
     return -1;
 }
 
-static int region_fits(const run_state *st, const lw_sview *r)
+static int region_fits(const run_state *st, const lw_sview *r, int levels)
 {
-    return lw_stream_fits((uint64_t)lw_sview_elems(r) * st->es + st->io.cap, st->job->memory_limit);
+    int d = 0;
+    for (int i = 0; i < st->full->naxes; i++) d += r->count[st->full->axes[i]] > 1;
+    uint64_t lim = st->job->memory_limit;
+    return lim > st->io.cap && lw_stream_fits((uint64_t)lw_sview_elems(r) * st->es, d, levels, lim - st->io.cap);
 }
 
 static void report(run_state *st)
@@ -94,16 +97,21 @@ static int in_memory(run_state *st, const lw_sview *src, const lw_sview *dst, in
     lw_config c;
     region_config(st->full, src, levels, &c);
     int64_t n = lw_sview_elems(src);
-    void *buf = malloc((size_t)n * st->es);
-    if (!buf) return fail(st, "out of memory (%s)", "in-memory level");
+    void *buf = malloc((size_t)n * st->es), *res = levels > 0 ? malloc((size_t)n * st->es) : buf;
+    if (!buf || !res) {
+        free(buf);
+        if (res != buf) free(res);
+        return fail(st, "out of memory (%s)", "in-memory level");
+    }
     int rc = lw_sview_read_rows(src, 0, 0, src->count[0], buf, c.dtype, src->count[0], 0, &st->io);
     if (rc == 0 && levels > 0) {
         lw_plan *p = NULL;
-        if (lw_plan_create(&p, &c) != LW_OK || lw_execute(p, buf, buf) != LW_OK)
+        if (lw_plan_create(&p, &c) != LW_OK || lw_execute(p, buf, res) != LW_OK)
             rc = lw_io_fail(st->io.err, sizeof st->io.err, "%s", lw_last_error());
         lw_destroy(p);
     }
-    if (rc == 0) rc = lw_sview_write_rows(dst, 0, 0, dst->count[0], buf, c.dtype, dst->count[0], 0, &st->io);
+    if (rc == 0) rc = lw_sview_write_rows(dst, 0, 0, dst->count[0], res, c.dtype, dst->count[0], 0, &st->io);
+    if (res != buf) free(res);
     free(buf);
     st->done += n;
     report(st);
@@ -120,7 +128,7 @@ static int slab_rows_for(run_state *st, const lw_sview *r, int s, int64_t halo, 
     *rows = lim > fixed ? lw_stream_max_slab_rows(outer, inner, st->es, halo, lim - fixed) : 0;
     if (*rows >= 2) return 0;
     char need[32], have[32], msg[256];
-    uint64_t min = fixed + (uint64_t)((2 * halo + 2) * outer * inner) * st->es * 9 / 8 + (4u << 10);
+    uint64_t min = fixed + lw_stream_min_bytes(outer, inner, st->es, halo);
     lw_stream_size_text(min, need, sizeof need);
     lw_stream_size_text(lim, have, sizeof have);
     snprintf(msg, sizeof msg,
@@ -204,7 +212,7 @@ static int run_forward(run_state *st)
         lw_sview src, dst;
         level_region(c, k == 1 ? &job->in : &job->out, k, &src);
         level_region(c, &job->out, k, &dst);
-        if (region_fits(st, &src)) return in_memory(st, &src, &dst, c->levels - k + 1);
+        if (region_fits(st, &src, c->levels - k + 1)) return in_memory(st, &src, &dst, c->levels - k + 1);
         if (k == 1) {
             if (one_pass(st, &src, &dst, NULL, NULL, 1) != 0) return -1;
             continue;
@@ -227,7 +235,7 @@ static int run_inverse(run_state *st)
     lw_sview r;
     for (m = 1; m <= L; m++) {
         level_region(c, &job->in, m, &r);
-        if (region_fits(st, &r)) break;
+        if (region_fits(st, &r, L - m + 1)) break;
     }
     /* levels m..L in memory (none when m = L + 1: the coarsest lowpass is copied) */
     level_region(c, &job->in, m, &r);
