@@ -7,11 +7,45 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary being written, removed by the handler of the signals that
+ * end the program (Ctrl-C, kill), so that an interrupted run leaves
+ * nothing either.  One at a time: the CLI writes one output at a time. */
+static char *volatile pending;
+
+static void on_signal(int sig)
+{
+    char *p = pending;
+    if (p) unlink(p);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void guard(char *tmp)
+{
+    static int installed;
+    if (!installed) {
+        installed = 1;
+        /* past a file size limit, write() then fails with EFBIG (reported,
+         * the temporary removed) instead of the signal killing the program */
+        signal(SIGXFSZ, SIG_IGN);
+        int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_signal;
+            sigemptyset(&sa.sa_mask);
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
+    pending = tmp;
+}
 
 int lw_cli_tmpfile_open(lw_cli_tmpfile *t, const char *out, uint64_t size)
 {
@@ -38,6 +72,7 @@ int lw_cli_tmpfile_open(lw_cli_tmpfile *t, const char *out, uint64_t size)
         t->tmp = NULL;
         return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': cannot create file: %s", lw_cli_path(out), strerror(e));
     }
+    guard(t->tmp);
     mode_t mask = umask(022);
     umask(mask);
     (void)fchmod(t->fd, 0666 & ~mask);
@@ -55,6 +90,7 @@ int lw_cli_tmpfile_open(lw_cli_tmpfile *t, const char *out, uint64_t size)
 
 void lw_cli_tmpfile_abort(lw_cli_tmpfile *t)
 {
+    pending = NULL;
     if (t->fd >= 0) close(t->fd);
     t->fd = -1;
     if (t->tmp) unlink(t->tmp);
@@ -79,6 +115,7 @@ int lw_cli_tmpfile_commit(lw_cli_tmpfile *t)
         step = "cannot rename into place";
         e = errno;
     }
+    pending = NULL;
     if (step) {
         lw_cli_tmpfile_abort(t);
         return lw_cli_fail(LW_EXIT_DATA, "cannot write '%s': %s: %s", lw_cli_path(t->path), step, strerror(e));

@@ -1,6 +1,7 @@
 /* An output file that is complete or absent: written under a temporary
  * name in its directory, fsync'd and renamed over the destination at the
- * end; removed on any failure. */
+ * end; removed on any failure, and when SIGINT, SIGTERM or SIGHUP ends the
+ * program while it is written. */
 #ifndef LW_CLI_TMPFILE_H
 #define LW_CLI_TMPFILE_H
 

@@ -260,13 +260,17 @@ int lw_sview_overlay_rows(const lw_sview *ov, const int64_t *ostep, const lw_svi
             unsigned char *row = (unsigned char *)buf + (size_t)((o * brows + brow0 + i - row0) * inner) * wes;
             const unsigned char *src = (const unsigned char *)tmp + (size_t)(o * oinner) * wes;
             int64_t idx[LW_IO_MAX_RANK] = {0};
+            /* runs along the last axis: whole when the overlay is dense there */
+            int last = r - 1 > s ? r - 1 : s;
+            int64_t run = (last > s && ostep[last] == 1) ? ov->count[last] : 1;
+            int hi = run > 1 ? r - 1 : r;
             int64_t k = 0;
             do {
                 int64_t at = 0;
                 for (int a = s + 1; a < r; a++) at += idx[a] * ostep[a] * bst[a];
-                memcpy(row + (size_t)at * wes, src + (size_t)k * wes, wes);
-                k++;
-            } while (next_index(idx, ov->count, s + 1, r));
+                memcpy(row + (size_t)at * wes, src + (size_t)k * wes, (size_t)run * wes);
+                k += run;
+            } while (next_index(idx, ov->count, s + 1, hi));
         }
     }
     return 0;
