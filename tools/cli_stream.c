@@ -221,8 +221,8 @@ int lw_cli_stream_maybe(const char *in, const char *out, lw_cli_opts *o, lw_dire
     /* the in-memory path holds the file's bytes and the array in the work
      * type, and executes in place (a copy of the array); counted as three
      * arrays of the larger type */
-    size_t es = lw_io_type_size(src.type);
-    if (lw_cli_work_dtype(src.type, o->integer, &dt) == LW_EXIT_OK && lw_dtype_size(dt) > es) es = lw_dtype_size(dt);
+    size_t es = lw_io_type_size(src.type), wes = (!o->integer && (src.type == LW_IO_F64 || src.type == LW_IO_I32)) ? 8 : 4;
+    if (wes > es) es = wes;
     if (lw_stream_fits(n * es * 3 / 2, 3, 1, limit)) {
         close(src.fd);
         return LW_EXIT_OK;

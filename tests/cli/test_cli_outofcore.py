@@ -65,7 +65,7 @@ def sweep_one(d, shape, opts, label, dtype=np.float32):
 
 @case("ooc_sweep")
 def t_sweep_float(d):
-    shapes = {"symmetric": [(3001,), (203, 37), (40, 12, 18)], "periodic": [(1024,), (96, 40), (32, 16, 24)]}
+    shapes = {"symmetric": [(3001,), (203, 37), (40, 12, 18)], "periodic": [(4096,), (96, 40), (32, 16, 24)]}
     for mode, sh in shapes.items():
         for shape in sh:
             for w in ALL_WAVELETS:
