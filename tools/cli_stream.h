@@ -27,8 +27,7 @@ int lw_cli_stream_maybe(const char *in, const char *out, lw_cli_opts *o, lw_dire
 
 /* Transform src into out (.npy or .raw) out of core with cfg (filled from
  * the options; dtype the work type).  meta: the forward's sidecar to
- * write, its source fields set (NULL: no sidecar, a stale one removed).
- * verbose_what names the input in the -v line. */
+ * write, its source fields set (NULL: no sidecar, a stale one removed). */
 int lw_cli_stream_to_file(const lw_cli_stream_src *src, const char *out, const lw_cli_opts *o, lw_config *cfg,
                           lw_cli_meta *meta);
 

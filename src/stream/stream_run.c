@@ -271,6 +271,10 @@ int lw_stream_run(lw_stream_job *job)
     if (!lw_io_host_le()) return lw_io_fail(job->err, sizeof job->err, "streaming needs a little-endian host");
     lw_plan *p = NULL;
     if (lw_plan_create(&p, &job->cfg) != LW_OK) return lw_io_fail(job->err, sizeof job->err, "%s", lw_last_error());
+    if (job->out.type != lw_sview_work_type(job->cfg.dtype)) {
+        lw_destroy(p);
+        return lw_io_fail(job->err, sizeof job->err, "internal: the output must hold the transform's dtype");
+    }
     lw_config full = *lw_plan_config(p);
     lw_destroy(p);
     full.scheme = job->cfg.scheme; /* the plan's copies went with it */
