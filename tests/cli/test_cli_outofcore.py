@@ -125,6 +125,18 @@ def t_types_and_axes(d):
     del a
 
 
+SANITIZED = os.environ.get("LW_TEST_SANITIZED") == "1"
+
+
+def rss_check(cond, msg):
+    """Peak RSS bounds hold for ordinary builds; under ASan (shadow memory, quarantine) they are
+    not checked, and the test says so."""
+    if SANITIZED:
+        print("  not checked in a sanitizer build: " + msg)
+        return True
+    return check(cond, msg)
+
+
 def peak_rss_kb(d, args):
     """Peak RSS (KiB) of one liftwave run, measured by a fresh Python parent."""
     code = ("import resource,subprocess,sys;"
@@ -147,12 +159,12 @@ def t_256mib_under_32mib(d):
     check(rc == 0, "256 MiB forward under 32M failed")
     check(same_file(d, "ref.npy", "s.npy"), "256 MiB forward out of core differs from in memory")
     # the limit bounds the transform's buffers; the program itself takes a few MiB
-    check(kb < (32 + 12) * 1024, "256 MiB forward under 32M: peak RSS %d KiB" % kb)
+    rss_check(kb < (32 + 12) * 1024, "256 MiB forward under 32M: peak RSS %d KiB" % kb)
     print("  256 MiB forward, --memory-limit 32M: peak RSS %.1f MiB" % (kb / 1024.0))
     os.remove(os.path.join(d, "big.npy"))
     rc, kb = peak_rss_kb(d, ["inverse", "s.npy", "back.npy", "--memory-limit", "32M"])
     check(rc == 0, "256 MiB inverse under 32M failed")
-    check(kb < (32 + 12) * 1024, "256 MiB inverse under 32M: peak RSS %d KiB" % kb)
+    rss_check(kb < (32 + 12) * 1024, "256 MiB inverse under 32M: peak RSS %d KiB" % kb)
     expect_ok(d, ["inverse", "ref.npy", "back_ref.npy"])
     check(same_file(d, "back.npy", "back_ref.npy"), "256 MiB inverse out of core differs from in memory")
 
@@ -255,7 +267,7 @@ def t_video_memory_bounded(d):
         check(rc == 0, "mono y4m %d frames failed" % T)
         peaks.append(kb)
     # 800 frames of float32 take 9.4 MiB in memory; the run must not grow with T
-    check(peaks[1] - peaks[0] < 2048, "peak RSS grows with the frame count: %r KiB" % peaks)
+    rss_check(peaks[1] - peaks[0] < 2048, "peak RSS grows with the frame count: %r KiB" % peaks)
     print("  peak RSS, 100 and 800 frames under 1M: %d and %d KiB" % tuple(peaks))
 
 
