@@ -3,7 +3,7 @@
 2 GiB transformed in memory and with --memory-limit, peak RSS and wall time
 of each run (/usr/bin/time), outputs compared byte for byte.
 
-usage: outofcore_bench.py LIFTWAVE WORKDIR [--limit 256M] [--reps 3] [--json OUT.json]
+usage: outofcore_bench.py LIFTWAVE WORKDIR [--limit 256M] [--reps 3] [--backend cpu] [--json OUT.json]
 
 Before each run the page cache is flushed to disk (sync) so that one run's
 writeback does not fall into the next; the runs alternate in memory / out of
@@ -48,6 +48,7 @@ def main():
     ap.add_argument("workdir")
     ap.add_argument("--limit", default="256M")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--backend", default="cpu")
     ap.add_argument("--json")
     a = ap.parse_args()
     CLI[0] = os.path.abspath(a.cli)
@@ -66,9 +67,9 @@ def main():
     results = []
     for direction, levels in cases:
         if direction == "forward":
-            base = [direction, "a2g.npy", "OUT", "-w", "cdf97", "-l", str(levels), "-b", "cpu", "-q"]
+            base = [direction, "a2g.npy", "OUT", "-w", "cdf97", "-l", str(levels), "-b", a.backend, "-q"]
         else:
-            base = [direction, "c%d.npy" % levels, "OUT", "-b", "cpu", "-q"]
+            base = [direction, "c%d.npy" % levels, "OUT", "-b", a.backend, "-q"]
         mem, ooc = [], []
         for r in range(a.reps):
             mem.append(timed([x if x != "OUT" else "mem.npy" for x in base], a.workdir))
@@ -78,7 +79,7 @@ def main():
         if direction == "forward":
             os.replace(os.path.join(a.workdir, "mem.npy"), os.path.join(a.workdir, "c%d.npy" % levels))
             os.replace(os.path.join(a.workdir, "mem.npy.json"), os.path.join(a.workdir, "c%d.npy.json" % levels))
-        rec = {"direction": direction, "wavelet": "cdf97", "levels": levels, "shape": list(SHAPE), "dtype": "float32",
+        rec = {"backend": a.backend, "direction": direction, "wavelet": "cdf97", "levels": levels, "shape": list(SHAPE), "dtype": "float32",
                "array_bytes": SHAPE[0] * SHAPE[1] * 4, "memory_limit": a.limit,
                "in_memory": {"peak_rss_bytes": max(m[0] for m in mem), "wall_s": [m[1] for m in mem],
                              "median_s": statistics.median(m[1] for m in mem)},
@@ -93,7 +94,8 @@ def main():
                             capture_output=True, text=True).stdout.strip()
     doc = {"device": "cpu: %s %d cores" % (cpu_model(), os.cpu_count()), "commit": commit,
            "date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
-           "command": "python3 bench/outofcore_bench.py LIFTWAVE WORKDIR --limit %s --reps %d" % (a.limit, a.reps),
+           "command": "python3 bench/outofcore_bench.py LIFTWAVE WORKDIR --limit %s --reps %d --backend %s" % (
+               a.limit, a.reps, a.backend),
            "method": "each run: sync, then /usr/bin/time -f '%M %e' liftwave ...; in memory and out of core "
                      "alternate; peak RSS = max over the reps, time = median; disk: " + dd,
            "results": results}
