@@ -7,7 +7,8 @@ ooc_sweep   out-of-core forward and inverse equal the in-memory run bit for bit:
 ooc_types   source dtypes, batch axes, rank 4, .raw, and an inverse whose sidecar
             no longer matches (checked from the file, in parts)
 ooc_big     a 256 MiB .npy under --memory-limit 32M: equal to the in-memory run,
-            peak RSS of the process within the limit plus the program's own
+            peak RSS of the process within the limit plus the program's own; the
+            progress bar on a terminal, and none with --quiet
 ooc_bad     limit too small for the halos, output that cannot be written (file size
             limit: the "disk" is full), truncated input; no output, no temporary left
 video       a 200-frame y4m (file and stdin) equals the 3-D transform of the stacked
@@ -21,6 +22,7 @@ import resource
 import signal
 import subprocess
 import sys
+import time
 
 from cli_harness import CLI, RNG, case, check, expect_fail, expect_ok, load, np, run, save
 
@@ -147,6 +149,54 @@ def peak_rss_kb(d, args):
     return int(rc), int(kb)
 
 
+def run_on_tty(d, args):
+    """Run liftwave with stderr on a pseudo-terminal; return (exit status, what it drew).  The
+    terminal is read while the program runs (what is left unread when the last writer closes
+    it may be dropped)."""
+    import pty
+    import threading
+    master, slave = pty.openpty()
+    chunks = []
+
+    def reader():
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    t = threading.Thread(target=reader)
+    t.start()
+    t0 = time.monotonic()
+    p = subprocess.Popen([CLI] + args, cwd=d, stdout=subprocess.DEVNULL, stderr=slave)
+    rc = p.wait()
+    elapsed = time.monotonic() - t0
+    os.close(slave)
+    t.join(timeout=10)
+    os.close(master)
+    return rc, b"".join(chunks).decode("utf-8", "replace"), elapsed
+
+
+def progress_bar(d):
+    """On a terminal, a run over a second draws a bar and clears it at the end, a shorter one
+    draws nothing; --quiet draws nothing."""
+    args = ["forward", "big.npy", "p.npy", "-w", "dd137", "-l", "4", "--memory-limit", "4M"]
+    rc, drawn, elapsed = run_on_tty(d, args)
+    check(rc == 0, "progress run failed: %r" % drawn)
+    if elapsed > 1.5:
+        check("forward [" in drawn and "%" in drawn, "no progress bar on a terminal in %.1f s: %r" %
+              (elapsed, drawn[:200]))
+        check(drawn.endswith("\r"), "the bar is not cleared at the end: %r" % drawn[-80:])
+    elif elapsed < 0.9:
+        check(drawn == "", "a bar drawn for a run of %.2f s: %r" % (elapsed, drawn[:200]))
+    print("  progress run: %.2f s on a terminal, %d bytes drawn" % (elapsed, len(drawn)))
+    rc, drawn, _ = run_on_tty(d, args + ["--quiet"])
+    check(rc == 0 and drawn == "", "--quiet drew on the terminal: %r" % drawn[:200])
+
+
 @case("ooc_big")
 def t_256mib_under_32mib(d):
     n = 8192
@@ -161,6 +211,7 @@ def t_256mib_under_32mib(d):
     # the limit bounds the transform's buffers; the program itself takes a few MiB
     rss_check(kb < (32 + 12) * 1024, "256 MiB forward under 32M: peak RSS %d KiB" % kb)
     print("  256 MiB forward, --memory-limit 32M: peak RSS %.1f MiB" % (kb / 1024.0))
+    progress_bar(d)
     os.remove(os.path.join(d, "big.npy"))
     rc, kb = peak_rss_kb(d, ["inverse", "s.npy", "back.npy", "--memory-limit", "32M"])
     check(rc == 0, "256 MiB inverse under 32M failed")
