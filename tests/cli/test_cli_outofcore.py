@@ -116,7 +116,6 @@ def t_types_and_axes(d):
     streamed(d, ["forward", "x.raw", "s.raw", "--memory-limit", "120K"] + raw)
     check(same_file(d, "ref.raw", "s.raw"), ".raw out of core differs")
     # a sidecar that no longer describes its file: refused, as in memory
-    a = load(d, "s.npy") if os.path.exists(os.path.join(d, "s.npy")) else None
     save(d, "y.npy", RNG.standard_normal((400, 50)).astype(np.float32))
     streamed(d, ["forward", "y.npy", "c.npy", "-l", "2", "--memory-limit", "150K"])
     c = load(d, "c.npy")
@@ -124,7 +123,6 @@ def t_types_and_axes(d):
     save(d, "c.npy", c)
     expect_fail(d, ["inverse", "c.npy", "back.npy", "--memory-limit", "150K"], ["does not describe", "content"],
                 codes=(1,))
-    del a
 
 
 SANITIZED = os.environ.get("LW_TEST_SANITIZED") == "1"
