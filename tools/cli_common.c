@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_common.h"
 
+#include "lw_stream.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -62,7 +64,8 @@ int lw_cli_fail_lib(lw_status st)
 
 enum opt_id {
     OPT_WAVELET, OPT_LEVELS, OPT_MODE, OPT_LAYOUT, OPT_INTEGER, OPT_AXES, OPT_BACKEND,
-    OPT_SCHEME, OPT_SHAPE, OPT_DTYPE, OPT_STRETCH, OPT_FORCE, OPT_OVERWRITE, OPT_VERBOSE, OPT_HELP
+    OPT_SCHEME, OPT_SHAPE, OPT_DTYPE, OPT_STRETCH, OPT_FORCE, OPT_OVERWRITE, OPT_VERBOSE, OPT_HELP,
+    OPT_MEMORY_LIMIT, OPT_QUIET, OPT_PLANES
 };
 
 typedef struct opt_def {
@@ -87,6 +90,9 @@ static const opt_def opt_table[] = {
     {"stretch", 0, 1, LW_OPT_VIEW, OPT_STRETCH},
     {"force", 0, 0, LW_OPT_TRANSFORM, OPT_FORCE},
     {"overwrite", 0, 0, LW_OPT_TRANSFORM, OPT_OVERWRITE},
+    {"memory-limit", 0, 1, LW_OPT_TRANSFORM, OPT_MEMORY_LIMIT},
+    {"quiet", 'q', 0, LW_OPT_TRANSFORM, OPT_QUIET},
+    {"planes", 0, 1, LW_OPT_TRANSFORM, OPT_PLANES},
     {"verbose", 'v', 0, 0, OPT_VERBOSE},
     {"help", 'h', 0, 0, OPT_HELP},
 };
@@ -199,6 +205,20 @@ static int set_option(const char *cmd, const opt_def *d, const char *val, lw_cli
             o->stretch = LW_STRETCH_MINMAX;
         else
             return lw_cli_fail(LW_EXIT_USAGE, "unknown --stretch '%s' (choose robust, minmax)", val);
+        break;
+    case OPT_MEMORY_LIMIT:
+        if (lw_stream_parse_size(val, &o->memory_limit) != 0)
+            return lw_cli_fail(LW_EXIT_USAGE, "bad --memory-limit '%s': write bytes or e.g. 256M, 2G", val);
+        break;
+    case OPT_QUIET: o->quiet = 1; break;
+    case OPT_PLANES:
+        if (strcmp(val, "luma") == 0)
+            o->all_planes = 0;
+        else if (strcmp(val, "all") == 0)
+            o->all_planes = 1;
+        else
+            return lw_cli_fail(LW_EXIT_USAGE, "unknown --planes '%s' (choose luma, all)", val);
+        o->given_planes = 1;
         break;
     case OPT_VERBOSE: o->verbose = 1; break;
     case OPT_HELP: *help = 1; break;
@@ -452,22 +472,26 @@ static void convert(const lw_array *src, lw_array *dst)
     }
 }
 
-int lw_cli_to_work_type(lw_array *a, int integer, lw_dtype *dt)
+int lw_cli_work_dtype(lw_io_type t, int integer, lw_dtype *dt)
 {
-    lw_io_type want;
     if (integer) {
-        if (a->type == LW_IO_F32 || a->type == LW_IO_F64)
+        if (t == LW_IO_F32 || t == LW_IO_F64)
             return lw_cli_fail(LW_EXIT_DATA, "--integer needs integer input data (this input is %s)",
-                               lw_io_type_name(a->type));
-        want = LW_IO_I32;
+                               lw_io_type_name(t));
         *dt = LW_INT32;
-    } else if (a->type == LW_IO_F64 || a->type == LW_IO_I32) {
-        want = LW_IO_F64;
+    } else if (t == LW_IO_F64 || t == LW_IO_I32) {
         *dt = LW_FLOAT64;
     } else {
-        want = LW_IO_F32;
         *dt = LW_FLOAT32;
     }
+    return LW_EXIT_OK;
+}
+
+int lw_cli_to_work_type(lw_array *a, int integer, lw_dtype *dt)
+{
+    int rc = lw_cli_work_dtype(a->type, integer, dt);
+    if (rc != LW_EXIT_OK) return rc;
+    lw_io_type want = lw_cli_io_type(*dt);
     if (a->type == want) return LW_EXIT_OK;
 
     lw_array w = *a;

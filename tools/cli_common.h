@@ -36,7 +36,8 @@
 #define LW_CLI_MAX_POS 4
 
 /* Which options a command accepts (bit mask for lw_cli_parse). */
-#define LW_OPT_TRANSFORM 0x1u /* -w -l -m --layout --integer --axes -b --scheme --force --overwrite */
+#define LW_OPT_TRANSFORM 0x1u /* -w -l -m --layout --integer --axes -b --scheme --force --overwrite
+                                 --memory-limit --quiet --planes */
 #define LW_OPT_RAW 0x2u       /* --shape --dtype */
 #define LW_OPT_VIEW 0x4u      /* --stretch */
 
@@ -67,6 +68,10 @@ typedef struct lw_cli_opts {
     int force;     /* --force: recorded parameters yield to the options, with a warning */
     int overwrite; /* --overwrite: the output may be the input file */
     unsigned given; /* LW_GIVEN_* bits of the options on the command line */
+    uint64_t memory_limit; /* --memory-limit in bytes; 0 = the default (cli_stream.c) */
+    int quiet;             /* --quiet: no progress bar */
+    int all_planes;        /* video: --planes all (else luma only) */
+    int given_planes;
 } lw_cli_opts;
 
 /* lw_cli_opts.given: which transform options the user wrote (the others hold
@@ -140,6 +145,8 @@ int lw_cli_is_image_path(const char *path);
  * -> float64; integer path any integer type -> int32, float -> error.
  * Sets *dt.  Returns LW_EXIT_OK or an exit status (error printed). */
 int lw_cli_to_work_type(lw_array *a, int integer, lw_dtype *dt);
+/* The rule alone: the working dtype of data of type t (error printed). */
+int lw_cli_work_dtype(lw_io_type t, int integer, lw_dtype *dt);
 
 /* Round the values of src to nearest and convert to an 8-bit (all values in
  * [0,255]) or 16-bit (all in [0,65535]) image array in dst; otherwise print

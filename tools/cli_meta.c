@@ -28,23 +28,58 @@ static uint64_t mix64(uint64_t h)
 }
 
 /* Four independent multiply-rotate lanes over 8-byte words (fast enough to
- * be negligible next to the file I/O), then the tail bytes and the length. */
-uint64_t lw_cli_checksum(const void *data, size_t bytes)
+ * be negligible next to the file I/O), then the tail bytes and the length.
+ * Incremental (lw_cli_checksum_add) so that a file can be summed in parts. */
+void lw_cli_checksum_init(lw_cli_checksum_state *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int l = 0; l < 4; l++) s->h[l] = (uint64_t)l + 1;
+}
+
+static void add_block(lw_cli_checksum_state *s, const unsigned char *p)
+{
+    const uint64_t k = 0x9e3779b97f4a7c15ULL;
+    for (int l = 0; l < 4; l++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * l, 8);
+        s->h[l] = rotl64((s->h[l] ^ w) * k, 31);
+    }
+}
+
+void lw_cli_checksum_add(lw_cli_checksum_state *s, const void *data, size_t bytes)
 {
     const unsigned char *p = data;
-    const uint64_t k = 0x9e3779b97f4a7c15ULL;
-    uint64_t h[4] = {1, 2, 3, 4};
-    size_t i = 0;
-    for (; i + 32 <= bytes; i += 32)
-        for (int l = 0; l < 4; l++) {
-            uint64_t w;
-            memcpy(&w, p + i + 8 * l, 8);
-            h[l] = rotl64((h[l] ^ w) * k, 31);
+    s->total += bytes;
+    while (bytes > 0 && s->npend > 0) {
+        s->pend[s->npend++] = *p++;
+        bytes--;
+        if (s->npend == 32) {
+            add_block(s, s->pend);
+            s->npend = 0;
         }
+    }
+    for (; bytes >= 32; bytes -= 32, p += 32) add_block(s, p);
+    while (bytes > 0) {
+        s->pend[s->npend++] = *p++;
+        bytes--;
+    }
+}
+
+uint64_t lw_cli_checksum_end(const lw_cli_checksum_state *s)
+{
     uint64_t t = 0;
-    for (; i < bytes; i++) t = (t ^ p[i]) * 0x100000001b3ULL;
+    for (int i = 0; i < s->npend; i++) t = (t ^ s->pend[i]) * 0x100000001b3ULL;
+    const uint64_t *h = s->h;
     uint64_t r = mix64(h[0]) ^ rotl64(mix64(h[1]), 16) ^ rotl64(mix64(h[2]), 32) ^ rotl64(mix64(h[3]), 48);
-    return mix64(r ^ mix64(t) ^ (uint64_t)bytes);
+    return mix64(r ^ mix64(t) ^ (uint64_t)s->total);
+}
+
+uint64_t lw_cli_checksum(const void *data, size_t bytes)
+{
+    lw_cli_checksum_state s;
+    lw_cli_checksum_init(&s);
+    lw_cli_checksum_add(&s, data, bytes);
+    return lw_cli_checksum_end(&s);
 }
 
 /* ---- paths ---------------------------------------------------------------- */

@@ -40,6 +40,17 @@ typedef struct lw_cli_meta {
 /* Checksum of the coefficient bytes as they are held in memory. */
 uint64_t lw_cli_checksum(const void *data, size_t bytes);
 
+/* The same checksum over bytes given in parts, in order. */
+typedef struct lw_cli_checksum_state {
+    uint64_t h[4];
+    uint64_t total;
+    unsigned char pend[32];
+    int npend;
+} lw_cli_checksum_state;
+void lw_cli_checksum_init(lw_cli_checksum_state *s);
+void lw_cli_checksum_add(lw_cli_checksum_state *s, const void *data, size_t bytes);
+uint64_t lw_cli_checksum_end(const lw_cli_checksum_state *s);
+
 /* The sidecar's path: data_path + ".json" (0, or -1 when it does not fit). */
 int lw_cli_meta_path(const char *data_path, char *buf, size_t len);
 

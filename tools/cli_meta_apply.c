@@ -7,25 +7,26 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Does the sidecar describe this array?  (A sidecar left next to a file
- * that was rewritten since would otherwise give wrong parameters.) */
-static const char *mismatch(const lw_cli_meta *m, const lw_array *a)
+/* Does the sidecar describe this array (shape, type and the checksum of
+ * its bytes)?  (A sidecar left next to a file that was rewritten since
+ * would otherwise give wrong parameters.) */
+static const char *mismatch(const lw_cli_meta *m, int rank, const int64_t *shape, lw_io_type type, uint64_t sum)
 {
-    if (m->rank != a->rank || memcmp(m->shape, a->shape, sizeof(int64_t) * (size_t)a->rank) != 0)
-        return "its shape";
-    if (m->dtype != a->type) return "its dtype";
-    size_t bytes = (size_t)lw_cli_count(a) * lw_io_type_size(a->type);
-    if (m->checksum != lw_cli_checksum(a->data, bytes)) return "its content";
+    if (m->rank != rank || memcmp(m->shape, shape, sizeof(int64_t) * (size_t)rank) != 0) return "its shape";
+    if (m->dtype != type) return "its dtype";
+    if (m->checksum != sum) return "its content";
     return NULL;
 }
 
-int lw_cli_meta_load(const char *data_path, const lw_array *a, const lw_cli_opts *o, lw_cli_meta *m, int *have)
+int lw_cli_meta_load_described(const char *data_path, int rank, const int64_t *shape, lw_io_type type,
+                               uint64_t (*sum)(void *ctx), void *ctx, const lw_cli_opts *o, lw_cli_meta *m,
+                               int *have)
 {
     int found = 0;
     *have = 0;
     int rc = lw_cli_meta_read(data_path, m, &found);
     if (rc != LW_EXIT_OK || !found) return rc;
-    const char *what = mismatch(m, a);
+    const char *what = mismatch(m, rank, shape, type, m->rank == rank && m->dtype == type ? sum(ctx) : 0);
     if (what) {
         if (!o->force)
             return lw_cli_fail(LW_EXIT_DATA,
@@ -38,6 +39,17 @@ int lw_cli_meta_load(const char *data_path, const lw_array *a, const lw_cli_opts
     }
     *have = 1;
     return LW_EXIT_OK;
+}
+
+static uint64_t array_sum(void *ctx)
+{
+    const lw_array *a = ctx;
+    return lw_cli_checksum(a->data, (size_t)lw_cli_count(a) * lw_io_type_size(a->type));
+}
+
+int lw_cli_meta_load(const char *data_path, const lw_array *a, const lw_cli_opts *o, lw_cli_meta *m, int *have)
+{
+    return lw_cli_meta_load_described(data_path, a->rank, a->shape, a->type, array_sum, (void *)a, o, m, have);
 }
 
 /* One contradiction between "given" (the option as written) and "recorded"

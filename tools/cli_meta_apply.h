@@ -10,6 +10,13 @@
  * error (with --force: a warning, and it is ignored). */
 int lw_cli_meta_load(const char *data_path, const lw_array *a, const lw_cli_opts *o, lw_cli_meta *m, int *have);
 
+/* The same for an array known by its shape, type and a function giving
+ * the checksum of its bytes (called only when the shape and type agree):
+ * a file read in parts. */
+int lw_cli_meta_load_described(const char *data_path, int rank, const int64_t *shape, lw_io_type type,
+                               uint64_t (*sum)(void *ctx), void *ctx, const lw_cli_opts *o, lw_cli_meta *m,
+                               int *have);
+
 /* Options not given take the recorded values; given ones must agree with
  * them (else an error naming both values; with --force a warning). */
 int lw_cli_meta_apply(lw_cli_opts *o, const lw_cli_meta *m, const char *data_path);

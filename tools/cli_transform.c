@@ -6,6 +6,8 @@
 #include "cli_env.h"
 #include "cli_meta_apply.h"
 #include "cli_output.h"
+#include "cli_stream.h"
+#include "cli_video.h"
 
 #include "cli_common.h"
 
@@ -30,10 +32,17 @@
     "      --dtype T        element type of a .raw input: uint8 uint16 int16 int32 float32 float64\n" \
     "      --force          inverse: options win over the parameters recorded in IN.json\n"   \
     "      --overwrite      allow OUT to be the input file (else an error)\n"                   \
+    "      --memory-limit SIZE  memory for the transform's buffers, e.g. 256M, 4G (default:\n"    \
+    "                       half the physical memory); a .npy/.raw array that does not fit\n"  \
+    "                       is transformed out of core, in slabs (docs/OUT_OF_CORE.md)\n"      \
+    "  -q, --quiet          no progress bar (one is drawn on a terminal for runs over 1 s)\n"   \
+    "      --planes P       video input: luma (default) or all (one output file per plane)\n"  \
     "  -v, --verbose        print what was done and the timings on stdout\n"                     \
     "  -h, --help           this help\n"                                                          \
     "\n"                                                                                          \
     "Files by extension: .npy, .pgm/.ppm/.pnm, .png, .raw (needs --shape and --dtype).\n"         \
+    "Video (forward): IN = clip.y4m, or - for YUV4MPEG2 on stdin (ffmpeg -f yuv4mpegpipe -),\n"  \
+    "or - with --shape HxW for raw 8-bit frames; the (T,H,W) transform of all the frames.\n"  \
     "Float path: uint8/uint16/int16/float32 data -> float32, int32/float64 -> float64.\n"       \
     "Integer path (--integer): integer data -> int32; float data is an error.\n"                 \
     ".npy and .raw outputs hold the transform's dtype.  Image outputs are rounded to\n"          \
@@ -65,10 +74,7 @@ static const char inverse_usage[] =
     "\n"
     "example: liftwave inverse coeffs.npy photo.png\n";
 
-/* Usage-level checks of the option combination.  Before the input is read
- * (for an inverse whose wavelet may come from the input's recorded
- * parameters, the integer check waits until those are known). */
-static int check_combination(const lw_cli_opts *o, int integer_check)
+int lw_cli_check_combination(const lw_cli_opts *o, int integer_check)
 {
     if (o->integer && integer_check) {
         lw_config c;
@@ -106,8 +112,7 @@ static int check_combination(const lw_cli_opts *o, int integer_check)
     return LW_EXIT_OK;
 }
 
-/* Fill cfg's axes from the options and the array's rank. */
-static int choose_axes(const lw_cli_opts *o, int rank, int image_io, lw_config *cfg)
+int lw_cli_choose_axes(const lw_cli_opts *o, int rank, int image_io, lw_config *cfg)
 {
     if (o->naxes > 0) {
         int ax[LW_MAX_AXES];
@@ -144,6 +149,26 @@ static int choose_axes(const lw_cli_opts *o, int rank, int image_io, lw_config *
     return LW_EXIT_OK;
 }
 
+int lw_cli_fill_config(const lw_cli_opts *o, int rank, const int64_t *shape, lw_dtype dt, lw_direction dir,
+                       int image_io, lw_config *cfg)
+{
+    cfg->rank = rank;
+    for (int i = 0; i < rank; i++) cfg->shape[i] = shape[i];
+    int rc = lw_cli_choose_axes(o, rank, image_io, cfg);
+    if (rc != LW_EXIT_OK) return rc;
+    cfg->dtype = dt;
+    cfg->integer = o->integer;
+    cfg->wavelet = o->wavelet;
+    cfg->mode = o->mode;
+    cfg->layout = o->layout;
+    cfg->levels = o->levels;
+    cfg->direction = dir;
+    cfg->backend = o->backend;
+    cfg->scheme = o->scheme;
+    cfg->tuning = lw_cli_env_tuning();
+    return LW_EXIT_OK;
+}
+
 static int run_transform(int argc, char **argv, lw_direction dir)
 {
     const char *usage = dir == LW_FORWARD ? forward_usage : inverse_usage;
@@ -152,11 +177,21 @@ static int run_transform(int argc, char **argv, lw_direction dir)
     if (rc == LW_EXIT_HELP) return LW_EXIT_OK;
     if (rc != LW_EXIT_OK) return rc;
     const char *in = o.pos[0], *out = o.pos[1];
+    if (lw_cli_is_video_input(in, &o)) {
+        if (dir == LW_INVERSE)
+            return lw_cli_fail(LW_EXIT_USAGE, "a video input ('%s') is for forward; the inverse takes the coefficient "
+                               "file forward wrote", lw_cli_path(in));
+        return lw_cli_video_forward(in, out, &o);
+    }
+    if (o.given_planes) return lw_cli_fail(LW_EXIT_USAGE, "--planes applies to video input (.y4m or -) only");
     if ((rc = lw_cli_check_input(in, &o)) != LW_EXIT_OK) return rc;
     if ((rc = lw_cli_check_output(out, 0)) != LW_EXIT_OK) return rc;
-    if ((rc = check_combination(&o, dir == LW_FORWARD || (o.given & LW_GIVEN_WAVELET))) != LW_EXIT_OK) return rc;
+    if ((rc = lw_cli_check_combination(&o, dir == LW_FORWARD || (o.given & LW_GIVEN_WAVELET))) != LW_EXIT_OK) return rc;
     if ((rc = lw_cli_check_env_tuning()) != LW_EXIT_OK) return rc;
     if ((rc = lw_cli_check_not_input(in, out, &o)) != LW_EXIT_OK) return rc;
+
+    int streamed = 0;
+    if ((rc = lw_cli_stream_maybe(in, out, &o, dir, &streamed)) != LW_EXIT_OK || streamed) return rc;
 
     lw_array a, img;
     lw_plan *plan = NULL;
@@ -178,7 +213,7 @@ static int run_transform(int argc, char **argv, lw_direction dir)
         if ((rc = lw_cli_resolve(in, in_real, sizeof in_real)) != LW_EXIT_OK) goto done;
         if ((rc = lw_cli_meta_load(in_real, &a, &o, &meta, &have_meta)) != LW_EXIT_OK) goto done;
         if ((have_meta && (rc = lw_cli_meta_apply(&o, &meta, in)) != LW_EXIT_OK) ||
-            (rc = check_combination(&o, 1)) != LW_EXIT_OK)
+            (rc = lw_cli_check_combination(&o, 1)) != LW_EXIT_OK)
             goto done;
     }
 
@@ -192,20 +227,8 @@ static int run_transform(int argc, char **argv, lw_direction dir)
                          a.rank, LW_MAX_RANK);
         goto done;
     }
-    cfg.rank = a.rank;
-    for (int i = 0; i < a.rank; i++) cfg.shape[i] = a.shape[i];
     int image_io = (lw_cli_is_image_path(in) || lw_cli_is_image_path(out));
-    if ((rc = choose_axes(&o, a.rank, image_io, &cfg)) != LW_EXIT_OK) goto done;
-    cfg.dtype = dt;
-    cfg.integer = o.integer;
-    cfg.wavelet = o.wavelet;
-    cfg.mode = o.mode;
-    cfg.layout = o.layout;
-    cfg.levels = o.levels;
-    cfg.direction = dir;
-    cfg.backend = o.backend;
-    cfg.scheme = o.scheme;
-    cfg.tuning = lw_cli_env_tuning();
+    if ((rc = lw_cli_fill_config(&o, a.rank, a.shape, dt, dir, image_io, &cfg)) != LW_EXIT_OK) goto done;
 
     lw_status st = lw_plan_create(&plan, &cfg);
     if (st == LW_ERR_INVALID_LEVELS && cfg.naxes == 0 && a.rank == 3 && a.shape[2] <= 4) {

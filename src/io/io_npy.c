@@ -8,6 +8,7 @@
  * the six lw_io types are accepted; nothing in the header is trusted. */
 #include "lw_io.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,11 +219,12 @@ static uint32_t get_le(const unsigned char *p, int n)
     return v;
 }
 
-static int read_mem(const unsigned char *buf, size_t len, lw_array *out, char *err, size_t errlen)
+/* The header of a .npy file held in buf[0..len) (the whole file, or at
+ * least its header): rank, shape and type into out (no data), the byte
+ * offset of the data into *data_off and the data's byte count into *bytes. */
+static int parse_head(const unsigned char *buf, size_t len, lw_array *out, size_t *data_off, size_t *bytes, char *err,
+                      size_t errlen)
 {
-    if (!out)
-        return lw_io_fail(err, errlen, "no output array");
-    memset(out, 0, sizeof *out);
     if (!buf || len == 0)
         return lw_io_fail(err, errlen, "empty file");
     if (len < 8 || memcmp(buf, npy_magic, 6) != 0)
@@ -258,20 +260,49 @@ static int read_mem(const unsigned char *buf, size_t len, lw_array *out, char *e
         if (h.shape[i] == 0)
             return lw_io_fail(err, errlen, "empty array (shape %s) is not supported", st);
     }
-    size_t bytes;
-    if (lw_array_count(out, NULL, &bytes) != 0)
+    if (lw_array_count(out, NULL, bytes) != 0)
         return lw_io_fail(err, errlen, "shape %s of %s is too large (byte count overflows)", st,
                           lw_io_type_name(type));
-    size_t avail = len - prefix - hlen;
+    *data_off = prefix + hlen;
+    return 0;
+}
+
+/* The data's byte count against what the file holds after the header. */
+static int check_data_size(size_t bytes, uint64_t avail, char *err, size_t errlen)
+{
     if (avail < bytes)
         return lw_io_fail(err, errlen, "truncated: header says %llu bytes of data, file has %llu",
                           (unsigned long long)bytes, (unsigned long long)avail);
     if (avail > bytes)
         return lw_io_fail(err, errlen, "trailing data: header says %llu bytes of data, file has %llu",
                           (unsigned long long)bytes, (unsigned long long)avail);
+    return 0;
+}
+
+int lw_npy_parse_head(const unsigned char *buf, size_t len, uint64_t file_size, lw_array *info, size_t *data_off,
+                      char *err, size_t errlen)
+{
+    memset(info, 0, sizeof *info);
+    size_t bytes;
+    if (parse_head(buf, len, info, data_off, &bytes, err, errlen) != 0)
+        return -1;
+    return check_data_size(bytes, file_size - *data_off, err, errlen);
+}
+
+static int read_mem(const unsigned char *buf, size_t len, lw_array *out, char *err, size_t errlen)
+{
+    if (!out)
+        return lw_io_fail(err, errlen, "no output array");
+    memset(out, 0, sizeof *out);
+    size_t off, bytes;
+    if (parse_head(buf, len, out, &off, &bytes, err, errlen) != 0)
+        return -1;
+    if (check_data_size(bytes, len - off, err, errlen) != 0)
+        return -1;
+    lw_io_type type = out->type;
     if (lw_array_alloc(out, err, errlen) != 0)
         return -1;
-    const unsigned char *src = buf + prefix + hlen;
+    const unsigned char *src = buf + off;
     size_t es = lw_io_type_size(type);
     if (es > 1 && !lw_io_host_le())
         lw_io_swap_copy(out->data, src, bytes / es, es);
@@ -297,43 +328,48 @@ static int put(FILE *f, const void *p, size_t n, char *err, size_t errlen)
     return 0;
 }
 
+int lw_npy_header(int rank, const int64_t *shape, lw_io_type type, unsigned char *head, size_t cap, size_t *len,
+                  char *err, size_t errlen)
+{
+    if (rank < 1 || rank > LW_IO_MAX_RANK || lw_io_type_size(type) == 0)
+        return lw_io_fail(err, errlen, "cannot describe a rank-%d array in a npy header", rank);
+    /* dict text; shape entries are at most 19 digits each */
+    char dict[256];
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", npy_descr[type]);
+    for (int i = 0; i < rank; i++)
+        n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld, ", (long long)shape[i]);
+    if (rank > 1)
+        n -= 2; /* "(5,)" keeps its comma, "(5, 6)" does not */
+    else
+        n -= 1;
+    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
+    /* Version 1.0 (the padded header always fits 16 bits with rank <= 4). */
+    size_t prefix = 10, total = prefix + (size_t)n + 1;
+    total = (total + 63) / 64 * 64;
+    size_t hlen = total - prefix;
+    if (total > cap)
+        return lw_io_fail(err, errlen, "npy header too long");
+    memcpy(head, npy_magic, 6);
+    head[6] = 1;
+    head[7] = 0;
+    head[8] = (unsigned char)(hlen & 0xff);
+    head[9] = (unsigned char)(hlen >> 8);
+    memcpy(head + prefix, dict, (size_t)n);
+    memset(head + prefix + n, ' ', total - prefix - (size_t)n - 1);
+    head[total - 1] = '\n';
+    *len = total;
+    return 0;
+}
+
 int lw_npy_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen)
 {
     size_t bytes;
     if (lw_array_check(a, NULL, &bytes, err, errlen) != 0)
         return -1;
-    /* dict text; shape entries are at most 19 digits each */
-    char dict[256];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", npy_descr[a->type]);
-    for (int i = 0; i < a->rank; i++)
-        n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld, ", (long long)a->shape[i]);
-    if (a->rank > 1)
-        n -= 2; /* "(5,)" keeps its comma, "(5, 6)" does not */
-    else
-        n -= 1;
-    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
-    /* Version 1.0 unless the padded header does not fit 16 bits (never with
-     * rank <= 4, but kept general). */
-    size_t prefix = 10, total = prefix + (size_t)n + 1;
-    total = (total + 63) / 64 * 64;
-    int major = 1;
-    if (total - prefix > 65535) {
-        major = 2;
-        prefix = 12;
-        total = (prefix + (size_t)n + 1 + 63) / 64 * 64;
-    }
-    size_t hlen = total - prefix;
-    unsigned char head[512];
-    if (total > sizeof head)
-        return lw_io_fail(err, errlen, "npy header too long");
-    memcpy(head, npy_magic, 6);
-    head[6] = (unsigned char)major;
-    head[7] = 0;
-    for (size_t i = 0; i < prefix - 8; i++)
-        head[8 + i] = (unsigned char)(hlen >> (8 * i));
-    memcpy(head + prefix, dict, (size_t)n);
-    memset(head + prefix + n, ' ', total - prefix - (size_t)n - 1);
-    head[total - 1] = '\n';
+    unsigned char head[LW_NPY_HEADER_MAX];
+    size_t total;
+    if (lw_npy_header(a->rank, a->shape, a->type, head, sizeof head, &total, err, errlen) != 0)
+        return -1;
     if (put(f, head, total, err, errlen) != 0)
         return -1;
     size_t es = lw_io_type_size(a->type);

@@ -125,6 +125,42 @@ void lw_io_swap_copy(void *dst, const void *src, size_t n, size_t elsize);
 /* Whole-file read: regular files only, size checked; *buf is malloc'd (free it). */
 int lw_io_read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen);
 
+/* ---- Pieces for reading and writing a file in parts (src/stream) -------- */
+
+/* The header of a .npy file: buf[0..len) holds at least the header (the
+ * first LW_NPY_PROBE_BYTES of the file, or all of a shorter file) and
+ * file_size is the whole file's size.  Fills info's rank, shape and type
+ * (data NULL) and *data_off; the same checks as lw_io_read, the data size
+ * included. */
+#define LW_NPY_PROBE_BYTES 65536
+int lw_npy_parse_head(const unsigned char *buf, size_t len, uint64_t file_size, lw_array *info, size_t *data_off,
+                      char *err, size_t errlen);
+/* The version 1.0 header lw_io_write writes for this rank, shape and type
+ * (LW_NPY_HEADER_MAX bytes always suffice); *len = its length, a multiple
+ * of 64. */
+#define LW_NPY_HEADER_MAX 512
+int lw_npy_header(int rank, const int64_t *shape, lw_io_type type, unsigned char *head, size_t cap, size_t *len,
+                  char *err, size_t errlen);
+
+/* ---- YUV4MPEG2 video (io_y4m.c) ------------------------------------------ */
+typedef struct lw_y4m {
+    FILE *f;
+    int64_t width, height;
+    int fps_num, fps_den, par_num, par_den;
+    char interlace;           /* p t b m ? */
+    char colorspace[16];      /* the C tag, "420jpeg" when absent */
+    int nplanes;              /* 1 (mono), 3, 4 (444alpha) */
+    int64_t plane_w[4], plane_h[4], plane_off[4]; /* bytes, within a frame */
+    int64_t frame_bytes;
+    int64_t frames;           /* read so far */
+} lw_y4m;
+/* Read and check the stream header from f. */
+int lw_y4m_open(lw_y4m *y, FILE *f, char *err, size_t errlen);
+/* The next frame's planes into frame (frame_bytes), or *eof = 1 at a clean
+ * end of the stream.  A truncated frame, a bad FRAME header or a new stream
+ * header (the size changing mid-stream) is an error naming the frame. */
+int lw_y4m_read_frame(lw_y4m *y, unsigned char *frame, int *eof, char *err, size_t errlen);
+
 /* Stream writers (the stream is a temporary file opened by lw_io_write). */
 int lw_npy_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen);
 int lw_pnm_write_stream(FILE *f, const lw_array *a, char *err, size_t errlen);

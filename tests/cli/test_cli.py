@@ -22,6 +22,7 @@ from cli_harness import (CASES, FAILURES, INTEGER_WAVELETS, RNG, RUNS, SRC, WAVE
                          expect_fail, expect_ok, have_png, load, np, run, save, test_image, view_ext, write_bytes)
 from cli_files import npy_bytes, png_bytes, pnm_bytes, read_png, read_pnm, write_png, write_pnm  # noqa: E402
 import test_cli_meta  # noqa: E402,F401  (registers the groups meta, safety, exitcodes)
+import test_cli_outofcore  # noqa: E402,F401  (registers ooc_* and video)
 
 
 # ---------------------------------------------------------------- usage ----
