@@ -258,8 +258,8 @@ static void dry_run(const cell *cells, int n, const matrix_opts *o)
                lw_wavelet_name(c->wavelet), c->dir == LW_FORWARD ? "fwd" : "inv", cfg, cell_repeat(c, o), tg,
                c->g->about);
     }
-    FILE *f = o->json ? stderr : stdout;
-    fprintf(f, "# %d cells, %.1f GiB of float32 arrays in all; nothing run (--dry-run)\n", n,
+    if (o->json) return; /* the records only */
+    printf("# %d cells, %.1f GiB of float32 arrays in all; nothing run (--dry-run)\n", n,
             bytes_total / (1024.0 * 1024.0 * 1024.0));
 }
 
