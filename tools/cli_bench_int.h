@@ -1,5 +1,7 @@
 /* Internal to `liftwave bench` (tools/cli_bench.c: options and output;
- * tools/cli_bench_run.c: timing and verification of one record). */
+ * tools/cli_bench_run.c: timing and verification of one record;
+ * tools/cli_bench_matrix.c: the matrix of target cases, --matrix;
+ * tools/cli_bench_summary.c: its floor, median and misses). */
 #ifndef LW_CLI_BENCH_INT_H
 #define LW_CLI_BENCH_INT_H
 
@@ -26,6 +28,8 @@ extern const char *const lw_bench_host_memory_names[3]; /* "none", "pinned", "pa
 typedef struct combo {
     int rank;
     int64_t shape[3];
+    int naxes;          /* 0: every axis; else the transformed axes (the others are a batch) */
+    int axes[3];
     lw_dtype dtype;
     lw_wavelet wavelet;
     int levels;
@@ -54,6 +58,7 @@ typedef struct record {
     char simd[16];      /* host configs: the cpu backend's SIMD path, "" for other backends */
     size_t extra_device_bytes; /* cuda: device memory taken beyond in and out (peak seen) */
     double register_s;  /* C2C pageable: cudaHostRegister + unregister of in and out (lw_bench_result) */
+    double floor_bytes; /* the bytes effective_gbps counts (see lw_bench_floor_bytes) */
 } record;
 
 /* "liftwave: bench: <message>" on stderr. */
@@ -79,6 +84,18 @@ void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const
  * printed and leaves r->checked = 1, r->verified = 0 with status 0. */
 int lw_bench_run_one(const combo *c, int integer, int repeat, record *r);
 
+/* The bytes a record's effective_gbps counts: for G2G and host records
+ * 2 * itemsize * the samples each level transforms, summed over the levels
+ * (a 2-D pyramid tends to 4/3 of one pass, a 3-D one to 8/7; batch axes
+ * count in full); for C2C the array up and down once (2 * itemsize * N). */
+double lw_bench_floor_bytes(const combo *c, int levels);
+
+/* One record as a JSON object on one line of f; extra (NULL for none) is
+ * appended inside the object as is: ", \"key\": value, ...". */
+void lw_bench_print_json(FILE *f, const record *r, const char *date, const char *extra);
+void lw_bench_iso_date(char *buf, size_t len);
+void lw_bench_json_string(FILE *f, const char *s); /* quoted, escaped */
+
 /* Release the input and reference kept between records of the same data
  * (consecutive combinations that differ only in scheme, backend or config). */
 void lw_bench_cache_release(void);
@@ -89,5 +106,37 @@ void lw_bench_cache_release(void);
  * fraction of the bound at 1 and 10 Mpixel). */
 int lw_bench_scheme_list(const lw_wavelet *w, int nw);
 void lw_bench_table(FILE *f, const record *r, int n);
+
+/* cli_bench_matrix.c: `liftwave bench --matrix ...` and `--matrix-summary
+ * FILE` (argv as lw_cli_bench's); returns the exit status.  lw_bench_is_matrix:
+ * whether argv asks for either. */
+int lw_bench_is_matrix(int argc, char **argv);
+int lw_bench_matrix(int argc, char **argv);
+
+/* cli_bench_summary.c: a matrix cell's outcome against its target, and the
+ * summary of a run (the floor: smallest fraction of the bound and its cell;
+ * the median of the fractions; the cells that miss).  A cell's target is a
+ * fraction of its bound (met at or above) or a latency (met at or below);
+ * a cell meets it only with a verified record. */
+enum { TGT_FRACTION = 0, TGT_LATENCY = 1 };
+extern const char *const lw_bench_target_kinds[2]; /* "fraction", "latency_s" (the records' target_kind) */
+#define LW_MATRIX_FLOOR_TARGET 0.60                /* issue 16: the floor of the whole matrix */
+
+typedef struct cell_result {
+    char cell[64];
+    int kind;        /* TGT_* */
+    double target;   /* fraction, or seconds */
+    double frac;     /* fraction_of_bound */
+    double median_s;
+    int verified;
+    int failed;      /* no measurement (the error is on stderr / in the record) */
+} cell_result;
+
+int lw_bench_cell_meets(const cell_result *r);
+/* Prints the summary as '# ' lines; returns the number of cells that miss. */
+int lw_bench_matrix_summary(FILE *f, const cell_result *r, int n);
+/* --matrix-summary FILE: the summary of matrix records (JSON lines) written
+ * by an earlier run; returns the exit status. */
+int lw_bench_matrix_summary_file(const char *path);
 
 #endif

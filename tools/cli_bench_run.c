@@ -108,6 +108,8 @@ void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const
     lw_config_init(cfg);
     cfg->rank = c->rank;
     for (int a = 0; a < c->rank; a++) cfg->shape[a] = c->shape[a];
+    cfg->naxes = c->naxes;
+    for (int a = 0; a < c->naxes; a++) cfg->axes[a] = c->axes[a];
     cfg->dtype = c->dtype;
     cfg->wavelet = c->wavelet;
     cfg->mode = c->mode;
@@ -237,16 +239,28 @@ static void cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-/* Floor bytes (docs/METHOD.md): 2 * itemsize * the samples transformed at each level. */
-static double floor_bytes(const lw_config *cfg)
+static int transformed(const combo *c, int a)
 {
+    if (c->naxes == 0) return 1;
+    for (int k = 0; k < c->naxes; k++)
+        if (c->axes[k] == a) return 1;
+    return 0;
+}
+
+/* Floor bytes (docs/METHOD.md): 2 * itemsize * the samples transformed at
+ * each level (the batch axes in full); C2C: the array up and down once. */
+double lw_bench_floor_bytes(const combo *c, int levels)
+{
+    double isz = (double)lw_dtype_size(c->dtype), all = 1;
+    for (int a = 0; a < c->rank; a++) all *= (double)c->shape[a];
+    if (c->config == CFG_C2C) return 2.0 * isz * all;
     double sum = 0;
-    for (int k = 0; k < cfg->levels; k++) {
+    for (int k = 0; k < levels; k++) {
         double s = 1;
-        for (int a = 0; a < cfg->rank; a++) s *= (double)lw_lowpass_length(cfg->shape[a], k);
+        for (int a = 0; a < c->rank; a++) s *= (double)(transformed(c, a) ? lw_lowpass_length(c->shape[a], k) : c->shape[a]);
         sum += s;
     }
-    return 2.0 * (double)lw_dtype_size(cfg->dtype) * sum;
+    return 2.0 * isz * sum;
 }
 
 static int64_t samples_of(const combo *c)
@@ -288,7 +302,15 @@ static int reference(const combo *c, int integer, const void *in, size_t bytes, 
     cfg.flags &= ~LW_FLAG_DESTROY_INPUT;
     lw_plan *p = NULL;
     lw_status s = lw_plan_create(&p, &cfg);
-    if (s != LW_OK && rb == LW_BACKEND_CUDA) return 0; /* the generic engine cannot: not verified */
+    if (s != LW_OK && rb == LW_BACKEND_CUDA && samples_of(c) <= LW_BENCH_VERIFY_LIMIT_HOST) {
+        /* the generic engine does not take it (fs: non-separable): the cpu
+         * backend, itself tested against cpu-ref, on every core */
+        rb = LW_BACKEND_CPU;
+        lw_bench_make_config(c, integer, rb, NULL, &cfg);
+        cfg.flags &= ~LW_FLAG_DESTROY_INPUT;
+        s = lw_plan_create(&p, &cfg);
+    }
+    if (s != LW_OK && rb != LW_BACKEND_CPU_REF) return 0; /* no reference engine takes it: not verified */
     if (s != LW_OK) return lw_bench_lw_error(c, "cpu-ref plan", s);
     void *r = alloc_buf(bytes);
     if (!r) {
@@ -300,7 +322,8 @@ static int reference(const combo *c, int integer, const void *in, size_t bytes, 
     lw_destroy(p);
     if (s != LW_OK) {
         free(r);
-        return lw_bench_lw_error(c, rb == LW_BACKEND_CUDA ? "generic cuda reference execute" : "cpu-ref execute", s);
+        return lw_bench_lw_error(c, rb == LW_BACKEND_CUDA ? "generic cuda reference execute"
+                                    : rb == LW_BACKEND_CPU ? "cpu reference execute" : "cpu-ref execute", s);
     }
     *ref = r;
     return 0;
@@ -394,10 +417,12 @@ static data_cache g_cache;
 static int same_data(const combo *a, const combo *b)
 {
     if (a->rank != b->rank || a->dtype != b->dtype || a->wavelet != b->wavelet || a->levels != b->levels ||
-        a->mode != b->mode || a->dir != b->dir)
+        a->mode != b->mode || a->dir != b->dir || a->naxes != b->naxes)
         return 0;
     for (int i = 0; i < a->rank; i++)
         if (a->shape[i] != b->shape[i]) return 0;
+    for (int i = 0; i < a->naxes; i++)
+        if (a->axes[i] != b->axes[i]) return 0;
     return 1;
 }
 
@@ -530,11 +555,11 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         }
     }
     if (!rc) {
-        cfg.levels = r->levels;
         r->gsps = (double)n / r->median_s / 1e9;
         r->ps = r->median_s / (double)n * 1e12;
         /* C2C: what crosses PCIe, the array up and down once, whatever the levels */
-        double fb = c->config == CFG_C2C ? 2.0 * (double)bytes : floor_bytes(&cfg);
+        double fb = lw_bench_floor_bytes(c, r->levels);
+        r->floor_bytes = fb;
         r->eff_gbps = fb / r->median_s / 1e9;
         r->frac = r->bound_gbps > 0 ? r->eff_gbps / r->bound_gbps : 0.0;
     }

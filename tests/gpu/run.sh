@@ -4,7 +4,7 @@
 # run the benchmark set; logs and JSON under $OUT (default ./gpu-out); a short
 # summary last.
 #   LW_STAGES="build unit test sanitize schemes bench"   stages to run (default all; also "profile", "ncu",
-#                                            "python", "cpubench", "schemebench")
+#                                            "python", "cpubench", "schemebench", "hostmem", "matrix")
 #   LW_SCHEME_ONLY=name                      the schemes stage tests one scheme
 #   LW_GPU_CASES=N                           random cases in the full test
 #   LW_SAN_CASES=N                           random cases under the sanitizers (default 40)
@@ -27,6 +27,15 @@
 #   registered (--tune pageable=register; also 1024^2 and 4096^2: registration cost against size) -> $OUT/hostmem-bench.json (+ .err); a table in the summary
 #   (LW_HOSTMEM_BENCH_ARGS adds bench options, e.g. --tune copy_threads=4; LW_HOSTMEM_STEPS="test memcheck
 #   bench" picks the steps, so that a run can be split in two calls sharing LW_BUILD_DIR)
+#   stage "matrix": issue 16's matrix benchmark and its GPU peer.  Steps (LW_MATRIX_STEPS, default
+#   "build peer run"; split them over calls sharing LW_BUILD_DIR to stay within a call's time):
+#   build: the CLI and libliftwave.so; peer: pip-installs pycudwt from its sdist in $LW_WHEELS (default
+#   $ROOT/.whl: pycudwt-*.tar.gz, Cython, setuptools, wheel, packaging, numpy; built with nvcc for sm_90,
+#   no network) into /tmp/lw-pycudwt and runs bench/pycudwt_compare.py -> $OUT/matrix-pycudwt.json
+#   (+ install and summary in $OUT/matrix-pycudwt.log); run: `liftwave bench --backend cuda --matrix
+#   --json ${LW_MATRIX_ARGS}` (e.g. --matrix-only '3d-*') -> $OUT/matrix.json, its summary (floor,
+#   median, misses) and messages -> $OUT/matrix.err (about 5 minutes on an H100; data and references
+#   on the host are most of it)
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -306,6 +315,52 @@ print("ncu: %s | %s | %.1f | %.0f | %.1f | %s" % (sys.argv[1], m.get("Kernel Nam
       num("sm__warps_active.avg.pct_of_peak_sustained_active"), ", ".join("%s %.2f" % kv for kv in top)))
 PYEOF
   done
+fi
+if has matrix; then
+  MS=" ${LW_MATRIX_STEPS:-build peer run} "
+  L="$BUILD/liftwave"
+fi
+if has matrix && [[ $MS == *" build "* ]]; then
+  t0=$(date +%s)
+  [ -f "$BUILD/CMakeCache.txt" ] || cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DLW_GIT_COMMIT="$LW_COMMIT" >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave liftwave_shared >>"$OUT/build.log" 2>&1
+  rc=$?
+  say "matrix build (CLI, libliftwave.so): rc=$rc in $(( $(date +%s) - t0 ))s"
+  [ $rc -ne 0 ] && tail -30 "$OUT/build.log"
+fi
+if has matrix && [[ $MS == *" peer "* ]]; then
+  t0=$(date +%s)
+  W=${LW_WHEELS:-$ROOT/.whl}
+  PDWT=${LW_PYCUDWT_DIR:-/tmp/lw-pycudwt}
+  # the host's python3 may be a virtual environment without pip: then the host's pip drives it
+  if python3 -m pip --version >/dev/null 2>&1; then PIP="python3 -m pip"; else PIP="$(command -v pip3 || command -v pip) --python $(command -v python3)"; fi
+  NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  { echo "=== pip install pycudwt (sdist, nvcc sm_90) from $W"
+    PYCUDWT_CC=90 CUDAHOME=${CUDAHOME:-$(dirname "$(dirname "$NVCC")")} PATH="$(dirname "$NVCC"):$PATH" \
+      $PIP install --disable-pip-version-check --no-index --find-links "$W" --no-deps --upgrade --target "$PDWT" pycudwt &&
+    if ! python3 -c "import numpy" 2>/dev/null; then  # the script needs NumPy: the wheel from $W then
+      $PIP install --disable-pip-version-check --no-index --find-links "$W" --no-deps --target "$PDWT" numpy; fi
+  } >"$OUT/matrix-pycudwt.log" 2>&1
+  rc=$?
+  say "pycudwt install: rc=$rc in $(( $(date +%s) - t0 ))s"
+  if [ $rc -eq 0 ]; then
+    t0=$(date +%s)
+    (cd /tmp && PYTHONPATH="$PDWT${PYTHONPATH:+:$PYTHONPATH}" timeout ${LW_PEER_TIMEOUT:-600} python3 "$ROOT/bench/pycudwt_compare.py" \
+      --lib "$BUILD/libliftwave.so" --out "$OUT/matrix-pycudwt.json" ${LW_PEER_ARGS:-}) >>"$OUT/matrix-pycudwt.log" 2>&1
+    say "pycudwt compare: rc=$? in $(( $(date +%s) - t0 ))s, $(cat "$OUT/matrix-pycudwt.json" 2>/dev/null | wc -l) records"
+    grep -E "^# " "$OUT/matrix-pycudwt.log" | tee -a "$SUMMARY"
+  else
+    tail -30 "$OUT/matrix-pycudwt.log"
+  fi
+fi
+if has matrix && [[ $MS == *" run "* ]]; then
+  t0=$(date +%s)
+  timeout ${LW_MATRIX_TIMEOUT:-900} "$L" bench --backend cuda --matrix --json ${LW_MATRIX_ARGS:-} \
+    >"$OUT/matrix.json" 2>"$OUT/matrix.err"
+  say "matrix: rc=$? in $(( $(date +%s) - t0 ))s, $(wc -l <"$OUT/matrix.json") records"
+  grep -E "^# " "$OUT/matrix.err" | tee -a "$SUMMARY"
+  grep -vE "^# " "$OUT/matrix.err" | head -20 | tee -a "$SUMMARY"
 fi
 echo "=== summary ($OUT/summary.txt) ==="
 cat "$SUMMARY"
