@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class LwConfig(ctypes.Structure):
-    # mirrors lw_config in include/liftwave.h
+    # mirrors lw_config in include/liftwave.h, field for field (lw_config_init writes all of them)
     _fields_ = [
         ("rank", ctypes.c_int),
         ("shape", ctypes.c_int64 * 4),
@@ -47,6 +47,9 @@ class LwConfig(ctypes.Structure):
         ("backend", ctypes.c_int),
         ("flags", ctypes.c_uint),
         ("scheme", ctypes.c_char_p),
+        ("threads", ctypes.c_int),
+        ("tuning", ctypes.c_char_p),
+        ("gain", ctypes.c_double * 2),
     ]
 
 
