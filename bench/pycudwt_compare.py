@@ -59,6 +59,8 @@ import sys
 
 import numpy as np
 
+from lw_ctypes import LwBenchResult, LwConfig  # bench/ (the script's folder) is on sys.path
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LW_FLOAT32, LW_PERIODIC, LW_MALLAT, LW_FORWARD, LW_INVERSE = 0, 1, 0, 0, 1
 LW_BACKEND_CPU, LW_BACKEND_CUDA, LW_BENCH_G2G = 1, 2, 0
@@ -71,22 +73,6 @@ METHOD = ("liftwave: lw_cuda_bench (G2G, CUDA events, median; bound: device copy
           "call), periodic mode with band gains giving PyWavelets' units; peer: CUDA events on the legacy default "
           "stream around W.forward() / W.inverse() (an untimed forward before each inverse), median; both after 3 "
           "warm-up runs, same process, same device")
-
-
-class LwConfig(ctypes.Structure):
-    _fields_ = [("rank", ctypes.c_int), ("shape", ctypes.c_int64 * 4), ("naxes", ctypes.c_int),
-                ("axes", ctypes.c_int * 3), ("dtype", ctypes.c_int), ("wavelet", ctypes.c_int),
-                ("mode", ctypes.c_int), ("layout", ctypes.c_int), ("levels", ctypes.c_int),
-                ("direction", ctypes.c_int), ("integer", ctypes.c_int), ("backend", ctypes.c_int),
-                ("flags", ctypes.c_uint), ("scheme", ctypes.c_char_p), ("threads", ctypes.c_int),
-                ("tuning", ctypes.c_char_p), ("gain", ctypes.c_double * 2)]
-
-
-class LwBenchResult(ctypes.Structure):
-    _fields_ = [("median_s", ctypes.c_double), ("min_s", ctypes.c_double), ("runs", ctypes.c_int),
-                ("bound", ctypes.c_char_p), ("bound_gbps", ctypes.c_double), ("verified", ctypes.c_int),
-                ("max_rel_err", ctypes.c_double), ("device", ctypes.c_char * 128),
-                ("device_extra_bytes", ctypes.c_size_t), ("register_s", ctypes.c_double)]
 
 
 class Liftwave:

@@ -27,30 +27,9 @@ import statistics
 import sys
 import time
 
+from lw_ctypes import LwConfig  # bench/ (the script's folder) is on sys.path
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-class LwConfig(ctypes.Structure):
-    # mirrors lw_config in include/liftwave.h, field for field (lw_config_init writes all of them)
-    _fields_ = [
-        ("rank", ctypes.c_int),
-        ("shape", ctypes.c_int64 * 4),
-        ("naxes", ctypes.c_int),
-        ("axes", ctypes.c_int * 3),
-        ("dtype", ctypes.c_int),
-        ("wavelet", ctypes.c_int),
-        ("mode", ctypes.c_int),
-        ("layout", ctypes.c_int),
-        ("levels", ctypes.c_int),
-        ("direction", ctypes.c_int),
-        ("integer", ctypes.c_int),
-        ("backend", ctypes.c_int),
-        ("flags", ctypes.c_uint),
-        ("scheme", ctypes.c_char_p),
-        ("threads", ctypes.c_int),
-        ("tuning", ctypes.c_char_p),
-        ("gain", ctypes.c_double * 2),
-    ]
 
 
 LW_FLOAT32, LW_CDF97, LW_PERIODIC, LW_MALLAT, LW_FORWARD, LW_BACKEND_CPU = 0, 2, 1, 0, 0, 1
