@@ -122,10 +122,11 @@ def check_bands(approx, levels, naxes, mode, func):
                     raise ValueError("liftwave.torch.%s: a band of level %d is %s on %s, the approximation %s on %s"
                                      % (func, j, b.dtype, b.device, approx.dtype, approx.device))
         high = []
-        for i in range(naxes):
-            b = bands[keys.index("a" * i + "d" + "a" * (naxes - 1 - i))]
-            high.append(b.shape[nb + i] if b is not None and b.dim() == approx.dim() else low[i])
-        high = tuple(high)  # a missing band: the length was even
+        for i in range(naxes):  # from the first band given that is highpass along axis i
+            sizes = [b.shape[nb + i] for k, b in zip(keys, bands)
+                     if b is not None and k[i] == "d" and b.dim() == approx.dim()]
+            high.append(sizes[0] if sizes else low[i])  # none given: the length was even
+        high = tuple(high)
         _bands.check_level(low, high, mode, j, func)
         for k, b in zip(keys, bands):
             want = batch + _bands.band_shape(low, high, k)
