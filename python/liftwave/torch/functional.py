@@ -123,9 +123,12 @@ def check_bands(approx, levels, naxes, mode, func):
                                      % (func, j, b.dtype, b.device, approx.dtype, approx.device))
         high = []
         for i in range(naxes):  # from the first band given that is highpass along axis i
-            sizes = [b.shape[nb + i] for k, b in zip(keys, bands)
+            sizes = [(k, b.shape[nb + i]) for k, b in zip(keys, bands)
                      if b is not None and k[i] == "d" and b.dim() == approx.dim()]
-            high.append(sizes[0] if sizes else low[i])  # none given: the length was even
+            if len({n for _, n in sizes}) > 1:
+                raise ValueError("liftwave.torch.%s: the bands of level %d disagree on the highpass length along "
+                                 "axis %d: %s" % (func, j, i - naxes, ", ".join("%r has %d" % kn for kn in sizes)))
+            high.append(sizes[0][1] if sizes else low[i])  # none given: the length was even
         high = tuple(high)
         _bands.check_level(low, high, mode, j, func)
         for k, b in zip(keys, bands):
