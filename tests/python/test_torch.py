@@ -230,3 +230,19 @@ def test_compile_inductor():
     m(x).sum().backward()
     torch.testing.assert_close(y, m(x), rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(g, x.grad, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("layout", ["mallat", "interleaved"])
+def test_gradients_are_the_library_adjoints(layout):
+    """x.grad of dwt2 is liftwave.adjoint of the incoming gradient, of idwt2 liftwave.inverse_adjoint."""
+    rng = np.random.default_rng(9)
+    for wavelet, mode, shape in [("cdf97", "symmetric", (2, 9, 7)), ("dd137", "periodic", (2, 8, 16)),
+                                 ("d4", "symmetric", (1, 6, 5))]:
+        x = torch.tensor(rng.standard_normal(shape), requires_grad=True)
+        g = rng.standard_normal(shape)
+        opts = dict(wavelet=wavelet, levels=2, mode=mode, layout=layout, axes=(1, 2))
+        lwt.dwt2(x, wavelet, 2, mode, layout).backward(torch.from_numpy(g))
+        np.testing.assert_allclose(x.grad.numpy(), liftwave.adjoint(g, **opts), rtol=0, atol=1e-12)
+        x.grad = None
+        lwt.idwt2(x, wavelet, 2, mode, layout).backward(torch.from_numpy(g))
+        np.testing.assert_allclose(x.grad.numpy(), liftwave.inverse_adjoint(g, **opts), rtol=0, atol=1e-12)
