@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
+if not hasattr(torch.library, "custom_op"):
+    pytest.skip("liftwave.torch needs PyTorch 2.4 or later, this is %s" % torch.__version__, allow_module_level=True)
 import liftwave  # noqa: E402
 import liftwave.torch as lwt  # noqa: E402
 from torch.autograd import gradcheck, gradgradcheck  # noqa: E402
@@ -21,7 +23,8 @@ def shape_for(naxes, levels, mode):
     """Small shapes with a batch axis: odd lengths in symmetric mode, lengths
     divisible by 2^levels in periodic mode."""
     if mode == "periodic":
-        base = {1: (2, 3 << levels), 2: (1, 1 << levels, 2 << levels), 3: (1, 1 << levels, 1 << levels, 2 << max(levels - 1, 0))}
+        base = {1: (2, 3 << levels), 2: (1, 1 << levels, 2 << levels),
+                3: (1, 1 << levels, 1 << levels, 2 << max(levels - 1, 0))}
         return base[naxes]
     sym = {1: (2, 11), 2: (1, 7, 5), 3: (1, 5, 6, 5)}
     return sym[naxes]

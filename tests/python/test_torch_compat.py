@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
+if not hasattr(torch.library, "custom_op"):
+    pytest.skip("liftwave.torch needs PyTorch 2.4 or later, this is %s" % torch.__version__, allow_module_level=True)
 import liftwave.torch as lwt  # noqa: E402
 
 WAVES = ["haar", "db1", "db2", "bior2.2", "bior4.4"]

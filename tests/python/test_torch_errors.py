@@ -4,6 +4,8 @@ shapes do not fit, bad options)."""
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
+if not hasattr(torch.library, "custom_op"):
+    pytest.skip("liftwave.torch needs PyTorch 2.4 or later, this is %s" % torch.__version__, allow_module_level=True)
 import liftwave.torch as lwt  # noqa: E402
 
 X = torch.randn(2, 3, 8, 8)
@@ -93,7 +95,8 @@ def test_bad_options():
 def test_waverec_shapes_that_do_not_fit():
     x = torch.randn(1, 2, 9, 8, dtype=torch.float64)
     a, (da2, ad2, dd2), (da1, ad1, dd1) = lwt.wavedec2(x, "cdf53", levels=2)
-    with pytest.raises(ValueError, match=r"level 1 disagree on the highpass length along axis -1: 'ad' has 3, 'dd' has 4"):
+    with pytest.raises(ValueError, match=r"level 1 disagree on the highpass length along axis -1: 'ad' has 3, "
+                                         r"'dd' has 4"):
         lwt.waverec2([a, (da2, ad2, dd2), (da1, ad1[..., :-1], dd1)], "cdf53")
     with pytest.raises(ValueError, match=r"band 'ad' of level 1 has shape"):
         lwt.waverec2([a, (da2, ad2, dd2), (da1, ad1[..., :-1, :], dd1)], "cdf53")

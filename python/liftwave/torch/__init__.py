@@ -11,9 +11,16 @@ gradients: they run under torch.compile without graph breaks and export with
 torch.export.  CPU and CUDA tensors, float32 and float64.  docs/TORCH.md in
 the source tree has the details.
 """
-from .compat import DWTForward, DWTInverse
-from .functional import dwt, dwt2, dwt3, idwt, idwt2, idwt3, wavedec, wavedec2, wavedec3, waverec, waverec2, waverec3
-from .modules import DWT1d, DWT2d, DWT3d, IDWT1d, IDWT2d, IDWT3d
+import torch as _torch
+
+if not hasattr(_torch.library, "custom_op"):
+    raise ImportError("liftwave.torch needs PyTorch 2.4 or later (torch.library.custom_op); this is %s"
+                      % _torch.__version__)
+
+from .compat import DWTForward, DWTInverse  # noqa: E402
+from .functional import (dwt, dwt2, dwt3, idwt, idwt2, idwt3, wavedec, wavedec2, wavedec3,  # noqa: E402
+                         waverec, waverec2, waverec3)
+from .modules import DWT1d, DWT2d, DWT3d, IDWT1d, IDWT2d, IDWT3d  # noqa: E402
 
 __all__ = ["dwt", "idwt", "dwt2", "idwt2", "dwt3", "idwt3", "wavedec", "waverec", "wavedec2", "waverec2",
            "wavedec3", "waverec3", "DWT1d", "IDWT1d", "DWT2d", "IDWT2d", "DWT3d", "IDWT3d", "DWTForward",

@@ -205,7 +205,8 @@ def _analysis_setup(ctx, inputs, output):
 
 def _analysis_backward(ctx, grads):
     wavelet, levels, mode, naxes, direction, gain, stacked = ctx.args
-    grads = [g if g is not None else torch.zeros(s, dtype=ctx.like[0], device=ctx.like[1]) for g, s in zip(grads, ctx.shapes)]
+    dtype, device = ctx.like
+    grads = [g if g is not None else torch.zeros(s, dtype=dtype, device=device) for g, s in zip(grads, ctx.shapes)]
     gx = synthesis(grads[0], list(grads[1:]), wavelet, mode, naxes, direction ^ 2, gain, stacked)
     return gx, None, None, None, None, None, None, None
 
