@@ -134,3 +134,15 @@ def test_dwt_inverse_shapes_that_do_not_fit():
         inv(yl)
     with pytest.raises(ValueError, match="list of"):
         inv((yl, yh[0]))
+
+
+def test_operators_called_directly():
+    """torch.ops.liftwave.* check what the library cannot: dtype, naxes."""
+    with pytest.raises(TypeError, match="not supported"):
+        torch.ops.liftwave.transform(torch.ones(4, 4, dtype=torch.int32), "haar", 1, "symmetric", "mallat", 2, 0)
+    with pytest.raises(ValueError, match="naxes must be 1, 2 or 3"):
+        torch.ops.liftwave.transform(torch.ones(4, 4), "haar", 1, "symmetric", "mallat", 3, 0)
+    with pytest.raises(ValueError, match="naxes must be 1, 2 or 3"):
+        torch.ops.liftwave.analysis(torch.ones(2, 4, 4, 4, 4), "haar", 1, "symmetric", 4, 0, [1.0, 1.0], False)
+    with pytest.raises(ValueError, match="unknown wavelet"):  # the library's message
+        torch.ops.liftwave.transform(torch.ones(4, 4), "db7", 1, "symmetric", "mallat", 2, 0)

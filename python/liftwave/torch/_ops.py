@@ -85,7 +85,14 @@ def _stream(x):
 
 
 def _execute(x, out, wavelet, levels, mode, layout, naxes, direction):
-    """Run the cached plan of x's shape on contiguous x into contiguous out (may be x)."""
+    """Run the cached plan of x's shape on contiguous x into contiguous out (may be x).
+    The operators' own checks (they may be called as torch.ops.liftwave.*)."""
+    dtype = DTYPES.get(x.dtype)
+    if dtype is None:
+        check_tensor(x, "liftwave operator")
+    if naxes not in (1, 2, 3) or naxes > x.dim():
+        raise ValueError("liftwave.torch: naxes must be 1, 2 or 3 and at most the rank, not %r for shape %s"
+                         % (naxes, tuple(x.shape)))
     shape = tuple(x.shape)
     batch = 1
     for n in shape[:len(shape) - naxes]:
@@ -94,7 +101,7 @@ def _execute(x, out, wavelet, levels, mode, layout, naxes, direction):
     device = None
     if x.is_cuda:
         device = x.device.index if x.device.index is not None else torch.cuda.current_device()
-    plan = _native.cached_plan(merged, DTYPES[x.dtype], device, wavelet, levels, mode, layout,
+    plan = _native.cached_plan(merged, dtype, device, wavelet, levels, mode, layout,
                                tuple(range(1, naxes + 1)), False, "auto", direction)
     if batch:
         plan._plan.execute(x.view(merged), out.view(merged), _stream(x))
@@ -104,8 +111,6 @@ def _execute(x, out, wavelet, levels, mode, layout, naxes, direction):
 def transform(x: torch.Tensor, wavelet: str, levels: int, mode: str, layout: str, naxes: int,
               direction: int) -> torch.Tensor:
     """See the module docstring; callers check arguments with check_args first."""
-    if x.dtype not in DTYPES:
-        check_tensor(x, "transform")
     x = x.contiguous()
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     _execute(x, out, wavelet, levels, mode, layout, naxes, direction)
