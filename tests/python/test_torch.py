@@ -249,3 +249,18 @@ def test_gradients_are_the_library_adjoints(layout):
         x.grad = None
         lwt.idwt2(x, wavelet, 2, mode, layout).backward(torch.from_numpy(g))
         np.testing.assert_allclose(x.grad.numpy(), liftwave.inverse_adjoint(g, **opts), rtol=0, atol=1e-12)
+
+
+def test_export_save_load_dynamic_batch():
+    import io
+    m = torch.nn.Sequential(lwt.DWT2d("cdf97", 2), lwt.IDWT2d("cdf97", 2))
+    x = torch.randn(2, 3, 16, 16)
+    ep = torch.export.export(m, (x,), dynamic_shapes=({0: torch.export.Dim("batch")},))
+    buf = io.BytesIO()
+    torch.export.save(ep, buf)
+    buf.seek(0)
+    loaded = torch.export.load(buf)
+    x5 = torch.randn(5, 3, 16, 16)
+    torch.testing.assert_close(loaded.module()(x5), x5, rtol=0, atol=1e-5)
+    with torch.inference_mode():
+        torch.testing.assert_close(m(x5), x5, rtol=0, atol=1e-5)
