@@ -283,6 +283,8 @@ def main():
                 gpu_dwt2_cases(rec, lib, args.quick)
             if "torch" in libs:
                 torch_batch_cases(rec, args.quick)
+                import torch_compare  # the liftwave.torch layers, forward + backward (issue 19)
+                torch_compare.torch_layer_cases(rec, args.quick)
             saved.append(("gpu", rec))
     for kind, rec in saved:
         if args.no_save or args.quick and not args.out:
@@ -291,14 +293,18 @@ def main():
             kind, args.tag, rec.date[:10], rec.commit))
         if args.out and len(saved) > 1:
             path = "%s-%s.json" % (os.path.splitext(args.out)[0], kind)
-        with open(path, "w") as f:
-            json.dump({"device": rec.device, "commit": rec.commit, "date": rec.date, "command": rec.command,
-                       "method": METHOD,
-                       "host": {"loadavg_at_start": rec.load_start, "loadavg_at_end": os.getloadavg(),
-                                "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"), "cpus": os.cpu_count(),
-                                "python": platform.python_version(), "numpy": np.__version__},
-                       "results": rec.rows}, f, indent=1)
-        print("records:", path)
+        save(rec, path)
+
+
+def save(rec, path):
+    with open(path, "w") as f:
+        json.dump({"device": rec.device, "commit": rec.commit, "date": rec.date, "command": rec.command,
+                   "method": METHOD,
+                   "host": {"loadavg_at_start": rec.load_start, "loadavg_at_end": os.getloadavg(),
+                            "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"), "cpus": os.cpu_count(),
+                            "python": platform.python_version(), "numpy": np.__version__},
+                   "results": rec.rows}, f, indent=1)
+    print("records:", path)
 
 
 if __name__ == "__main__":

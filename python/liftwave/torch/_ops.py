@@ -1,0 +1,263 @@
+"""The custom operators behind liftwave.torch.
+
+    liftwave::transform(Tensor x, str wavelet, int levels, str mode, str layout,
+                        int naxes, int direction) -> Tensor
+        the last `naxes` (1-3) axes of x (every leading axis is a batch) in one of
+        the library's four directions (lw_direction): 0 forward, 1 inverse, 2 the
+        forward's adjoint, 3 the inverse's adjoint; a new tensor of x's shape.
+    liftwave::analysis(Tensor x, str wavelet, int levels, str mode, int naxes,
+                       int direction, float[2] gain, bool stacked) -> Tensor[]
+        direction 0 or 3 (samples -> coefficients) in the Mallat layout, returned
+        as separate bands: [approximation, the detail bands of level J, ..., of
+        level 1] (_bands.BAND_KEYS order), or with stacked=True one tensor per
+        level, (..., bands, *band shape).  Each band is multiplied by its gain
+        (per axis and level lowpass x gain[0], highpass x gain[1]; the reciprocal
+        for direction 3) as it is copied out.
+    liftwave::synthesis(Tensor approx, Tensor[] details, str wavelet, str mode,
+                        int naxes, int direction, float[2] gain, bool stacked) -> Tensor
+        the reverse: bands (scaled back for direction 1, by the gains for 2) into
+        one Mallat array, transformed in place by direction 1 or 2.
+
+Each runs a cached liftwave plan on the tensors' memory: host pointers for CPU
+tensors, device pointers on the current stream for CUDA tensors.  Registered with
+torch.library.custom_op, fake kernels (shapes only) and autograd formulas: the
+gradient of direction d is direction d ^ 2 (forward <-> its adjoint, inverse <->
+its adjoint; docs/ADJOINT.md) by the same operators, so gradients of every order
+are exact, nothing but the arguments is saved for the backward pass, and
+torch.compile / torch.export see one opaque node per transform.
+"""
+from typing import List
+
+import torch
+
+from .. import _native
+from . import _bands
+
+# torch dtype -> the library's dtype name.  float16 / bfloat16 join this table
+# when the C library has half dtypes (stored half, computed in float32).
+DTYPES = {torch.float32: "float32", torch.float64: "float64"}
+PENDING_DTYPES = (torch.float16, torch.bfloat16)
+
+FORWARD, INVERSE, FORWARD_ADJOINT, INVERSE_ADJOINT = 0, 1, 2, 3
+MODES = ("symmetric", "periodic")
+LAYOUTS = ("mallat", "interleaved")
+
+
+def check_tensor(x, func):
+    """TypeError / ValueError, naming func, for what the transforms do not take."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError("liftwave.torch.%s: expected a torch.Tensor, got %s" % (func, type(x).__name__))
+    if x.dtype in DTYPES:
+        return
+    if x.dtype in PENDING_DTYPES:
+        raise TypeError("liftwave.torch.%s: %s is not supported yet (the C library has no half dtypes); "
+                        "convert with x.float()" % (func, x.dtype))
+    if x.is_complex():
+        raise TypeError("liftwave.torch.%s: complex tensors (%s) are not supported; transform x.real and "
+                        "x.imag separately" % (func, x.dtype))
+    raise TypeError("liftwave.torch.%s: dtype %s is not supported (float32, float64): the layers are "
+                    "differentiable float maps; convert integer data with x.float(), or use "
+                    "liftwave.forward(..., integer=True) for the reversible integer transforms" % (func, x.dtype))
+
+
+def check_mode(mode, func):
+    if mode not in MODES:
+        raise ValueError("liftwave.torch.%s: mode must be one of %s, not %r (PyWavelets' 'periodization' is "
+                         "'periodic', its 'reflect' is 'symmetric')" % (func, ", ".join(MODES), mode))
+
+
+def check_args(x, naxes, levels, mode, layout, func):
+    """Everything about a call that does not need the library: the tensor, the
+    rank, the level count, the mode and layout names."""
+    check_tensor(x, func)
+    if x.dim() < naxes:
+        raise ValueError("liftwave.torch.%s: needs at least %d dimensions, got a tensor of shape %s"
+                         % (func, naxes, tuple(x.shape)))
+    if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
+        raise ValueError("liftwave.torch.%s: levels must be an integer >= 0, not %r" % (func, levels))
+    check_mode(mode, func)
+    if layout not in LAYOUTS:
+        raise ValueError("liftwave.torch.%s: layout must be one of %s, not %r" % (func, ", ".join(LAYOUTS), layout))
+
+
+def _stream(x):
+    return torch.cuda.current_stream(x.device).cuda_stream if x.is_cuda else 0
+
+
+def _execute(x, out, wavelet, levels, mode, layout, naxes, direction):
+    """Run the cached plan of x's shape on contiguous x into contiguous out (may be x).
+    The operators' own checks (they may be called as torch.ops.liftwave.*)."""
+    dtype = DTYPES.get(x.dtype)
+    if dtype is None:
+        check_tensor(x, "liftwave operator")
+    if naxes not in (1, 2, 3) or naxes > x.dim():
+        raise ValueError("liftwave.torch: naxes must be 1, 2 or 3 and at most the rank, not %r for shape %s"
+                         % (naxes, tuple(x.shape)))
+    shape = tuple(x.shape)
+    batch = 1
+    for n in shape[:len(shape) - naxes]:
+        batch *= n
+    merged = (max(batch, 1),) + shape[len(shape) - naxes:]  # an empty batch: the plan still checks the sizes
+    device = None
+    if x.is_cuda:
+        device = x.device.index if x.device.index is not None else torch.cuda.current_device()
+    plan = _native.cached_plan(merged, dtype, device, wavelet, levels, mode, layout,
+                               tuple(range(1, naxes + 1)), False, "auto", direction)
+    if batch:
+        plan._plan.execute(x.view(merged), out.view(merged), _stream(x))
+
+
+@torch.library.custom_op("liftwave::transform", mutates_args=())
+def transform(x: torch.Tensor, wavelet: str, levels: int, mode: str, layout: str, naxes: int,
+              direction: int) -> torch.Tensor:
+    """See the module docstring; callers check arguments with check_args first."""
+    x = x.contiguous()
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _execute(x, out, wavelet, levels, mode, layout, naxes, direction)
+    return out
+
+
+@transform.register_fake
+def _transform_fake(x, wavelet, levels, mode, layout, naxes, direction):
+    return torch.empty_like(x, memory_format=torch.contiguous_format)
+
+
+def _transform_setup(ctx, inputs, output):
+    ctx.args = inputs[1:]
+
+
+def _transform_backward(ctx, grad):
+    wavelet, levels, mode, layout, naxes, direction = ctx.args
+    return transform(grad, wavelet, levels, mode, layout, naxes, direction ^ 2), None, None, None, None, None, None
+
+
+transform.register_autograd(_transform_backward, setup_context=_transform_setup)
+
+
+# ---- bands: analysis and synthesis -------------------------------------------------
+def _sign(direction):
+    """+1 where the bands are multiplied by their gains (forward, forward adjoint), -1 divided."""
+    return 1 if direction in (FORWARD, FORWARD_ADJOINT) else -1
+
+
+def band_shapes(shape, naxes, levels, stacked):
+    """Shapes of analysis()'s outputs for an input of `shape`."""
+    nb = len(shape) - naxes
+    batch = tuple(shape[:nb])
+    lens = _bands.lowpass_lengths(shape[nb:], levels)
+    keys = _bands.BAND_KEYS[naxes]
+    out = [batch + lens[levels]]
+    for j in range(levels, 0, -1):
+        high = tuple(a - b for a, b in zip(lens[j - 1], lens[j]))
+        shapes = [batch + _bands.band_shape(lens[j], high, k) for k in keys]
+        out += [batch + (len(keys),) + shapes[0][nb:]] if stacked else shapes
+    return out
+
+
+def synthesis_shape(approx_shape, detail_shapes, naxes, stacked):
+    """The shape synthesis() returns (the shapes are assumed to fit; the callers check)."""
+    nb = len(approx_shape) - naxes
+    keys = _bands.BAND_KEYS[naxes]
+    if stacked:
+        highs = [tuple(s[nb + 1:]) for s in detail_shapes]
+    else:
+        per = len(keys)
+        single = [keys.index("a" * i + "d" + "a" * (naxes - 1 - i)) for i in range(naxes)]
+        highs = [tuple(detail_shapes[lv * per + single[i]][nb + i] for i in range(naxes))
+                 for lv in range(len(detail_shapes) // per)]
+    return tuple(approx_shape[:nb]) + _bands.full_sizes(approx_shape[nb:], highs)
+
+
+def _scaled_copy(dst, src, s):
+    if s == 1.0:
+        dst.copy_(src)
+    else:
+        torch.mul(src, s, out=dst)
+
+
+@torch.library.custom_op("liftwave::analysis", mutates_args=())
+def analysis(x: torch.Tensor, wavelet: str, levels: int, mode: str, naxes: int, direction: int,
+             gain: List[float], stacked: bool) -> List[torch.Tensor]:
+    """See the module docstring."""
+    x = x.contiguous()
+    c = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _execute(x, c, wavelet, levels, mode, "mallat", naxes, direction)
+    outs = [x.new_empty(s) for s in band_shapes(tuple(x.shape), naxes, levels, stacked)]
+    nb = x.dim() - naxes
+    lens = _bands.lowpass_lengths(tuple(x.shape[nb:]), levels)
+    keys = _bands.BAND_KEYS[naxes]
+    sign = _sign(direction)
+    _scaled_copy(outs[0], c[_bands.approx_index(lens, levels)], _bands.scale(gain, "a" * naxes, levels, sign))
+    i = 1
+    for j in range(levels, 0, -1):
+        for b, k in enumerate(keys):
+            dst = outs[i].select(nb, b) if stacked else outs[i + b]
+            _scaled_copy(dst, c[_bands.band_index(lens, j, k)], _bands.scale(gain, k, j, sign))
+        i += 1 if stacked else len(keys)
+    return outs
+
+
+@analysis.register_fake
+def _analysis_fake(x, wavelet, levels, mode, naxes, direction, gain, stacked):
+    return [x.new_empty(s) for s in band_shapes(tuple(x.shape), naxes, levels, stacked)]
+
+
+def _analysis_setup(ctx, inputs, output):
+    ctx.args = inputs[1:]
+    ctx.shapes = [tuple(o.shape) for o in output]
+    ctx.like = (output[0].dtype, output[0].device)
+
+
+def _analysis_backward(ctx, grads):
+    wavelet, levels, mode, naxes, direction, gain, stacked = ctx.args
+    dtype, device = ctx.like
+    grads = [g if g is not None else torch.zeros(s, dtype=dtype, device=device) for g, s in zip(grads, ctx.shapes)]
+    gx = synthesis(grads[0], list(grads[1:]), wavelet, mode, naxes, direction ^ 2, gain, stacked)
+    return gx, None, None, None, None, None, None, None
+
+
+analysis.register_autograd(_analysis_backward, setup_context=_analysis_setup)
+
+
+@torch.library.custom_op("liftwave::synthesis", mutates_args=())
+def synthesis(approx: torch.Tensor, details: List[torch.Tensor], wavelet: str, mode: str, naxes: int,
+              direction: int, gain: List[float], stacked: bool) -> torch.Tensor:
+    """See the module docstring."""
+    full = synthesis_shape(tuple(approx.shape), [tuple(d.shape) for d in details], naxes, stacked)
+    keys = _bands.BAND_KEYS[naxes]
+    levels = len(details) if stacked else len(details) // len(keys)
+    buf = approx.new_empty(full)
+    nb = approx.dim() - naxes
+    lens = _bands.lowpass_lengths(full[nb:], levels)
+    sign = _sign(direction)
+    _scaled_copy(buf[_bands.approx_index(lens, levels)], approx, _bands.scale(gain, "a" * naxes, levels, sign))
+    i = 0
+    for j in range(levels, 0, -1):
+        for b, k in enumerate(keys):
+            src = details[i].select(nb, b) if stacked else details[i + b]
+            _scaled_copy(buf[_bands.band_index(lens, j, k)], src, _bands.scale(gain, k, j, sign))
+        i += 1 if stacked else len(keys)
+    _execute(buf, buf, wavelet, levels, mode, "mallat", naxes, direction)
+    return buf
+
+
+@synthesis.register_fake
+def _synthesis_fake(approx, details, wavelet, mode, naxes, direction, gain, stacked):
+    return approx.new_empty(synthesis_shape(tuple(approx.shape), [tuple(d.shape) for d in details], naxes,
+                                            stacked))
+
+
+def _synthesis_setup(ctx, inputs, output):
+    approx, details, wavelet, mode, naxes, direction, gain, stacked = inputs
+    keys = _bands.BAND_KEYS[naxes]
+    ctx.args = (wavelet, len(details) if stacked else len(details) // len(keys), mode, naxes, direction, gain,
+                stacked)
+
+
+def _synthesis_backward(ctx, grad):
+    wavelet, levels, mode, naxes, direction, gain, stacked = ctx.args
+    outs = analysis(grad, wavelet, levels, mode, naxes, direction ^ 2, gain, stacked)
+    return outs[0], list(outs[1:]), None, None, None, None, None, None
+
+
+synthesis.register_autograd(_synthesis_backward, setup_context=_synthesis_setup)
