@@ -29,9 +29,11 @@ def main():
               % (sys.executable, e))
         return 77
     installed = os.path.dirname(os.path.abspath(liftwave.__file__))
-    stale = [f for f in sorted(os.listdir(SOURCE)) if f.endswith(".py")
-             and not (os.path.exists(os.path.join(installed, f))
-                      and filecmp.cmp(os.path.join(SOURCE, f), os.path.join(installed, f), shallow=False))]
+    sources = sorted(os.path.relpath(os.path.join(d, f), SOURCE) for d, _, fs in os.walk(SOURCE)
+                     for f in fs if f.endswith(".py"))  # the subpackages (liftwave.torch) too
+    stale = [f for f in sources
+             if not (os.path.exists(os.path.join(installed, f))
+                     and filecmp.cmp(os.path.join(SOURCE, f), os.path.join(installed, f), shallow=False))]
     if stale and os.path.realpath(installed) != os.path.realpath(SOURCE):
         print("FAIL: the installed liftwave (%s) differs from this tree in %s: reinstall with pip install ."
               % (installed, ", ".join(stale)))
