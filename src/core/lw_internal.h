@@ -188,6 +188,7 @@ typedef struct lw_tuning {
     /* cuda, host pointers: pageable memory (src/cuda/staging.h); 0 = automatic */
     int64_t stage_kb, stage_buffers, copy_threads, register_min_mb, host_slabs;
     int pageable;         /* 0 auto, 1 stage, 2 register */
+    int tile3d;           /* 0 auto, else 1 + the fused 3-D engine's tile variant */
 } lw_tuning;
 
 void lw_tuning_defaults(lw_tuning *t);

@@ -625,7 +625,7 @@ static lw_status fused3d_level(run_ctx *r, char *scratch, int k)
     const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
     lwk_tile3d t;
     memset(&t, 0, sizeof t);
-    t.w = s->w, t.mode = (int)p->cfg.mode;
+    t.w = s->w, t.mode = (int)p->cfg.mode, t.variant = p->tune.tile3d - 1;
     int64_t full[3], own[3], oct[3];
     for (int a = 0; a < 3; a++) t.n[a] = p->geo.len[k][a], full[a] = p->geo.strides[a];
     compact_strides(p->geo.len[k], own);

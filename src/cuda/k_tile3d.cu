@@ -41,9 +41,6 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
  * inverse 16 x 64 at two 256-thread blocks per SM, 0.613). */
 #define T3_DEFAULT_FWD 3
 #define T3_DEFAULT_INV 0
-static int g_t3_variant = -1; /* -1: the defaults */
-
-extern "C" void lwk_tile3d_set_variant(int v) { g_t3_variant = v >= 0 && v < LWK_T3_NVARIANTS ? v : -1; }
 
 template <class T, int W, int INV, int V>
 static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
@@ -83,7 +80,11 @@ template <class T, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     if constexpr (sizeof(T) == 8) {
         return t3_launch_v<T, W, INV, 0>(t, src, dst, s);
     } else {
-        switch (g_t3_variant >= 0 ? g_t3_variant : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD)) {
+        /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
+         * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
+         * threads, 1 block/SM */
+        const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
+        switch (v >= 0 ? v : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD)) {
         case 1: return t3_launch_v<T, W, INV, 1>(t, src, dst, s);
         case 2: return t3_launch_v<T, W, INV, 2>(t, src, dst, s);
         case 3: return t3_launch_v<T, W, INV, 3>(t, src, dst, s);

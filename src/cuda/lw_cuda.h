@@ -124,15 +124,10 @@ typedef struct lwk_tile3d {
     void *ll;
     int64_t lt[3];
     int mode;
+    int variant; /* float32 tile variant (LWK_T3_NVARIANTS), -1: the direction's default */
 } lwk_tile3d;
 int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n);
 cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s);
-/* Tile variant for measurements (gpu_bench --t3v), float32: 0 = 16 x 64
- * tiles, 256 threads, 2 pairs prefetched, 2 blocks/SM (default inverse); 1 =
- * the same with 1 pair prefetched, 3 blocks/SM; 2 = 3 pairs prefetched; 3 =
- * 32 x 64, 512 threads, 1 block/SM (default forward).  -1 restores the
- * defaults.  Not thread-safe. */
-void lwk_tile3d_set_variant(int v);
 /* Runs of output pairs per tile: fewest waves x steps per block. */
 int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int extra);
 

@@ -10,7 +10,7 @@
  *                 [--t3v N]
  * --destroy-input: every case with LW_FLAG_DESTROY_INPUT (cases named
  * "-destroy" always have it).  --t3v N: tile variant of the fused 3-D engine
- * (lwk_tile3d_set_variant).
+ * (the plans' tuning key tile3d: 0 16x64, 1 16x64-p1, 2 16x64-p3, 3 32x64).
  *   gpu_bench --fs [--tag NAME] ...   the Faber-Schauder set (NAME: the JSON "scheme")
  *   gpu_bench --scheme LIST ...        instead of the fixed cases, time the listed
  * schemes (comma separated names of lw_scheme.h, `auto` for the default engine;
@@ -96,6 +96,8 @@ static float frand(void)
     return (float)((double)((rng * 0x2545F4914F6CDD1Dull) >> 40) / 16777216.0 * 2 - 1);
 }
 
+static const char *g_tuning; /* --t3v: the fused 3-D engine's tile variant, as a tuning key */
+
 static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int *all_pass, unsigned xflags,
                    const float *pin, const float *pref)
 {
@@ -104,6 +106,7 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
     c.flags = b->flags | xflags;
     c.rank = b->rank, c.shape[0] = b->s0, c.shape[1] = b->s1, c.shape[2] = b->s2;
     c.wavelet = b->w, c.levels = b->levels, c.direction = b->dir, c.scheme = b->scheme;
+    c.tuning = g_tuning;
     int64_t n = b->s0 * b->s1 * (b->rank > 2 ? b->s2 : 1);
     float *in = pin ? NULL : malloc(sizeof(float) * (size_t)n), *ref = pin ? NULL : malloc(sizeof(float) * (size_t)n);
     if (!pin) {
@@ -369,7 +372,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--destroy-input")) xflags |= LW_FLAG_DESTROY_INPUT;
         else if (!strcmp(argv[i], "--scheme") && i + 1 < argc) schemes = argv[++i];
-        else if (!strcmp(argv[i], "--t3v") && i + 1 < argc) lwk_tile3d_set_variant(atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--t3v") && i + 1 < argc) {
+            static const char *const t3v[] = {"tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
+            int v = atoi(argv[++i]);
+            g_tuning = v >= 0 && v < 4 ? t3v[v] : NULL;
+        }
         else {
             fprintf(stderr, "usage: gpu_bench [--smoke] [--fs [--tag NAME]] [--json FILE] [--repeat N] [--only SUBSTRING]\n"
                             "                 [--scheme LIST] [--destroy-input] [--t3v N]\n");

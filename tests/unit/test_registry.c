@@ -104,6 +104,32 @@ static void tuning_keys(void)
         CHECK(k && about && *about, "key %d", i);
     }
     CHECK(lw_tuning_key(n, NULL) == NULL, "past the keys");
+    /* every key is documented in docs/TUNING.md, as a table row `key` */
+    FILE *f = fopen(LW_SOURCE_DIR "/docs/TUNING.md", "rb");
+    CHECK(f != NULL, "docs/TUNING.md readable");
+    if (f) {
+        static char doc[1 << 17];
+        size_t len = fread(doc, 1, sizeof doc - 1, f);
+        doc[len] = 0;
+        fclose(f);
+        for (int i = 0; i < n; i++) {
+            char row[80];
+            snprintf(row, sizeof row, "| `%s` |", lw_tuning_key(i, NULL));
+            CHECK(strstr(doc, row) != NULL, "tuning key %s is not documented in docs/TUNING.md", lw_tuning_key(i, NULL));
+        }
+    }
+    /* an enum key: its names parse, another value is named in the error */
+    lw_plan *p = NULL;
+    int64_t shape[3] = {8, 8, 8};
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 3, c.shape[0] = shape[0], c.shape[1] = shape[1], c.shape[2] = shape[2], c.backend = LW_BACKEND_CPU;
+    c.tuning = "tile3d=32x64";
+    CHECK(lw_plan_create(&p, &c) == LW_OK, "tile3d=32x64: %s", lw_last_error());
+    lw_destroy(p), p = NULL;
+    c.tuning = "tile3d=8x8";
+    CHECK(lw_plan_create(&p, &c) == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "tile3d"),
+          "tile3d=8x8 refused: %s", lw_last_error());
 }
 
 int main(void)
