@@ -5,8 +5,11 @@ helpers that run liftwave and check its exit status, stderr and files.
 NumPy missing: prints the reason and exits 77 (ctest SKIP_RETURN_CODE).
 """
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import traceback
 
 try:
     import numpy as np
@@ -122,3 +125,34 @@ def have_png():
 def view_ext():
     """An image extension this build writes: png, or pgm without libpng."""
     return "png" if have_png() else "pgm"
+
+
+def run_groups(groups, prefix):
+    """Run the registered cases of `groups` (all when empty), each in a fresh
+    temporary folder; print one line per case and the totals.  Exit status:
+    0, 1 when a check failed, 2 for an unknown group or no case at all."""
+    known = {g for g, _ in CASES}
+    for g in groups:
+        if g not in known:
+            print("unknown group %r (have %s)" % (g, ", ".join(sorted(known))))
+            return 2
+    groups = groups or sorted(known)
+    ncases = 0
+    for g, fn in CASES:
+        if g not in groups:
+            continue
+        ncases += 1
+        d = tempfile.mkdtemp(prefix=prefix)
+        before = len(FAILURES)
+        try:
+            fn(d)
+        except Exception:
+            FAILURES.append("%s: exception" % fn.__name__)
+            traceback.print_exc()
+        print("%-28s %s" % (fn.__name__, "ok" if len(FAILURES) == before else "FAILED"))
+        shutil.rmtree(d, ignore_errors=True)
+    if ncases == 0:
+        print("no case in groups %r" % (groups,))
+        return 2
+    print("%d cases, %d liftwave runs, %d failed checks" % (ncases, RUNS[0], len(FAILURES)))
+    return 1 if FAILURES else 0

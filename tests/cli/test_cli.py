@@ -14,11 +14,9 @@ Exit status: 0 pass, 1 failure, 77 NumPy missing (ctest SKIP_RETURN_CODE).
 import os
 import shutil
 import sys
-import tempfile
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_harness import (CASES, FAILURES, INTEGER_WAVELETS, RNG, RUNS, SRC, WAVELETS, case, check,  # noqa: E402
+from cli_harness import (INTEGER_WAVELETS, RNG, SRC, WAVELETS, case, check, run_groups,  # noqa: E402
                          expect_fail, expect_ok, have_png, load, np, run, save, test_image, view_ext, write_bytes)
 from cli_files import npy_bytes, png_bytes, pnm_bytes, read_png, read_pnm, write_png, write_pnm  # noqa: E402
 import test_cli_meta  # noqa: E402,F401  (registers the groups meta, safety, exitcodes)
@@ -628,28 +626,7 @@ def t_view(d):
 # ------------------------------------------------------------------ driver ----
 
 def main():
-    groups = sys.argv[3:] or sorted({g for g, _ in CASES})
-    known = {g for g, _ in CASES}
-    for g in groups:
-        if g not in known:
-            print("unknown group %r (have %s)" % (g, ", ".join(sorted(known))))
-            return 2
-    ncases = 0
-    for g, fn in CASES:
-        if g not in groups:
-            continue
-        ncases += 1
-        d = tempfile.mkdtemp(prefix="lwcli_")
-        before = len(FAILURES)
-        try:
-            fn(d)
-        except Exception:
-            FAILURES.append("%s: exception" % fn.__name__)
-            traceback.print_exc()
-        print("%-28s %s" % (fn.__name__, "ok" if len(FAILURES) == before else "FAILED"))
-        shutil.rmtree(d, ignore_errors=True)
-    print("%d cases, %d liftwave runs, %d failed checks" % (ncases, RUNS[0], len(FAILURES)))
-    return 1 if FAILURES else 0
+    return run_groups(sys.argv[3:], "lwcli_")
 
 
 if __name__ == "__main__":

@@ -18,14 +18,11 @@ Exit status: 0 pass, 1 failure, 77 NumPy missing (ctest SKIP_RETURN_CODE).
 """
 import json
 import os
-import shutil
 import statistics
 import sys
-import tempfile
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_harness import CASES, FAILURES, RUNS, case, check, expect_fail, expect_ok, run  # noqa: E402
+from cli_harness import case, check, expect_fail, expect_ok, run, run_groups  # noqa: E402
 
 # The issue's table, written out independently of tools/cli_bench_matrix.c:
 # (name prefix, shape, axes, levels, wavelets, [(host memory, target)], target kind)
@@ -269,26 +266,7 @@ def t_cpu_run_records(d):
 # ------------------------------------------------------------------ driver ----
 
 def main():
-    groups = sys.argv[3:] or sorted({g for g, _ in CASES})
-    n = 0
-    for g, fn in CASES:
-        if g not in groups:
-            continue
-        n += 1
-        d = tempfile.mkdtemp(prefix="lwmatrix_")
-        before = len(FAILURES)
-        try:
-            fn(d)
-        except Exception:
-            FAILURES.append("%s: exception" % fn.__name__)
-            traceback.print_exc()
-        print("%-28s %s" % (fn.__name__, "ok" if len(FAILURES) == before else "FAILED"))
-        shutil.rmtree(d, ignore_errors=True)
-    if n == 0:
-        print("no case in groups %r" % groups)
-        return 2
-    print("%d cases, %d liftwave runs, %d failed checks" % (n, RUNS[0], len(FAILURES)))
-    return 1 if FAILURES else 0
+    return run_groups(sys.argv[3:], "lwmatrix_")
 
 
 if __name__ == "__main__":
