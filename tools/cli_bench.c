@@ -119,7 +119,6 @@ static int parse_shape(const char *s, int *rank, int64_t *shape)
     return 0;
 }
 
-static const char *dtype_list[] = {"float32", "float64", "int32"};
 
 /* ---- option parsing ----------------------------------------------------- */
 
@@ -276,8 +275,9 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
                 return usage_error("bad shape '%s' (1 to 3 lengths >= 1, like 4096x4096)", s);
         } else if (!strcmp(opt, "--dtype")) {
             int k = 0;
-            while (k < 3 && strcmp(s, dtype_list[k])) k++;
-            if (k == 3) return usage_error("unknown dtype '%s' (float32, float64, int32)", s);
+            while (k <= LW_BFLOAT16 && strcmp(s, lw_dtype_name((lw_dtype)k))) k++;
+            if (k > LW_BFLOAT16)
+                return usage_error("unknown dtype '%s' (float32, float64, int32, float16, bfloat16)", s);
             o->dtype[i] = (lw_dtype)k;
         } else if (!strcmp(opt, "--direction")) {
             if (!strcmp(s, "forward")) o->dir[i] = LW_FORWARD;
