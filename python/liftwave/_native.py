@@ -71,6 +71,8 @@ def _dtype_name(dtype):
     s = str(dtype)
     if s.startswith("torch."):
         return s[6:]
+    if s == "bfloat16":  # a name NumPy does not know (liftwave.torch passes it)
+        return s
     import numpy as np
 
     return np.dtype(dtype).name

@@ -59,6 +59,9 @@ lw_status lw_backend_choose(const lw_config *cfg, const lw_backend_ops **ops)
                 (!*ops || o->auto_rank < (*ops)->auto_rank))
                 *ops = o;
         }
+        if (!*ops && devptr && lw_dtype_is_half(cfg->dtype))
+            return lw_fail(LW_ERR_UNSUPPORTED, "%s data with device pointers: the cuda backend does not run the half "
+                           "storage types yet", lw_dtype_name(cfg->dtype));
         if (!*ops)
             return lw_fail(LW_ERR_NO_BACKEND, "no backend is available for %s on this machine",
                            devptr ? "device pointers (no CUDA device, or built without CUDA)" : "this plan");

@@ -166,6 +166,10 @@ static void check_errors(void)
     if (p) CHECK(lw_plan_config(p)->backend != LW_BACKEND_CUDA, "auto float16 runs on a CPU backend");
     lw_destroy(p);
     p = NULL;
+    c.flags = LW_FLAG_DEVICE_POINTERS; /* auto has no backend for half device data */
+    CHECK(lw_plan_create(&p, &c) == LW_ERR_UNSUPPORTED && !p, "float16 device pointers refused");
+    CHECK(strstr(lw_last_error(), "half") != NULL, "float16 device pointers message: %s", lw_last_error());
+    c.flags = 0;
     c.backend = LW_BACKEND_CUDA;
     if (lw_backend_available(LW_BACKEND_CUDA)) {
         CHECK(lw_plan_create(&p, &c) == LW_ERR_UNSUPPORTED && !p, "cuda refuses float16");
