@@ -181,10 +181,40 @@ static void check_errors(void)
     }
 }
 
+/* the plan's description names the storage; gains reach the float32 plan */
+static void check_describe_and_gain(void)
+{
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2;
+    c.shape[0] = 12, c.shape[1] = 10;
+    c.dtype = LW_BFLOAT16;
+    c.backend = LW_BACKEND_CPU;
+    c.gain[0] = sqrt(2.0), c.gain[1] = sqrt(0.5);
+    lw_plan *p = NULL;
+    CHECK(lw_plan_create(&p, &c) == LW_OK, "bfloat16 plan with gains: %s", lw_last_error());
+    if (!p) return;
+    char buf[4096] = "";
+    CHECK(lw_plan_describe(p, buf, sizeof buf) == LW_OK && strstr(buf, "storage: bfloat16") && strstr(buf, "simd:"),
+          "describe: %s", buf);
+    uint16_t xh[120], yh[120];
+    float xf[120], yf[120];
+    for (int i = 0; i < 120; i++) xh[i] = lw_f32_to_bf16((float)(lw_rng_unit() * 2 - 1)), xf[i] = lw_bf16_to_f32(xh[i]);
+    CHECK(lw_execute(p, xh, yh) == LW_OK, "bfloat16 with gains runs");
+    lw_destroy(p);
+    c.dtype = LW_FLOAT32;
+    CHECK(lw_plan_create(&p, &c) == LW_OK && lw_execute(p, xf, yf) == LW_OK, "float32 with gains");
+    lw_destroy(p);
+    int mism = 0;
+    for (int i = 0; i < 120; i++) mism += lw_f32_to_bf16(yf[i]) != yh[i];
+    CHECK(mism == 0, "gains: %d samples differ from float32 rounded once", mism);
+}
+
 int main(void)
 {
     lw_test_seed(19);
     check_errors();
+    check_describe_and_gain();
     static const int64_t shapes[][4] = {
         /* rank, lengths */
         {1, 37}, {1, 64}, {2, 13, 20}, {2, 16, 16}, {3, 6, 9, 8}, {3, 8, 8, 8},
