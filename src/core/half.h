@@ -1,7 +1,8 @@
 /* The half storage types: IEEE binary16 (LW_FLOAT16) and bfloat16
  * (LW_BFLOAT16) <-> float32, bit-exact.  Widening is exact; narrowing rounds
  * to nearest, ties to even, keeps NaN a (quiet) NaN, overflows to infinity
- * and produces binary16 subnormals.  Header-only so that every backend
+ * and produces binary16 subnormals.  They rely on float32 arithmetic in the
+ * default rounding mode (round to nearest even), as the whole library does.  Header-only so that every backend
  * converts the same way. */
 #ifndef LW_HALF_H
 #define LW_HALF_H
@@ -38,40 +39,41 @@ static inline uint16_t lw_f32_to_bf16(float f)
     return (uint16_t)(u >> 16);
 }
 
+/* Both binary16 conversions are written without branches (selects of
+ * candidates computed for every input) so that the compilers vectorise the
+ * conversion loops; they agree bit for bit with the case-by-case definition
+ * on all 2^16 / 2^32 inputs (NaN payloads aside; tests/unit/test_half_convert.c
+ * checks every half value and every rounding midpoint). */
+/* a where the mask is all ones, b where it is zero */
+static inline uint32_t lw_select_u32(uint32_t mask, uint32_t a, uint32_t b) { return (a & mask) | (b & ~mask); }
+
 static inline float lw_f16_to_f32(uint16_t h)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0x1fu) return lw_f32_from_bits(sign | 0x7f800000u | (man << 13)); /* inf, NaN */
-    if (exp == 0) {
-        /* zero or subnormal: man * 2^-24, exact in float32 */
-        float v = (float)man * 5.9604644775390625e-8f;
-        return sign ? -v : v;
-    }
-    return lw_f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
+    uint32_t o = (uint32_t)(h & 0x7fffu) << 13, exp = o & 0x0f800000u;
+    uint32_t nrm = o + 0x38000000u; /* normal: rebias the exponent 15 -> 127 */
+    uint32_t spc = o + 0x70000000u; /* infinity, NaN: exponent all ones */
+    /* zero, subnormal: 2^-14 + man * 2^-24 is exact in float32; take 2^-14 away */
+    uint32_t sub = lw_f32_bits(lw_f32_from_bits(o + 0x38800000u) - 6.103515625e-05f);
+    uint32_t r = lw_select_u32(-(uint32_t)(exp == 0x0f800000u), spc,
+                               lw_select_u32(-(uint32_t)(exp == 0), sub, nrm));
+    return lw_f32_from_bits(r | (uint32_t)(h & 0x8000u) << 16);
 }
 
 static inline uint16_t lw_f32_to_f16(float f)
 {
-    uint32_t u = lw_f32_bits(f);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu)); /* NaN, quiet */
-    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* >= 65520 rounds to infinity */
-    if (a < 0x38800000u) {
-        /* below the smallest normal 2^-14: a subnormal step of 2^-24 */
-        if (a < 0x33000000u) return sign; /* <= 2^-25 rounds to zero (a tie at 2^-25 goes to even 0) */
-        uint32_t e = a >> 23, m = (a & 0x7fffffu) | 0x800000u;
-        uint32_t shift = 126u - e; /* value = m * 2^(e-150); in units of 2^-24: m >> (126 - e) */
-        uint32_t q = m >> shift, rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
-        if (rem > half || (rem == half && (q & 1u))) q++;
-        return (uint16_t)(sign | q);
-    }
-    /* normal: rebias the exponent and round the 13 dropped bits; a carry
-     * moves into the exponent, which is right */
-    uint32_t r = a - 0x38000000u;
-    r += 0xfffu + ((r >> 13) & 1u);
-    return (uint16_t)(sign | (r >> 13));
+    uint32_t u = lw_f32_bits(f), sign = u & 0x80000000u, a = u ^ sign;
+    /* below 2^-14 (a subnormal or zero result): adding 0.5 leaves the value's
+     * multiple of 2^-24 in the low mantissa bits, rounded to nearest even by
+     * the float addition itself */
+    uint32_t sub = lw_f32_bits(lw_f32_from_bits(a) + 0.5f) - 0x3f000000u;
+    /* normal: rebias 127 -> 15 and round the 13 dropped bits to nearest even;
+     * a carry moves into the exponent (up to infinity), which is right */
+    uint32_t nrm = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
+    /* from 2^16 up: infinity, or a quiet NaN */
+    uint32_t spc = 0x7c00u | ((uint32_t)(a > 0x7f800000u) << 9);
+    uint32_t o = lw_select_u32(-(uint32_t)(a >= 0x47800000u), spc,
+                               lw_select_u32(-(uint32_t)(a < 0x38800000u), sub, nrm));
+    return (uint16_t)(o | sign >> 16);
 }
 
 #endif
