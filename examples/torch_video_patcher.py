@@ -8,8 +8,8 @@ As in video tokenizers (NVIDIA Cosmos' Patcher3D), each level applies a one-leve
 axis: (B, C, T, H, W) -> (B, 8C, T/2, H/2, W/2); `levels` levels give
 (B, 8^L C, T/2^L, H/2^L, W/2^L).  The unpatcher inverts it exactly.  Both are
 differentiable (the backward passes are the adjoint transforms) and compile
-without graph breaks.  float32 and float64 now; bfloat16 (the tokenizers' dtype)
-waits for the C library's half dtypes and raises TypeError until then.
+without graph breaks.  float32, float64, and on CPU tensors float16 and bfloat16
+(the tokenizers' dtype; stored half, computed in float32 by the library).
 """
 import argparse
 

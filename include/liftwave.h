@@ -112,7 +112,16 @@ typedef enum lw_status {
 typedef enum lw_dtype {
     LW_FLOAT32 = 0,
     LW_FLOAT64 = 1,
-    LW_INT32 = 2 /* only with the integer (reversible) transforms */
+    LW_INT32 = 2, /* only with the integer (reversible) transforms */
+    /* Half storage: IEEE binary16 and bfloat16 (2 bytes, uint16_t bit
+     * patterns in the caller's buffers).  Every lifting step is computed in
+     * float32 ("cpu") or float64 ("cpu-ref") and the result is rounded to the
+     * storage type once, at the store (round to nearest, ties to even).  Float
+     * transforms only (not the integer variants); the CPU backends, every
+     * direction; the cuda backend refuses them (LW_ERR_UNSUPPORTED) for now.
+     * Measured accuracy per wavelet: docs/CONVENTIONS.md, "Half precision". */
+    LW_FLOAT16 = 3,
+    LW_BFLOAT16 = 4
 } lw_dtype;
 
 typedef enum lw_wavelet {

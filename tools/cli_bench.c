@@ -119,7 +119,6 @@ static int parse_shape(const char *s, int *rank, int64_t *shape)
     return 0;
 }
 
-static const char *dtype_list[] = {"float32", "float64", "int32"};
 
 /* ---- option parsing ----------------------------------------------------- */
 
@@ -128,7 +127,8 @@ static void print_help(void)
     static char text[12288];
     snprintf(text, sizeof text,
         "usage: liftwave bench [--backend B] [--wavelet W] [--levels N|max] [--mode M]\n"
-        "                      [--shape 8192x8192] [--dtype float32|float64|int32] [--integer]\n"
+        "                      [--shape 8192x8192] [--dtype float32|float64|int32|float16|bfloat16]\n"
+        "                      [--integer]\n"
         "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
         "                      [--host-memory pinned|pageable]\n"
         "                      [--repeat N] [--threads N] [--sizes-mpix M] [--destroy-input]\n"
@@ -147,7 +147,8 @@ static void print_help(void)
         "  -l, --levels N  [list] levels, or the most the shape allows [1]\n"
         "  -m, --mode M    [list] symmetric or periodic [symmetric]\n"
         "  --shape S       [list] 1-D to 3-D shape, C order, e.g. 4096x4096 or 256x256x256 [4096x4096]\n"
-        "  --dtype T       [list] float32 float64 int32 [float32; int32 with --integer]\n"
+        "  --dtype T       [list] float32 float64 int32 float16 bfloat16 [float32; int32 with\n"
+        "                  --integer]; the half types on the cpu backends\n"
         "  --integer       the integer (reversible) transforms, on int32 data\n"
         "  --direction D   [list] forward or inverse (of random coefficients) [forward]\n"
         "  --config C      [list] host (cpu backends), G2G (device buffers) or C2C (host buffers,\n"
@@ -276,8 +277,9 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
                 return usage_error("bad shape '%s' (1 to 3 lengths >= 1, like 4096x4096)", s);
         } else if (!strcmp(opt, "--dtype")) {
             int k = 0;
-            while (k < 3 && strcmp(s, dtype_list[k])) k++;
-            if (k == 3) return usage_error("unknown dtype '%s' (float32, float64, int32)", s);
+            while (k <= LW_BFLOAT16 && strcmp(s, lw_dtype_name((lw_dtype)k))) k++;
+            if (k > LW_BFLOAT16)
+                return usage_error("unknown dtype '%s' (float32, float64, int32, float16, bfloat16)", s);
             o->dtype[i] = (lw_dtype)k;
         } else if (!strcmp(opt, "--direction")) {
             if (!strcmp(s, "forward")) o->dir[i] = LW_FORWARD;

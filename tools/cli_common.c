@@ -424,6 +424,8 @@ lw_io_type lw_cli_io_type(lw_dtype t)
     case LW_FLOAT32: return LW_IO_F32;
     case LW_FLOAT64: return LW_IO_F64;
     case LW_INT32: return LW_IO_I32;
+    case LW_FLOAT16:
+    case LW_BFLOAT16: return LW_IO_F32; /* no half file type: widened exactly */
     }
     return LW_IO_F64;
 }

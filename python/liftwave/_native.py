@@ -5,10 +5,13 @@ Conventions are those of the C library (docs/CONVENTIONS.md): whole-sample
 scaling for cdf53/cdf97/dd137/fs, the Mallat or interleaved layout.
 
 Dtypes (as the CLI does): float32 -> float32 and float64 -> float64 on the float
-path; int32 -> float64 on the float path and int32 on the integer path
+path; float16 -> float16 (stored half, computed in float32 by the library,
+rounded once; CPU backends only, docs/CONVENTIONS.md "Half precision");
+int32 -> float64 on the float path and int32 on the integer path
 (integer=True); uint8, int8, int16, uint16 -> float32 on the float path and
-int32 on the integer path.  Anything else (complex, float16, bool, 64-bit
-integers, object) is a TypeError.  Converted or non-contiguous input is copied
+int32 on the integer path.  Anything else (complex, bool, 64-bit integers,
+object) is a TypeError; bfloat16 (which NumPy lacks) comes through
+liftwave.torch.  Converted or non-contiguous input is copied
 once; otherwise nothing is copied.
 """
 import collections
@@ -27,13 +30,13 @@ def compute_dtype(name, integer):
         if name == "int32" or name in _SMALL_INTS:
             return "int32"
         raise TypeError("liftwave: integer transforms take int32 (or 8/16-bit integer) arrays, not %s" % name)
-    if name in ("float32", "float64"):
+    if name in ("float32", "float64", "float16", "bfloat16"):
         return name
     if name == "int32":
         return "float64"
     if name in _SMALL_INTS:
         return "float32"
-    raise TypeError("liftwave: dtype %s is not supported (float32, float64, int32; uint8, int8, int16, "
+    raise TypeError("liftwave: dtype %s is not supported (float32, float64, float16, int32; uint8, int8, int16, "
                     "uint16 are promoted)" % name)
 
 
@@ -68,6 +71,8 @@ def _dtype_name(dtype):
     s = str(dtype)
     if s.startswith("torch."):
         return s[6:]
+    if s == "bfloat16":  # a name NumPy does not know (liftwave.torch passes it)
+        return s
     import numpy as np
 
     return np.dtype(dtype).name

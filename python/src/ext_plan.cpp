@@ -52,6 +52,8 @@ nb::dlpack::dtype dl_dtype(lw_dtype t)
     switch (t) {
     case LW_FLOAT64: return nb::dtype<double>();
     case LW_INT32: return nb::dtype<int32_t>();
+    case LW_FLOAT16: return nb::dlpack::dtype{(uint8_t)nb::dlpack::dtype_code::Float, 16, 1};
+    case LW_BFLOAT16: return nb::dlpack::dtype{(uint8_t)nb::dlpack::dtype_code::Bfloat, 16, 1};
     default: return nb::dtype<float>();
     }
 }
@@ -66,9 +68,9 @@ Enum parse_name(lw_status (*parse)(const char *, Enum *), const std::string &nam
 
 lw_dtype parse_dtype(const std::string &name)
 {
-    for (int t = LW_FLOAT32; t <= LW_INT32; t++)
+    for (int t = LW_FLOAT32; t <= LW_BFLOAT16; t++)
         if (name == lw_dtype_name((lw_dtype)t)) return (lw_dtype)t;
-    lwpy_fail(PyExc_TypeError, "dtype %s is not supported (float32, float64, int32)", name.c_str());
+    lwpy_fail(PyExc_TypeError, "dtype %s is not supported (float32, float64, int32, float16, bfloat16)", name.c_str());
 }
 
 class Plan {

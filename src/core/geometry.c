@@ -89,7 +89,7 @@ lw_status lw_max_levels(int rank, const int64_t *shape, int naxes, const int *ax
 
 static lw_status check_enums(const lw_config *cfg)
 {
-    if ((unsigned)cfg->dtype > LW_INT32)
+    if ((unsigned)cfg->dtype > LW_BFLOAT16)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)cfg->dtype);
     if (!lw_wavelet_get(cfg->wavelet))
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "unknown wavelet %d", (int)cfg->wavelet);

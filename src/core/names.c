@@ -8,7 +8,7 @@
 static const char *const wavelet_names[] = {LW_WAVELET_LIST(WAVELET_NAME)};
 static const char *const mode_names[] = {"symmetric", "periodic"};
 static const char *const layout_names[] = {"mallat", "interleaved"};
-static const char *const dtype_names[] = {"float32", "float64", "int32"};
+static const char *const dtype_names[] = {"float32", "float64", "int32", "float16", "bfloat16"};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -36,6 +36,8 @@ size_t lw_dtype_size(lw_dtype t)
     case LW_FLOAT32: return 4;
     case LW_FLOAT64: return 8;
     case LW_INT32: return 4;
+    case LW_FLOAT16:
+    case LW_BFLOAT16: return 2;
     }
     return 0;
 }

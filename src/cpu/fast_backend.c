@@ -21,6 +21,8 @@
  * not fit int32 gets the reference's LW_ERR_INTEGER_OVERFLOW. */
 #include "fast_internal.h"
 
+#include "../core/half.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +87,7 @@ lw_status lw_fast_plan_create(lw_plan *plan)
 {
     if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "device pointers need the cuda backend");
+    if (lw_dtype_is_half(plan->cfg.dtype)) return lw_half_plan_create(plan);
     const lw_wavelet_def *w = plan->wav;
     for (int q = 0; q < w->nsteps; q++) {
         const lw_step *s = &w->steps[q];
@@ -122,11 +125,16 @@ lw_status lw_fast_plan_create(lw_plan *plan)
 const char *lw_cpu_plan_simd(const lw_plan *plan)
 {
     if (!plan || plan->ops != &lw_backend_cpu || !plan->impl) return NULL;
+    if (lw_dtype_is_half(plan->cfg.dtype)) return lw_cpu_plan_simd(lw_half_inner(plan));
     return lw_simd_name(((const lw_fast_plan *)plan->impl)->simd);
 }
 
 void lw_fast_destroy(lw_plan *plan)
 {
+    if (lw_dtype_is_half(plan->cfg.dtype)) {
+        lw_half_destroy(plan);
+        return;
+    }
     lw_fast_plan *fp = (lw_fast_plan *)plan->impl;
     if (fp) free(fp->cache);
     free(fp);
@@ -324,6 +332,10 @@ static lw_status force_engine(lw_plan *plan, lw_fast_plan *fp)
 
 void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
 {
+    if (lw_dtype_is_half(plan->cfg.dtype)) {
+        lw_half_describe(plan, buf, len);
+        return;
+    }
     const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
     lw_appendf(buf, len, "simd: %s\nthreads: %d\nengines:", lw_simd_name(fp->simd), fp->threads);
     fast_shape fs;
@@ -358,6 +370,7 @@ static lw_status run_adjoint(const lw_plan *plan, const fast_shape *fs, const vo
 
 lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
 {
+    if (lw_dtype_is_half(plan->cfg.dtype)) return lw_half_execute(plan, in, out);
     const lw_geometry *geo = &plan->geo;
     const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
     size_t es = fp->es, bytes = (size_t)geo->total * es;

@@ -503,6 +503,16 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out);
 void lw_fast_describe(const lw_plan *plan, char *buf, size_t len);
 void lw_fast_destroy(lw_plan *plan);
 
+/* ---- half storage on the float32 engines (fast_half.c) --------------------- */
+
+/* The backend entry points above hand a half plan to these. */
+lw_status lw_half_plan_create(lw_plan *plan);
+lw_status lw_half_execute(const lw_plan *plan, const void *in, void *out);
+void lw_half_describe(const lw_plan *plan, char *buf, size_t len);
+void lw_half_destroy(lw_plan *plan);
+/* the float32 plan a half plan runs on its scratch */
+const lw_plan *lw_half_inner(const lw_plan *plan);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,7 @@
  * each transformed axis, level by level, in the Mallat or interleaved layout.
  * One body, instantiated for double (float path) and int64 (integer path). */
 #include "ref_dense.h"
+#include "../core/half.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,16 @@ static void move_item(const lw_plan *plan, const lw_dense *d, void *buf, int64_t
                 case LW_FLOAT64:
                     if (scatter) ((double *)buf)[off] = xf[k];
                     else xf[k] = ((const double *)buf)[off];
+                    break;
+                case LW_FLOAT16:
+                    /* computed in double; stored through float32, the
+                     * same rounding path as the "cpu" backend's store */
+                    if (scatter) ((uint16_t *)buf)[off] = lw_f32_to_f16((float)xf[k]);
+                    else xf[k] = lw_f16_to_f32(((const uint16_t *)buf)[off]);
+                    break;
+                case LW_BFLOAT16:
+                    if (scatter) ((uint16_t *)buf)[off] = lw_f32_to_bf16((float)xf[k]);
+                    else xf[k] = lw_bf16_to_f32(((const uint16_t *)buf)[off]);
                     break;
                 case LW_INT32:
                     /* range checked by the caller before scattering */

@@ -125,6 +125,8 @@ static void convert(const void *src, lw_io_type st, size_t pick, void *dst, lw_d
     case LW_FLOAT32: CONVERT_FROM(float); break;
     case LW_FLOAT64: CONVERT_FROM(double); break;
     case LW_INT32: CONVERT_FROM(int32_t); break;
+    case LW_FLOAT16:
+    case LW_BFLOAT16: break; /* never a stream's work type (lw_cli_work_dtype) */
     }
 }
 

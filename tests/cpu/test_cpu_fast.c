@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv, strdup */
 #include "liftwave.h"
 #include "cpu/fast_internal.h"
+#include "core/half.h"
 #include "lw_test.h"
 #include "lw_test_plan.h"
 
@@ -44,6 +45,8 @@ static void fill(void *buf, lw_dtype t, int64_t n, int64_t imax)
         switch (t) {
         case LW_FLOAT32: ((float *)buf)[i] = (float)(lw_rng_unit() * 2 - 1); break;
         case LW_FLOAT64: ((double *)buf)[i] = lw_rng_unit() * 2 - 1; break;
+        case LW_FLOAT16: ((uint16_t *)buf)[i] = lw_f32_to_f16((float)(lw_rng_unit() * 2 - 1)); break;
+        case LW_BFLOAT16: ((uint16_t *)buf)[i] = lw_f32_to_bf16((float)(lw_rng_unit() * 2 - 1)); break;
         case LW_INT32: ((int32_t *)buf)[i] = (int32_t)lw_rng_range(-imax, imax); break;
         }
     }
@@ -55,6 +58,8 @@ static double value(const void *buf, lw_dtype t, int64_t i)
     case LW_FLOAT32: return ((const float *)buf)[i];
     case LW_FLOAT64: return ((const double *)buf)[i];
     case LW_INT32: return ((const int32_t *)buf)[i];
+    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)buf)[i]);
+    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)buf)[i]);
     }
     return 0;
 }

@@ -3,6 +3,7 @@
  * them in 1-D, sampled in 2-D and 3-D), random level counts up to max.
  * Also: float32 agrees with float64, batches equal per-item transforms. */
 #include "liftwave.h"
+#include "core/half.h"
 #include "lw_test.h"
 #include "lw_test_plan.h"
 
@@ -41,6 +42,8 @@ static void fill(void *buf, lw_dtype t, int64_t n)
         switch (t) {
         case LW_FLOAT32: ((float *)buf)[i] = (float)(lw_rng_unit() * 2 - 1); break;
         case LW_FLOAT64: ((double *)buf)[i] = lw_rng_unit() * 2 - 1; break;
+        case LW_FLOAT16: ((uint16_t *)buf)[i] = lw_f32_to_f16((float)(lw_rng_unit() * 2 - 1)); break;
+        case LW_BFLOAT16: ((uint16_t *)buf)[i] = lw_f32_to_bf16((float)(lw_rng_unit() * 2 - 1)); break;
         case LW_INT32: ((int32_t *)buf)[i] = (int32_t)lw_rng_range(-70000, 70000); break;
         }
     }
@@ -52,6 +55,8 @@ static double value(const void *buf, lw_dtype t, int64_t i)
     case LW_FLOAT32: return ((const float *)buf)[i];
     case LW_FLOAT64: return ((const double *)buf)[i];
     case LW_INT32: return ((const int32_t *)buf)[i];
+    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)buf)[i]);
+    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)buf)[i]);
     }
     return 0;
 }
