@@ -267,8 +267,8 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
         e = &engines[0]; /* the identity, whatever the scheme */
     } else if (lw_dir_adjoint(p->cfg.direction) && !p->wav->separable && active_axes(p) > 1) {
         return lw_fail(LW_ERR_UNSUPPORTED,
-                       "cuda: the %s of the non-separable %s transform over %d axes is not implemented (the cpu "
-                       "and cpu-ref backends have it)",
+                       "cuda: the %s of the non-separable %s transform over %d axes is not offered by the cuda "
+                       "backend; use backend cpu or cpu-ref",
                        lw_direction_str(p->cfg.direction), p->wav->name, active_axes(p));
     } else if (lw_cuda_is_paper_scheme(p->scheme)) {
         if (lw_dir_adjoint(p->cfg.direction))

@@ -89,6 +89,23 @@ static lw_status make(lw_plan **p, const gcase *c, int levels, lw_backend b)
     return lw_plan_create(p, &cfg);
 }
 
+/* Start of a GPU test program: 77 (ctest: skipped) with the reason when there
+ * is no device; otherwise print the devices, seed the generator (LW_TEST_SEED
+ * overrides `seed`), create g_stream and return 0. */
+static inline int gpu_test_begin(uint64_t seed)
+{
+    if (!lw_backend_available(LW_BACKEND_CUDA)) {
+        printf("SKIP: no CUDA device\n");
+        return 77;
+    }
+    char info[1024];
+    lw_cuda_device_info(info, sizeof info);
+    printf("%s", info);
+    lw_test_seed(seed);
+    cudaStreamCreate(&g_stream);
+    return 0;
+}
+
 /* The backend the GPU results are compared with: the double-precision
  * reference, or with LW_GPU_ORACLE=cpu the fast CPU backend (itself checked
  * against the reference by the CPU suite; many times faster, for the

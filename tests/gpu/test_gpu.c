@@ -595,15 +595,8 @@ static void out_of_memory(void)
 
 int main(void)
 {
-    if (!lw_backend_available(LW_BACKEND_CUDA)) {
-        printf("SKIP: no CUDA device\n");
-        return 77;
-    }
-    char info[1024];
-    lw_cuda_device_info(info, sizeof info);
-    printf("%s", info);
-    lw_test_seed(20240611);
-    cudaStreamCreate(&g_stream);
+    int skip = gpu_test_begin(20240611);
+    if (skip) return skip;
     signal(SIGFPE, crash_report);
     signal(SIGSEGV, crash_report);
     if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "destroy")) { /* just the flag's cases */

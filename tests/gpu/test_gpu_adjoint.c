@@ -243,15 +243,8 @@ static void timing(void)
 
 int main(void)
 {
-    if (!lw_backend_available(LW_BACKEND_CUDA)) {
-        printf("SKIP: no CUDA device\n");
-        return 77;
-    }
-    char info[1024];
-    lw_cuda_device_info(info, sizeof info);
-    printf("%s", info);
-    lw_test_seed(19);
-    cudaStreamCreate(&g_stream);
+    int skip = gpu_test_begin(19);
+    if (skip) return skip;
     const char *e = getenv("LW_GPU_CASES");
     long ncases = e ? strtol(e, NULL, 10) : 1500, nfs = 0;
     for (long i = 0; i < ncases; i++) {
