@@ -96,8 +96,6 @@ static void ctx_free(hctx *c)
     free(c);
 }
 
-static int plan_inverse(const cuda_impl *im) { return im->inverse; }
-
 static lw_status ctx_new(const cuda_impl *im, hctx **out)
 {
     hctx *c = calloc(1, sizeof *c);
@@ -126,7 +124,7 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
             size_t x = ((const cuda_impl *)im->slab[k]->impl)->s.scratch;
             if (x > ss) ss = x;
         }
-        int inv = plan_inverse(im);
+        int inv = im->inverse;
         for (int i = 0; i < 3 && st == LW_OK; i++) {
             st = dev_alloc(&c->d_sout[i], sb, "a slab's output");
             if (st == LW_OK && inv) st = dev_alloc(&c->d_sin[i], sb, "a slab's input");
