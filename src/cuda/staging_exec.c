@@ -185,6 +185,15 @@ static lw_status run_whole(lw_host_call *h, const void *in, void *out)
     return lw_host_finish(h);
 }
 
+void lw_host_sub_config(const lw_plan *p, lw_config *cfg)
+{
+    lw_config_init(cfg);
+    cfg->dtype = p->cfg.dtype, cfg->wavelet = p->cfg.wavelet, cfg->mode = p->cfg.mode;
+    cfg->direction = p->cfg.direction, cfg->integer = p->cfg.integer;
+    cfg->gain[0] = p->cfg.gain[0], cfg->gain[1] = p->cfg.gain[1];
+    cfg->backend = LW_BACKEND_CUDA;
+}
+
 /* the row bands apply: fused 2-D engine on a plain 2-D array, long enough */
 static int bands_apply(const lw_plan *p, const lw_cuda_sched *s)
 {
@@ -196,12 +205,10 @@ int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_con
 {
     const lw_geometry *g = &p->geo;
     if ((p->cfg.flags & LW_FLAG_DEVICE_POINTERS) || !bands_apply(p, s) || g->levels < 2) return 0;
-    lw_config_init(cfg);
+    lw_host_sub_config(p, cfg);
     cfg->rank = 2;
     cfg->shape[0] = g->len[1][0], cfg->shape[1] = g->len[1][1];
-    cfg->dtype = p->cfg.dtype, cfg->wavelet = p->cfg.wavelet, cfg->mode = p->cfg.mode, cfg->layout = LW_MALLAT;
-    cfg->levels = g->levels - 1, cfg->direction = p->cfg.direction, cfg->integer = p->cfg.integer;
-    cfg->backend = LW_BACKEND_CUDA;
+    cfg->layout = LW_MALLAT, cfg->levels = g->levels - 1;
     cfg->flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_DESTROY_INPUT; /* d_ll is ours */
     return 1;
 }

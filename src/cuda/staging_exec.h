@@ -36,6 +36,11 @@ typedef struct lw_host_call {
 /* The plan of levels 2..L of a 2-D pyramid, as the pyramid path needs it:
  * fills cfg and returns 1, or 0 when the plan does not take that path
  * (engine, rank, layout, levels, periodic inverse). */
+/* A device-pointer sub-plan's configuration for part of plan p's work: p's
+ * wavelet, dtype, mode, direction, integer variant and band gains, on cuda;
+ * the caller sets the shape, layout, levels and flags. */
+void lw_host_sub_config(const lw_plan *p, lw_config *cfg);
+
 int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg);
 
 /* The slab plans of a 3-D volume's level 1 (device pointers, one level,

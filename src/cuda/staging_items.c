@@ -21,19 +21,17 @@ int lw_host_item_configs(const lw_plan *p, int64_t want, int64_t *per, int64_t *
     int64_t n = 1;
     for (int i = 0; i < lead; i++) n *= g->shape[i];
     if (want <= 0) want = 16;
-    *per = (n + want - 1) / want;
-    *groups = (n + *per - 1) / *per;
-    if (*groups < 3) return 0;
+    const int64_t each = (n + want - 1) / want, ng = (n + each - 1) / each;
+    if (ng < 3) return 0; /* *per and *groups stay untouched: the caller reads *groups as "groups apply" */
+    *per = each, *groups = ng;
     for (int k = 0; k < 2; k++) {
         lw_config *c = &cfg[k];
-        lw_config_init(c);
+        lw_host_sub_config(p, c);
         c->rank = na + 1;
         c->shape[0] = k == 0 ? *per : n - (*groups - 1) * *per;
         c->naxes = na;
         for (int i = 0; i < na; i++) c->shape[1 + i] = g->shape[lead + i], c->axes[i] = 1 + i;
-        c->dtype = p->cfg.dtype, c->wavelet = p->cfg.wavelet, c->mode = p->cfg.mode, c->layout = p->cfg.layout;
-        c->levels = g->levels, c->direction = p->cfg.direction, c->integer = p->cfg.integer;
-        c->backend = LW_BACKEND_CUDA;
+        c->layout = p->cfg.layout, c->levels = g->levels;
         c->flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_DESTROY_INPUT; /* each group's input is read once */
     }
     return 1;

@@ -31,19 +31,18 @@ int lw_host_slab_configs(const lw_plan *p, int64_t want, lw_slabs *sl, lw_config
     const char *sch = p->cfg.scheme;
     if ((p->cfg.flags & LW_FLAG_DEVICE_POINTERS) || g->rank != 3 || g->naxes != 3 || g->levels < 1) return 0;
     if (p->cfg.layout != LW_MALLAT || p->cfg.mode == LW_PERIODIC || !p->wav->separable) return 0;
+    if (lw_dir_adjoint(p->cfg.direction)) return 0; /* the slab layout is that of the forward and inverse */
     if (sch && *sch && strcmp(sch, "auto")) return 0; /* an engine asked for: it runs the whole volume */
     if (want == 1 || want == 2) return 0;             /* tuning host_slabs: off */
     if (lw_slabs_plan(g->shape[0], p->wav->halo, want > 0 ? want : 16, sl) != 0) return 0;
     for (int k = 0; k < 3; k++) {
         lw_config *c = &cfg[k];
-        lw_config_init(c);
+        lw_host_sub_config(p, c);
         int64_t z0, z1, e0, e1;
         lw_slab_at(sl, k == 0 ? 0 : k == 1 ? 1 : sl->n - 1, &z0, &z1, &e0, &e1);
         c->rank = 3;
         c->shape[0] = e1 - e0, c->shape[1] = g->shape[1], c->shape[2] = g->shape[2];
-        c->dtype = p->cfg.dtype, c->wavelet = p->cfg.wavelet, c->mode = p->cfg.mode, c->layout = LW_MALLAT;
-        c->levels = 1, c->direction = p->cfg.direction, c->integer = p->cfg.integer;
-        c->backend = LW_BACKEND_CUDA;
+        c->layout = LW_MALLAT, c->levels = 1;
         /* forward plans read d_in in place (the next slab needs those planes); inverse ones read d_sin */
         c->flags = LW_FLAG_DEVICE_POINTERS | (p->cfg.direction == LW_INVERSE ? LW_FLAG_DESTROY_INPUT : 0);
     }

@@ -98,6 +98,7 @@ static inline int gpu_test_begin(uint64_t seed)
         printf("SKIP: no CUDA device\n");
         return 77;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a crash report follows the lines before it */
     char info[1024];
     lw_cuda_device_info(info, sizeof info);
     printf("%s", info);

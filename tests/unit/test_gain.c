@@ -129,6 +129,10 @@ static void run(const gcase *c, lw_backend b, double g0, double g1)
         CHECK(err <= tol * 8 * fmax(scale, 1), "%s: forward with gains off by %g at %lld (max %g)", txt, err,
               (long long)worst, scale);
         CHECK(rerr <= tol * 64 * c->levels, "%s: inverse with gains misses the input by %g", txt, rerr);
+        if (!(err <= tol * 8 * fmax(scale, 1)) || !(rerr <= tol * 64 * c->levels)) { /* which path failed */
+            char d[4096];
+            if (lw_plan_describe(fwd, d, sizeof d) == LW_OK) printf("  the forward plan:\n%s", d);
+        }
         free(x), free(y0), free(y1), free(z);
     }
     lw_destroy(base), lw_destroy(fwd), lw_destroy(inv);
