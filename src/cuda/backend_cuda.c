@@ -100,9 +100,9 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
 {
     hctx *c = calloc(1, sizeof *c);
     if (!c) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a cuda context");
+    /* the output copy comes with the first call out of place (exec_host): in place needs none */
     lw_status st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
-    if (st == LW_OK) st = dev_alloc(&c->d_out, im->s.bytes, "the output copy");
-    size_t scr = im->s.scratch, ll = 0;
+    size_t scr = im->s.scratch > im->s.inplace_scratch ? im->s.scratch : im->s.inplace_scratch, ll = 0;
     if (im->tail) { /* the tail plan's scratch shares d_scr; two compact lowpass bands */
         const cuda_impl *ti = im->tail->impl;
         if (ti->s.scratch > scr) scr = ti->s.scratch;
@@ -183,6 +183,7 @@ static void cuda_destroy(lw_plan *plan)
     if (im->scratch || im->ip_scratch || im->pool) cudaDeviceSynchronize();
     cudaFree(im->scratch);
     cudaFree(im->ip_scratch);
+    lw_cuda_sched_release(&im->s);
     lw_destroy(im->tail);
     for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]);
     for (hctx *c = im->pool, *n; c; c = n) {
@@ -242,7 +243,7 @@ static lw_status cuda_plan(lw_plan *plan)
 static lw_status cuda_workspace(const lw_plan *plan, size_t *bytes)
 {
     const cuda_impl *im = plan->impl;
-    *bytes = im->s.scratch;
+    *bytes = im->s.scratch + im->s.leaders_bytes;
     return LW_OK;
 }
 
@@ -268,6 +269,13 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     hctx *c = NULL;
     LW_TRY(ctx_acquire(im, &c));
     const size_t n = im->s.bytes;
+    if (out != in && !c->d_out) {
+        lw_status sa = dev_alloc(&c->d_out, n, "the output copy");
+        if (sa != LW_OK) {
+            ctx_release(im, c);
+            return sa;
+        }
+    }
     const int reg = lw_stage_use_register(&im->stage, n);
     lw_host_hold hin, hout;
     lw_host_hold_begin(in, n, reg, &hin);
@@ -338,7 +346,8 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");
-    lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\n", s->scratch, s->inplace_scratch);
+    lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,
+               s->inplace_scratch, s->leaders_bytes);
     if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
         lw_appendf(buf, len,
                    "host_staging: device copies of in and out (%zu bytes each); pageable memory %s: 2 rings of %d "

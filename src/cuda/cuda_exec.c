@@ -137,13 +137,11 @@ static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);
 
 /* 3-D volumes, float: one fused kernel a level.  Pyramids (levels > 1) pass
  * the lowpass octant from level to level through two compact buffers
- * (fused3d_scratch); "auto" takes them only when asked for by name until
- * the device suite has run them (one level is the default). */
+ * (fused3d_scratch). */
 static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 3 || g->rank != 3) return 0;
-    if (g->levels > 1 && strcmp(p->scheme, "fused3d") != 0) return 0;
     for (int k = 0; k < g->levels; k++)
         if (!lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k])) return 0;
     return 1;
@@ -167,10 +165,7 @@ static size_t octant_offset(const lw_plan *p, const lw_cuda_sched *s, int k)
 static void fused3d_scratch(const lw_plan *p, lw_cuda_sched *s)
 {
     int L = p->geo.levels;
-    if (L < 2) { /* one level: no scratch, and in place the generic path's own need (as before) */
-        ws_in_place(p, s);
-        return;
-    }
+    if (L < 2) return; /* one level: no scratch (in place: the generic path's own need) */
     s->scratch = octant_offset(p, s, 2) + (L > 2 ? octant_bytes(p, s, 2) : 0);
 }
 
@@ -228,7 +223,7 @@ static const engine_rec engines[] = {
     {"tile2d", LWE_TILE2D, 1, applies_tile2d, tile2d_scratch, run_tile2d,
      "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail"},
     {"fused3d", LWE_FUSED3D, 1, applies_fused3d, fused3d_scratch, run_fused3d,
-     "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: by name, lowpass octants compact)"},
+     "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact)"},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_none, run_tile3d, "3-D one level: fused (y, x) planes, then z by the column pass"},
     {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_none, run_tile3d, "3-D one level: fused (z, x) planes, then y by the column pass"},
     {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic, "one pass a level and axis, any rank, layout and batch"},
@@ -291,18 +286,10 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     s->engine_name = e->name;
     s->engine_index = (int)(e - engines);
     if (s->engine == LWE_COPY) return LW_OK;
-    /* does the generic path (also the in-place fallback) need a full-size ping-pong buffer? */
-    int need = 0;
-    for (int k = 0; k < g->levels && !need; k++)
-        for (int a = 0; a < g->naxes; a++) {
-            lwk_pass ps;
-            memset(&ps, 0, sizeof ps);
-            ps.w = s->w;
-            lw_lines_for(p, k, a, &ps.L);
-            if (ps.L.n >= 2 && lwk_pass_segments(s->dtype, &ps) > 1) need = 1;
-        }
-    s->tmp_full = need;
-    s->inplace_scratch = need ? s->bytes : 0;
+    /* the generic path (every engine's in-place route) walks long lines in
+     * place: its stash is the in-place scratch */
+    LW_TRY(lw_cuda_walk_prepare(p, s));
+    s->inplace_scratch = (s->walk_stash + 255) & ~(size_t)255;
     e->workspace(p, s);
     return LW_OK;
 }
@@ -314,11 +301,14 @@ struct run_ctx {
     const lw_cuda_sched *s;
     const void *in;
     void *out, *tmp;
+    void *scr; /* the scratch: the walks' stash at offset 0 */
     cudaStream_t st;
     const void *cur;
 };
 
-static lw_status do_pass(run_ctx *r, lwk_pass *ps)
+/* Level k along axis a.  Lines longer than a block holds: from in to out in
+ * parallel segments, else (in place on out) walked (inplace_exec.c). */
+static lw_status do_pass(run_ctx *r, lwk_pass *ps, int k, int a)
 {
     if (!ps->copy_only && lwk_colpass_ok(r->s->dtype, ps)) { /* whole lines, coalesced: in place is safe */
         void *dst = r->cur == r->in ? r->out : (void *)r->cur;
@@ -326,13 +316,11 @@ static lw_status do_pass(run_ctx *r, lwk_pass *ps)
         r->cur = dst;
         return LW_OK;
     }
-    int64_t nseg = lwk_pass_segments(r->s->dtype, ps);
-    void *dst;
-    if (nseg == 1) {
-        dst = r->cur == r->in ? r->out : (void *)r->cur;
-    } else {
-        if (!r->tmp) return lw_fail(LW_ERR_INTERNAL, "cuda: pass needs a scratch buffer");
-        dst = r->cur == r->out ? r->tmp : r->out;
+    void *dst = r->cur == r->in ? r->out : (void *)r->cur;
+    if (dst == r->cur && lwk_pass_segments(r->s->dtype, ps) > 1) {
+        LW_TRY(lw_cuda_walk_pass(r->s, k, a, ps, dst, r->scr, r->st));
+        r->cur = dst;
+        return LW_OK;
     }
     CK(lwk_pass_launch(r->s->dtype, ps, r->cur, dst, r->st), "cuda pass kernel launch");
     r->cur = dst;
@@ -376,7 +364,7 @@ static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, i
         if (ps.L.n < 2) continue;
         ps.mode = (int)p->cfg.mode, ps.inverse = inverse, ps.mallat = mallat;
         ps.adjoint = lw_dir_adjoint(p->cfg.direction);
-        LW_TRY(do_pass(r, &ps));
+        LW_TRY(do_pass(r, &ps, k, a));
     }
     return settle(r, k);
 }
@@ -661,7 +649,7 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
 {
     run_ctx r;
     memset(&r, 0, sizeof r);
-    r.p = p, r.s = s, r.in = in, r.out = out, r.st = st, r.cur = in;
+    r.p = p, r.s = s, r.in = in, r.out = out, r.st = st, r.cur = in, r.scr = scratch;
     int inplace = in == out;
     r.tmp = s->tmp_full && (inplace || s->engine == LWE_GENERIC || s->engine == LWE_FS) ? scratch : NULL;
     if (s->engine == LWE_SCHEME) return lw_cuda_run_scheme(p, s, in, out, scratch, st);

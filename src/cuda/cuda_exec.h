@@ -31,8 +31,12 @@ typedef struct lw_cuda_sched {
     lwk_wave w;
     size_t scratch;    /* device scratch bytes for an out-of-place run */
     size_t scr_off[2]; /* tile2d: offsets of the two level buffers */
-    int tmp_full;      /* generic: scratch is a full-size ping-pong buffer */
+    int tmp_full;      /* fs: the scratch is handed to the engine */
     size_t inplace_scratch; /* extra bytes an in-place run needs */
+    size_t walk_stash;      /* generic path: stash of the in-place walks (inplace_exec.c), at scratch offset 0 */
+    int32_t *d_leaders;     /* the Mallat reorder's cycle leaders (device; the plan owns them) */
+    size_t leaders_bytes;
+    int64_t lead_off[LW_MAX_LEVELS][LW_MAX_AXES], lead_n[LW_MAX_LEVELS][LW_MAX_AXES]; /* per level and axis */
     const struct lwk_scheme *scheme; /* LWE_SCHEME: the paper's algorithm */
     size_t scheme_off;               /* LWE_SCHEME: offset of its own scratch */
     int fwd_bands;   /* tile2d forward: LL workspace inside `in` (bands below) */
@@ -40,6 +44,17 @@ typedef struct lw_cuda_sched {
     lw_band_geo bg;
     lw_bands bands;
 } lw_cuda_sched;
+
+/* In place along long lines (inplace_exec.c).  lw_cuda_pass_walks: the pass
+ * runs in place only by walking (its lines are cut in segments);
+ * lw_cuda_walk_prepare (from lw_cuda_choose): the stash size and the cycle
+ * leaders on the device; lw_cuda_sched_release frees them;
+ * lw_cuda_walk_pass: level k, axis a in place on data (Mallat reordered). */
+int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps);
+lw_status lw_cuda_walk_prepare(const lw_plan *p, lw_cuda_sched *s);
+void lw_cuda_sched_release(lw_cuda_sched *s);
+lw_status lw_cuda_walk_pass(const lw_cuda_sched *s, int k, int a, const lwk_pass *ps, void *data, void *stash,
+                            cudaStream_t st);
 
 /* Choose the engine: levels 0 copy; a paper's scheme by name
  * (lw_cuda_choose_scheme); an engine by name, which must apply

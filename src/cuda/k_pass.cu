@@ -8,11 +8,20 @@
  * apply. */
 #include "lw_cuda_dev.cuh"
 
+#include <string.h>
+
 #define PASS_THREADS 256
 #define PASS_SMEM_MAX (96 * 1024)
+/* walk: blocks wanted in flight (about four per SM of an H100-class device);
+ * lines are cut into chunks until their count reaches it */
+#define WALK_BLOCKS 512
 
 typedef struct pass_geo {
     int P;          /* lines per block */
+    int walk;       /* in place: a block walks its chunk's segments in order (lwk_walk_launch) */
+    int64_t H;      /* window halo per side */
+    int64_t cseg;   /* walk: segments per chunk */
+    int64_t nchunk; /* walk: chunks per line */
     int contig;     /* 1: threads walk along lines; 0: threads walk across lines */
     int ext;        /* periodic multi-segment: window loaded mod n, no per-step map */
     int64_t seg;    /* outputs per segment */
@@ -23,11 +32,15 @@ typedef struct pass_geo {
 
 static int elsize(int dtype) { return dtype == LWK_F64 ? 8 : 4; }
 
-static pass_geo pass_plan(int dtype, const lwk_pass *p)
+/* walk: room for the carry (P x H originals) beside the window, and chunks
+ * enough to fill the device (each at least two segments long) */
+static pass_geo pass_plan(int dtype, const lwk_pass *p, int walk)
 {
     pass_geo g;
+    memset(&g, 0, sizeof g);
     int64_t n = p->L.n, H = p->w.halo + 1;
-    int64_t cap = (PASS_SMEM_MAX - 32 * 8) / elsize(dtype);
+    int64_t cap = (PASS_SMEM_MAX - 32 * 8) / elsize(dtype) - (walk ? 32 * H : 0);
+    g.H = H;
     g.contig = p->L.lstride == 1 || p->L.nd == 0 || p->L.dstr[0] != 1 || p->L.nlines == 1;
     if (g.contig) {
         if (n <= cap) {
@@ -56,16 +69,40 @@ static pass_geo pass_plan(int dtype, const lwk_pass *p)
         }
     }
     g.ext = p->mode == LW_PERIODIC && g.nseg > 1;
-    g.nitems = ((p->L.nlines + g.P - 1) / g.P) * g.nseg;
+    const int64_t groups = (p->L.nlines + g.P - 1) / g.P;
+    g.nitems = groups * g.nseg;
+    g.cseg = g.nseg, g.nchunk = 1;
+    if (walk && g.nseg > 1) {
+        g.walk = 1;
+        int64_t want = (WALK_BLOCKS + groups - 1) / groups, most = g.nseg / 2;
+        g.nchunk = want < 1 ? 1 : want > most ? (most > 0 ? most : 1) : want;
+        g.cseg = (g.nseg + g.nchunk - 1) / g.nchunk;
+        g.nchunk = (g.nseg + g.cseg - 1) / g.cseg;
+        g.nitems = groups * g.nchunk;
+    }
     return g;
 }
 
+/* Chunk boundary b of a walk (b = 0 .. nchunk; the last is n). */
+__device__ __forceinline__ int64_t walk_bound(const pass_geo &g, int64_t b, int64_t n)
+{
+    int64_t c = b * g.cseg * g.seg;
+    return c < n ? c : n;
+}
+
+/* In place, a walk: the block owning chunk [c0, c1) of its lines runs the
+ * chunk's segments in order; a window position before the segment (already
+ * overwritten by this block) comes from the carry (the originals of the last
+ * H positions, saved from the previous window), one outside the chunk (which
+ * other blocks overwrite) from the stash of originals around each chunk
+ * boundary (walk_stash_kernel, run before). */
 template <class T>
-__global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo g, const T *src, T *dst)
+__global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo g, const T *src, T *dst, const T *stash)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     int64_t *lbase = (int64_t *)smem_raw;
     T *buf = (T *)(smem_raw + 32 * sizeof(int64_t));
+    T *carry = buf + (size_t)g.P * g.WL; /* walk: P x H */
     const int64_t n = p.L.n, ls = p.L.lstride, H = p.w.halo + 1;
     const int tid = threadIdx.x, nt = blockDim.x;
     const int lift = !p.copy_only && n >= 2;
@@ -74,9 +111,15 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
     const int dir = (p.inverse != p.adjoint) ? -1 : 1;
 
     for (int64_t item = blockIdx.x; item < g.nitems; item += gridDim.x) {
-        int64_t lg = item / g.nseg, sg = item - lg * g.nseg;
+        const int64_t per = g.walk ? g.nchunk : g.nseg;
+        int64_t lg = item / per, ch = item - lg * per;
         int64_t line0 = lg * g.P;
         int np = (int)((p.L.nlines - line0) < g.P ? (p.L.nlines - line0) : g.P);
+        const int64_t sg0 = g.walk ? ch * g.cseg : ch, sgn = g.walk ? g.cseg : 1;
+        const int64_t c0 = g.walk ? walk_bound(g, ch, n) : 0, c1 = g.walk ? walk_bound(g, ch + 1, n) : n;
+        for (int i = tid; i < np; i += nt) lbase[i] = lwd_decomp(line0 + i, p.L.nd, p.L.dlen, p.L.dstr);
+        __syncthreads();
+        for (int64_t sg = sg0; sg < sg0 + sgn && sg < g.nseg; sg++) {
         int64_t s0 = sg * g.seg, s1 = s0 + g.seg < n ? s0 + g.seg : n;
         int64_t w0, w1;
         if (g.nseg == 1) {
@@ -88,8 +131,6 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             w1 = s1 + H < n ? s1 + H : n;
         }
         const int64_t wl = w1 - w0;
-        for (int i = tid; i < np; i += nt) lbase[i] = lwd_decomp(line0 + i, p.L.nd, p.L.dlen, p.L.dstr);
-        __syncthreads();
 
         /* load */
         const int demallat = p.mallat && p.inverse && !p.copy_only;
@@ -98,11 +139,27 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             if (g.contig) li = e / wl, j = e - li * wl;
             else j = e / np, li = e - j * np;
             int64_t pos = w0 + j;
-            int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
-            int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
-            buf[li * g.WL + j] = src[lbase[li] + idx * ls];
+            T v;
+            if (g.walk && (pos < c0 || pos >= c1)) {
+                int64_t b = pos < c0 ? ch : ch + 1;
+                v = stash[((line0 + li) * (g.nchunk + 1) + b) * 2 * g.H + (pos - (walk_bound(g, b, n) - g.H))];
+            } else if (g.walk && pos < s0) {
+                v = carry[li * g.H + (pos - (s0 - g.H))];
+            } else {
+                int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
+                int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
+                v = src[lbase[li] + idx * ls];
+            }
+            buf[li * g.WL + j] = v;
         }
         __syncthreads();
+        if (g.walk) { /* the originals the next segment's window starts with */
+            for (int64_t e = tid; e < np * g.H; e += nt) {
+                int64_t li = e / g.H, j = e - li * g.H, pos = s1 - g.H + j;
+                if (pos >= w0) carry[li * g.H + j] = buf[li * g.WL + (pos - w0)];
+            }
+            __syncthreads();
+        }
 
         if (lift) {
             if (p.inverse) {
@@ -170,20 +227,41 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             dst[lbase[li] + idx * ls] = buf[li * g.WL + (pos - w0)];
         }
         __syncthreads();
+        }
     }
 }
 
-template <class T> static cudaError_t pass_run(const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
+/* The originals around each chunk boundary of a walk: 2H positions per
+ * boundary and line, through the periodic wrap (other modes: positions
+ * outside the line are never read). */
+template <class T> __global__ void walk_stash_kernel(lwk_pass p, pass_geo g, const T *src, T *stash)
 {
-    pass_geo g = pass_plan(sizeof(T) == 8 ? LWK_F64 : LWK_F32, p);
-    size_t smem = 32 * sizeof(int64_t) + (size_t)g.P * (size_t)g.WL * sizeof(T);
+    const int64_t n = p.L.n, per = (g.nchunk + 1) * 2 * g.H, total = p.L.nlines * per;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+        int64_t line = e / per, r = e - line * per, b = r / (2 * g.H), t = r - b * 2 * g.H;
+        int64_t pos = walk_bound(g, b, n) - g.H + t;
+        if (p.mode != LW_PERIODIC && (pos < 0 || pos >= n)) continue;
+        pos = lwd_bidx(pos, n, LW_PERIODIC);
+        stash[e] = src[lwd_decomp(line, p.L.nd, p.L.dlen, p.L.dstr) + pos * p.L.lstride];
+    }
+}
+
+template <class T>
+static cudaError_t pass_run(const lwk_pass *p, const void *src, void *dst, void *stash, int walk, cudaStream_t s)
+{
+    pass_geo g = pass_plan(sizeof(T) == 8 ? LWK_F64 : LWK_F32, p, walk);
+    size_t smem = 32 * sizeof(int64_t) + ((size_t)g.P * (size_t)g.WL + (g.walk ? (size_t)g.P * g.H : 0)) * sizeof(T);
     /* once per instantiation; a function-local static is initialised once even
      * when several threads launch at the same time */
     static const cudaError_t attr = cudaFuncSetAttribute(pass_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t grid = g.nitems < (1 << 20) ? g.nitems : (1 << 20);
     if (grid < 1) return cudaSuccess;
-    pass_kernel<T><<<(unsigned)grid, PASS_THREADS, smem, s>>>(*p, g, (const T *)src, (T *)dst);
+    if (g.walk) {
+        int64_t se = p->L.nlines * (g.nchunk + 1) * 2 * g.H, sb = (se + 255) / 256;
+        walk_stash_kernel<T><<<(unsigned)(sb < 65536 ? sb : 65536), 256, 0, s>>>(*p, g, (const T *)src, (T *)stash);
+    }
+    pass_kernel<T><<<(unsigned)grid, PASS_THREADS, smem, s>>>(*p, g, (const T *)src, (T *)dst, (const T *)stash);
     return cudaGetLastError();
 }
 
@@ -288,13 +366,31 @@ extern "C" cudaError_t lwk_colpass_launch(int dtype, const lwk_pass *p, const vo
     }
 }
 
-extern "C" int64_t lwk_pass_segments(int dtype, const lwk_pass *p) { return pass_plan(dtype, p).nseg; }
+extern "C" int64_t lwk_pass_segments(int dtype, const lwk_pass *p) { return pass_plan(dtype, p, 0).nseg; }
+
+extern "C" size_t lwk_walk_stash_bytes(int dtype, const lwk_pass *p)
+{
+    pass_geo g = pass_plan(dtype, p, 1);
+    return g.walk ? (size_t)(p->L.nlines * (g.nchunk + 1) * 2 * g.H) * (size_t)elsize(dtype) : 0;
+}
+
+static cudaError_t pass_any(int dtype, const lwk_pass *p, const void *src, void *dst, void *stash, int walk,
+                            cudaStream_t s)
+{
+    switch (dtype) {
+    case LWK_F32: return pass_run<float>(p, src, dst, stash, walk, s);
+    case LWK_F64: return pass_run<double>(p, src, dst, stash, walk, s);
+    default: return pass_run<int32_t>(p, src, dst, stash, walk, s);
+    }
+}
 
 extern "C" cudaError_t lwk_pass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
 {
-    switch (dtype) {
-    case LWK_F32: return pass_run<float>(p, src, dst, s);
-    case LWK_F64: return pass_run<double>(p, src, dst, s);
-    default: return pass_run<int32_t>(p, src, dst, s);
-    }
+    return pass_any(dtype, p, src, dst, NULL, 0, s);
+}
+
+extern "C" cudaError_t lwk_walk_launch(int dtype, const lwk_pass *p, void *data, void *stash, cudaStream_t s)
+{
+    if (p->mallat) return cudaErrorInvalidValue; /* in place along the line: interleaved, then lwk_permute_launch */
+    return pass_any(dtype, p, data, data, stash, 1, s);
 }

@@ -56,6 +56,18 @@ typedef struct lwk_pass {
 /* Number of segments the pass cuts each line in (1: in place is safe). */
 int64_t lwk_pass_segments(int dtype, const lwk_pass *p);
 cudaError_t lwk_pass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
+/* In place along long lines (more segments than one): each block walks a
+ * chunk of its lines segment by segment, keeping the originals its next
+ * window needs, after a stash of the originals around the chunk boundaries
+ * (lwk_walk_stash_bytes of scratch).  The coefficients stay at their sample
+ * positions (p->mallat must be 0): lwk_permute_launch reorders them. */
+size_t lwk_walk_stash_bytes(int dtype, const lwk_pass *p);
+cudaError_t lwk_walk_launch(int dtype, const lwk_pass *p, void *data, void *stash, cudaStream_t s);
+/* In-place Mallat reorder along the lines by cycles, from their leaders
+ * (lw_mallat_cycle_leaders of L->n, on the device); inverse: back to the
+ * sample positions. */
+cudaError_t lwk_permute_launch(int dtype, const lwk_lines *L, const int32_t *leaders, int64_t ncyc, int inverse,
+                               void *x, cudaStream_t s);
 /* Column pass: lines whose neighbours (dlen[0]) are contiguous, whole lines in
  * shared memory, in place or not.  lwk_colpass_ok says whether it applies. */
 int lwk_colpass_ok(int dtype, const lwk_pass *p);

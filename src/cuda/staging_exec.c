@@ -179,9 +179,10 @@ static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
 static lw_status run_whole(lw_host_call *h, const void *in, void *out)
 {
     lw_box b = lw_box_linear(h->s->bytes);
+    void *dres = in == out ? h->d_in : h->d_out; /* in place on the host: in place on the device */
     LW_TRY(lw_stage_up(h->stg, &b, in, h->d_in, h->din, h->st[0]));
-    LW_TRY(lw_cuda_run(h->p, h->s, h->d_in, h->d_out, h->d_scr, h->st[0]));
-    LW_TRY(lw_stage_down(h->stg, &b, out, h->d_out, h->dout, h->st[0]));
+    LW_TRY(lw_cuda_run(h->p, h->s, h->d_in, dres, h->d_scr, h->st[0]));
+    LW_TRY(lw_stage_down(h->stg, &b, out, dres, h->dout, h->st[0]));
     return lw_host_finish(h);
 }
 

@@ -58,7 +58,7 @@ say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm
 if has build; then
   t0=$(date +%s)
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_GIT_COMMIT="$LW_COMMIT" >"$OUT/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_gpu_adjoint test_schemes gpu_bench test_gain >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_gpu_adjoint test_gpu_inplace test_schemes gpu_bench test_gain >>"$OUT/build.log" 2>&1
   rc=$?
   # the CLI only if it builds right now (other work in progress must not break this run)
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave liftwave_shared >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
@@ -94,6 +94,12 @@ if has test; then
   say "test_gpu_adjoint: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test-adjoint.log")"
   grep -E "^(engine|random|fixed|timing)" "$OUT/test-adjoint.log" | tee -a "$SUMMARY"
   grep FAIL "$OUT/test-adjoint.log" | head -20 | tee -a "$SUMMARY"
+  t0=$(date +%s)
+  timeout ${LW_TEST_TIMEOUT:-900} "$T/test_gpu_inplace" >"$OUT/test-inplace.log" 2>&1
+  rc=$?
+  say "test_gpu_inplace: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test-inplace.log")"
+  grep -E "^(engine|in-place|memory|timing)" "$OUT/test-inplace.log" | tee -a "$SUMMARY"
+  grep FAIL "$OUT/test-inplace.log" | head -20 | tee -a "$SUMMARY"
 fi
 
 if has sanitize; then
@@ -108,6 +114,10 @@ if has sanitize; then
     LW_GPU_QUICK=1 LW_GPU_CASES=$n timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu_adjoint" >"$OUT/san-adjoint-$tool.log" 2>&1
     rc=$?
     say "compute-sanitizer $tool (adjoint): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-adjoint-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-adjoint-$tool.log")"
+    t0=$(date +%s)
+    LW_GPU_QUICK=1 LW_GPU_ORACLE=cpu timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu_inplace" >"$OUT/san-inplace-$tool.log" 2>&1
+    rc=$?
+    say "compute-sanitizer $tool (in place): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-inplace-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-inplace-$tool.log")"
   done
 fi
 

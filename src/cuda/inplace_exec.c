@@ -1,0 +1,82 @@
+/* In place along long lines, for the generic path (and so for every engine
+ * run in place): a pass whose lines do not fit a block's shared memory whole
+ * walks them (lwk_walk_launch: interleaved order, a small stash of chunk-edge
+ * originals) and, in the Mallat layout, reorders them by cycles
+ * (lwk_permute_launch) from leaders made here once per plan.  Device memory:
+ * the stash (the plan's scratch) and the leaders, far below 1% of the array
+ * for any line long enough to need them. */
+#include "cuda_exec.h"
+#include "core/cycles.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void pass_of(const lw_plan *p, const lw_cuda_sched *s, int k, int a, lwk_pass *ps)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->w = s->w;
+    lw_lines_for(p, k, a, &ps->L);
+    ps->mode = (int)p->cfg.mode;
+}
+
+int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps)
+{
+    return ps->L.n >= 2 && !lwk_colpass_ok(s->dtype, ps) && lwk_pass_segments(s->dtype, ps) > 1;
+}
+
+lw_status lw_cuda_walk_prepare(const lw_plan *p, lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    const int mallat = p->cfg.layout == LW_MALLAT;
+    int64_t total = 0;
+    s->walk_stash = 0;
+    for (int k = 0; k < g->levels; k++)
+        for (int a = 0; a < g->naxes; a++) {
+            lwk_pass ps;
+            pass_of(p, s, k, a, &ps);
+            s->lead_n[k][a] = 0;
+            if (!lw_cuda_pass_walks(s, &ps)) continue;
+            size_t st = lwk_walk_stash_bytes(s->dtype, &ps);
+            if (st > s->walk_stash) s->walk_stash = st;
+            if (!mallat) continue;
+            int64_t c = lw_mallat_cycle_leaders(ps.L.n, NULL, 0);
+            if (c < 0) return lw_fail(LW_ERR_UNSUPPORTED, "cuda: lines of %lld samples are too long to reorder in place",
+                                      (long long)ps.L.n);
+            s->lead_off[k][a] = total, s->lead_n[k][a] = c;
+            total += c;
+        }
+    if (!total) return LW_OK;
+    int32_t *h = malloc((size_t)total * sizeof *h);
+    if (!h) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %lld cycle leaders", (long long)total);
+    for (int k = 0; k < g->levels; k++)
+        for (int a = 0; a < g->naxes; a++)
+            if (s->lead_n[k][a]) lw_mallat_cycle_leaders(g->len[k][a], h + s->lead_off[k][a], s->lead_n[k][a]);
+    s->leaders_bytes = (size_t)total * sizeof *h;
+    lw_status st = lw_cuda_check(cudaMalloc((void **)&s->d_leaders, s->leaders_bytes), "cudaMalloc (cycle leaders)");
+    if (st == LW_OK)
+        st = lw_cuda_check(cudaMemcpy(s->d_leaders, h, s->leaders_bytes, cudaMemcpyHostToDevice), "cudaMemcpy (cycle leaders)");
+    free(h);
+    if (st != LW_OK) lw_cuda_sched_release(s);
+    return st;
+}
+
+void lw_cuda_sched_release(lw_cuda_sched *s)
+{
+    if (s->d_leaders) cudaFree(s->d_leaders);
+    s->d_leaders = NULL, s->leaders_bytes = 0;
+}
+
+lw_status lw_cuda_walk_pass(const lw_cuda_sched *s, int k, int a, const lwk_pass *ps, void *data, void *stash,
+                            cudaStream_t st)
+{
+    lwk_pass q = *ps;
+    const int reorder = ps->mallat && !ps->copy_only;
+    const int32_t *lead = s->d_leaders + s->lead_off[k][a];
+    q.mallat = 0;
+    if (reorder && ps->inverse) /* coefficients in Mallat order back to their sample positions first */
+        CK(lwk_permute_launch(s->dtype, &ps->L, lead, s->lead_n[k][a], 1, data, st), "cuda reorder kernel launch");
+    CK(lwk_walk_launch(s->dtype, &q, data, stash, st), "cuda in-place pass launch");
+    if (reorder && !ps->inverse)
+        CK(lwk_permute_launch(s->dtype, &ps->L, lead, s->lead_n[k][a], 0, data, st), "cuda reorder kernel launch");
+    return LW_OK;
+}

@@ -1,0 +1,156 @@
+/* In place on the CUDA backend (in == out): the generic path walks lines too
+ * long for a block's shared memory in place and reorders them to the Mallat
+ * layout by cycles (src/cuda/inplace_exec.c), so every engine runs in place
+ * with device memory beyond the array of at most 1% of it.
+ *   - every wavelet x float32 / float64 / int32 x both modes x both layouts x
+ *     forward / inverse (the adjoints on float) on shapes whose lines need the
+ *     walk: a long 1-D signal (contiguous, chunked), tall 2-D columns, a batch
+ *     of tall planes over axes (1, 2), a 3-D volume with a long middle axis;
+ *     one level and the maximum; device pointers in place, some host pointers
+ *     in place; each against the CPU reference (gpu_common.h);
+ *   - device memory: 8192^2 float32 cdf97 1 and 5 levels, forward and inverse,
+ *     in place: the cudaMemGetInfo drop across plan + execute is at most 1% of
+ *     the array, and lw_workspace_size reports no more than that;
+ *   - a timing line per case of the memory check, in place and out of place
+ *     (information only; `liftwave bench --inplace` measures).
+ *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer)
+ * Exits 77 with "SKIP: no CUDA device" when there is no device. */
+#define LW_GPU_NO_BIG_CASE
+#include "gpu_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct shape_case {
+    int rank, naxes, axes[3];
+    int64_t shape[4];
+} shape_case;
+
+static const shape_case shapes[] = {
+    {1, 0, {0}, {50001}},               /* one long contiguous line: chunked walk */
+    {2, 0, {0}, {3001, 67}},            /* tall columns: walk, odd length */
+    {2, 0, {0}, {2048, 40}},            /* tall columns over several levels */
+    {3, 2, {1, 2}, {3, 1500, 33}},      /* a batch of tall planes */
+    {3, 0, {0}, {6, 1200, 17}},         /* 3-D, long middle axis */
+};
+static const shape_case quick_shapes[] = {
+    {1, 0, {0}, {30001}},
+    {2, 0, {0}, {1100, 35}},
+};
+
+static long g_walk_cases;
+
+static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d, int levels,
+                int devptr)
+{
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = sc->rank, c.naxes = sc->naxes;
+    for (int i = 0; i < sc->rank; i++) c.shape[i] = sc->shape[i] + (m == LW_PERIODIC && (sc->shape[i] & 1));
+    for (int i = 0; i < sc->naxes; i++) c.axes[i] = sc->axes[i];
+    c.w = w, c.t = t, c.m = m, c.lay = lay, c.dir = d, c.levels = levels, c.devptr = devptr, c.inplace = 1;
+    long before = g_cases;
+    run_case(&c);
+    g_walk_cases += g_cases - before;
+}
+
+static void sweep(int quick)
+{
+    const shape_case *S = quick ? quick_shapes : shapes;
+    int ns = quick ? (int)(sizeof quick_shapes / sizeof *quick_shapes) : (int)(sizeof shapes / sizeof *shapes);
+    static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
+    long k = 0;
+    for (int si = 0; si < ns; si++)
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (int ti = 0; ti < 3; ti++)
+                for (int m = 0; m < 2; m++)
+                    for (int lay = 0; lay < 2; lay++)
+                        for (int d = 0; d < 4; d++, k++) {
+                            if (types[ti] == LW_INT32 && d >= 2) continue; /* integer adjoints: none */
+                            if (w == LW_FS && d >= 2) continue;             /* test_gpu_adjoint covers fs */
+                            if (quick && (k % 3) != 0) continue;
+                            int levels = (k / 4) % 2 ? -1 : 1;
+                            one(&S[si], (lw_wavelet)w, types[ti], (lw_mode)m, (lw_layout)lay, (lw_direction)d, levels,
+                                (k % 5) != 2);
+                        }
+    printf("in-place walk cases: %ld run\n", g_walk_cases);
+}
+
+/* device memory and time, 8192^2 float32 cdf97, in place against out of place */
+static void memory_case(int levels, lw_direction d)
+{
+    const int64_t n0 = 8192, n1 = 8192, N = n0 * n1;
+    const size_t bytes = (size_t)N * 4;
+    lw_config cfg;
+    lw_config_init(&cfg);
+    cfg.rank = 2, cfg.shape[0] = n0, cfg.shape[1] = n1, cfg.levels = levels, cfg.direction = d;
+    cfg.backend = LW_BACKEND_CUDA, cfg.flags = LW_FLAG_DEVICE_POINTERS;
+    float *h = malloc(bytes);
+    for (int64_t i = 0; i < N; i++) h[i] = (float)(lw_rng_unit() * 2 - 1);
+    void *x = NULL, *y = NULL;
+    CHECK(cudaMalloc(&x, bytes) == cudaSuccess, "cudaMalloc");
+    cudaMemcpy(x, h, bytes, cudaMemcpyHostToDevice);
+    cudaDeviceSynchronize();
+    size_t f0 = 0, f1 = 0, tot = 0;
+    cudaMemGetInfo(&f0, &tot);
+    lw_plan *p = NULL;
+    CHECK(lw_plan_create(&p, &cfg) == LW_OK, "plan: %s", lw_last_error());
+    if (p) {
+        CHECK(lw_execute(p, x, x) == LW_OK, "in-place execute: %s", lw_last_error());
+        cudaDeviceSynchronize();
+        cudaMemGetInfo(&f1, &tot);
+        size_t ws = 0;
+        lw_workspace_size(p, &ws);
+        long long extra = (long long)f0 - (long long)f1;
+        printf("memory: 8192^2 cdf97 %d level(s) %s in place: %lld bytes beyond the array (%.4f%%), workspace %zu\n",
+               levels, lw_direction_str(d), extra, 100.0 * (double)extra / (double)bytes, ws);
+        CHECK(extra <= (long long)(bytes / 100), "in place took %lld bytes beyond the array (more than 1%%)", extra);
+        CHECK(ws <= bytes / 100, "lw_workspace_size %zu is more than 1%% of the array", ws);
+        /* timing, information only: in place and out of place, median of 9 */
+        CHECK(cudaMalloc(&y, bytes) == cudaSuccess, "cudaMalloc");
+        cudaEvent_t e0, e1;
+        cudaEventCreate(&e0), cudaEventCreate(&e1);
+        float ms[2][9];
+        for (int v = 0; v < 2; v++)
+            for (int r = 0; r < 10; r++) {
+                cudaEventRecord(e0, 0);
+                lw_execute(p, x, v ? y : x);
+                cudaEventRecord(e1, 0);
+                cudaEventSynchronize(e1);
+                if (r) cudaEventElapsedTime(&ms[v][r - 1], e0, e1);
+            }
+        for (int v = 0; v < 2; v++)
+            for (int i = 0; i < 9; i++)
+                for (int j = i + 1; j < 9; j++)
+                    if (ms[v][j] < ms[v][i]) {
+                        float t = ms[v][i];
+                        ms[v][i] = ms[v][j], ms[v][j] = t;
+                    }
+        char dsc[4096];
+        const char *eng = "?";
+        if (lw_plan_describe(p, dsc, sizeof dsc) == LW_OK && (eng = strstr(dsc, "engine: "))) {
+            char *nl = strchr(eng, '\n');
+            if (nl) *nl = 0;
+        }
+        printf("timing: 8192^2 cdf97 %d level(s) %-8s in place %.3f ms, out of place %.3f ms (%s)\n", levels,
+               lw_direction_str(d), ms[0][4], ms[1][4], eng);
+        cudaEventDestroy(e0), cudaEventDestroy(e1);
+    }
+    lw_destroy(p);
+    cudaFree(x), cudaFree(y);
+    free(h);
+}
+
+int main(void)
+{
+    int skip = gpu_test_begin(20261125);
+    if (skip) return skip;
+    int quick = getenv("LW_GPU_QUICK") != NULL;
+    sweep(quick);
+    if (!quick)
+        for (int L = 1; L <= 5; L += 4)
+            for (int d = 0; d < 2; d++) memory_case(L, (lw_direction)d);
+    for (int k = 0; k < LWE_COUNT; k++) printf("engine %-8s used by %ld cases\n", engine_name(k), g_engine_count[k]);
+    cudaStreamDestroy(g_stream);
+    return lw_test_finish("test_gpu_inplace");
+}
