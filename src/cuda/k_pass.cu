@@ -120,113 +120,113 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
         for (int i = tid; i < np; i += nt) lbase[i] = lwd_decomp(line0 + i, p.L.nd, p.L.dlen, p.L.dstr);
         __syncthreads();
         for (int64_t sg = sg0; sg < sg0 + sgn && sg < g.nseg; sg++) {
-        int64_t s0 = sg * g.seg, s1 = s0 + g.seg < n ? s0 + g.seg : n;
-        int64_t w0, w1;
-        if (g.nseg == 1) {
-            w0 = 0, w1 = n;
-        } else if (g.ext) {
-            w0 = s0 - H, w1 = s1 + H;
-        } else {
-            w0 = s0 - H > 0 ? s0 - H : 0;
-            w1 = s1 + H < n ? s1 + H : n;
-        }
-        const int64_t wl = w1 - w0;
-
-        /* load */
-        const int demallat = p.mallat && p.inverse && !p.copy_only;
-        for (int64_t e = tid; e < np * wl; e += nt) {
-            int64_t li, j;
-            if (g.contig) li = e / wl, j = e - li * wl;
-            else j = e / np, li = e - j * np;
-            int64_t pos = w0 + j;
-            T v;
-            if (g.walk && (pos < c0 || pos >= c1)) {
-                int64_t b = pos < c0 ? ch : ch + 1;
-                v = stash[((line0 + li) * (g.nchunk + 1) + b) * 2 * g.H + (pos - (walk_bound(g, b, n) - g.H))];
-            } else if (g.walk && pos < s0) {
-                v = carry[li * g.H + (pos - (s0 - g.H))];
+            int64_t s0 = sg * g.seg, s1 = s0 + g.seg < n ? s0 + g.seg : n;
+            int64_t w0, w1;
+            if (g.nseg == 1) {
+                w0 = 0, w1 = n;
+            } else if (g.ext) {
+                w0 = s0 - H, w1 = s1 + H;
             } else {
-                int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
-                int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
-                v = src[lbase[li] + idx * ls];
+                w0 = s0 - H > 0 ? s0 - H : 0;
+                w1 = s1 + H < n ? s1 + H : n;
             }
-            buf[li * g.WL + j] = v;
-        }
-        __syncthreads();
-        if (g.walk) { /* the originals the next segment's window starts with */
-            for (int64_t e = tid; e < np * g.H; e += nt) {
-                int64_t li = e / g.H, j = e - li * g.H, pos = s1 - g.H + j;
-                if (pos >= w0) carry[li * g.H + j] = buf[li * g.WL + (pos - w0)];
+            const int64_t wl = w1 - w0;
+
+            /* load */
+            const int demallat = p.mallat && p.inverse && !p.copy_only;
+            for (int64_t e = tid; e < np * wl; e += nt) {
+                int64_t li, j;
+                if (g.contig) li = e / wl, j = e - li * wl;
+                else j = e / np, li = e - j * np;
+                int64_t pos = w0 + j;
+                T v;
+                if (g.walk && (pos < c0 || pos >= c1)) {
+                    int64_t b = pos < c0 ? ch : ch + 1;
+                    v = stash[((line0 + li) * (g.nchunk + 1) + b) * 2 * g.H + (pos - (walk_bound(g, b, n) - g.H))];
+                } else if (g.walk && pos < s0) {
+                    v = carry[li * g.H + (pos - (s0 - g.H))];
+                } else {
+                    int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
+                    int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
+                    v = src[lbase[li] + idx * ls];
+                }
+                buf[li * g.WL + j] = v;
             }
             __syncthreads();
-        }
+            if (g.walk) { /* the originals the next segment's window starts with */
+                for (int64_t e = tid; e < np * g.H; e += nt) {
+                    int64_t li = e / g.H, j = e - li * g.H, pos = s1 - g.H + j;
+                    if (pos >= w0) carry[li * g.H + j] = buf[li * g.WL + (pos - w0)];
+                }
+                __syncthreads();
+            }
 
-        if (lift) {
-            if (p.inverse) {
-                for (int64_t e = tid; e < np * wl; e += nt) {
-                    int64_t li, j;
-                    if (g.contig) li = e / wl, j = e - li * wl;
-                    else j = e / np, li = e - j * np;
-                    T *x = &buf[li * g.WL + j];
-                    *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), dir);
-                }
-                __syncthreads();
-            }
-            for (int ss = 0; ss < p.w.nsteps; ss++) {
-                int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
-                int par = p.adjoint ? !p.w.target_odd[s] : p.w.target_odd[s]; /* the samples updated */
-                int64_t first = w0 + (((int)(w0 & 1)) != par ? 1 : 0);
-                int64_t ntg = first < w1 ? (w1 - first + 1) / 2 : 0;
-                for (int64_t e = tid; e < np * ntg; e += nt) {
-                    int64_t li, q;
-                    if (g.contig) li = e / ntg, q = e - li * ntg;
-                    else q = e / np, li = e - q * np;
-                    int64_t pos = first + 2 * q;
-                    T *row = &buf[li * g.WL];
-                    if (p.adjoint) { /* reads the step's targets only: in place is safe */
-                        row[pos - w0] = lwd_adj_step<T>(p.w, s, row[pos - w0], row, w0, wl, pos, n, p.mode, g.ext, dir);
-                        continue;
+            if (lift) {
+                if (p.inverse) {
+                    for (int64_t e = tid; e < np * wl; e += nt) {
+                        int64_t li, j;
+                        if (g.contig) li = e / wl, j = e - li * wl;
+                        else j = e / np, li = e - j * np;
+                        T *x = &buf[li * g.WL + j];
+                        *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), dir);
                     }
-                    T taps[LW_MAX_TAPS];
-                    for (int i = 0; i < p.w.ntaps[s]; i++) {
-                        int64_t pp = pos + p.w.off[s][i];
-                        if (!g.ext) pp = lwd_bidx(pp, n, p.mode);
-                        /* a tap outside the window (a segment's edge, whose
-                         * outputs are not stored) reads the nearest sample of
-                         * its own parity: never a target of this step, so no
-                         * thread reads what another writes */
-                        int64_t loc = pp - w0;
-                        loc = loc < 0 ? (loc & 1) : (loc >= wl ? wl - 1 - ((wl - 1 - loc) & 1) : loc);
-                        taps[i] = row[loc];
+                    __syncthreads();
+                }
+                for (int ss = 0; ss < p.w.nsteps; ss++) {
+                    int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
+                    int par = p.adjoint ? !p.w.target_odd[s] : p.w.target_odd[s]; /* the samples updated */
+                    int64_t first = w0 + (((int)(w0 & 1)) != par ? 1 : 0);
+                    int64_t ntg = first < w1 ? (w1 - first + 1) / 2 : 0;
+                    for (int64_t e = tid; e < np * ntg; e += nt) {
+                        int64_t li, q;
+                        if (g.contig) li = e / ntg, q = e - li * ntg;
+                        else q = e / np, li = e - q * np;
+                        int64_t pos = first + 2 * q;
+                        T *row = &buf[li * g.WL];
+                        if (p.adjoint) { /* reads the step's targets only: in place is safe */
+                            row[pos - w0] = lwd_adj_step<T>(p.w, s, row[pos - w0], row, w0, wl, pos, n, p.mode, g.ext, dir);
+                            continue;
+                        }
+                        T taps[LW_MAX_TAPS];
+                        for (int i = 0; i < p.w.ntaps[s]; i++) {
+                            int64_t pp = pos + p.w.off[s][i];
+                            if (!g.ext) pp = lwd_bidx(pp, n, p.mode);
+                            /* a tap outside the window (a segment's edge, whose
+                             * outputs are not stored) reads the nearest sample of
+                             * its own parity: never a target of this step, so no
+                             * thread reads what another writes */
+                            int64_t loc = pp - w0;
+                            loc = loc < 0 ? (loc & 1) : (loc >= wl ? wl - 1 - ((wl - 1 - loc) & 1) : loc);
+                            taps[i] = row[loc];
+                        }
+                        row[pos - w0] = lwd_step<T>(p.w, s, row[pos - w0], taps, dir);
                     }
-                    row[pos - w0] = lwd_step<T>(p.w, s, row[pos - w0], taps, dir);
+                    __syncthreads();
                 }
-                __syncthreads();
-            }
-            if (!p.inverse) {
-                for (int64_t e = tid; e < np * wl; e += nt) {
-                    int64_t li, j;
-                    if (g.contig) li = e / wl, j = e - li * wl;
-                    else j = e / np, li = e - j * np;
-                    T *x = &buf[li * g.WL + j];
-                    *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), dir);
+                if (!p.inverse) {
+                    for (int64_t e = tid; e < np * wl; e += nt) {
+                        int64_t li, j;
+                        if (g.contig) li = e / wl, j = e - li * wl;
+                        else j = e / np, li = e - j * np;
+                        T *x = &buf[li * g.WL + j];
+                        *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), dir);
+                    }
+                    __syncthreads();
                 }
-                __syncthreads();
             }
-        }
 
-        /* store the segment's own outputs */
-        const int remallat = p.mallat && !p.inverse && !p.copy_only;
-        const int64_t so = s1 - s0;
-        for (int64_t e = tid; e < np * so; e += nt) {
-            int64_t li, j;
-            if (g.contig) li = e / so, j = e - li * so;
-            else j = e / np, li = e - j * np;
-            int64_t pos = s0 + j;
-            int64_t idx = remallat ? lwd_mallat(pos, n) : pos;
-            dst[lbase[li] + idx * ls] = buf[li * g.WL + (pos - w0)];
-        }
-        __syncthreads();
+            /* store the segment's own outputs */
+            const int remallat = p.mallat && !p.inverse && !p.copy_only;
+            const int64_t so = s1 - s0;
+            for (int64_t e = tid; e < np * so; e += nt) {
+                int64_t li, j;
+                if (g.contig) li = e / so, j = e - li * so;
+                else j = e / np, li = e - j * np;
+                int64_t pos = s0 + j;
+                int64_t idx = remallat ? lwd_mallat(pos, n) : pos;
+                dst[lbase[li] + idx * ls] = buf[li * g.WL + (pos - w0)];
+            }
+            __syncthreads();
         }
     }
 }
