@@ -209,6 +209,17 @@ typedef enum lw_backend {
  * and never modifies the caller's array, flag or not.  The CPU backends
  * ignore the flag (they never modify `in`). */
 #define LW_FLAG_DESTROY_INPUT 0x2u
+/* The plan runs in place only: lw_execute(plan, x, x); in != out fails with
+ * LW_ERR_INVALID_ARGUMENT.  The CUDA backend then holds only the in-place
+ * workspace (lines too long for a block: a stash of originals at chunk edges
+ * and the cycle leaders of the Mallat reorder) and none of the out-of-place
+ * one (a 2-D pyramid's lowpass bands, the host pipeline's output copy):
+ * device memory beyond the array (and, with host pointers, its one device
+ * copy) is at most 1% of the array, or 1 MiB for arrays under 100 MiB, and
+ * lw_workspace_size reports it.  A plan that cannot run in place within that
+ * (the papers' GPU schemes, fs over several axes: they copy the input) fails
+ * at creation with LW_ERR_UNSUPPORTED.  Not with LW_FLAG_DESTROY_INPUT. */
+#define LW_FLAG_IN_PLACE 0x4u
 
 /* Everything a plan needs.  Initialise with lw_config_init() and change fields. */
 typedef struct lw_config {

@@ -32,13 +32,17 @@ static inline LW_HOST_DEVICE int lw_adj_interior(int64_t s, int64_t n, int reach
 /* NAME(row, w0, wl, s, n, mode, ntaps, off, wt): the transposed step's sum
  * for source s in [0, n), folding included.  AT(row, t, w0, wl) is the
  * expression for x[t]: LW_ADJ_WINDOW reads row[t - w0] clamped into [0, wl)
- * (a window of the line, as the CUDA pass holds; a clamped read lands only
- * in the window's halo, whose results are dropped); LW_ADJ_SPLIT reads a
+ * to the nearest sample of t's parity (a window of the line, as the CUDA
+ * pass holds; a clamped read lands only in the window's halo, whose results
+ * are dropped, and never on a target of the step, which another thread may
+ * be writing: the sources have the other parity); LW_ADJ_SPLIT reads a
  * line held split, even samples from row[0], odd ones from row[wl];
  * LW_ADJ_STRIDED reads sample t at row[t * wl] (lines side by side).  One
  * body per element type T (weights of type WT); QUAL adds the qualifiers
  * (static inline, __device__). */
-#define LW_ADJ_WINDOW(row, t, w0, wl) (row)[(t) - (w0) < 0 ? 0 : ((t) - (w0) >= (wl) ? (wl) - 1 : (t) - (w0))]
+#define LW_ADJ_WINDOW(row, t, w0, wl)                                                                     \
+    (row)[(t) - (w0) < 0 ? (((t) - (w0)) & 1)                                                               \
+                         : ((t) - (w0) >= (wl) ? (wl) - 1 - (((wl) - 1 - ((t) - (w0))) & 1) : (t) - (w0))]
 #define LW_ADJ_SPLIT(row, t, w0, wl) (row)[((t) & 1) ? (wl) + ((t) >> 1) : ((t) >> 1)]
 #define LW_ADJ_STRIDED(row, t, w0, wl) (row)[(t) * (wl)]
 #define LW_DEFINE_ADJ_GATHER(NAME, T, WT, QUAL, AT)                                                      \

@@ -68,6 +68,9 @@ lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
     if (st == LW_OK && (cfg->threads < 0 || cfg->threads > LW_MAX_THREADS))
         st = lw_fail(LW_ERR_INVALID_ARGUMENT, "threads = %d: want 0 (the OpenMP default) to %d", cfg->threads,
                      LW_MAX_THREADS);
+    if (st == LW_OK && (cfg->flags & LW_FLAG_IN_PLACE) && (cfg->flags & LW_FLAG_DESTROY_INPUT))
+        st = lw_fail(LW_ERR_INVALID_ARGUMENT, "LW_FLAG_IN_PLACE with LW_FLAG_DESTROY_INPUT: in place there is no "
+                                              "separate input to destroy");
     if (st == LW_OK) st = resolve_gains(p);
     if (st == LW_OK) st = lw_tuning_parse(cfg->tuning, &p->tune);
     if (st == LW_OK && cfg->tuning) strcpy(p->tuning, cfg->tuning); /* length checked by the parser */
@@ -96,6 +99,8 @@ lw_status lw_execute(const lw_plan *plan, const void *in, void *out)
 {
     if (!plan) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL plan");
     if (!in || !out) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL data pointer");
+    if ((plan->cfg.flags & LW_FLAG_IN_PLACE) && in != out)
+        return lw_fail(LW_ERR_INVALID_ARGUMENT, "the plan was made with LW_FLAG_IN_PLACE: in and out must be the same");
     return plan->ops->execute(plan, in, out);
 }
 

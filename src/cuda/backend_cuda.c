@@ -207,16 +207,34 @@ static lw_status cuda_plan(lw_plan *plan)
     lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
     im->inverse = plan->cfg.direction == LW_INVERSE;
     if (st == LW_OK) st = lw_cuda_choose(plan, &im->s);
+    const int only_in_place = (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0;
+    if (st == LW_OK && only_in_place) { /* the in-place workspace only, within its bound */
+        const size_t held = im->s.inplace_scratch + im->s.leaders_bytes;
+        const size_t bound = im->s.bytes >= ((size_t)100 << 20) ? im->s.bytes / 100 : ((size_t)1 << 20);
+        /* the papers' schemes and the multi-axis fs engine copy the input first */
+        const int copies = im->s.engine == LWE_SCHEME || (im->s.engine == LWE_FS && im->s.inplace_scratch >= im->s.bytes);
+        if (copies)
+            st = lw_fail(LW_ERR_UNSUPPORTED, "cuda: engine %s does not run in place (it copies the input first): with "
+                         "LW_FLAG_IN_PLACE use scheme auto on a separable wavelet, or run out of place", im->s.engine_name);
+        else if (held > bound)
+            st = lw_fail(LW_ERR_UNSUPPORTED, "cuda: this plan (engine %s) needs %zu bytes of device memory beyond the "
+                         "array in place, more than %zu (1%% of the array, or 1 MiB below 100 MiB)", im->s.engine_name,
+                         held, bound);
+        im->s.scratch = im->s.inplace_scratch;
+    }
     if (st == LW_OK) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         const lw_tuning *tu = &plan->tune;
         lw_stage_cfg_resolve(&im->stage, tu->stage_kb, tu->stage_buffers, tu->copy_threads, tu->pageable,
                              tu->register_min_mb, cores > 0 ? (int)cores : 1, im->s.bytes);
         lw_config tc;
-        /* without it (it fails only where the whole plan would) the pyramid runs whole */
-        if (lw_host_pyramid_tail_config(plan, &im->s, &tc) && lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
+        /* without it (it fails only where the whole plan would) the pyramid runs whole;
+         * in place the host pipelines (out of place only) are not made */
         lw_config sc[3];
-        if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc, &tc)) {
+        if (only_in_place) {
+        } else if (lw_host_pyramid_tail_config(plan, &im->s, &tc)) {
+            if (lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
+        } else if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc, &tc)) {
             int ok = 1;
             for (int k = 0; k < 3 && ok; k++) ok = lw_plan_create(&im->slab[k], &sc[k]) == LW_OK;
             if (ok && tc.rank) ok = lw_plan_create(&im->tail, &tc) == LW_OK;

@@ -9,8 +9,11 @@
  *     one level and the maximum; device pointers in place, some host pointers
  *     in place; each against the CPU reference (gpu_common.h);
  *   - device memory: 8192^2 float32 cdf97 1 and 5 levels, forward and inverse,
- *     in place: the cudaMemGetInfo drop across plan + execute is at most 1% of
- *     the array, and lw_workspace_size reports no more than that;
+ *     a plan with LW_FLAG_IN_PLACE: the cudaMemGetInfo drop across plan +
+ *     execute is at most 1% of the array, and lw_workspace_size reports no
+ *     more than that;
+ *   - LW_FLAG_IN_PLACE refusals: in != out; fs over two axes (its engine
+ *     copies the input) at plan creation;
  *   - a timing line per case of the memory check, in place and out of place
  *     (information only; `liftwave bench --inplace` measures).
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer)
@@ -84,7 +87,7 @@ static void memory_case(int levels, lw_direction d)
     lw_config cfg;
     lw_config_init(&cfg);
     cfg.rank = 2, cfg.shape[0] = n0, cfg.shape[1] = n1, cfg.levels = levels, cfg.direction = d;
-    cfg.backend = LW_BACKEND_CUDA, cfg.flags = LW_FLAG_DEVICE_POINTERS;
+    cfg.backend = LW_BACKEND_CUDA, cfg.flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_IN_PLACE;
     float *h = malloc(bytes);
     for (int64_t i = 0; i < N; i++) h[i] = (float)(lw_rng_unit() * 2 - 1);
     void *x = NULL, *y = NULL;
@@ -93,7 +96,7 @@ static void memory_case(int levels, lw_direction d)
     cudaDeviceSynchronize();
     size_t f0 = 0, f1 = 0, tot = 0;
     cudaMemGetInfo(&f0, &tot);
-    lw_plan *p = NULL;
+    lw_plan *p = NULL, *po = NULL;
     CHECK(lw_plan_create(&p, &cfg) == LW_OK, "plan: %s", lw_last_error());
     if (p) {
         CHECK(lw_execute(p, x, x) == LW_OK, "in-place execute: %s", lw_last_error());
@@ -108,13 +111,16 @@ static void memory_case(int levels, lw_direction d)
         CHECK(ws <= bytes / 100, "lw_workspace_size %zu is more than 1%% of the array", ws);
         /* timing, information only: in place and out of place, median of 9 */
         CHECK(cudaMalloc(&y, bytes) == cudaSuccess, "cudaMalloc");
+        CHECK(lw_execute(p, x, y) == LW_ERR_INVALID_ARGUMENT, "in != out with LW_FLAG_IN_PLACE accepted");
+        cfg.flags = LW_FLAG_DEVICE_POINTERS;
+        CHECK(lw_plan_create(&po, &cfg) == LW_OK, "plan: %s", lw_last_error());
         cudaEvent_t e0, e1;
         cudaEventCreate(&e0), cudaEventCreate(&e1);
         float ms[2][9];
         for (int v = 0; v < 2; v++)
             for (int r = 0; r < 10; r++) {
                 cudaEventRecord(e0, 0);
-                lw_execute(p, x, v ? y : x);
+                lw_execute(v ? po : p, x, v ? y : x);
                 cudaEventRecord(e1, 0);
                 cudaEventSynchronize(e1);
                 if (r) cudaEventElapsedTime(&ms[v][r - 1], e0, e1);
@@ -136,9 +142,25 @@ static void memory_case(int levels, lw_direction d)
                lw_direction_str(d), ms[0][4], ms[1][4], eng);
         cudaEventDestroy(e0), cudaEventDestroy(e1);
     }
-    lw_destroy(p);
+    lw_destroy(p), lw_destroy(po);
     cudaFree(x), cudaFree(y);
     free(h);
+}
+
+static void refusals(void)
+{
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2, c.shape[0] = 300, c.shape[1] = 200, c.wavelet = LW_FS, c.backend = LW_BACKEND_CUDA;
+    c.flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_IN_PLACE;
+    lw_plan *p = NULL;
+    lw_status s = lw_plan_create(&p, &c);
+    printf("refusal: fs over two axes in place only: %s\n", lw_last_error());
+    CHECK(s == LW_ERR_UNSUPPORTED && !p, "fs 2-D with LW_FLAG_IN_PLACE: status %d", (int)s);
+    c.shape[0] = 1; /* one active axis: the generic path, in place */
+    s = lw_plan_create(&p, &c);
+    CHECK(s == LW_OK, "fs 1 x 200 with LW_FLAG_IN_PLACE: %s", lw_last_error());
+    lw_destroy(p);
 }
 
 int main(void)
@@ -147,6 +169,7 @@ int main(void)
     if (skip) return skip;
     int quick = getenv("LW_GPU_QUICK") != NULL;
     sweep(quick);
+    refusals();
     if (!quick)
         for (int L = 1; L <= 5; L += 4)
             for (int d = 0; d < 2; d++) memory_case(L, (lw_direction)d);

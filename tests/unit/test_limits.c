@@ -5,7 +5,9 @@
  *   - every transformed axis of length 1: any level count is the identity;
  *   - the scaling: DC gain 1 / Nyquist gain 2 (cdf, dd137, fs, integer haar),
  *     sqrt(2) for haar and d4;
- *   - status values and strings. */
+ *   - status values and strings;
+ *   - LW_FLAG_IN_PLACE: in place runs (as without the flag), in != out and the
+ *     flag with LW_FLAG_DESTROY_INPUT are refused with LW_ERR_INVALID_ARGUMENT. */
 #include "liftwave.h"
 #include "lw_test.h"
 #include "lw_test_plan.h"
@@ -273,8 +275,36 @@ static void test_status(void)
     lw_destroy(p);
 }
 
+static void test_in_place_flag(void)
+{
+    for (int bi = 0; bi < 2; bi++) {
+        lw_config c;
+        lw_config_init(&c);
+        c.rank = 2, c.shape[0] = 37, c.shape[1] = 20, c.levels = 2, c.backend = BACKENDS[bi];
+        c.flags = LW_FLAG_IN_PLACE;
+        lw_plan *p = NULL, *q = NULL;
+        CHECK(lw_plan_create(&p, &c) == LW_OK, "%s: in-place plan: %s", lw_backend_name(c.backend), lw_last_error());
+        c.flags = 0;
+        CHECK(lw_plan_create(&q, &c) == LW_OK, "%s: plan: %s", lw_backend_name(c.backend), lw_last_error());
+        float x[740], y[740], z[740];
+        for (int i = 0; i < 740; i++) x[i] = y[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
+        if (p && q) {
+            CHECK(lw_execute(p, x, x) == LW_OK, "in place with the flag: %s", lw_last_error());
+            CHECK(lw_execute(q, y, z) == LW_OK, "out of place: %s", lw_last_error());
+            CHECK(memcmp(x, z, sizeof x) == 0, "%s: in place with the flag differs from out of place",
+                  lw_backend_name(c.backend));
+            CHECK(lw_execute(p, y, z) == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "LW_FLAG_IN_PLACE"),
+                  "in != out with the flag: %s", lw_last_error());
+        }
+        lw_destroy(p), lw_destroy(q);
+        c.flags = LW_FLAG_IN_PLACE | LW_FLAG_DESTROY_INPUT;
+        CHECK(lw_plan_create(&p, &c) == LW_ERR_INVALID_ARGUMENT && !p, "in place + destroy input accepted");
+    }
+}
+
 int main(void)
 {
+    test_in_place_flag();
     lw_test_seed(20261123);
     test_overflow_detected();
     test_safe_range();
