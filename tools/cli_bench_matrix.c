@@ -337,6 +337,15 @@ static char *joined_command(int argc, char **argv)
     return s;
 }
 
+/* v as a record writes it (6 significant digits): the run's own summary is
+ * then the summary `--matrix-summary` prints from its records. */
+static double as_written(double v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.6g", v);
+    return strtod(buf, NULL);
+}
+
 static int run_cells(const cell *cells, int n, const matrix_opts *o, const char *command)
 {
     int nres = n * o->nplace;
@@ -364,7 +373,7 @@ static int run_cells(const cell *cells, int n, const matrix_opts *o, const char 
             cr->failed = 1, status = 1;
             print_failed(c, k.inplace, date, command, o->json);
         } else {
-            cr->frac = r.frac, cr->median_s = r.median_s, cr->verified = r.verified;
+            cr->frac = as_written(r.frac), cr->median_s = as_written(r.median_s), cr->verified = r.verified;
             cr->extra_bytes = (double)r.extra_device_bytes;
             cr->array_bytes = k.config == CFG_HOST ? 0 : 4.0; /* float32; host: no device memory */
             for (int a = 0; a < k.rank; a++) cr->array_bytes *= (double)k.shape[a];
