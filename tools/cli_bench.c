@@ -251,8 +251,9 @@ static void print_help(void)
         "peak seen by cudaMemGetInfo: G2G beyond in and out, in place beyond the one array;\n"
         "C2C: all the plan's device memory), destroy_input, host_memory (none, pinned,\n"
         "pageable) and tuning;\n"
-        "pageable records also register_s (cudaHostRegister + unregister of in and out, the\n"
-        "cost pageable=register adds per call).  The C2C bound is host-to-device and\n"
+        "pageable records also register_s (cudaHostRegister + unregister of in and out, in\n"
+        "place of the one array: the cost pageable=register adds per call).  The C2C bound\n"
+        "is host-to-device and\n"
         "device-to-host copies of pinned buffers at once, whatever the host memory.\n"
         "\n" LW_CLI_EXIT_TEXT,
         LW_BENCH_AUTO_MIN_RUNS, LW_BENCH_AUTO_TARGET_S, LW_BENCH_AUTO_MAX_RUNS, LW_BENCH_CUDA_RUNS,

@@ -403,21 +403,21 @@ if has inplace; then
   python3 - "$OUT/inplace.json" <<'PYEOF' | tee -a "$SUMMARY"
 import json, math, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-key = lambda r: (r["wavelet"], tuple(r["shape"]), tuple(r["axes"]), r["levels"], r["layout"], r["direction"])
+key = lambda r: (r["wavelet"], tuple(r["shape"]), tuple(r["axes"]), r["levels"], r["layout"], r["direction"], r["dtype"])
 pairs = {}
 for r in recs:
     pairs.setdefault(key(r), {})[r["inplace"]] = r
 print("inplace: case | out ms | in ms | in/out | frac of copy out / in | extra / array | verified out/in | targets")
 miss = 0
 for k, p in pairs.items():
-    w, shape, axes, lv, lay, d = k
+    w, shape, axes, lv, lay, d, dt = k
     name = "%s %s%s L%d %s %s" % (w, "x".join(map(str, shape)), " axes " + ",".join(map(str, axes)) if len(axes) < len(shape) else "",
-                                   lv, lay, "fwd" if d == "forward" else "inv")
+                                   lv, lay, "fwd" if d == "forward" else "inv") + ("" if dt == "float32" else " " + dt)
     o, i = p.get(False), p.get(True)
     if not o or not i:
         print("inplace: %s | missing the %s record" % (name, "out-of-place" if not o else "in-place")); miss += 1; continue
     ratio = i["median_s"] / o["median_s"]
-    extra = i["extra_device_bytes"] / (math.prod(shape) * 4.0)
+    extra = i["extra_device_bytes"] / (math.prod(shape) * {"float64": 8.0}.get(i["dtype"], 4.0))
     why = []
     if ratio > (1.5 if lay == "mallat" else 1.15): why.append("ratio")
     if extra > 0.01: why.append("memory")
