@@ -391,9 +391,11 @@ const char *lw_scheme_about(int i);
  * Device-side timing of a plan, and the operation table of the papers' GPU
  * schemes. */
 typedef enum lw_bench_config {
-    LW_BENCH_G2G = 0,         /* device buffers in and out */
-    LW_BENCH_C2C = 1,         /* pinned host buffers (cudaMallocHost), library moves the data */
-    LW_BENCH_C2C_PAGEABLE = 2 /* pageable host buffers (malloc, as NumPy's), library moves the data */
+    LW_BENCH_G2G = 0,          /* device buffers in and out */
+    LW_BENCH_C2C = 1,          /* pinned host buffers (cudaMallocHost), library moves the data */
+    LW_BENCH_C2C_PAGEABLE = 2, /* pageable host buffers (malloc, as NumPy's), library moves the data */
+    LW_BENCH_IN_PLACE = 0x100  /* OR-ed into one of the above: time lw_execute(plan, x, x) on one
+                                * buffer of that kind, the input restored before every run */
 } lw_bench_config;
 
 typedef struct lw_bench_result {
@@ -406,7 +408,8 @@ typedef struct lw_bench_result {
     int verified;        /* 1: output of the timed runs equals host_ref within tol */
     double max_rel_err;  /* vs host_ref, relative to max |host_ref| */
     char device[128];    /* device name */
-    size_t device_extra_bytes; /* device memory the plan took beyond in and out (peak seen) */
+    size_t device_extra_bytes; /* device memory the plan took beyond the bench's own buffers (G2G:
+                                * in and out, or in place the one array; peak seen) */
     double register_s;   /* C2C_PAGEABLE: cudaHostRegister + cudaHostUnregister of the input and
                           * output buffers, seconds (median of 3; what pageable=register adds per call) */
 } lw_bench_result;
@@ -417,6 +420,10 @@ typedef struct lw_bench_result {
  * and compare the result with host_ref (NULL: not verified).  The C2C
  * configs time lw_execute on host buffers of that kind (the plan's tuning
  * says how pageable memory moves); their bound is always pinned memory.
+ * With LW_BENCH_IN_PLACE every run (warm-up and timed) transforms one buffer
+ * in place; the input is copied back into it before each run, outside the
+ * timed region (G2G: from a pristine device copy, C2C: from host_in), and
+ * the result of the last run is compared with host_ref.
  * LW_ERR_NO_BACKEND without CUDA.  Not thread safe (it owns the device while
  * it times). */
 lw_status lw_cuda_bench(const lw_config *cfg, lw_bench_config config, int repeat, const void *host_in,

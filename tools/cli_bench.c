@@ -10,7 +10,12 @@
  * Every record is checked: the output is poisoned before the timed runs and
  * compared afterwards with the cpu-ref backend on the same input.
  *
- * This file: options, combinations and output; cli_bench_run.c: one record. */
+ * --inplace times every combination in place (lw_execute(plan, x, x), the
+ * input restored before each run outside the timing); --inplace=both times
+ * each out of place, then in place, and ends with their ratios.
+ *
+ * This file: options and combinations; cli_bench_output.c: the records;
+ * cli_bench_run.c: one record. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli_bench.h"
@@ -36,11 +41,12 @@
 #define config_names lw_bench_config_names
 
 typedef struct bench_opts {
-    int nbackend, nwavelet, nlevels, nmode, nshape, ndtype, ndir, nconfig, nscheme, nthreads, nhostmem;
+    int nbackend, nwavelet, nlevels, nmode, nshape, ndtype, ndir, nconfig, nscheme, nthreads, nhostmem, nlayout;
     lw_backend backend[MAXV];
     lw_wavelet wavelet[MAXV];
     int levels[MAXV]; /* LW_LEVELS_MAX for "max" */
     lw_mode mode[MAXV];
+    lw_layout layout[MAXV];
     int rank[MAXV];
     int64_t shape[MAXV][3];
     lw_dtype dtype[MAXV];
@@ -50,6 +56,8 @@ typedef struct bench_opts {
     char scheme[LW_BENCH_MAX_SCHEMES][32];
     int threads[MAXV]; /* 0 = the runtime's default */
     int integer, json, repeat, table, destroy_input;
+    int nplace, place[2]; /* the placements timed: 0 out of place, 1 in place (--inplace) */
+    int naxes, axes[3];   /* --axes: the transformed axes of every shape (0: all) */
     char tuning[768]; /* the environment's tuning, then --tune */
     int scheme_all, scheme_list; /* --scheme all (every GPU scheme + auto), --scheme list */
     int nmpix;
@@ -124,18 +132,19 @@ static int parse_shape(const char *s, int *rank, int64_t *shape)
 
 static void print_help(void)
 {
-    static char text[12288];
+    static char text[14336];
     snprintf(text, sizeof text,
         "usage: liftwave bench [--backend B] [--wavelet W] [--levels N|max] [--mode M]\n"
         "                      [--shape 8192x8192] [--dtype float32|float64|int32|float16|bfloat16]\n"
         "                      [--integer]\n"
         "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
         "                      [--host-memory pinned|pageable]\n"
+        "                      [--layout mallat|interleaved] [--axes A,B] [--inplace[=both]]\n"
         "                      [--repeat N] [--threads N] [--sizes-mpix M] [--destroy-input]\n"
         "                      [--tune KEY=VALUE,...]\n"
         "                      [--json] [--table] [--help]\n"
         "       liftwave bench --backend cuda --matrix [--matrix-only P] [--dry-run] [--repeat N]\n"
-        "                      [--tune T] [--json]\n"
+        "                      [--tune T] [--inplace] [--json]\n"
         "       liftwave bench --matrix-summary RECORDS.json\n"
         "\n"
         "Times the transform in memory (no file I/O) on random data.  Options marked\n"
@@ -146,7 +155,10 @@ static void print_help(void)
         "  -w, --wavelet W [list] {wavelets} [cdf97]\n"
         "  -l, --levels N  [list] levels, or the most the shape allows [1]\n"
         "  -m, --mode M    [list] symmetric or periodic [symmetric]\n"
+        "  --layout L      [list] mallat or interleaved (docs/CONVENTIONS.md section 4) [mallat]\n"
         "  --shape S       [list] 1-D to 3-D shape, C order, e.g. 4096x4096 or 256x256x256 [4096x4096]\n"
+        "  --axes A,B      the transformed axes of every shape, 1 to 3 of 0..2 in increasing order\n"
+        "                  (the others are a batch), e.g. --shape 192x512x512 --axes 1,2 [every axis]\n"
         "  --dtype T       [list] float32 float64 int32 float16 bfloat16 [float32; int32 with\n"
         "                  --integer]; the half types on the cpu backends\n"
         "  --integer       the integer (reversible) transforms, on int32 data\n"
@@ -173,6 +185,15 @@ static void print_help(void)
         "                  memory: stage_kb, stage_buffers, copy_threads, pageable, register_min_mb)\n"
         "  --destroy-input cuda: plan with LW_FLAG_DESTROY_INPUT (the input buffer is the\n"
         "                  workspace; restored before every timed run, outside the timing)\n"
+        "  --inplace       time every record in place, lw_execute(plan, x, x), on every backend\n"
+        "                  (cuda: one device array, or one host array for C2C): the input is\n"
+        "                  copied back into x before every run, outside the timing (CUDA events\n"
+        "                  or the clock around the execute only), and the last run's result is\n"
+        "                  checked as usual.  --inplace=both: every combination out of place,\n"
+        "                  then in place, and at the end the ratio of their median times per\n"
+        "                  combination (stderr with --json).  Not with --destroy-input.  With\n"
+        "                  --matrix: every cell out of place and in place, and the ratios\n"
+        "                  after the matrix's summary\n"
         "  --sizes-mpix M  [list] square 2-D shapes of about M Mpixel (M * 2^20 samples, even side),\n"
         "                  added to the --shape list, e.g. 0.1,1,10,64,256\n"
         "  --table         after the records, the papers' table: ps/pixel and fraction of the\n"
@@ -186,7 +207,7 @@ static void print_help(void)
         "levels (0.65); video 64x1080x1920 d4 3 levels (0.65); every wavelet in those; host\n"
         "memory (C2C) cdf97 2-D 16384^2 1 and 5 levels and 3-D 512^3, pinned (0.90 of PCIe)\n"
         "and pageable (0.80); 2-D cdf97 1 level 1080x1920 latency (<= 12 us).  One verified\n"
-        "record per cell (JSON: the keys below plus cell, case, axes, target_kind, target,\n"
+        "record per cell (JSON: the keys below plus cell, case, target_kind, target,\n"
         "meets, floor_bytes, bytes_counted, repeat, command), then the floor (the smallest\n"
         "fraction of the bound, and its cell; target 0.60), the median of the fractions and\n"
         "every cell that misses its target (latency cells are not in the floor or median).\n"
@@ -211,23 +232,28 @@ static void print_help(void)
         "bytes that cross PCIe, 2 * itemsize * the samples, whatever the levels;\n"
         "fraction_of_bound = effective_gbps / bound_gbps.\n"
         "\n"
-        "Verification: the output is poisoned before the timed runs and compared with the\n"
-        "cpu-ref backend afterwards (float32 within 1e-5 of max|ref|, float64 1e-12, int32\n"
+        "Verification: the output is poisoned before the timed runs (in place: the input is\n"
+        "restored) and the last run's output compared with the cpu-ref backend's on the same\n"
+        "input (float32 within 1e-5 of max|ref|, float64 1e-12, int32\n"
         "exact).  Over %lld Mi samples a cuda record is compared with the generic CUDA\n"
         "engine instead (itself tested against cpu-ref; where it does not apply, fs, with the\n"
         "cpu backend, up to the next limit), a cpu record up to %lld Mi samples\n"
         "still with cpu-ref; larger ones are not verified (\"verified\": false).  A mismatch\n"
         "is reported on stderr and the exit status is 1.\n"
         "\n"
-        "JSON keys: wavelet levels shape dtype mode backend scheme direction config median_s\n"
-        "gsamples_per_s ps_per_sample effective_gbps bound bound_gbps fraction_of_bound threads\n"
-        "device commit date verified  (threads is 0 for the cuda configs); host records also\n"
+        "JSON keys: wavelet levels shape axes dtype mode layout backend scheme direction config\n"
+        "inplace median_s gsamples_per_s ps_per_sample effective_gbps bound bound_gbps\n"
+        "fraction_of_bound threads device commit date verified  (threads is 0 for the cuda\n"
+        "configs; inplace true for the records timed in place); host records also\n"
         "simd (the cpu backend's SIMD path: scalar, sse2, avx2, avx512; null for cpu-ref);\n"
         "cuda records also\n"
-        "extra_device_bytes (device memory the plan took beyond in and out, the peak seen by\n"
-        "cudaMemGetInfo), destroy_input, host_memory (none, pinned, pageable) and tuning;\n"
-        "pageable records also register_s (cudaHostRegister + unregister of in and out, the\n"
-        "cost pageable=register adds per call).  The C2C bound is host-to-device and\n"
+        "extra_device_bytes (device memory the plan took beyond the bench's own buffers, the\n"
+        "peak seen by cudaMemGetInfo: G2G beyond in and out, in place beyond the one array;\n"
+        "C2C: all the plan's device memory), destroy_input, host_memory (none, pinned,\n"
+        "pageable) and tuning;\n"
+        "pageable records also register_s (cudaHostRegister + unregister of in and out, in\n"
+        "place of the one array: the cost pageable=register adds per call).  The C2C bound\n"
+        "is host-to-device and\n"
         "device-to-host copies of pinned buffers at once, whatever the host memory.\n"
         "\n" LW_CLI_EXIT_TEXT,
         LW_BENCH_AUTO_MIN_RUNS, LW_BENCH_AUTO_TARGET_S, LW_BENCH_AUTO_MAX_RUNS, LW_BENCH_CUDA_RUNS,
@@ -246,6 +272,24 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
         if (snprintf(o->tuning, sizeof o->tuning, "%s%s%s", env ? env : "", env ? "," : "", val) >=
             (int)sizeof o->tuning)
             return usage_error("--tune: value too long");
+        return 0;
+    }
+    if (!strcmp(opt, "--axes")) { /* one set for every shape (its commas are not a list of values) */
+        int n = split_list(buf, items);
+        if (n < 1 || n > 3) return usage_error("--axes wants 1 to 3 axes like 1,2, not '%s'", val);
+        for (int i = 0; i < n; i++) {
+            long v;
+            if (parse_int(items[i], 0, 2, &v) || (i && v <= o->axes[i - 1]))
+                return usage_error("--axes wants distinct axes 0..2 in increasing order, like 1,2, not '%s'", val);
+            o->axes[i] = (int)v;
+        }
+        o->naxes = n;
+        return 0;
+    }
+    if (!strcmp(opt, "--inplace")) { /* --inplace=both (the flag alone is parsed with the flags) */
+        if (strcmp(val, "both"))
+            return usage_error("--inplace takes no value or '=both' (out of place and in place), not '%s'", val);
+        o->nplace = 2, o->place[0] = 0, o->place[1] = 1;
         return 0;
     }
     if (!strcmp(opt, "--repeat")) {
@@ -272,6 +316,9 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
         } else if (!strcmp(opt, "--mode")) {
             if (lw_mode_parse(s, &o->mode[i]) != LW_OK)
                 return usage_error("unknown mode '%s' (symmetric, periodic)", s);
+        } else if (!strcmp(opt, "--layout")) {
+            if (lw_layout_parse(s, &o->layout[i]) != LW_OK)
+                return usage_error("unknown layout '%s' (mallat, interleaved)", s);
         } else if (!strcmp(opt, "--shape")) {
             if (parse_shape(s, &o->rank[i], o->shape[i]))
                 return usage_error("bad shape '%s' (1 to 3 lengths >= 1, like 4096x4096)", s);
@@ -319,6 +366,7 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
     else if (!strcmp(opt, "--wavelet")) o->nwavelet = n;
     else if (!strcmp(opt, "--levels")) o->nlevels = n;
     else if (!strcmp(opt, "--mode")) o->nmode = n;
+    else if (!strcmp(opt, "--layout")) o->nlayout = n;
     else if (!strcmp(opt, "--shape")) o->nshape = n;
     else if (!strcmp(opt, "--sizes-mpix")) o->nmpix = n;
     else if (!strcmp(opt, "--dtype")) o->ndtype = n;
@@ -333,7 +381,8 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
 static const char *const value_opts[] = {"--backend",   "--wavelet", "--levels", "--mode",
                                          "--shape",     "--dtype",   "--direction", "--config",
                                          "--scheme",    "--repeat",  "--threads", "--sizes-mpix",
-                                         "--tune",      "--host-memory"};
+                                         "--tune",      "--host-memory", "--layout", "--axes",
+                                         "--inplace"};
 
 /* Fill defaults and the (backend, config) pairs.  Returns 0 or an exit status. */
 static int resolve_opts(bench_opts *o)
@@ -341,6 +390,11 @@ static int resolve_opts(bench_opts *o)
     if (!o->nwavelet) o->wavelet[o->nwavelet++] = LW_CDF97;
     if (!o->nlevels) o->levels[o->nlevels++] = 1;
     if (!o->nmode) o->mode[o->nmode++] = LW_SYMMETRIC;
+    if (!o->nlayout) o->layout[o->nlayout++] = LW_MALLAT;
+    if (!o->nplace) o->place[o->nplace++] = 0;
+    if (o->destroy_input && o->place[o->nplace - 1])
+        return usage_error("--inplace and --destroy-input exclude each other (in place the input is overwritten "
+                           "anyway; --destroy-input is for separate in and out buffers)");
     for (int i = 0; i < o->nmpix; i++) {
         if (o->nshape == MAXV) return usage_error("more than %d shapes (--shape and --sizes-mpix together)", MAXV);
         int64_t side = (int64_t)(sqrt(o->mpix[i] * 1048576.0) / 2.0 + 0.5) * 2;
@@ -473,6 +527,7 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
         if (!strcmp(a, "--integer")) { o->integer = 1; continue; }
         if (!strcmp(a, "--destroy-input")) { o->destroy_input = 1; continue; }
+        if (!strcmp(a, "--inplace")) { o->nplace = 1, o->place[0] = 1; continue; }
         if (!strcmp(a, "--table")) { o->table = 1; continue; }
         /* the short forms of forward/inverse */
         static const char *const shorts[][2] = {{"-w", "--wavelet"}, {"-l", "--levels"}, {"-m", "--mode"},
@@ -506,7 +561,8 @@ static int parse_args(int argc, char **argv, bench_opts *o, int *help)
 static long combo_count(const bench_opts *o)
 {
     long n = 1;
-    const int f[] = {o->nshape, o->ndtype, o->nwavelet, o->nlevels, o->nmode, o->ndir, o->npair, o->nscheme, o->nthreads};
+    const int f[] = {o->nshape, o->ndtype, o->nwavelet, o->nlevels, o->nmode, o->nlayout, o->ndir, o->npair, o->nscheme,
+                     o->nthreads, o->nplace};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
         n *= f[i];
         if (n > MAX_COMBOS) return -1;
@@ -517,18 +573,23 @@ static long combo_count(const bench_opts *o)
 static void combo_at(const bench_opts *o, long idx, combo *c)
 {
     int i;
+    /* innermost first: the placements of a combination next to each other,
+     * then everything that shares the data and its reference */
+    i = (int)(idx % o->nplace), idx /= o->nplace, c->inplace = o->place[i];
     i = (int)(idx % o->nthreads), idx /= o->nthreads, c->threads = o->threads[i];
     i = (int)(idx % o->nscheme), idx /= o->nscheme, c->scheme = o->scheme[i];
     i = (int)(idx % o->npair), idx /= o->npair, c->backend = o->pair_backend[i], c->config = o->pair_config[i],
     c->host_memory = o->pair_hostmem[i];
     i = (int)(idx % o->ndir), idx /= o->ndir, c->dir = o->dir[i];
+    i = (int)(idx % o->nlayout), idx /= o->nlayout, c->layout = o->layout[i];
     i = (int)(idx % o->nmode), idx /= o->nmode, c->mode = o->mode[i];
     i = (int)(idx % o->nlevels), idx /= o->nlevels, c->levels = o->levels[i];
     i = (int)(idx % o->nwavelet), idx /= o->nwavelet, c->wavelet = o->wavelet[i];
     i = (int)(idx % o->ndtype), idx /= o->ndtype, c->dtype = o->dtype[i];
     c->destroy_input = o->destroy_input;
-    c->naxes = 0; /* every axis (the matrix's batch cells set their own) */
+    c->naxes = o->naxes; /* 0: every axis */
     memset(c->axes, 0, sizeof c->axes);
+    memcpy(c->axes, o->axes, sizeof o->axes);
     c->tuning = o->tuning[0] ? o->tuning : lw_cli_env_tuning();
     i = (int)(idx % o->nshape), c->rank = o->rank[i];
     memcpy(c->shape, o->shape[i], sizeof c->shape);
@@ -548,8 +609,9 @@ typedef struct skip_group {
 static int same_but_shape(const combo *a, const combo *b)
 {
     return !strcmp(a->scheme, b->scheme) && a->wavelet == b->wavelet && a->dtype == b->dtype && a->mode == b->mode &&
-           a->dir == b->dir && a->levels == b->levels && a->backend == b->backend && a->config == b->config && a->host_memory == b->host_memory &&
-           a->threads == b->threads;
+           a->layout == b->layout && a->dir == b->dir && a->levels == b->levels && a->backend == b->backend &&
+           a->config == b->config && a->host_memory == b->host_memory && a->threads == b->threads &&
+           a->inplace == b->inplace;
 }
 
 /* Count c in its group (a new one with the current error message if none). */
@@ -588,90 +650,31 @@ static void print_skips(const skip_group *g, int ng)
     }
 }
 
-/* ---- output ------------------------------------------------------------- */
+/* ---- in place against out of place (--inplace=both) ----------------------- */
 
-void lw_bench_json_string(FILE *f, const char *s)
+/* The ratio of each combination's in-place and out-of-place times; the two
+ * records are paired by the combination's text without its placement. */
+static int inplace_ratios(FILE *f, const record *recs, int n)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
+    cell_result *res = calloc((size_t)(n > 0 ? n : 1), sizeof *res);
+    if (!res) {
+        lw_bench_errline("out of memory");
+        return 1;
     }
-    fputc('"', f);
-}
-
-static double finite(double v) { return isfinite(v) ? v : 0.0; }
-
-void lw_bench_print_json(FILE *f, const record *r, const char *date, const char *extra)
-{
-    const combo *c = &r->c;
-    fprintf(f, "{\"wavelet\": \"%s\", \"levels\": %d, \"shape\": [", lw_wavelet_name(c->wavelet), r->levels);
-    for (int a = 0; a < c->rank; a++) fprintf(f, "%s%lld", a ? ", " : "", (long long)c->shape[a]);
-    fprintf(f, "], \"dtype\": \"%s\", \"mode\": \"%s\", \"backend\": \"%s\", \"scheme\": ", lw_dtype_name(c->dtype),
-           lw_mode_name(c->mode), lw_backend_name(c->backend));
-    lw_bench_json_string(f, c->scheme);
-    fprintf(f, ", \"direction\": \"%s\", \"config\": \"%s\", \"median_s\": %.6g, \"gsamples_per_s\": %.6g, "
-           "\"ps_per_sample\": %.6g, \"effective_gbps\": %.6g, \"bound\": \"%s\", \"bound_gbps\": %.6g, "
-           "\"fraction_of_bound\": %.6g, \"threads\": %d, \"device\": ",
-           c->dir == LW_FORWARD ? "forward" : "inverse", config_names[c->config], finite(r->median_s),
-           finite(r->gsps), finite(r->ps), finite(r->eff_gbps), r->bound, finite(r->bound_gbps), finite(r->frac),
-           r->threads);
-    lw_bench_json_string(f, r->device);
-    fprintf(f, ", \"commit\": ");
-    lw_bench_json_string(f, LW_GIT_COMMIT);
-    fprintf(f, ", \"date\": \"%s\", \"verified\": %s", date, r->verified ? "true" : "false");
-    if (c->config == CFG_HOST) {
-        fprintf(f, ", \"bound_best_gbps\": %.6g, \"fraction_of_best_bound\": %.6g", finite(r->bound_best_gbps),
-               r->bound_best_gbps > 0 ? finite(r->eff_gbps / r->bound_best_gbps) : 0.0);
-        fprintf(f, ", \"simd\": ");
-        if (r->simd[0]) lw_bench_json_string(f, r->simd);
-        else fprintf(f, "null");
+    for (int i = 0; i < n; i++) {
+        const record *r = &recs[i];
+        combo c = r->c;
+        c.inplace = 0;
+        lw_bench_combo_text(&c, 1, res[i].cell, sizeof res[i].cell);
+        res[i].inplace = r->c.inplace;
+        res[i].median_s = r->median_s, res[i].frac = r->frac, res[i].verified = r->verified;
+        res[i].extra_bytes = (double)r->extra_device_bytes;
+        res[i].array_bytes = c.config == CFG_HOST ? 0 : (double)lw_dtype_size(c.dtype);
+        for (int a = 0; a < c.rank; a++) res[i].array_bytes *= (double)c.shape[a];
     }
-    if (c->config != CFG_HOST) {
-        fprintf(f, ", \"extra_device_bytes\": %zu, \"destroy_input\": %s, \"host_memory\": \"%s\", \"tuning\": ",
-               r->extra_device_bytes, c->destroy_input ? "true" : "false", lw_bench_host_memory_names[c->host_memory]);
-        if (c->tuning && *c->tuning) lw_bench_json_string(f, c->tuning);
-        else fprintf(f, "null");
-        if (c->host_memory == HM_PAGEABLE) fprintf(f, ", \"register_s\": %.6g", finite(r->register_s));
-    }
-    if (extra) fputs(extra, f);
-    fprintf(f, "}\n");
-}
-
-static void print_row(const record *r, int *header, char *last_device, size_t ldlen)
-{
-    const combo *c = &r->c;
-    if (!*header) {
-        printf("# liftwave %s bench, commit %s\n", lw_version(), LW_GIT_COMMIT);
-        printf("%-6s %3s %-14s %-7s %-9s %-3s %-7s %-4s %-10s %3s %11s %8s %8s %8s %-11s %8s %5s %s\n", "wavelet",
-               "lev", "shape", "dtype", "mode", "dir", "backend", "cfg", "scheme", "thr", "median_ms", "Gsmp/s",
-               "ps/smp", "eff_GB/s", "bound", "bnd_GB/s", "frac", "verified");
-        *header = 1;
-    }
-    if (strcmp(last_device, r->device)) {
-        printf("# device (%s): %s\n", config_names[c->config], r->device);
-        snprintf(last_device, ldlen, "%s", r->device);
-    }
-    char shp[64] = "";
-    for (int a = 0; a < c->rank; a++)
-        snprintf(shp + strlen(shp), sizeof shp - strlen(shp), "%s%lld", a ? "x" : "", (long long)c->shape[a]);
-    printf("%-6s %3d %-14s %-7s %-9s %-3s %-7s %-4s %-10s %3d %11.4f %8.3f %8.1f %8.2f %-11s %8.2f %5.3f %s\n",
-           lw_wavelet_name(c->wavelet), r->levels, shp, lw_dtype_name(c->dtype), lw_mode_name(c->mode),
-           c->dir == LW_FORWARD ? "fwd" : "inv", lw_backend_name(c->backend),
-           c->host_memory == HM_PAGEABLE ? "C2Cp" : config_names[c->config], c->scheme,
-           r->threads,
-           r->median_s * 1e3, r->gsps, r->ps, r->eff_gbps, r->bound, r->bound_gbps, r->frac,
-           r->verified ? "yes" : r->checked ? "NO" : "skipped");
-}
-
-void lw_bench_iso_date(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    lw_bench_inplace_summary(f, res, n);
+    free(res);
+    return 0;
 }
 
 /* ---- entry -------------------------------------------------------------- */
@@ -757,11 +760,12 @@ int lw_cli_bench(int argc, char **argv)
         char date[32];
         lw_bench_iso_date(date, sizeof date);
         if (o->json) lw_bench_print_json(stdout, r, date, NULL);
-        else print_row(r, &header, last_device, sizeof last_device);
+        else lw_bench_print_row(r, &header, last_device, sizeof last_device);
         fflush(stdout);
     }
     lw_bench_cache_release();
     if (!rc && o->table && nrec) lw_bench_table(o->json ? stderr : stdout, recs, nrec);
+    if (!rc && o->nplace == 2) rc = inplace_ratios(o->json ? stderr : stdout, recs, nrec);
     free(skip);
     free(recs);
     free(o);

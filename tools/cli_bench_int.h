@@ -1,7 +1,9 @@
-/* Internal to `liftwave bench` (tools/cli_bench.c: options and output;
+/* Internal to `liftwave bench` (tools/cli_bench.c: options and combinations;
+ * tools/cli_bench_output.c: records as JSON lines and text rows;
  * tools/cli_bench_run.c: timing and verification of one record;
  * tools/cli_bench_matrix.c: the matrix of target cases, --matrix;
- * tools/cli_bench_summary.c: its floor, median and misses). */
+ * tools/cli_bench_summary.c: its floor, median and misses, and the ratios
+ * in place / out of place). */
 #ifndef LW_CLI_BENCH_INT_H
 #define LW_CLI_BENCH_INT_H
 
@@ -34,6 +36,7 @@ typedef struct combo {
     lw_wavelet wavelet;
     int levels;
     lw_mode mode;
+    lw_layout layout;
     lw_direction dir;
     lw_backend backend;
     int config;         /* CFG_* */
@@ -41,6 +44,7 @@ typedef struct combo {
     const char *scheme; /* "auto" or a GPU algorithm */
     int threads;        /* 0: the OpenMP default */
     int destroy_input;  /* cuda: LW_FLAG_DESTROY_INPUT (--destroy-input) */
+    int inplace;        /* timed as lw_execute(plan, x, x), the input restored before each run (--inplace) */
     const char *tuning; /* lw_config.tuning (--tune), NULL for none */
 } combo;
 
@@ -56,7 +60,7 @@ typedef struct record {
     int checked;        /* a comparison was made (0: over the size limit) */
     char device[128];
     char simd[16];      /* host configs: the cpu backend's SIMD path, "" for other backends */
-    size_t extra_device_bytes; /* cuda: device memory taken beyond in and out (peak seen) */
+    size_t extra_device_bytes; /* cuda: device memory the plan took beyond the bench's buffers (peak seen) */
     double register_s;  /* C2C pageable: cudaHostRegister + unregister of in and out (lw_bench_result) */
     double floor_bytes; /* the bytes effective_gbps counts (see lw_bench_floor_bytes) */
 } record;
@@ -90,9 +94,14 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r);
  * count in full); for C2C the array up and down once (2 * itemsize * N). */
 double lw_bench_floor_bytes(const combo *c, int levels);
 
-/* One record as a JSON object on one line of f; extra (NULL for none) is
- * appended inside the object as is: ", \"key\": value, ...". */
+/* cli_bench_output.c: one record as a JSON object on one line of f; extra
+ * (NULL for none) is appended inside the object as is: ", \"key\": value,
+ * ...".  lw_bench_print_row: one row of the text table (the header and the
+ * device line first when *header is 0 or the device changed). */
 void lw_bench_print_json(FILE *f, const record *r, const char *date, const char *extra);
+void lw_bench_print_row(const record *r, int *header, char *last_device, size_t ldlen);
+/* "[1, 2]": the transformed axes (every axis when naxes is 0) */
+void lw_bench_axes_text(const combo *c, char *buf, size_t len);
 void lw_bench_iso_date(char *buf, size_t len);
 void lw_bench_json_string(FILE *f, const char *s); /* quoted, escaped */
 
@@ -123,18 +132,27 @@ extern const char *const lw_bench_target_kinds[2]; /* "fraction", "latency_s" (t
 #define LW_MATRIX_FLOOR_TARGET 0.60                /* issue 16: the floor of the whole matrix */
 
 typedef struct cell_result {
-    char cell[64];
+    char cell[128];     /* the matrix cell, or (plain bench) the combination without its placement */
     int kind;        /* TGT_* */
     double target;   /* fraction, or seconds */
     double frac;     /* fraction_of_bound */
     double median_s;
     int verified;
     int failed;      /* no measurement (the error is on stderr / in the record) */
+    int inplace;     /* timed in place; its out-of-place twin has the same cell name */
+    double extra_bytes, array_bytes; /* cuda: extra_device_bytes and the array's bytes; host: 0, 0 */
 } cell_result;
 
 int lw_bench_cell_meets(const cell_result *r);
-/* Prints the summary as '# ' lines; returns the number of cells that miss. */
+/* Prints the summary as '# ' lines; returns the number of cells that miss.
+ * The floor, median and misses are over the out-of-place results; the
+ * in-place ones (--inplace) follow as lw_bench_inplace_summary's lines. */
 int lw_bench_matrix_summary(FILE *f, const cell_result *r, int n);
+/* Per cell with both an out-of-place and an in-place result: the ratio of
+ * their median times (in place / out of place), the in-place fraction of the
+ * bound, its extra device memory against the array; then the largest ratio
+ * and extra memory.  '# ' lines; nothing when no cell has both. */
+void lw_bench_inplace_summary(FILE *f, const cell_result *r, int n);
 /* --matrix-summary FILE: the summary of matrix records (JSON lines) written
  * by an earlier run; returns the exit status. */
 int lw_bench_matrix_summary_file(const char *path);

@@ -10,6 +10,9 @@
  *   --repeat N              timed runs of every cell (default: the table's)
  *   --json                  records as JSON lines (the summary on stderr)
  *   --tune T                the plans' tuning, as for the bench
+ *   --inplace               every cell out of place, then in place (the same
+ *                           cell name, "inplace": true); the summary adds
+ *                           their ratios
  *   --matrix-summary FILE   the summary of the records of an earlier run
  *
  * The cells are a table (`groups` below): each group is one row of the
@@ -102,6 +105,7 @@ typedef struct cell {
 
 typedef struct matrix_opts {
     int matrix, dry_run, json, repeat, summary;
+    int nplace; /* 1: out of place; 2: out of place, then in place (--inplace) */
     lw_backend backend; /* cuda; cpu runs the device-memory cells on the host (tests, comparisons) */
     char only[512];   /* --matrix-only, "" for every cell */
     char tuning[768]; /* --tune */
@@ -191,15 +195,6 @@ static void cell_combo(const cell *c, const matrix_opts *o, combo *k)
 
 static int cell_repeat(const cell *c, const matrix_opts *o) { return o->repeat ? o->repeat : c->g->repeat; }
 
-/* "[1, 2]": the transformed axes */
-static void axes_text(const combo *k, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    int n = k->naxes ? k->naxes : k->rank;
-    for (int i = 0; i < n; i++)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", i ? ", " : "", k->naxes ? k->axes[i] : i);
-}
-
 static void levels_text(const group *g, char *buf, size_t len)
 {
     if (g->levels == LW_LEVELS_MAX) {
@@ -224,18 +219,19 @@ static void dry_run(const cell *cells, int n, const matrix_opts *o)
 {
     double bytes_total = 0;
     if (!o->json)
-        printf("%-34s %-15s %-7s %-6s %-8s %-3s %-12s %6s %-10s  %s\n", "cell", "shape", "axes", "levels", "wavelet",
-               "dir", "config", "repeat", "target", "case");
-    for (int i = 0; i < n; i++) {
-        const cell *c = &cells[i];
+        printf("%-34s %-15s %-7s %-6s %-8s %-3s %-12s %-5s %6s %-10s  %s\n", "cell", "shape", "axes", "levels",
+               "wavelet", "dir", "config", "place", "repeat", "target", "case");
+    for (int ip = 0; ip < n * o->nplace; ip++) {
+        const cell *c = &cells[ip / o->nplace];
         combo k;
         cell_combo(c, o, &k);
+        k.inplace = ip % o->nplace;
         char shp[64], ax[32], lv[16], tg[32];
         lw_bench_shape_text(&k, shp, sizeof shp);
         if (o->json)
             for (int a = 0, len = 0; a < k.rank; a++)
                 len += snprintf(shp + len, sizeof shp - (size_t)len, "%s%lld", a ? ", " : "", (long long)k.shape[a]);
-        axes_text(&k, ax, sizeof ax);
+        lw_bench_axes_text(&k, ax, sizeof ax);
         levels_text(c->g, lv, sizeof lv);
         target_text(c, tg, sizeof tg);
         double b = 4.0;
@@ -247,20 +243,21 @@ static void dry_run(const cell *cells, int n, const matrix_opts *o)
             printf("{\"cell\": \"%s\", \"case\": ", c->name);
             lw_bench_json_string(stdout, c->g->about);
             printf(", \"shape\": [%s], \"axes\": [%s], \"levels\": \"%s\", \"wavelet\": \"%s\", \"direction\": \"%s\", "
-                   "\"config\": \"%s\", \"host_memory\": \"%s\", \"repeat\": %d, \"target_kind\": \"%s\", "
-                   "\"target\": %g}\n",
+                   "\"config\": \"%s\", \"host_memory\": \"%s\", \"inplace\": %s, \"repeat\": %d, "
+                   "\"target_kind\": \"%s\", \"target\": %g}\n",
                    shp, ax, lv, lw_wavelet_name(c->wavelet), c->dir == LW_FORWARD ? "forward" : "inverse",
-                   lw_bench_config_names[k.config], lw_bench_host_memory_names[k.host_memory], cell_repeat(c, o),
+                   lw_bench_config_names[k.config], lw_bench_host_memory_names[k.host_memory],
+                   k.inplace ? "true" : "false", cell_repeat(c, o),
                    lw_bench_target_kinds[c->g->kind], c->g->var[c->var].target);
             continue;
         }
-        printf("%-34s %-15s %-7s %-6s %-8s %-3s %-12s %6d %-10s  %s\n", c->name, shp, ax, lv,
-               lw_wavelet_name(c->wavelet), c->dir == LW_FORWARD ? "fwd" : "inv", cfg, cell_repeat(c, o), tg,
-               c->g->about);
+        printf("%-34s %-15s %-7s %-6s %-8s %-3s %-12s %-5s %6d %-10s  %s\n", c->name, shp, ax, lv,
+               lw_wavelet_name(c->wavelet), c->dir == LW_FORWARD ? "fwd" : "inv", cfg, k.inplace ? "in" : "out",
+               cell_repeat(c, o), tg, c->g->about);
     }
     if (o->json) return; /* the records only */
-    printf("# %d cells, %.1f GiB of float32 arrays in all; nothing run (--dry-run)\n", n,
-            bytes_total / (1024.0 * 1024.0 * 1024.0));
+    printf("# %d cells%s, %.1f GiB of float32 arrays in all; nothing run (--dry-run)\n", n,
+           o->nplace == 2 ? ", each out of place and in place" : "", bytes_total / (1024.0 * 1024.0 * 1024.0));
 }
 
 /* ---- a run ---------------------------------------------------------------- */
@@ -272,17 +269,15 @@ static char *extra_keys(const cell *c, const combo *k, const record *r, const ch
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    char ax[32];
-    axes_text(k, ax, sizeof ax);
     double one_pass = 2.0 * 4.0;
     for (int a = 0; a < k->rank; a++) one_pass *= (double)k->shape[a];
     if (k->config == CFG_HOST) /* the keys the cuda records have already */
         fprintf(f, ", \"extra_device_bytes\": 0, \"host_memory\": \"none\"");
     fprintf(f, ", \"cell\": \"%s\", \"case\": ", c->name);
     lw_bench_json_string(f, c->g->about);
-    fprintf(f, ", \"axes\": [%s], \"target_kind\": \"%s\", \"target\": %g, \"meets\": %s, \"floor_bytes\": %.17g, "
+    fprintf(f, ", \"target_kind\": \"%s\", \"target\": %g, \"meets\": %s, \"floor_bytes\": %.17g, "
                "\"bytes_counted\": ",
-            ax, lw_bench_target_kinds[c->g->kind], c->g->var[c->var].target, meets ? "true" : "false", r->floor_bytes);
+            lw_bench_target_kinds[c->g->kind], c->g->var[c->var].target, meets ? "true" : "false", r->floor_bytes);
     char bc[256];
     if (k->config == CFG_HOST)
         snprintf(bc, sizeof bc, "2 x 4 B x the samples each level transforms, summed over %d level%s: "
@@ -303,27 +298,28 @@ static void print_text_row(const cell *c, const record *r, int meets, int *heade
 {
     if (!*header) {
         printf("# liftwave %s bench --matrix, commit %s, device %s\n", lw_version(), LW_GIT_COMMIT, r->device);
-        printf("%-34s %4s %11s %8s %-11s %6s %-10s %-5s %s\n", "cell", "lev", "median_ms", "eff_GB/s", "bound", "frac",
-               "target", "meets", "verified");
+        printf("%-34s %-5s %4s %11s %8s %-11s %6s %-10s %-5s %s\n", "cell", "place", "lev", "median_ms", "eff_GB/s",
+               "bound", "frac", "target", "meets", "verified");
         *header = 1;
     }
     char tg[32];
     target_text(c, tg, sizeof tg);
-    printf("%-34s %4d %11.4f %8.1f %-11s %6.3f %-10s %-5s %s\n", c->name, r->levels, r->median_s * 1e3, r->eff_gbps,
-           r->bound, r->frac, tg, meets ? "yes" : "NO", r->verified ? "yes" : r->checked ? "NO" : "skipped");
+    printf("%-34s %-5s %4d %11.4f %8.1f %-11s %6.3f %-10s %-5s %s\n", c->name, r->c.inplace ? "in" : "out", r->levels,
+           r->median_s * 1e3, r->eff_gbps, r->bound, r->frac, tg, meets ? "yes" : "NO",
+           r->verified ? "yes" : r->checked ? "NO" : "skipped");
 }
 
-static void print_failed(const cell *c, const char *date, const char *command, int json)
+static void print_failed(const cell *c, int inplace, const char *date, const char *command, int json)
 {
     if (!json) {
-        printf("%-34s failed (the message is above)\n", c->name);
+        printf("%-34s %-5s failed (the message is above)\n", c->name, inplace ? "in" : "out");
         return;
     }
     printf("{\"cell\": \"%s\", \"case\": ", c->name);
     lw_bench_json_string(stdout, c->g->about);
-    printf(", \"target_kind\": \"%s\", \"target\": %g, \"meets\": false, \"verified\": false, \"error\": "
-           "\"the run failed (stderr has the message)\", \"commit\": ",
-           lw_bench_target_kinds[c->g->kind], c->g->var[c->var].target);
+    printf(", \"inplace\": %s, \"target_kind\": \"%s\", \"target\": %g, \"meets\": false, \"verified\": false, "
+           "\"error\": \"the run failed (stderr has the message)\", \"commit\": ",
+           inplace ? "true" : "false", lw_bench_target_kinds[c->g->kind], c->g->var[c->var].target);
     lw_bench_json_string(stdout, LW_GIT_COMMIT);
     printf(", \"date\": \"%s\", \"command\": ", date);
     lw_bench_json_string(stdout, command);
@@ -341,18 +337,29 @@ static char *joined_command(int argc, char **argv)
     return s;
 }
 
+/* v as a record writes it (6 significant digits): the run's own summary is
+ * then the summary `--matrix-summary` prints from its records. */
+static double as_written(double v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.6g", v);
+    return strtod(buf, NULL);
+}
+
 static int run_cells(const cell *cells, int n, const matrix_opts *o, const char *command)
 {
-    cell_result *res = calloc((size_t)n, sizeof *res);
+    int nres = n * o->nplace;
+    cell_result *res = calloc((size_t)nres, sizeof *res);
     if (!res) {
         lw_bench_errline("out of memory");
         return 1;
     }
     int header = 0, status = 0;
-    for (int i = 0; i < n; i++) {
-        const cell *c = &cells[i];
+    for (int i = 0; i < nres; i++) { /* each cell's placements in a row: they share its data */
+        const cell *c = &cells[i / o->nplace];
         combo k;
         cell_combo(c, o, &k);
+        k.inplace = i % o->nplace;
         record r;
         char date[32];
         int rc = lw_bench_run_one(&k, 0, cell_repeat(c, o), &r);
@@ -361,11 +368,15 @@ static int run_cells(const cell *cells, int n, const matrix_opts *o, const char 
         snprintf(cr->cell, sizeof cr->cell, "%s", c->name);
         cr->kind = c->g->kind;
         cr->target = c->g->var[c->var].target;
+        cr->inplace = k.inplace;
         if (rc) {
             cr->failed = 1, status = 1;
-            print_failed(c, date, command, o->json);
+            print_failed(c, k.inplace, date, command, o->json);
         } else {
-            cr->frac = r.frac, cr->median_s = r.median_s, cr->verified = r.verified;
+            cr->frac = as_written(r.frac), cr->median_s = as_written(r.median_s), cr->verified = r.verified;
+            cr->extra_bytes = (double)r.extra_device_bytes;
+            cr->array_bytes = k.config == CFG_HOST ? 0 : 4.0; /* float32; host: no device memory */
+            for (int a = 0; a < k.rank; a++) cr->array_bytes *= (double)k.shape[a];
             if (r.checked && !r.verified) status = 1;
             int meets = lw_bench_cell_meets(cr);
             if (o->json) {
@@ -379,7 +390,7 @@ static int run_cells(const cell *cells, int n, const matrix_opts *o, const char 
         fflush(stdout);
     }
     lw_bench_cache_release();
-    lw_bench_matrix_summary(o->json ? stderr : stdout, res, n);
+    lw_bench_matrix_summary(o->json ? stderr : stdout, res, nres);
     free(res);
     return status;
 }
@@ -390,6 +401,7 @@ static int parse(int argc, char **argv, matrix_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->backend = LW_BACKEND_CUDA;
+    o->nplace = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *eq = strchr(a, '='), *val = NULL;
         char name[32];
@@ -414,6 +426,7 @@ static int parse(int argc, char **argv, matrix_opts *o)
             continue;
         }
         if (!strcmp(name, "--dry-run")) o->dry_run = 1;
+        else if (!strcmp(name, "--inplace")) o->nplace = 2;
         else if (!strcmp(name, "--json")) o->json = 1;
         else if (!strcmp(name, "--matrix-summary")) o->summary = 1, o->summary_file = val;
         else if (!strcmp(name, "--matrix-only")) {
@@ -443,7 +456,7 @@ static int parse(int argc, char **argv, matrix_opts *o)
     if (!o->matrix && !o->summary)
         return usage_error("--dry-run and --matrix-only go with --matrix", NULL);
     if (o->summary && o->matrix) return usage_error("--matrix-summary FILE reads records: it does not run --matrix", NULL);
-    if (o->summary && (o->dry_run || o->only[0] || o->repeat || o->tuning[0]))
+    if (o->summary && (o->dry_run || o->only[0] || o->repeat || o->tuning[0] || o->nplace == 2))
         return usage_error("--matrix-summary FILE reads records: it takes no other matrix option", NULL);
     return 0;
 }

@@ -1,6 +1,8 @@
 /* `liftwave bench`, one record: random data, warm-up, timed runs (median),
  * the memcpy bound on the host, and verification against cpu-ref.  CUDA
- * configs go through lw_cuda_bench() (liftwave.h). */
+ * configs go through lw_cuda_bench() (liftwave.h).  In place (combo.inplace)
+ * every run transforms one buffer, lw_execute(plan, x, x), after the input
+ * is copied back into it outside the timing. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 
@@ -79,13 +81,16 @@ void lw_bench_combo_text(const combo *c, int with_shape, char *buf, size_t len)
 {
     char shp[64] = "";
     if (with_shape) lw_bench_shape_text(c, shp, sizeof shp);
-    char lv[16];
+    char lv[16], ax[24] = "";
     if (c->levels == LW_LEVELS_MAX) strcpy(lv, "max");
     else snprintf(lv, sizeof lv, "%d", c->levels);
-    snprintf(buf, len, "%s%s%s levels=%s %s %s %s on %s/%s%s%s", lw_wavelet_name(c->wavelet), with_shape ? " " : "",
-             shp, lv, lw_dtype_name(c->dtype), lw_mode_name(c->mode), c->dir == LW_FORWARD ? "forward" : "inverse",
+    for (int i = 0; i < c->naxes; i++)
+        snprintf(ax + strlen(ax), sizeof ax - strlen(ax), "%s%d", i ? "," : " axes=", c->axes[i]);
+    snprintf(buf, len, "%s%s%s%s levels=%s %s %s%s %s on %s/%s%s%s%s", lw_wavelet_name(c->wavelet),
+             with_shape ? " " : "", shp, ax, lv, lw_dtype_name(c->dtype), lw_mode_name(c->mode),
+             c->layout == LW_MALLAT ? "" : " interleaved", c->dir == LW_FORWARD ? "forward" : "inverse",
              lw_backend_name(c->backend), lw_bench_config_names[c->config], c->host_memory ? "/" : "",
-             c->host_memory ? lw_bench_host_memory_names[c->host_memory] : "");
+             c->host_memory ? lw_bench_host_memory_names[c->host_memory] : "", c->inplace ? " in place" : "");
 }
 
 /* The SIMD path a cpu plan runs (its "simd:" line of lw_plan_describe), ""
@@ -114,6 +119,7 @@ void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const
     cfg->dtype = c->dtype;
     cfg->wavelet = c->wavelet;
     cfg->mode = c->mode;
+    cfg->layout = c->layout;
     cfg->levels = c->levels;
     cfg->direction = c->dir;
     cfg->integer = integer;
@@ -350,19 +356,29 @@ static int reference(const combo *c, int integer, const void *in, size_t bytes, 
 /* Blocks of alternating copies and timed runs in a host record. */
 #define LW_BENCH_HOST_BLOCKS 4
 
+/* One execute of a host record, its time in *sec (NULL: untimed).  In place
+ * the input is first copied into out, outside the timing, and out is
+ * transformed where it is. */
+static lw_status host_run(const combo *c, const lw_plan *plan, const void *in, void *out, size_t bytes, int threads,
+                          double *sec)
+{
+    if (c->inplace) par_copy(out, in, bytes, threads);
+    double a = now_s();
+    lw_status s = lw_execute(plan, c->inplace ? out : in, out);
+    if (sec) *sec = now_s() - a;
+    return s;
+}
+
 static int run_host(const combo *c, int repeat, lw_plan *plan, void *in, void *out, size_t bytes,
                     record *r)
 {
-    double t0 = now_s();
-    lw_status s = lw_execute(plan, in, out); /* warm-up */
-    double t1 = now_s();
-    if (s == LW_OK) s = lw_execute(plan, in, out);
-    double t2 = now_s();
+    double one = 0;
+    lw_status s = host_run(c, plan, in, out, bytes, r->threads, NULL); /* warm-up */
+    if (s == LW_OK) s = host_run(c, plan, in, out, bytes, r->threads, &one);
     if (s != LW_OK) return lw_bench_lw_error(c, "execute", s);
-    (void)t0, (void)t1;
     int runs = repeat;
     if (!runs) {
-        double one = t2 - t1 > 1e-9 ? t2 - t1 : 1e-9;
+        one = one > 1e-9 ? one : 1e-9;
         double want = ceil(LW_BENCH_AUTO_TARGET_S / one);
         runs = want < LW_BENCH_AUTO_MIN_RUNS ? LW_BENCH_AUTO_MIN_RUNS : want > LW_BENCH_AUTO_MAX_RUNS ? LW_BENCH_AUTO_MAX_RUNS : (int)want;
     }
@@ -375,8 +391,9 @@ static int run_host(const combo *c, int repeat, lw_plan *plan, void *in, void *o
     double *tc = tv + runs;
     /* bound: memcpy of the same bytes, same threads, same run.  Copies and
      * transforms alternate in blocks (each block: two warm-up copies, its
-     * share of the >= 20 timed copies, the poison, its share of the timed
-     * runs), so that both see the same host: on a shared machine the
+     * share of the >= 20 timed copies, the poison (in place: none, each run
+     * restores its input), its share of the timed runs), so that both see
+     * the same host: on a shared machine the
      * neighbours' load drifts within a record.  The bound is the median copy,
      * as the cuda backend takes the median of its device copies (like with
      * like: the transform's time is a median too); the best copy (STREAM's
@@ -394,13 +411,9 @@ static int run_host(const combo *c, int repeat, lw_plan *plan, void *in, void *o
         /* poison, one untimed run (the copies left the output dirty in the
          * caches), then the timed runs; what the plan does not write stays
          * poison, and the last block's output is verified */
-        memset(out, c->dtype == LW_INT32 ? 0x7f : 0xff, bytes);
-        s = lw_execute(plan, in, out);
-        for (; nr < re && s == LW_OK; nr++) {
-            double a = now_s();
-            s = lw_execute(plan, in, out);
-            tv[nr] = now_s() - a;
-        }
+        if (!c->inplace) memset(out, c->dtype == LW_INT32 ? 0x7f : 0xff, bytes);
+        s = host_run(c, plan, in, out, bytes, r->threads, NULL);
+        for (; nr < re && s == LW_OK; nr++) s = host_run(c, plan, in, out, bytes, r->threads, &tv[nr]);
     }
     if (s != LW_OK) {
         free(tv);
@@ -422,23 +435,32 @@ static int run_host(const combo *c, int repeat, lw_plan *plan, void *in, void *o
 
 /* ---- the data of a record, kept for the next one ------------------------- */
 
-/* Input and reference of the last combination: `--scheme all` and backend or
- * config lists time the same data many times, and the reference is the
- * slow part (a double-precision pass on one thread). */
+/* Input and reference of the last combination: `--scheme all`, backend,
+ * config and placement lists time the same data many times, and the
+ * reference is the slow part (a double-precision pass on one thread).  The
+ * random input depends only on shape, dtype and wavelet, so it also outlives
+ * a change of levels, mode, layout, axes or direction (which need a new
+ * reference). */
 typedef struct data_cache {
-    int valid, integer;
+    int has_in, has_ref, integer;
     combo key;
     void *in, *ref; /* ref NULL: over the verification limit */
 } data_cache;
 static data_cache g_cache;
 
-static int same_data(const combo *a, const combo *b)
+static int same_input(const combo *a, const combo *b)
 {
-    if (a->rank != b->rank || a->dtype != b->dtype || a->wavelet != b->wavelet || a->levels != b->levels ||
-        a->mode != b->mode || a->dir != b->dir || a->naxes != b->naxes)
-        return 0;
+    if (a->rank != b->rank || a->dtype != b->dtype || a->wavelet != b->wavelet) return 0;
     for (int i = 0; i < a->rank; i++)
         if (a->shape[i] != b->shape[i]) return 0;
+    return 1;
+}
+
+static int same_transform(const combo *a, const combo *b)
+{
+    if (!same_input(a, b) || a->levels != b->levels || a->mode != b->mode || a->layout != b->layout ||
+        a->dir != b->dir || a->naxes != b->naxes)
+        return 0;
     for (int i = 0; i < a->naxes; i++)
         if (a->axes[i] != b->axes[i]) return 0;
     return 1;
@@ -454,24 +476,28 @@ void lw_bench_cache_release(void)
 /* in and ref (NULL over the limit) for c; owned by the cache. */
 static int data_for(const combo *c, int integer, size_t bytes, void **in, void **ref)
 {
-    if (g_cache.valid && g_cache.integer == integer && same_data(&g_cache.key, c)) {
+    if (g_cache.has_ref && g_cache.integer == integer && same_transform(&g_cache.key, c)) {
         *in = g_cache.in, *ref = g_cache.ref;
         return 0;
     }
-    lw_bench_cache_release();
-    void *x = alloc_buf(bytes), *rf = NULL;
-    if (!x) {
-        lw_bench_errline("cannot allocate %zu bytes for the data", bytes);
-        return 1;
+    free(g_cache.ref);
+    g_cache.ref = NULL, g_cache.has_ref = 0;
+    if (!g_cache.has_in || !same_input(&g_cache.key, c)) {
+        lw_bench_cache_release();
+        void *x = alloc_buf(bytes);
+        if (!x) {
+            lw_bench_errline("cannot allocate %zu bytes for the data", bytes);
+            return 1;
+        }
+        fill_random(x, c->dtype, samples_of(c), (uint64_t)samples_of(c) + 17u * (uint64_t)c->wavelet);
+        g_cache.in = x, g_cache.has_in = 1;
     }
-    fill_random(x, c->dtype, samples_of(c), (uint64_t)samples_of(c) + 17u * (uint64_t)c->wavelet);
-    int rc = reference(c, integer, x, bytes, &rf);
-    if (rc) {
-        free(x);
-        return rc;
-    }
-    g_cache.valid = 1, g_cache.integer = integer, g_cache.key = *c;
-    g_cache.in = *in = x;
+    g_cache.key = *c;
+    void *rf = NULL;
+    int rc = reference(c, integer, g_cache.in, bytes, &rf);
+    if (rc) return rc;
+    g_cache.has_ref = 1, g_cache.integer = integer;
+    *in = g_cache.in;
     g_cache.ref = *ref = rf;
     return 0;
 }
@@ -549,10 +575,11 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
     } else {
         lw_bench_result br;
         memset(&br, 0, sizeof br);
-        lw_bench_config bc = c->config == CFG_G2G            ? LW_BENCH_G2G
-                             : c->host_memory == HM_PAGEABLE ? LW_BENCH_C2C_PAGEABLE
-                                                             : LW_BENCH_C2C;
-        s = lw_cuda_bench(&cfg, bc, repeat ? repeat : cuda_runs(n), in, ref, tolerance(c->dtype), &br);
+        unsigned bc = c->config == CFG_G2G            ? LW_BENCH_G2G
+                      : c->host_memory == HM_PAGEABLE ? LW_BENCH_C2C_PAGEABLE
+                                                      : LW_BENCH_C2C;
+        if (c->inplace) bc |= LW_BENCH_IN_PLACE;
+        s = lw_cuda_bench(&cfg, (lw_bench_config)bc, repeat ? repeat : cuda_runs(n), in, ref, tolerance(c->dtype), &br);
         if (s != LW_OK) {
             rc = s == LW_ERR_NO_BACKEND ? (lw_bench_errline("CUDA is not available: %s", lw_last_error()), 1)
                                         : lw_bench_lw_error(c, "cuda bench", s);

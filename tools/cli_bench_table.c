@@ -125,8 +125,9 @@ static int64_t samples(const record *r)
 static int same_row(const record *a, const record *b)
 {
     return !strcmp(a->c.scheme, b->c.scheme) && a->c.wavelet == b->c.wavelet && a->c.dtype == b->c.dtype &&
-           a->c.mode == b->c.mode && a->c.dir == b->c.dir && a->levels == b->levels && a->c.config == b->c.config &&
-           a->c.backend == b->c.backend && a->c.threads == b->c.threads;
+           a->c.mode == b->c.mode && a->c.layout == b->c.layout && a->c.dir == b->c.dir && a->levels == b->levels &&
+           a->c.config == b->c.config && a->c.backend == b->c.backend && a->c.threads == b->c.threads &&
+           a->c.inplace == b->c.inplace;
 }
 
 /* the record of row `row` closest to `target` samples (within a factor 1.6), or NULL */
@@ -151,10 +152,13 @@ static void cell(FILE *f, const record *r)
 void lw_bench_table(FILE *f, const record *r, int n)
 {
     const double M = 1048576.0;
+    int marked = 0;
+    for (int i = 0; i < n; i++) marked |= r[i].c.inplace || r[i].c.layout != LW_MALLAT;
     fprintf(f, "# picoseconds per pixel (ps/px, the papers' unit) and fraction of the %s bandwidth (frac)\n",
             n && r[0].bound ? r[0].bound : "bound");
     fprintf(f, "# at 1 and 10 Mpixel (2^20 and 10*2^20 samples, nearest measured shape)%s%s\n",
             n && r[0].device[0] ? "; device: " : "", n ? r[0].device : "");
+    if (marked) fprintf(f, "# scheme+interleaved: the interleaved layout; scheme+inplace: timed in place (in == out)\n");
     fprintf(f, "%-26s %-6s %-3s %-7s %-9s %3s %9s %6s %9s %6s\n", "scheme", "wavelet", "dir", "dtype", "mode", "lev",
             "ps/px@1M", "frac", "ps/px@10M", "frac");
     for (int i = 0; i < n; i++) {
@@ -163,7 +167,10 @@ void lw_bench_table(FILE *f, const record *r, int n)
         if (!first) continue;
         const record *a = near_size(r, n, &r[i], M), *b = near_size(r, n, &r[i], 10 * M);
         if (!a && !b) continue;
-        fprintf(f, "%-26s %-6s %-3s %-7s %-9s %3d", r[i].c.scheme, lw_wavelet_name(r[i].c.wavelet),
+        char label[64]; /* the scheme, marked +interleaved and +inplace where the row is */
+        snprintf(label, sizeof label, "%s%s%s", r[i].c.scheme, r[i].c.layout == LW_MALLAT ? "" : "+interleaved",
+                 r[i].c.inplace ? "+inplace" : "");
+        fprintf(f, "%-26s %-6s %-3s %-7s %-9s %3d", label, lw_wavelet_name(r[i].c.wavelet),
                 r[i].c.dir == LW_FORWARD ? "fwd" : "inv", lw_dtype_name(r[i].c.dtype), lw_mode_name(r[i].c.mode),
                 r[i].levels);
         cell(f, a);

@@ -12,8 +12,9 @@ import subprocess
 import sys
 
 KEYS = {
-    "wavelet": str, "levels": int, "shape": list, "dtype": str, "mode": str, "backend": str,
-    "scheme": str, "direction": str, "config": str, "median_s": float, "gsamples_per_s": float,
+    "wavelet": str, "levels": int, "shape": list, "axes": list, "dtype": str, "mode": str, "layout": str,
+    "backend": str, "scheme": str, "direction": str, "config": str, "inplace": bool,
+    "median_s": float, "gsamples_per_s": float,
     "ps_per_sample": float, "effective_gbps": float, "bound": str, "bound_gbps": float,
     "fraction_of_bound": float, "threads": int, "device": str, "commit": str, "date": str,
     "verified": bool,
@@ -164,7 +165,8 @@ def main(argv):
     wavelets = ["cdf97", "cdf53", "haar", "d4", "dd137", "fs"]
     recs = records(exe, base + ["--wavelet", ",".join(wavelets)], len(wavelets),
                    {"levels": 1, "shape": [64, 48], "dtype": "float32", "mode": "symmetric", "backend": "cpu",
-                    "scheme": "auto", "direction": "forward", "config": "host", "bound": "memcpy"})
+                    "scheme": "auto", "direction": "forward", "config": "host", "bound": "memcpy",
+                    "inplace": False, "layout": "mallat", "axes": [0, 1]})
     if [r["wavelet"] for r in recs] != wavelets:
         fail("wavelet order %s" % [r["wavelet"] for r in recs])
 

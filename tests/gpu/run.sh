@@ -36,6 +36,19 @@
 #   --json ${LW_MATRIX_ARGS}` (e.g. --matrix-only '3d-*') -> $OUT/matrix.json, its summary (floor,
 #   median, misses) and messages -> $OUT/matrix.err (about 5 minutes on an H100; data and references
 #   on the host are most of it)
+#   stage "inplace": issue 15's in place against out of place, `liftwave bench --backend cuda --config G2G
+#   --inplace=both --json` (each case out of place, then in place on the same data, in one run; in place =
+#   lw_execute(plan, x, x), the input restored before every run outside the CUDA events) over haar, cdf53,
+#   cdf97, dd137, d4, fs, dd97, forward and inverse, layouts mallat and interleaved: 2-D 16384^2 levels 1 and
+#   5 ("2d"), 3-D 512^3 level 1 ("3d"), batch 192x512x512 on axes 1,2 level 1 ("batch") -> $OUT/inplace.json
+#   (+ .err: messages and the bench's ratio lines); in the summary a table per case: out-of-place ms,
+#   in-place ms, ratio, fraction of the device copy (out / in), extra_device_bytes of the in-place run / the
+#   array's bytes, verified, and the issue's targets (ratio <= 1.5 Mallat / 1.15 interleaved, 2-D 1 level in
+#   place >= 0.80 of the copy, extra <= 1% of the array) met or missed.  Builds the CLI when $BUILD has none.
+#   LW_INPLACE_CASES picks rows (default "2d 3d batch", so that a run can be split over calls sharing
+#   LW_BUILD_DIR); LW_INPLACE_ARGS is appended to every bench command (default "--repeat 5"; later options
+#   win, e.g. LW_INPLACE_ARGS="--repeat 3 -w cdf97,haar").  Estimated 4-5 minutes on an H100 (224 pairs;
+#   the random data, references and 1 GiB downloads and comparisons on the host are most of it)
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -371,6 +384,61 @@ if has matrix && [[ $MS == *" run "* ]]; then
   say "matrix: rc=$? in $(( $(date +%s) - t0 ))s, $(wc -l <"$OUT/matrix.json") records"
   grep -E "^# " "$OUT/matrix.err" | tee -a "$SUMMARY"
   grep -vE "^# " "$OUT/matrix.err" | head -20 | tee -a "$SUMMARY"
+fi
+if has inplace; then
+  t0=$(date +%s)
+  L="$BUILD/liftwave"
+  if [ ! -x "$L" ]; then  # self-sufficient (LW_STAGES=inplace alone)
+    [ -f "$BUILD/CMakeCache.txt" ] || cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DLW_GIT_COMMIT="$LW_COMMIT" >>"$OUT/build.log" 2>&1
+    cmake --build "$BUILD" -j"$(nproc)" --target liftwave >>"$OUT/build.log" 2>&1
+    say "inplace build (CLI): rc=$? in $(( $(date +%s) - t0 ))s"
+  fi
+  B="bench --backend cuda --config G2G --inplace=both --json -w haar,cdf53,cdf97,dd137,d4,fs,dd97
+     --direction forward,inverse --layout mallat,interleaved"
+  IA=${LW_INPLACE_ARGS:---repeat 5}
+  : >"$OUT/inplace.json"; : >"$OUT/inplace.err"
+  rc=0
+  for c in ${LW_INPLACE_CASES:-2d 3d batch}; do
+    case $c in
+      2d) args="--shape 16384x16384 --levels 1,5";;
+      3d) args="--shape 512x512x512 --levels 1";;
+      batch) args="--shape 192x512x512 --axes 1,2 --levels 1";;
+      *) say "inplace: unknown case '$c' (2d, 3d, batch)"; rc=2; continue;;
+    esac
+    timeout ${LW_INPLACE_TIMEOUT:-900} "$L" $B $args $IA >>"$OUT/inplace.json" 2>>"$OUT/inplace.err" || rc=$?
+  done
+  say "inplace bench: rc=$rc in $(( $(date +%s) - t0 ))s, $(wc -l <"$OUT/inplace.json") records"
+  grep -vE "^#" "$OUT/inplace.err" | head -20 | tee -a "$SUMMARY"
+  python3 - "$OUT/inplace.json" <<'PYEOF' | tee -a "$SUMMARY"
+import json, math, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+key = lambda r: (r["wavelet"], tuple(r["shape"]), tuple(r["axes"]), r["levels"], r["layout"], r["direction"], r["dtype"])
+pairs = {}
+for r in recs:
+    pairs.setdefault(key(r), {})[r["inplace"]] = r
+print("inplace: case | out ms | in ms | in/out | frac of copy out / in | extra / array | verified out/in | targets")
+miss = 0
+for k, p in pairs.items():
+    w, shape, axes, lv, lay, d, dt = k
+    name = "%s %s%s L%d %s %s" % (w, "x".join(map(str, shape)), " axes " + ",".join(map(str, axes)) if len(axes) < len(shape) else "",
+                                   lv, lay, "fwd" if d == "forward" else "inv") + ("" if dt == "float32" else " " + dt)
+    o, i = p.get(False), p.get(True)
+    if not o or not i:
+        print("inplace: %s | missing the %s record" % (name, "out-of-place" if not o else "in-place")); miss += 1; continue
+    ratio = i["median_s"] / o["median_s"]
+    extra = i["extra_device_bytes"] / (math.prod(shape) * {"float64": 8.0}.get(i["dtype"], 4.0))
+    why = []
+    if ratio > (1.5 if lay == "mallat" else 1.15): why.append("ratio")
+    if extra > 0.01: why.append("memory")
+    if len(shape) == 2 and lv == 1 and i["fraction_of_bound"] < 0.80: why.append("copy")
+    if not (o["verified"] and i["verified"]): why.append("verified")
+    miss += bool(why)
+    print("inplace: %s | %.3f | %.3f | %.2f | %.2f / %.2f | %.4f | %s/%s | %s" % (name, o["median_s"] * 1e3,
+          i["median_s"] * 1e3, ratio, o["fraction_of_bound"], i["fraction_of_bound"], extra,
+          "yes" if o["verified"] else "NO", "yes" if i["verified"] else "NO", "met" if not why else "MISSED " + ",".join(why)))
+print("inplace: %d cases, %d miss a target or verification" % (len(pairs), miss))
+PYEOF
 fi
 echo "=== summary ($OUT/summary.txt) ==="
 cat "$SUMMARY"
