@@ -127,6 +127,7 @@ void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const
     cfg->scheme = scheme;
     cfg->tuning = c->tuning;
     if (c->destroy_input && backend == LW_BACKEND_CUDA) cfg->flags |= LW_FLAG_DESTROY_INPUT;
+    if (c->inplace) cfg->flags |= LW_FLAG_IN_PLACE;
 }
 
 /* ---- data --------------------------------------------------------------- */
@@ -323,7 +324,7 @@ static int reference(const combo *c, int integer, const void *in, size_t bytes, 
     }
     lw_config cfg;
     lw_bench_make_config(c, integer, rb, scheme, &cfg);
-    cfg.flags &= ~LW_FLAG_DESTROY_INPUT;
+    cfg.flags &= ~(LW_FLAG_DESTROY_INPUT | LW_FLAG_IN_PLACE); /* the reference runs out of place */
     lw_plan *p = NULL;
     lw_status s = lw_plan_create(&p, &cfg);
     if (s != LW_OK && rb == LW_BACKEND_CUDA && samples_of(c) <= LW_BENCH_VERIFY_LIMIT_HOST) {
@@ -331,7 +332,7 @@ static int reference(const combo *c, int integer, const void *in, size_t bytes, 
          * backend, itself tested against cpu-ref, on every core */
         rb = LW_BACKEND_CPU;
         lw_bench_make_config(c, integer, rb, NULL, &cfg);
-        cfg.flags &= ~LW_FLAG_DESTROY_INPUT;
+        cfg.flags &= ~(LW_FLAG_DESTROY_INPUT | LW_FLAG_IN_PLACE);
         s = lw_plan_create(&p, &cfg);
     }
     if (s != LW_OK && rb != LW_BACKEND_CPU_REF) return 0; /* no reference engine takes it: not verified */

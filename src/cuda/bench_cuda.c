@@ -121,6 +121,7 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     const int g2g = kind == LW_BENCH_G2G, pageable = kind == LW_BENCH_C2C_PAGEABLE, c2c = !g2g;
     if (g2g) cfg.flags |= LW_FLAG_DEVICE_POINTERS;
     else cfg.flags &= ~LW_FLAG_DEVICE_POINTERS;
+    if (inplace) cfg.flags |= LW_FLAG_IN_PLACE; /* the plan holds the in-place workspace only */
 
     lw_plan *plan = NULL;
     /* d_in: the input (G2G in place: the one array); d_out: the output out of
