@@ -217,7 +217,7 @@ typedef enum lw_backend {
  * device memory beyond the array (and, with host pointers, its one device
  * copy) is at most 1% of the array, or 1 MiB for arrays under 100 MiB, and
  * lw_workspace_size reports it.  A plan that cannot run in place within that
- * (the papers' GPU schemes, fs over several axes: they copy the input) fails
+ * (the papers' GPU schemes and fs on cuda: they copy the input) fails
  * at creation with LW_ERR_UNSUPPORTED.  Not with LW_FLAG_DESTROY_INPUT. */
 #define LW_FLAG_IN_PLACE 0x4u
 

@@ -211,7 +211,7 @@ static lw_status cuda_plan(lw_plan *plan)
     if (st == LW_OK && only_in_place) { /* the in-place workspace only, within its bound */
         const size_t held = im->s.inplace_scratch + im->s.leaders_bytes;
         const size_t bound = im->s.bytes >= ((size_t)100 << 20) ? im->s.bytes / 100 : ((size_t)1 << 20);
-        /* the papers' schemes and the multi-axis fs engine copy the input first */
+        /* the papers' schemes and the fs engine copy the input first */
         const int copies = im->s.engine == LWE_SCHEME || (im->s.engine == LWE_FS && im->s.inplace_scratch >= im->s.bytes);
         if (copies)
             st = lw_fail(LW_ERR_UNSUPPORTED, "cuda: engine %s does not run in place (it copies the input first): with "

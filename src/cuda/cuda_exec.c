@@ -110,13 +110,7 @@ static int is_mallat_last(const lw_plan *p)
 }
 
 static int applies_copy(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, p->geo.levels == 0; }
-/* in place only, one active axis: the generic path's lifting step, without the fs engine's copy */
-static int applies_fs(const lw_plan *p, const lw_cuda_sched *s)
-{
-    (void)s;
-    if ((p->cfg.flags & LW_FLAG_IN_PLACE) && active_axes(p) <= 1) return 0;
-    return !p->wav->separable && not_adjoint(p);
-}
+static int applies_fs(const lw_plan *p, const lw_cuda_sched *s) { return (void)s, !p->wav->separable && not_adjoint(p); }
 static int applies_generic(const lw_plan *p, const lw_cuda_sched *s)
 {
     return (void)s, p->wav->separable || (!not_adjoint(p) && active_axes(p) <= 1);
