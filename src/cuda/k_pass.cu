@@ -90,6 +90,22 @@ __device__ __forceinline__ int64_t walk_bound(const pass_geo &g, int64_t b, int6
     return c < n ? c : n;
 }
 
+/* The scaling of every sample of the window's lines (zeta by parity), then
+ * a barrier: first in the inverse structure, last in the forward one. */
+template <class T>
+__device__ __forceinline__ void scale_window(const lwk_wave &w, const pass_geo &g, T *buf, int np, int64_t w0,
+                                             int64_t wl, int dir)
+{
+    for (int64_t e = threadIdx.x; e < np * wl; e += blockDim.x) {
+        int64_t li, j;
+        if (g.contig) li = e / wl, j = e - li * wl;
+        else j = e / np, li = e - j * np;
+        T *x = &buf[li * g.WL + j];
+        *x = lwd_scale<T>(w, *x, (int)((w0 + j) & 1), dir);
+    }
+    __syncthreads();
+}
+
 /* In place, a walk: the block owning chunk [c0, c1) of its lines runs the
  * chunk's segments in order; a window position before the segment (already
  * overwritten by this block) comes from the carry (the originals of the last
@@ -162,16 +178,7 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             }
 
             if (lift) {
-                if (p.inverse) {
-                    for (int64_t e = tid; e < np * wl; e += nt) {
-                        int64_t li, j;
-                        if (g.contig) li = e / wl, j = e - li * wl;
-                        else j = e / np, li = e - j * np;
-                        T *x = &buf[li * g.WL + j];
-                        *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), dir);
-                    }
-                    __syncthreads();
-                }
+                if (p.inverse) scale_window(p.w, g, buf, np, w0, wl, dir);
                 for (int ss = 0; ss < p.w.nsteps; ss++) {
                     int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
                     int par = p.adjoint ? !p.w.target_odd[s] : p.w.target_odd[s]; /* the samples updated */
@@ -203,16 +210,7 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                     }
                     __syncthreads();
                 }
-                if (!p.inverse) {
-                    for (int64_t e = tid; e < np * wl; e += nt) {
-                        int64_t li, j;
-                        if (g.contig) li = e / wl, j = e - li * wl;
-                        else j = e / np, li = e - j * np;
-                        T *x = &buf[li * g.WL + j];
-                        *x = lwd_scale<T>(p.w, *x, (int)((w0 + j) & 1), dir);
-                    }
-                    __syncthreads();
-                }
+                if (!p.inverse) scale_window(p.w, g, buf, np, w0, wl, dir);
             }
 
             /* store the segment's own outputs */

@@ -101,18 +101,16 @@ if has test; then
   say "test_gpu: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test.log")"
   grep -E "^(engine|random|fixed|leak|threads|out of|big)" "$OUT/test.log" | tee -a "$SUMMARY"
   grep FAIL "$OUT/test.log" | head -20 | tee -a "$SUMMARY"
-  t0=$(date +%s)
-  timeout ${LW_TEST_TIMEOUT:-900} "$T/test_gpu_adjoint" >"$OUT/test-adjoint.log" 2>&1
-  rc=$?
-  say "test_gpu_adjoint: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test-adjoint.log")"
-  grep -E "^(engine|random|fixed|timing)" "$OUT/test-adjoint.log" | tee -a "$SUMMARY"
-  grep FAIL "$OUT/test-adjoint.log" | head -20 | tee -a "$SUMMARY"
-  t0=$(date +%s)
-  timeout ${LW_TEST_TIMEOUT:-900} "$T/test_gpu_inplace" >"$OUT/test-inplace.log" 2>&1
-  rc=$?
-  say "test_gpu_inplace: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test-inplace.log")"
-  grep -E "^(engine|in-place|memory|timing)" "$OUT/test-inplace.log" | tee -a "$SUMMARY"
-  grep FAIL "$OUT/test-inplace.log" | head -20 | tee -a "$SUMMARY"
+  # one more test program: name, log, the summary lines it contributes
+  more_test() {
+    local t0; t0=$(date +%s)
+    timeout ${LW_TEST_TIMEOUT:-900} "$T/$1" >"$OUT/$2" 2>&1
+    say "$1: rc=$? in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/$2")"
+    grep -E "$3" "$OUT/$2" | tee -a "$SUMMARY"
+    grep FAIL "$OUT/$2" | head -20 | tee -a "$SUMMARY"
+  }
+  more_test test_gpu_adjoint test-adjoint.log "^(engine|random|fixed|timing)"
+  more_test test_gpu_inplace test-inplace.log "^(engine|in-place|memory|timing|refusal)"
 fi
 
 if has sanitize; then
