@@ -91,6 +91,11 @@ class Plan:
     and PyTorch tensors on CUDA device N, queued on the caller's current
     stream.  A plan may be called from several threads at once.  threads:
     CPU threads (0: the OpenMP default), where the library has the setting.
+    in_place=True: plan(x) transforms x itself and returns it (x must be
+    writable, C-contiguous and of the computed dtype; out may only be x); on
+    the GPU the plan then holds only the in-place workspace (at most 1% of
+    the array; LW_FLAG_IN_PLACE).  Without it, plan(x, out=x) also runs in
+    place; an out that overlaps x without being x is refused.
     gain: (lowpass, highpass) factors applied per transformed axis and level
     by the kernels themselves (lw_config.gain; e.g. (sqrt(2), 1/sqrt(2)) for
     orthonormal-style scaling of cdf97); None means (1, 1).
@@ -98,7 +103,7 @@ class Plan:
 
     def __init__(self, shape, dtype, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None,
                  integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme="",
-                 threads=0, adjoint=False, gain=None):
+                 threads=0, adjoint=False, gain=None, in_place=False):
         shape = tuple(int(n) for n in shape)
         if not shape:
             raise ValueError("liftwave: 0-d arrays have nothing to transform")
@@ -120,7 +125,9 @@ class Plan:
                                     str(mode), str(layout), _normalize_levels(levels),
                                     int(bool(inverse)) | (int(bool(adjoint)) << 1), bool(integer),
                                     backend, device is not None, -1 if device is None else int(device),
-                                    bool(destroy_input), scheme or "", int(threads), *_normalize_gain(gain))
+                                    bool(destroy_input), scheme or "", int(threads), *_normalize_gain(gain),
+                                    bool(in_place))
+        self.in_place = bool(in_place)
 
     @property
     def config(self):
@@ -155,6 +162,15 @@ class Plan:
         if on_device != (self.device is not None):
             raise ValueError("liftwave: the plan takes %s arrays, got a %s array in %s memory" % (
                 "device" if self.device is not None else "host", ad.name, "device" if on_device else "host"))
+        if self.in_place:
+            if name != self.run_dtype or not ad.is_contiguous(x) or not ad.writable(x):
+                raise ValueError("liftwave: an in_place plan transforms its array itself: it must be writable, "
+                                 "C-contiguous and %s (got %s%s)" % (self.run_dtype, name, "" if ad.is_contiguous(x)
+                                                                      else ", not contiguous"))
+            if out is not None and out is not x:
+                raise ValueError("liftwave: an in_place plan writes into its input: out must be the input or None")
+            self._plan.execute(x, x, ad.stream(x) if on_device else 0)
+            return x
         if name != self.run_dtype:
             x = ad.astype(x, self.run_dtype)  # the documented promotion (one copy)
         elif not ad.is_contiguous(x):

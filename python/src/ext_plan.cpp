@@ -78,7 +78,7 @@ public:
     Plan(const std::vector<int64_t> &shape, const std::vector<int> &axes, const std::string &dtype,
          const std::string &wavelet, const std::string &mode, const std::string &layout, int levels, int direction,
          bool integer, const std::string &backend, bool device_pointers, int device, bool destroy_input,
-         const std::string &scheme, int threads, double gain_low, double gain_high)
+         const std::string &scheme, int threads, double gain_low, double gain_high, bool in_place)
     {
         if (shape.empty() || shape.size() > LW_MAX_RANK)
             lwpy_fail(PyExc_ValueError, "rank %zu is not supported (1..%d after merging batch axes)", shape.size(), LW_MAX_RANK);
@@ -97,7 +97,8 @@ public:
         c.levels = levels;
         c.direction = (lw_direction)direction; /* lw_direction; the library validates it */
         c.integer = integer;
-        c.flags = (device_pointers ? LW_FLAG_DEVICE_POINTERS : 0u) | (destroy_input ? LW_FLAG_DESTROY_INPUT : 0u);
+        c.flags = (device_pointers ? LW_FLAG_DEVICE_POINTERS : 0u) | (destroy_input ? LW_FLAG_DESTROY_INPUT : 0u) |
+                  (in_place ? LW_FLAG_IN_PLACE : 0u);
         c.scheme = scheme.empty() ? nullptr : scheme.c_str();
         c.threads = threads;
         c.gain[0] = gain_low;
@@ -142,6 +143,11 @@ public:
         check(out, "output");
         const void *src = in.data();
         void *dst = out.data();
+        /* the library takes the same buffer (in place) or two apart, never a partial overlap */
+        const char *a = (const char *)src, *b = (const char *)dst;
+        if (a != b && a < b + out.nbytes() && b < a + in.nbytes())
+            lwpy_fail(PyExc_ValueError, "out overlaps the input without being it: pass out=x for in place, or a "
+                                        "separate array");
         lw_status st;
         const char *stream_error = nullptr;
         if (!device_pointers_) {
@@ -211,6 +217,7 @@ public:
         d["backend"] = std::string(lw_plan_backend_name(p_));
         d["device_pointers"] = (c->flags & LW_FLAG_DEVICE_POINTERS) != 0;
         d["destroy_input"] = (c->flags & LW_FLAG_DESTROY_INPUT) != 0;
+        d["in_place"] = (c->flags & LW_FLAG_IN_PLACE) != 0;
         d["device"] = device_;
         d["threads"] = c->threads;
         d["gain"] = nb::make_tuple(c->gain[0], c->gain[1]);
@@ -288,11 +295,11 @@ void lwpy_bind_plan(nb::module_ &m)
     nb::class_<Plan>(m, "Plan")
         .def(nb::init<const std::vector<int64_t> &, const std::vector<int> &, const std::string &, const std::string &,
                       const std::string &, const std::string &, int, int, bool, const std::string &, bool, int, bool,
-                      const std::string &, int, double, double>(),
+                      const std::string &, int, double, double, bool>(),
              nb::arg("shape"), nb::arg("axes"), nb::arg("dtype"), nb::arg("wavelet"), nb::arg("mode"), nb::arg("layout"),
              nb::arg("levels"), nb::arg("direction"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
              nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0,
-             nb::arg("gain_low") = 1.0, nb::arg("gain_high") = 1.0)
+             nb::arg("gain_low") = 1.0, nb::arg("gain_high") = 1.0, nb::arg("in_place") = false)
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("execute_ptr", &Plan::execute_ptr, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("config", &Plan::config)
