@@ -96,9 +96,10 @@ template <class T>
 __device__ __forceinline__ void scale_window(const lwk_wave &w, const pass_geo &g, T *buf, int np, int64_t w0,
                                              int64_t wl, int dir)
 {
-    for (int64_t e = threadIdx.x; e < np * wl; e += blockDim.x) {
-        int64_t li, j;
-        if (g.contig) li = e / wl, j = e - li * wl;
+    const int w = (int)wl; /* shared-memory extents: 32-bit index arithmetic */
+    for (int e = threadIdx.x; e < np * w; e += blockDim.x) {
+        int li, j;
+        if (g.contig) li = e / w, j = e - li * w;
         else j = e / np, li = e - j * np;
         T *x = &buf[li * g.WL + j];
         *x = lwd_scale<T>(w, *x, (int)((w0 + j) & 1), dir);
@@ -150,9 +151,10 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
 
             /* load */
             const int demallat = p.mallat && p.inverse && !p.copy_only;
-            for (int64_t e = tid; e < np * wl; e += nt) {
-                int64_t li, j;
-                if (g.contig) li = e / wl, j = e - li * wl;
+            const int wl32 = (int)wl; /* window extents fit shared memory: 32-bit index arithmetic */
+            for (int e = tid; e < np * wl32; e += nt) {
+                int li, j;
+                if (g.contig) li = e / wl32, j = e - li * wl32;
                 else j = e / np, li = e - j * np;
                 int64_t pos = w0 + j;
                 T v;
@@ -170,8 +172,9 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             }
             __syncthreads();
             if (g.walk) { /* the originals the next segment's window starts with */
-                for (int64_t e = tid; e < np * g.H; e += nt) {
-                    int64_t li = e / g.H, j = e - li * g.H, pos = s1 - g.H + j;
+                for (int e = tid; e < np * (int)g.H; e += nt) {
+                    int li = e / (int)g.H, j = e - li * (int)g.H;
+                    int64_t pos = s1 - g.H + j;
                     if (pos >= w0) carry[li * g.H + j] = buf[li * g.WL + (pos - w0)];
                 }
                 __syncthreads();
@@ -184,9 +187,10 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                     int par = p.adjoint ? !p.w.target_odd[s] : p.w.target_odd[s]; /* the samples updated */
                     int64_t first = w0 + (((int)(w0 & 1)) != par ? 1 : 0);
                     int64_t ntg = first < w1 ? (w1 - first + 1) / 2 : 0;
-                    for (int64_t e = tid; e < np * ntg; e += nt) {
-                        int64_t li, q;
-                        if (g.contig) li = e / ntg, q = e - li * ntg;
+                    const int ntg32 = (int)ntg;
+                    for (int e = tid; e < np * ntg32; e += nt) {
+                        int li, q;
+                        if (g.contig) li = e / ntg32, q = e - li * ntg32;
                         else q = e / np, li = e - q * np;
                         int64_t pos = first + 2 * q;
                         T *row = &buf[li * g.WL];
@@ -216,9 +220,10 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             /* store the segment's own outputs */
             const int remallat = p.mallat && !p.inverse && !p.copy_only;
             const int64_t so = s1 - s0;
-            for (int64_t e = tid; e < np * so; e += nt) {
-                int64_t li, j;
-                if (g.contig) li = e / so, j = e - li * so;
+            const int so32 = (int)so;
+            for (int e = tid; e < np * so32; e += nt) {
+                int li, j;
+                if (g.contig) li = e / so32, j = e - li * so32;
                 else j = e / np, li = e - j * np;
                 int64_t pos = s0 + j;
                 int64_t idx = remallat ? lwd_mallat(pos, n) : pos;
