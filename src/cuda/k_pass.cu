@@ -96,10 +96,10 @@ template <class T>
 __device__ __forceinline__ void scale_window(const lwk_wave &w, const pass_geo &g, T *buf, int np, int64_t w0,
                                              int64_t wl, int dir)
 {
-    const int w = (int)wl; /* shared-memory extents: 32-bit index arithmetic */
-    for (int e = threadIdx.x; e < np * w; e += blockDim.x) {
+    const int wn = (int)wl; /* shared-memory extents: 32-bit index arithmetic */
+    for (int e = threadIdx.x; e < np * wn; e += blockDim.x) {
         int li, j;
-        if (g.contig) li = e / w, j = e - li * w;
+        if (g.contig) li = e / wn, j = e - li * wn;
         else j = e / np, li = e - j * np;
         T *x = &buf[li * g.WL + j];
         *x = lwd_scale<T>(w, *x, (int)((w0 + j) & 1), dir);
