@@ -79,6 +79,16 @@ typedef struct lw_wavelet_def {
 /* The table row of w (wavelet_list.h), NULL for a value outside the enum. */
 const lw_wavelet_def *lw_wavelet_get(lw_wavelet w);
 
+/* The transposed steps of w, for the periodic adjoints: the transpose of a
+ * periodic step x_t += sum_i w_i x_{t+o_i} (targets of one parity) is
+ * x_s += sum_i w_i x_{s-o_i} on the other parity, so t gets, for every step
+ * q of w, step q with the other parity, the offsets negated and the weights
+ * negated (taps kept in ascending offset order), and 1/zeta.  Then, in
+ * periodic mode, the forward's adjoint of w is the inverse of t (scaling
+ * undone first, steps last to first and subtracted) and the inverse's
+ * adjoint is the forward of t.  Float only (the integer rule is dropped). */
+void lw_wavelet_transpose(const lw_wavelet_def *w, lw_wavelet_def *t);
+
 /* Properties the engines decide support from (never from ids):
  *   symmetric_taps  every step's taps come in +-offset pairs of equal weight,
  *                   so whole-sample symmetric extension commutes with the

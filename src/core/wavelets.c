@@ -4,6 +4,7 @@
 #include "wavelet_list.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define MK_STEP(odd, nt, o0, o1, o2, o3, w0, w1, w2, w3, c0, c1, c2, c3, sg, ad, sh) \
     {odd, nt, {o0, o1, o2, o3}, {w0, w1, w2, w3}, {c0, c1, c2, c3}, sg, ad, sh},
@@ -27,6 +28,26 @@ LW_WAVELET_LIST(CHECK_ORDER)
 _Static_assert(ROW_COUNT == LW_WAVELET_COUNT, "wavelet_list.h and LW_WAVELET_COUNT disagree");
 #define CHECK_STEPS(ID, ...) _Static_assert((0 LW_STEPS_##ID(COUNT_STEP)) <= LW_MAX_STEPS, "too many steps");
 LW_WAVELET_LIST(CHECK_STEPS)
+
+void lw_wavelet_transpose(const lw_wavelet_def *w, lw_wavelet_def *t)
+{
+    *t = *w;
+    t->has_integer = 0;
+    t->orthonormal = 0;
+    for (int q = 0; q < w->nsteps; q++) {
+        const lw_step *s = &w->steps[q];
+        lw_step *d = &t->steps[q];
+        memset(d, 0, sizeof *d);
+        d->target_odd = !s->target_odd;
+        d->ntaps = s->ntaps;
+        for (int i = 0; i < s->ntaps; i++) { /* tap i of s, negated, lands at position ntaps-1-i (ascending) */
+            d->offset[s->ntaps - 1 - i] = -s->offset[i];
+            d->weight[s->ntaps - 1 - i] = -s->weight[i];
+        }
+    }
+    t->zeta_low = 1.0 / w->zeta_low;
+    t->zeta_high = 1.0 / w->zeta_high;
+}
 
 const lw_wavelet_def *lw_wavelet_get(lw_wavelet w)
 {

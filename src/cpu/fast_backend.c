@@ -83,6 +83,15 @@ static void build_level(const lw_plan *plan, const fast_shape *fs, int k, const 
                         const int64_t *lst, lw_fast_level *lv);
 static lw_status force_engine(lw_plan *plan, lw_fast_plan *fp);
 
+/* A periodic adjoint of a separable float plan runs as a plain transform of
+ * the transposed steps, on the engines of the forward and the inverse
+ * (lw_wavelet_transpose); scheme "adjoint" keeps the transposed-step engine. */
+static int transposed_route(const lw_plan *plan)
+{
+    return lw_dir_adjoint(plan->cfg.direction) && plan->cfg.mode == LW_PERIODIC && plan->wav->separable &&
+           !plan->cfg.integer && strcmp(plan->scheme, "adjoint") != 0;
+}
+
 lw_status lw_fast_plan_create(lw_plan *plan)
 {
     if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)
@@ -108,6 +117,13 @@ lw_status lw_fast_plan_create(lw_plan *plan)
     fp->k = lw_simd_kernels(fp->simd, plan->cfg.dtype);
     fp->es = lw_dtype_size(plan->cfg.dtype);
     fp->isint = plan->cfg.integer != 0;
+    fp->run = plan->cfg.direction;
+    lw_wavelet_def wt;
+    if (transposed_route(plan)) {
+        lw_wavelet_transpose(w, &wt);
+        w = &wt;
+        fp->run = plan->cfg.direction == LW_FORWARD_ADJOINT ? LW_INVERSE : LW_FORWARD;
+    }
     prep_steps(fp, w);
     fp->fused = fp->k->lift2s != NULL && (fp->nsteps == 1 || fp->nsteps == 2 || fp->nsteps == 4);
     for (int q = 0; q < fp->nsteps; q++) {
@@ -215,10 +231,10 @@ static void build_level(const lw_plan *plan, const fast_shape *fs, int k, const 
     lv->fp = (const lw_fast_plan *)plan->impl;
     lv->mode = plan->cfg.mode;
     lv->mallat = plan->cfg.layout == LW_MALLAT;
-    lv->inverse = plan->cfg.direction == LW_INVERSE;
+    lv->inverse = lv->fp->run == LW_INVERSE;
     lv->has_ll = lst != NULL;
     lv->fsmode = fs->fsmode;
-    lv->adjoint = lw_dir_adjoint(plan->cfg.direction);
+    lv->adjoint = lw_dir_adjoint(lv->fp->run);
     lv->plan = plan;
     lv->level = k;
     int last = fs->ax[fs->nact - 1];
@@ -349,6 +365,8 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, " %s", lw_cpu_engine_for(&lv)->name);
     }
     lw_appendf(buf, len, " (levels 1..%d)\n", plan->geo.levels);
+    if (fp->run != plan->cfg.direction)
+        lw_appendf(buf, len, "adjoint: periodic, run as the %s of the transposed steps\n", lw_direction_str(fp->run));
 }
 
 /* The adjoint directions: every level in place in out, coarse to fine for
@@ -380,7 +398,7 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
         if (in != out) par_copy(out, in, bytes, threads);
         return LW_OK;
     }
-    if (lw_dir_adjoint(plan->cfg.direction)) return run_adjoint(plan, &fs, in, out);
+    if (lw_dir_adjoint(fp->run)) return run_adjoint(plan, &fs, in, out);
 
     /* one block: F (in place only: a copy of the input), T(odd k) sized for
      * level 1, T(even k >= 2) for level 2 */
@@ -415,7 +433,7 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
         par_copy(F, in, bytes, threads);
         src0 = F;
     }
-    int guard = 0, inverse = plan->cfg.direction == LW_INVERSE;
+    int guard = 0, inverse = fp->run == LW_INVERSE;
     for (int q = 0; q < L && st == LW_OK; q++) {
         int k = inverse ? L - 1 - q : q;
         int64_t orig[LW_MAX_RANK], grid[LW_MAX_RANK], cur[LW_MAX_RANK], nxt[LW_MAX_RANK];

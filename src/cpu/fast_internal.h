@@ -179,6 +179,8 @@ typedef struct lw_fast_plan {
     lw_tuning tune;   /* the plan's knobs */
     int threads;      /* threads of every execute */
     int engine;       /* forced engine (lw_config.scheme), -1: per level the first that applies */
+    lw_direction run; /* the structure the levels run: the plan's direction, or for a periodic
+                       * adjoint the inverse / forward of the transposed steps (lw_wavelet_transpose) */
 } lw_fast_plan;
 
 /* ---- the windowed 1-D line lifting (fast_line.c) --------------------------- */

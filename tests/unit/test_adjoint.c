@@ -8,7 +8,11 @@
  *   - orthogonal plans (haar, d4 periodic; haar symmetric on even lengths)
  *     run the inverse / forward, and the identity still holds;
  *   - errors: integer adjoints are unsupported, unknown directions invalid;
- *     only the cpu engine "adjoint" takes adjoint plans, and only those. */
+ *     only the cpu engine "adjoint" takes adjoint plans, and only those,
+ *     except the periodic ones, which run as the inverse / forward of the
+ *     transposed steps on the other engines (lw_wavelet_transpose): they
+ *     agree with the "adjoint" engine on every separable wavelet, layout,
+ *     rank and level count. */
 #include "liftwave.h"
 #include "lw_test.h"
 #include "lw_test_plan.h"
@@ -287,6 +291,86 @@ static void engine_choice(void)
           lw_last_error());
     CHECK(strstr(buf, "engines: adjoint") && strstr(buf, "direction: forward-adjoint"), "describe: %s", buf);
     lw_destroy(p);
+    /* periodic: the transposed steps on the forward / inverse engines, by default and by name */
+    static const struct {
+        const char *scheme;
+        lw_direction dir;
+        lw_status want;
+        const char *says;
+    } per[] = {
+        {NULL, LW_FORWARD_ADJOINT, LW_OK, "run as the inverse of the transposed steps"},
+        {NULL, LW_INVERSE_ADJOINT, LW_OK, "run as the forward of the transposed steps"},
+        {"nd", LW_FORWARD_ADJOINT, LW_OK, "engines: nd"},
+        {"adjoint", LW_INVERSE_ADJOINT, LW_OK, "engines: adjoint"},
+    };
+    for (size_t i = 0; i < sizeof per / sizeof per[0]; i++) {
+        lw_config_init(&c);
+        c.rank = 2, c.shape[0] = 32, c.shape[1] = 40, c.mode = LW_PERIODIC, c.levels = 2;
+        c.direction = per[i].dir, c.backend = LW_BACKEND_CPU, c.scheme = per[i].scheme;
+        p = NULL;
+        buf[0] = 0;
+        lw_status st = lw_plan_create(&p, &c);
+        CHECK(st == per[i].want, "periodic, scheme %s: status %d (%s)", per[i].scheme ? per[i].scheme : "auto",
+              (int)st, lw_last_error());
+        if (p) lw_plan_describe(p, buf, sizeof buf);
+        CHECK(strstr(buf, per[i].says) != NULL, "periodic, scheme %s: describe lacks '%s': %s",
+              per[i].scheme ? per[i].scheme : "auto", per[i].says, buf);
+        lw_destroy(p);
+    }
+}
+
+/* The periodic adjoints through the transposed steps against the "adjoint"
+ * engine (transposed steps along lines, the other algorithm), float64. */
+static void transposed_route(void)
+{
+    static const shape_case sh[] = {
+        {1, {64}, 0, {0}}, {2, {32, 48}, 0, {0}}, {3, {16, 12, 20}, 0, {0}}, {3, {6, 16, 24}, 2, {1, 2}},
+        {4, {3, 8, 16, 8}, 3, {1, 2, 3}},
+    };
+    long n = 0;
+    for (int w = 0; w < LW_WAVELET_COUNT; w++) {
+        if (w == LW_FS) continue; /* not separable: the "adjoint" engine's own */
+        for (size_t si = 0; si < sizeof sh / sizeof sh[0]; si++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int d = 2; d < 4; d++)
+                    for (int L = 1; L <= 3; L++) {
+                        lw_config c;
+                        lw_config_init(&c);
+                        c.rank = sh[si].rank, c.naxes = sh[si].naxes;
+                        for (int i = 0; i < c.rank; i++) c.shape[i] = sh[si].shape[i];
+                        for (int i = 0; i < c.naxes; i++) c.axes[i] = sh[si].axes[i];
+                        c.wavelet = (lw_wavelet)w, c.mode = LW_PERIODIC, c.layout = (lw_layout)lay;
+                        c.direction = (lw_direction)d, c.levels = L, c.dtype = LW_FLOAT64, c.backend = LW_BACKEND_CPU;
+                        lw_plan *a = NULL, *b = NULL;
+                        if (lw_plan_create(&a, &c) != LW_OK) continue; /* odd at this level */
+                        if (lw_plan_config(a)->direction != c.direction) { /* orthogonal: routed, see routing() */
+                            lw_destroy(a);
+                            continue;
+                        }
+                        c.scheme = "adjoint";
+                        CHECK(lw_plan_create(&b, &c) == LW_OK, "adjoint engine plan: %s", lw_last_error());
+                        int64_t cnt = 1;
+                        for (int i = 0; i < c.rank; i++) cnt *= c.shape[i];
+                        double *x = malloc(sizeof(double) * (size_t)cnt), *ya = malloc(sizeof(double) * (size_t)cnt),
+                               *yb = malloc(sizeof(double) * (size_t)cnt);
+                        for (int64_t i = 0; i < cnt; i++) x[i] = 2 * lw_rng_unit() - 1;
+                        if (b) {
+                            CHECK(lw_execute(a, x, ya) == LW_OK && lw_execute(b, x, yb) == LW_OK, "execute: %s",
+                                  lw_last_error());
+                            double err = 0, ref = 0;
+                            for (int64_t i = 0; i < cnt; i++)
+                                err = fmax(err, fabs(ya[i] - yb[i])), ref = fmax(ref, fabs(yb[i]));
+                            CHECK(err <= 1e-12 * fmax(ref, 1), "%s periodic %s %s rank %d L%d: transposed route off by %g",
+                                  lw_wavelet_name(c.wavelet), lw_layout_name(c.layout),
+                                  d == LW_FORWARD_ADJOINT ? "forward-adjoint" : "inverse-adjoint", c.rank, L, err);
+                            n++;
+                        }
+                        free(x), free(ya), free(yb);
+                        lw_destroy(a), lw_destroy(b);
+                    }
+    }
+    CHECK(n > 150, "only %ld transposed-route cases ran", n);
+    printf("transposed route: %ld periodic adjoint cases agree with the adjoint engine\n", n);
 }
 
 int main(void)
@@ -294,6 +378,7 @@ int main(void)
     lw_test_seed(19);
     errors();
     engine_choice();
+    transposed_route();
     routing();
     sweep();
     large_case();
