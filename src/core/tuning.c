@@ -51,6 +51,9 @@ static const knob knobs[] = {
     {"tile3d", K_ENUM, OFF(tile3d), 0, 0, "auto 16x64 16x64-p1 16x64-p3 32x64",
      "cuda fused 3-D, float32: tile of (y, x) and pairs prefetched along z (auto: 32x64 forward, 16x64 inverse; "
      "-p1 / -p3: 1 / 3 pairs prefetched instead of 2)"},
+    {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy",
+     "cuda, in == out on a fused engine: lean (in place, at most 1% of the array more device memory; auto) or "
+     "copy (the fused engine into a full-size scratch, then one device copy: faster, the array's size more)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

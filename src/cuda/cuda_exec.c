@@ -148,6 +148,9 @@ static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 }
 
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
+/* the engines that read neighbours another block writes: in place they run
+ * the generic path, or (tuning inplace=copy) themselves into a scratch copy */
+static int is_fused(int engine) { return engine == LWE_TILE2D || engine == LWE_TILE3D || engine == LWE_FUSED3D; }
 static size_t octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
     const int64_t *n = p->geo.len[k];
@@ -291,6 +294,8 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     LW_TRY(lw_cuda_walk_prepare(p, s));
     s->inplace_scratch = (s->walk_stash + 255) & ~(size_t)255;
     e->workspace(p, s);
+    if (p->tune.inplace == 2 && is_fused(s->engine)) /* in place by copy: the output, then the engine's scratch */
+        s->inplace_scratch = align256(s->bytes) + s->scratch;
     return LW_OK;
 }
 
@@ -654,9 +659,13 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
     r.tmp = s->tmp_full && (inplace || s->engine == LWE_GENERIC || s->engine == LWE_FS) ? scratch : NULL;
     if (s->engine == LWE_SCHEME) return lw_cuda_run_scheme(p, s, in, out, scratch, st);
     const engine_rec *e = &engines[s->engine_index];
-    /* the fused engines read neighbours another block writes: in place they
-     * hand over to the generic path */
-    if (inplace && (e->id == LWE_TILE2D || e->id == LWE_TILE3D || e->id == LWE_FUSED3D))
-        return run_generic(&r, scratch);
+    if (inplace && is_fused(e->id)) {
+        if (p->tune.inplace != 2) return run_generic(&r, scratch);
+        /* inplace=copy: the engine into the scratch's first part, then back */
+        r.out = scratch;
+        LW_TRY(e->run(&r, (char *)scratch + align256(s->bytes)));
+        CK(cudaMemcpyAsync(out, scratch, s->bytes, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync (in place by copy)");
+        return LW_OK;
+    }
     return e->run(&r, scratch);
 }

@@ -147,6 +147,77 @@ static void memory_case(int levels, lw_direction d)
     free(h);
 }
 
+/* tuning inplace=copy: the fused engine into a scratch copy, so in place must
+ * equal the same plan out of place bit for bit; and the time of both */
+static void copy_cases(void)
+{
+    static const struct {
+        int rank;
+        int64_t n[3];
+        lw_wavelet w;
+        int levels;
+    } cs[] = {{2, {4096, 4096}, LW_CDF97, 1}, {2, {1000, 1502}, LW_DD137, 3}, {3, {128, 96, 130}, LW_CDF53, 2},
+              {2, {8192, 8192}, LW_HAAR, 5}};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+        for (int d = 0; d < 2; d++) {
+            lw_config c;
+            lw_config_init(&c);
+            c.rank = cs[i].rank;
+            int64_t N = 1;
+            for (int a = 0; a < c.rank; a++) c.shape[a] = cs[i].n[a], N *= cs[i].n[a];
+            c.wavelet = cs[i].w, c.levels = cs[i].levels, c.direction = (lw_direction)d;
+            c.backend = LW_BACKEND_CUDA, c.flags = LW_FLAG_DEVICE_POINTERS, c.tuning = "inplace=copy";
+            const size_t bytes = (size_t)N * 4;
+            float *h = malloc(bytes), *g0 = malloc(bytes), *g1 = malloc(bytes);
+            for (int64_t k = 0; k < N; k++) h[k] = (float)(lw_rng_unit() * 2 - 1);
+            void *x = NULL, *y = NULL;
+            cudaMalloc(&x, bytes), cudaMalloc(&y, bytes);
+            lw_plan *p = NULL;
+            CHECK(lw_plan_create(&p, &c) == LW_OK, "inplace=copy plan: %s", lw_last_error());
+            if (p && x && y) {
+                cudaMemcpy(x, h, bytes, cudaMemcpyHostToDevice);
+                CHECK(lw_execute(p, x, y) == LW_OK, "out of place: %s", lw_last_error());
+                CHECK(lw_execute(p, x, x) == LW_OK, "in place by copy: %s", lw_last_error());
+                cudaDeviceSynchronize();
+                cudaMemcpy(g0, y, bytes, cudaMemcpyDeviceToHost);
+                cudaMemcpy(g1, x, bytes, cudaMemcpyDeviceToHost);
+                CHECK(memcmp(g0, g1, bytes) == 0, "inplace=copy case %zu %s: in place differs from out of place", i,
+                      d ? "inverse" : "forward");
+                cudaEvent_t e0, e1;
+                cudaEventCreate(&e0), cudaEventCreate(&e1);
+                float ms[2][9];
+                for (int v = 0; v < 2; v++)
+                    for (int r = 0; r < 10; r++) {
+                        cudaEventRecord(e0, 0);
+                        lw_execute(p, x, v ? y : x);
+                        cudaEventRecord(e1, 0);
+                        cudaEventSynchronize(e1);
+                        if (r) cudaEventElapsedTime(&ms[v][r - 1], e0, e1);
+                    }
+                for (int v = 0; v < 2; v++)
+                    for (int a = 1; a < 9; a++)
+                        for (int b = a; b > 0 && ms[v][b] < ms[v][b - 1]; b--) {
+                            float t = ms[v][b];
+                            ms[v][b] = ms[v][b - 1], ms[v][b - 1] = t;
+                        }
+                printf("timing: inplace=copy %s %lldx%lld%s L%d %-7s in place %.3f ms, out of place %.3f ms\n",
+                       lw_wavelet_name(c.wavelet), (long long)c.shape[0], (long long)c.shape[1],
+                       c.rank == 3 ? "x.." : "", c.levels, d ? "inverse" : "forward", ms[0][4], ms[1][4]);
+                cudaEventDestroy(e0), cudaEventDestroy(e1);
+            }
+            lw_destroy(p);
+            cudaFree(x), cudaFree(y);
+            free(h), free(g0), free(g1);
+        }
+    /* with LW_FLAG_IN_PLACE a full-size copy is refused */
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2, c.shape[0] = c.shape[1] = 4096, c.backend = LW_BACKEND_CUDA;
+    c.flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_IN_PLACE, c.tuning = "inplace=copy";
+    lw_plan *p = NULL;
+    CHECK(lw_plan_create(&p, &c) == LW_ERR_UNSUPPORTED && !p, "inplace=copy with LW_FLAG_IN_PLACE accepted");
+}
+
 static void refusals(void)
 {
     lw_config c;
@@ -173,6 +244,7 @@ int main(void)
     int quick = getenv("LW_GPU_QUICK") != NULL;
     sweep(quick);
     refusals();
+    if (!quick) copy_cases();
     if (!quick)
         for (int L = 1; L <= 5; L += 4)
             for (int d = 0; d < 2; d++) memory_case(L, (lw_direction)d);
