@@ -165,27 +165,10 @@ static void copy_cases(void)
                 cudaMemcpy(g1, x, bytes, cudaMemcpyDeviceToHost);
                 CHECK(memcmp(g0, g1, bytes) == 0, "inplace=copy case %zu %s: in place differs from out of place", i,
                       d ? "inverse" : "forward");
-                cudaEvent_t e0, e1;
-                cudaEventCreate(&e0), cudaEventCreate(&e1);
-                float ms[2][9];
-                for (int v = 0; v < 2; v++)
-                    for (int r = 0; r < 10; r++) {
-                        cudaEventRecord(e0, 0);
-                        lw_execute(p, x, v ? y : x);
-                        cudaEventRecord(e1, 0);
-                        cudaEventSynchronize(e1);
-                        if (r) cudaEventElapsedTime(&ms[v][r - 1], e0, e1);
-                    }
-                for (int v = 0; v < 2; v++)
-                    for (int a = 1; a < 9; a++)
-                        for (int b = a; b > 0 && ms[v][b] < ms[v][b - 1]; b--) {
-                            float t = ms[v][b];
-                            ms[v][b] = ms[v][b - 1], ms[v][b - 1] = t;
-                        }
                 printf("timing: inplace=copy %s %lldx%lld%s L%d %-7s in place %.3f ms, out of place %.3f ms\n",
                        lw_wavelet_name(c.wavelet), (long long)c.shape[0], (long long)c.shape[1],
-                       c.rank == 3 ? "x.." : "", c.levels, d ? "inverse" : "forward", ms[0][4], ms[1][4]);
-                cudaEventDestroy(e0), cudaEventDestroy(e1);
+                       c.rank == 3 ? "x.." : "", c.levels, d ? "inverse" : "forward", gpu_time_ms(p, x, x, 0),
+                       gpu_time_ms(p, x, y, 0));
             }
             lw_destroy(p);
             cudaFree(x), cudaFree(y);
