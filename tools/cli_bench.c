@@ -137,7 +137,8 @@ static void print_help(void)
         "usage: liftwave bench [--backend B] [--wavelet W] [--levels N|max] [--mode M]\n"
         "                      [--shape 8192x8192] [--dtype float32|float64|int32|float16|bfloat16]\n"
         "                      [--integer]\n"
-        "                      [--direction forward|inverse] [--config host|G2G|C2C] [--scheme S]\n"
+        "                      [--direction forward|inverse|forward-adjoint|inverse-adjoint] [--config host|G2G|C2C]\n"
+        "                      [--scheme S]\n"
         "                      [--host-memory pinned|pageable]\n"
         "                      [--layout mallat|interleaved] [--axes A,B] [--inplace[=both]]\n"
         "                      [--repeat N] [--threads N] [--sizes-mpix M] [--destroy-input]\n"
@@ -162,7 +163,8 @@ static void print_help(void)
         "  --dtype T       [list] float32 float64 int32 float16 bfloat16 [float32; int32 with\n"
         "                  --integer]; the half types on the cpu backends\n"
         "  --integer       the integer (reversible) transforms, on int32 data\n"
-        "  --direction D   [list] forward or inverse (of random coefficients) [forward]\n"
+        "  --direction D   [list] forward, inverse (of random coefficients), forward-adjoint or\n"
+        "                  inverse-adjoint (the transposes, float only) [forward]\n"
         "  --config C      [list] host (cpu backends), G2G (device buffers) or C2C (host buffers,\n"
         "                  transfers included) for cuda [host for cpu, G2G for cuda]\n"
         "  --host-memory H [list] C2C: the host buffers, pinned (cudaMallocHost) or pageable\n"
@@ -329,9 +331,10 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
                 return usage_error("unknown dtype '%s' (float32, float64, int32, float16, bfloat16)", s);
             o->dtype[i] = (lw_dtype)k;
         } else if (!strcmp(opt, "--direction")) {
-            if (!strcmp(s, "forward")) o->dir[i] = LW_FORWARD;
-            else if (!strcmp(s, "inverse")) o->dir[i] = LW_INVERSE;
-            else return usage_error("unknown direction '%s' (forward, inverse)", s);
+            int k = 0;
+            while (k < 4 && strcmp(s, lw_bench_dir_names[k])) k++;
+            if (k == 4) return usage_error("unknown direction '%s' (forward, inverse, forward-adjoint, inverse-adjoint)", s);
+            o->dir[i] = (lw_direction)k;
         } else if (!strcmp(opt, "--config")) {
             int k = 0;
             while (k < 3 && strcmp(s, config_names[k])) k++;

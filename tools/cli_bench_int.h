@@ -25,6 +25,10 @@ extern const char *const lw_bench_config_names[3]; /* "host", "G2G", "C2C" */
 /* host memory of a C2C record (--host-memory); HM_NONE for the others */
 enum { HM_NONE = 0, HM_PINNED = 1, HM_PAGEABLE = 2 };
 extern const char *const lw_bench_host_memory_names[3]; /* "none", "pinned", "pageable" */
+/* lw_direction values: names ("forward", "inverse", "forward-adjoint",
+ * "inverse-adjoint") and short ones for tables ("fwd", "inv", "fadj", "iadj") */
+extern const char *const lw_bench_dir_names[4];
+extern const char *const lw_bench_dir_short[4];
 
 /* One combination of the option values: one record. */
 typedef struct combo {

@@ -245,14 +245,14 @@ static void dry_run(const cell *cells, int n, const matrix_opts *o)
             printf(", \"shape\": [%s], \"axes\": [%s], \"levels\": \"%s\", \"wavelet\": \"%s\", \"direction\": \"%s\", "
                    "\"config\": \"%s\", \"host_memory\": \"%s\", \"inplace\": %s, \"repeat\": %d, "
                    "\"target_kind\": \"%s\", \"target\": %g}\n",
-                   shp, ax, lv, lw_wavelet_name(c->wavelet), c->dir == LW_FORWARD ? "forward" : "inverse",
+                   shp, ax, lv, lw_wavelet_name(c->wavelet), lw_bench_dir_names[c->dir],
                    lw_bench_config_names[k.config], lw_bench_host_memory_names[k.host_memory],
                    k.inplace ? "true" : "false", cell_repeat(c, o),
                    lw_bench_target_kinds[c->g->kind], c->g->var[c->var].target);
             continue;
         }
         printf("%-34s %-15s %-7s %-6s %-8s %-3s %-12s %-5s %6d %-10s  %s\n", c->name, shp, ax, lv,
-               lw_wavelet_name(c->wavelet), c->dir == LW_FORWARD ? "fwd" : "inv", cfg, k.inplace ? "in" : "out",
+               lw_wavelet_name(c->wavelet), lw_bench_dir_short[c->dir], cfg, k.inplace ? "in" : "out",
                cell_repeat(c, o), tg, c->g->about);
     }
     if (o->json) return; /* the records only */

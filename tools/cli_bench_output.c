@@ -48,7 +48,7 @@ void lw_bench_print_json(FILE *f, const record *r, const char *date, const char 
     fprintf(f, ", \"direction\": \"%s\", \"config\": \"%s\", \"inplace\": %s, \"median_s\": %.6g, "
                "\"gsamples_per_s\": %.6g, \"ps_per_sample\": %.6g, \"effective_gbps\": %.6g, \"bound\": \"%s\", "
                "\"bound_gbps\": %.6g, \"fraction_of_bound\": %.6g, \"threads\": %d, \"device\": ",
-            c->dir == LW_FORWARD ? "forward" : "inverse", lw_bench_config_names[c->config],
+            lw_bench_dir_names[c->dir], lw_bench_config_names[c->config],
             c->inplace ? "true" : "false", finite(r->median_s), finite(r->gsps), finite(r->ps), finite(r->eff_gbps),
             r->bound, finite(r->bound_gbps), finite(r->frac), r->threads);
     lw_bench_json_string(f, r->device);
@@ -79,7 +79,7 @@ void lw_bench_print_row(const record *r, int *header, char *last_device, size_t 
     const combo *c = &r->c;
     if (!*header) {
         printf("# liftwave %s bench, commit %s\n", lw_version(), LW_GIT_COMMIT);
-        printf("%-6s %3s %-14s %-7s %-9s %-6s %-3s %-7s %-4s %-5s %-10s %3s %11s %8s %8s %8s %-11s %8s %5s %s\n",
+        printf("%-6s %3s %-14s %-7s %-9s %-6s %-4s %-7s %-4s %-5s %-10s %3s %11s %8s %8s %8s %-11s %8s %5s %s\n",
                "wavelet", "lev", "shape", "dtype", "mode", "layout", "dir", "backend", "cfg", "place", "scheme", "thr",
                "median_ms", "Gsmp/s", "ps/smp", "eff_GB/s", "bound", "bnd_GB/s", "frac", "verified");
         *header = 1;
@@ -95,9 +95,9 @@ void lw_bench_print_row(const record *r, int *header, char *last_device, size_t 
         for (int i = 0; i < c->naxes && k + 4 < sizeof shp; i++, k = strlen(shp))
             snprintf(shp + k, sizeof shp - k, "%c%d", i ? ',' : '@', c->axes[i]);
     }
-    printf("%-6s %3d %-14s %-7s %-9s %-6s %-3s %-7s %-4s %-5s %-10s %3d %11.4f %8.3f %8.1f %8.2f %-11s %8.2f %5.3f %s\n",
+    printf("%-6s %3d %-14s %-7s %-9s %-6s %-4s %-7s %-4s %-5s %-10s %3d %11.4f %8.3f %8.1f %8.2f %-11s %8.2f %5.3f %s\n",
            lw_wavelet_name(c->wavelet), r->levels, shp, lw_dtype_name(c->dtype), lw_mode_name(c->mode),
-           c->layout == LW_MALLAT ? "mallat" : "interl", c->dir == LW_FORWARD ? "fwd" : "inv",
+           c->layout == LW_MALLAT ? "mallat" : "interl", lw_bench_dir_short[c->dir],
            lw_backend_name(c->backend), c->host_memory == HM_PAGEABLE ? "C2Cp" : lw_bench_config_names[c->config],
            c->inplace ? "in" : "out", c->scheme, r->threads, r->median_s * 1e3, r->gsps, r->ps, r->eff_gbps, r->bound,
            r->bound_gbps, r->frac, r->verified ? "yes" : r->checked ? "NO" : "skipped");

@@ -26,6 +26,8 @@
 
 const char *const lw_bench_config_names[3] = {"host", "G2G", "C2C"};
 const char *const lw_bench_host_memory_names[3] = {"none", "pinned", "pageable"};
+const char *const lw_bench_dir_names[4] = {"forward", "inverse", "forward-adjoint", "inverse-adjoint"};
+const char *const lw_bench_dir_short[4] = {"fwd", "inv", "fadj", "iadj"};
 
 void lw_bench_errline(const char *fmt, ...)
 {
@@ -88,7 +90,7 @@ void lw_bench_combo_text(const combo *c, int with_shape, char *buf, size_t len)
         snprintf(ax + strlen(ax), sizeof ax - strlen(ax), "%s%d", i ? "," : " axes=", c->axes[i]);
     snprintf(buf, len, "%s%s%s%s levels=%s %s %s%s %s on %s/%s%s%s%s", lw_wavelet_name(c->wavelet),
              with_shape ? " " : "", shp, ax, lv, lw_dtype_name(c->dtype), lw_mode_name(c->mode),
-             c->layout == LW_MALLAT ? "" : " interleaved", c->dir == LW_FORWARD ? "forward" : "inverse",
+             c->layout == LW_MALLAT ? "" : " interleaved", lw_bench_dir_names[c->dir],
              lw_backend_name(c->backend), lw_bench_config_names[c->config], c->host_memory ? "/" : "",
              c->host_memory ? lw_bench_host_memory_names[c->host_memory] : "", c->inplace ? " in place" : "");
 }

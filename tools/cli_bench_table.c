@@ -171,7 +171,7 @@ void lw_bench_table(FILE *f, const record *r, int n)
         snprintf(label, sizeof label, "%s%s%s", r[i].c.scheme, r[i].c.layout == LW_MALLAT ? "" : "+interleaved",
                  r[i].c.inplace ? "+inplace" : "");
         fprintf(f, "%-26s %-6s %-3s %-7s %-9s %3d", label, lw_wavelet_name(r[i].c.wavelet),
-                r[i].c.dir == LW_FORWARD ? "fwd" : "inv", lw_dtype_name(r[i].c.dtype), lw_mode_name(r[i].c.mode),
+                lw_bench_dir_short[r[i].c.dir], lw_dtype_name(r[i].c.dtype), lw_mode_name(r[i].c.mode),
                 r[i].levels);
         cell(f, a);
         cell(f, b);

@@ -86,13 +86,12 @@ static uint64_t elems_of(int rank, const int64_t *shape)
 }
 
 /* Checksum of n bytes of a file from offset off, read in parts. */
-static int file_checksum(int fd, uint64_t off, uint64_t n, uint64_t *sum)
+/* Add n bytes of fd from off to the checksum s. */
+static int file_checksum(int fd, uint64_t off, uint64_t n, lw_cli_checksum_state *s)
 {
     size_t cap = 8u << 20;
     unsigned char *b = malloc(cap);
     if (!b) return -1;
-    lw_cli_checksum_state s;
-    lw_cli_checksum_init(&s);
     while (n > 0) {
         size_t k = n < cap ? (size_t)n : cap;
         ssize_t r = pread(fd, b, k, (off_t)off);
@@ -101,21 +100,26 @@ static int file_checksum(int fd, uint64_t off, uint64_t n, uint64_t *sum)
             free(b);
             return -1;
         }
-        lw_cli_checksum_add(&s, b, (size_t)r);
+        lw_cli_checksum_add(s, b, (size_t)r);
         off += (uint64_t)r;
         n -= (uint64_t)r;
     }
     free(b);
-    *sum = lw_cli_checksum_end(&s);
     return 0;
 }
 
 static uint64_t source_sum(void *ctx)
 {
     const lw_cli_stream_src *src = ctx;
-    uint64_t sum = 0;
-    if (file_checksum(src->fd, src->offset, elems_of(src->rank, src->shape) * lw_io_type_size(src->type), &sum) != 0)
-        return ~0ull; /* unreadable: reported as a changed content */
+    uint64_t sum = 0, bytes = elems_of(src->rank, src->shape) * lw_io_type_size(src->type);
+    lw_cli_checksum_state s;
+    lw_cli_checksum_init(&s);
+    /* the data's bytes in order: one run, or one per index of axis 0 past the bytes between them */
+    uint64_t runs = src->pitch0 ? (uint64_t)src->shape[0] : 1, each = bytes / runs;
+    for (uint64_t r = 0; r < runs; r++)
+        if (file_checksum(src->fd, src->offset + r * src->pitch0, each, &s) != 0)
+            return ~0ull; /* unreadable: reported as a changed content */
+    sum = lw_cli_checksum_end(&s);
     return sum;
 }
 
@@ -144,6 +148,7 @@ int lw_cli_stream_to_file(const lw_cli_stream_src *src, const char *out, const l
     memset(&job, 0, sizeof job);
     job.cfg = *cfg;
     lw_sview_dense(&job.in, src->fd, src->offset, src->type, src->rank, src->shape);
+    job.in.pitch0 = src->pitch0;
     lw_sview_dense(&job.out, t.fd, hlen, wt, src->rank, src->shape);
     job.scratch_dir = t.dir;
     job.memory_limit = lw_cli_memory_limit(o);
@@ -175,7 +180,11 @@ int lw_cli_stream_to_file(const lw_cli_stream_src *src, const char *out, const l
         meta->dtype = wt;
         meta->rank = src->rank;
         memcpy(meta->shape, src->shape, sizeof meta->shape);
-        if (file_checksum(t.fd, hlen, data, &meta->checksum) != 0) {
+        lw_cli_checksum_state cs;
+        lw_cli_checksum_init(&cs);
+        int bad = file_checksum(t.fd, hlen, data, &cs) != 0;
+        meta->checksum = lw_cli_checksum_end(&cs);
+        if (bad) {
             int e = errno;
             lw_cli_tmpfile_abort(&t);
             return lw_cli_fail(LW_EXIT_DATA, "cannot read back '%s': %s", lw_cli_path(out), strerror(e));

@@ -12,6 +12,7 @@ typedef struct lw_cli_stream_src {
     const char *name; /* for messages */
     int fd;
     uint64_t offset;
+    uint64_t pitch0; /* bytes from one index of axis 0 to the next (a video's frames); 0: dense */
     lw_io_type type;
     int rank;
     int64_t shape[LW_IO_MAX_RANK];

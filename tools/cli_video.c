@@ -2,11 +2,15 @@
  * frames of a YUV4MPEG2 stream (a .y4m file, or "-": stdin, what `ffmpeg
  * -f yuv4mpegpipe -` writes) or of raw 8-bit frames on stdin (--shape HxW).
  *
- * The frames arrive one at a time and their number is known only at the
- * end (a pipe cannot be read twice), so each plane is first appended to an
- * unlinked scratch file next to the output (one frame in memory at a time);
- * then the (T,H,W) array in that file is transformed by the out-of-core
- * path (cli_stream.c) within --memory-limit, whatever T is.
+ * A .y4m file whose frames all begin with a bare "FRAME" line is a (T,H,W)
+ * array per plane with a frame pitch: the out-of-core path (cli_stream.c)
+ * reads its slabs of frames, with the halos the lifting needs, straight
+ * from the file within --memory-limit, whatever T is (a ring of frames in
+ * memory, no copy on disk).  From a pipe the frames arrive one at a time and
+ * their number is known only at the end (a pipe cannot be read twice), and
+ * frames may carry parameters: then each plane is first appended to an
+ * unlinked scratch file next to the output (one frame in memory at a time),
+ * and that file is transformed the same way.
  *
  * Planes: luma by default (OUT gets the (T,H,W) luma coefficients); with
  * --planes all, each plane p in Y U V (A) goes to OUT with ".y", ".u", ".v"
@@ -25,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_PLANES 4
@@ -104,6 +109,29 @@ static int open_video(const char *in, const lw_cli_opts *o, video_src *v)
     }
     v->frame_bytes = v->y4m.frame_bytes;
     return LW_EXIT_OK;
+}
+
+/* A seekable .y4m whose frames all begin with a bare "FRAME\n" right after
+ * the header: 1 with the frame count and the first frame's data offset (the
+ * planes are then read in place), else 0: frame parameters, a size or an end
+ * that does not divide into whole frames; the spooled path reads those and
+ * reports what is wrong. */
+static int direct_frames(video_src *v, int64_t *frames, uint64_t *data0)
+{
+    if (v->raw || v->f == stdin) return 0;
+    int fd = fileno(v->f);
+    off_t start = ftello(v->f);
+    struct stat st;
+    if (fd < 0 || start < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= start) return 0;
+    const uint64_t pitch = 6 + (uint64_t)v->frame_bytes, body = (uint64_t)(st.st_size - start);
+    if (body % pitch) return 0;
+    for (uint64_t t = 0; t < body / pitch; t++) {
+        char tag[6];
+        if (pread(fd, tag, 6, (off_t)((uint64_t)start + t * pitch)) != 6 || memcmp(tag, "FRAME\n", 6) != 0) return 0;
+    }
+    *frames = (int64_t)(body / pitch);
+    *data0 = (uint64_t)start + 6;
+    return 1;
 }
 
 /* OUT with ".y" (etc.) before the extension. */
@@ -190,16 +218,18 @@ int lw_cli_video_forward(const char *in, const char *out, lw_cli_opts *o)
     int fd[MAX_PLANES] = {-1, -1, -1, -1};
     char paths[MAX_PLANES][4200];
     int done = 0;
-    for (int p = first; p <= last && rc == LW_EXIT_OK; p++) rc = scratch_file(out, &fd[p]);
-    if (rc == LW_EXIT_OK) rc = spool(in, &v, first, last, fd);
-    if (v.f && v.f != stdin) fclose(v.f);
+    uint64_t data0 = 0;
+    const int direct = direct_frames(&v, &v.frames, &data0);
+    for (int p = first; p <= last && rc == LW_EXIT_OK && !direct; p++) rc = scratch_file(out, &fd[p]);
+    if (rc == LW_EXIT_OK && !direct) rc = spool(in, &v, first, last, fd);
     lw_dtype dt;
     if (rc == LW_EXIT_OK) rc = lw_cli_work_dtype(LW_IO_U8, o->integer, &dt);
     for (int p = first; p <= last && rc == LW_EXIT_OK; p++) {
         lw_cli_stream_src src;
         memset(&src, 0, sizeof src);
         src.name = strcmp(in, "-") ? in : "standard input";
-        src.fd = fd[p];
+        src.fd = direct ? fileno(v.f) : fd[p];
+        if (direct) src.offset = data0 + (uint64_t)v.off[p], src.pitch0 = 6 + (uint64_t)v.frame_bytes;
         src.type = LW_IO_U8;
         src.rank = 3;
         src.shape[0] = v.frames;
@@ -235,10 +265,12 @@ int lw_cli_video_forward(const char *in, const char *out, lw_cli_opts *o)
         }
     for (int p = 0; p < MAX_PLANES; p++)
         if (fd[p] >= 0) close(fd[p]);
+    if (v.f && v.f != stdin) fclose(v.f);
     if (rc == LW_EXIT_OK && o->verbose) {
-        printf("video %s: %lld frames of %lldx%lld (%s), %d plane%s transformed\n", strcmp(in, "-") ? in : "stdin",
-               (long long)v.frames, (long long)v.w[0], (long long)v.h[0], v.raw ? "raw" : v.y4m.colorspace,
-               last - first + 1, last > first ? "s" : "");
+        printf("video %s: %lld frames of %lldx%lld (%s), %d plane%s transformed (frames %s)\n",
+               strcmp(in, "-") ? in : "stdin", (long long)v.frames, (long long)v.w[0], (long long)v.h[0],
+               v.raw ? "raw" : v.y4m.colorspace, last - first + 1, last > first ? "s" : "",
+               direct ? "read from the file in place" : "spooled to a scratch file");
         fflush(stdout);
     }
     return rc;

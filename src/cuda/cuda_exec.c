@@ -310,19 +310,13 @@ struct run_ctx {
  * parallel segments, else (in place on out) walked (inplace_exec.c). */
 static lw_status do_pass(run_ctx *r, lwk_pass *ps, int k, int a)
 {
-    if (!ps->copy_only && lwk_colpass_ok(r->s->dtype, ps)) { /* whole lines, coalesced: in place is safe */
-        void *dst = r->cur == r->in ? r->out : (void *)r->cur;
-        CK(lwk_colpass_launch(r->s->dtype, ps, r->cur, dst, r->st), "cuda column pass launch");
-        r->cur = dst;
-        return LW_OK;
-    }
     void *dst = r->cur == r->in ? r->out : (void *)r->cur;
-    if (dst == r->cur && lwk_pass_segments(r->s->dtype, ps) > 1) {
+    if (!ps->copy_only && lwk_colpass_ok(r->s->dtype, ps)) /* whole lines, coalesced: in place is safe */
+        CK(lwk_colpass_launch(r->s->dtype, ps, r->cur, dst, r->st), "cuda column pass launch");
+    else if (dst == r->cur && lw_cuda_pass_walks(r->s, ps)) /* the rule walk_prepare sized the stash by */
         LW_TRY(lw_cuda_walk_pass(r->s, k, a, ps, dst, r->scr, r->st));
-        r->cur = dst;
-        return LW_OK;
-    }
-    CK(lwk_pass_launch(r->s->dtype, ps, r->cur, dst, r->st), "cuda pass kernel launch");
+    else
+        CK(lwk_pass_launch(r->s->dtype, ps, r->cur, dst, r->st), "cuda pass kernel launch");
     r->cur = dst;
     return LW_OK;
 }

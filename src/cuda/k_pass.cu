@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
     int64_t *lbase = (int64_t *)smem_raw;
     T *buf = (T *)(smem_raw + 32 * sizeof(int64_t));
     T *carry = buf + (size_t)g.P * g.WL; /* walk: P x H */
-    const int64_t n = p.L.n, ls = p.L.lstride, H = p.w.halo + 1;
+    const int64_t n = p.L.n, ls = p.L.lstride, H = g.H; /* window halo (pass_plan) */
     const int tid = threadIdx.x, nt = blockDim.x;
     const int lift = !p.copy_only && n >= 2;
     /* steps added (+1) or subtracted, zeta multiplied (+1) or divided: the

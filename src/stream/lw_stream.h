@@ -31,10 +31,13 @@ extern "C" {
 
 /* The elements of a C-order array of shape fshape stored at byte offset
  * `offset` of file fd (host byte order), taken count[a] along each axis a
- * at every step[a]-th index from 0 (a dense view: count = fshape, step 1). */
+ * at every step[a]-th index from 0 (a dense view: count = fshape, step 1).
+ * pitch0: bytes from one index of axis 0 to the next when the file has
+ * something between them (a video file's frame headers); 0: dense. */
 typedef struct lw_sview {
     int fd;
     uint64_t offset;
+    uint64_t pitch0;
     lw_io_type type;
     int rank;
     int64_t fshape[LW_IO_MAX_RANK];

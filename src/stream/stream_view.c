@@ -130,6 +130,33 @@ static void convert(const void *src, lw_io_type st, size_t pick, void *dst, lw_d
     }
 }
 
+/* Elements of one index of axis 0 (a frame). */
+static uint64_t plane_elems(const lw_sview *v)
+{
+    uint64_t p = 1;
+    for (int a = 1; a < v->rank; a++) p *= (uint64_t)v->fshape[a];
+    return p;
+}
+
+/* Byte offset of file element e. */
+static uint64_t byte_at(const lw_sview *v, uint64_t e)
+{
+    size_t fes = lw_io_type_size(v->type);
+    if (!v->pitch0) return v->offset + e * fes;
+    uint64_t P = plane_elems(v);
+    return v->offset + (e / P) * v->pitch0 + (e % P) * fes;
+}
+
+/* Of n elements from e, every pick-th, how many lie in e's frame (all of
+ * them in a dense file) */
+static int64_t in_frame(const lw_sview *v, uint64_t e, int64_t pick, int64_t n)
+{
+    if (!v->pitch0) return n;
+    uint64_t P = plane_elems(v), left = P - e % P;
+    int64_t k = (int64_t)((left - 1) / (uint64_t)pick) + 1;
+    return k < n ? k : n;
+}
+
 /* Move n elements of a run (file elements at `first`, every `pick`-th) to
  * or from dst (dense, dtype wt). */
 static int run_io(const lw_sview *v, uint64_t first, int64_t n, int64_t pick, void *mem, lw_dtype wt, int write,
@@ -141,15 +168,23 @@ static int run_io(const lw_sview *v, uint64_t first, int64_t n, int64_t pick, vo
         return lw_io_fail(io->err, sizeof io->err, "internal: a write must be in the work type");
     int same = v->type == lw_sview_work_type(wt);
     if (same && pick == 1) {
-        uint64_t off = v->offset + first * fes;
-        return write ? pwrite_all(v->fd, m, (size_t)n * fes, off, io) : pread_all(v->fd, m, (size_t)n * fes, off, io);
+        for (int64_t done = 0; done < n;) { /* one piece per frame the run crosses */
+            int64_t k = in_frame(v, first + (uint64_t)done, 1, n - done);
+            uint64_t off = byte_at(v, first + (uint64_t)done);
+            unsigned char *p = m + (size_t)done * fes;
+            if ((write ? pwrite_all(v->fd, p, (size_t)k * fes, off, io) : pread_all(v->fd, p, (size_t)k * fes, off, io)) != 0)
+                return -1;
+            done += k;
+        }
+        return 0;
     }
-    /* through the bounce buffer, as many elements as fit at a time */
+    /* through the bounce buffer, as many elements as fit at a time (within a frame) */
     int64_t per = (int64_t)(io->cap / (fes * (size_t)pick));
     if (per < 1) per = 1; /* far apart: one element at a time */
     for (int64_t done = 0; done < n;) {
         int64_t k = n - done < per ? n - done : per;
-        uint64_t off = v->offset + (first + (uint64_t)(done * pick)) * fes;
+        k = in_frame(v, first + (uint64_t)(done * pick), pick, k);
+        uint64_t off = byte_at(v, first + (uint64_t)(done * pick));
         size_t span = (size_t)((k - 1) * pick + 1) * fes;
         if (pread_all(v->fd, io->bounce, span, off, io) != 0) return -1;
         if (!write) {

@@ -98,7 +98,7 @@ def check_record(rec, where, want=None):
     if not t > 0:
         fail("%s: median_s %r" % (where, t))
         return
-    if rec["dtype"] not in ITEMSIZE or rec["direction"] not in ("forward", "inverse"):
+    if rec["dtype"] not in ITEMSIZE or rec["direction"] not in ("forward", "inverse", "forward-adjoint", "inverse-adjoint"):
         fail("%s: dtype/direction %r/%r" % (where, rec["dtype"], rec["direction"]))
         return
     if rec["mode"] not in ("symmetric", "periodic"):
@@ -204,6 +204,17 @@ def main(argv):
         fail("--help: exit %d" % rc)
 
     # CUDA configs: records when a GPU is usable, else one clear line and exit 1.
+    # the adjoint directions: verified against cpu-ref like the others, named in the record
+    for d in ("forward-adjoint", "inverse-adjoint"):
+        for rec in records(exe, ["--backend", "cpu,cpu-ref", "--mode", "periodic,symmetric", "--shape", "64x48",
+                                 "--levels", "2", "--direction", d, "--repeat", "3"], 4):
+            if rec.get("direction") != d or rec.get("verified") is not True:
+                fail("--direction %s: record %r" % (d, rec))
+    rc, out, err = run(exe, ["--direction", "forward-adjoint", "--integer", "--wavelet", "cdf53", "--dtype", "int32",
+                             "--shape", "16x16", "--backend", "cpu"])
+    if rc == 0 or "adjoint" not in err:
+        fail("integer adjoint bench: exit %d, stderr %r" % (rc, err))
+
     for cfg in ("G2G", "C2C"):
         args = ["--config", cfg, "--shape", "64x48", "--repeat", "3", "--json"]
         rc, out, err = run(exe, args)

@@ -305,6 +305,38 @@ def t_video_equals_stacked(d):
 
 
 @case("video")
+def t_video_file_in_place(d):
+    """A .y4m file whose frames carry no parameters is read in place (no scratch copy of the
+    frames); with parameters on some frames it is spooled; both equal the stacked transform."""
+    T, H, W = 120, 24, 32
+    Y = RNG.integers(0, 256, (T, H, W), dtype=np.uint8)
+    U = RNG.integers(0, 256, (T, H // 2, W // 2), dtype=np.uint8)
+    V = RNG.integers(0, 256, (T, H // 2, W // 2), dtype=np.uint8)
+    open(os.path.join(d, "bare.y4m"), "wb").write(y4m_bytes([Y, U, V], W, H, frame_tags=False))
+    open(os.path.join(d, "tags.y4m"), "wb").write(y4m_bytes([Y, U, V], W, H, frame_tags=True))
+    save(d, "Y.npy", Y)
+    save(d, "V.npy", V)
+    for w, lev in [("cdf97", "3"), ("dd137", "2"), ("haar", "max")]:
+        expect_ok(d, ["forward", "Y.npy", "ref.npy", "-w", w, "-l", lev])
+        out = streamed(d, ["forward", "bare.y4m", "b.npy", "-w", w, "-l", lev, "--memory-limit", "200K"])
+        check("read from the file in place" in out, "bare y4m not read in place: %r" % out)
+        check(same_file(d, "ref.npy", "b.npy"), "y4m read in place %s -l %s differs from the stacked luma" % (w, lev))
+        out = streamed(d, ["forward", "tags.y4m", "t.npy", "-w", w, "-l", lev, "--memory-limit", "200K"])
+        check("spooled" in out, "y4m with frame parameters not spooled: %r" % out)
+        check(same_file(d, "ref.npy", "t.npy"), "spooled y4m %s -l %s differs" % (w, lev))
+    # every plane in place (each at its own offset in the frame)
+    expect_ok(d, ["forward", "V.npy", "refv.npy", "-w", "cdf53", "-l", "2", "--integer"])
+    expect_ok(d, ["forward", "bare.y4m", "p.npy", "--planes", "all", "-w", "cdf53", "-l", "2", "--integer",
+                  "--memory-limit", "200K"])
+    check(same_file(d, "refv.npy", "p.v.npy"), "--planes all read in place: the V plane differs")
+    # a file cut inside a frame does not divide into frames: the spooled path names the frame
+    data = y4m_bytes([Y, U, V], W, H, frame_tags=False)
+    open(os.path.join(d, "cut.y4m"), "wb").write(data[:-50])
+    expect_fail(d, ["forward", "cut.y4m", "o.npy"], ["truncated"], codes=(1,))
+    check(not os.path.exists(os.path.join(d, "o.npy")), "a failed video run left its output")
+
+
+@case("video")
 def t_video_memory_bounded(d):
     H, W = 48, 64
     peaks = []
@@ -312,7 +344,7 @@ def t_video_memory_bounded(d):
     # (below it the coarser levels run in memory, and the peak still rises with T)
     for T in (1200, 2400):
         Y = RNG.integers(0, 256, (T, H, W), dtype=np.uint8)
-        open(os.path.join(d, "c%d.y4m" % T), "wb").write(y4m_bytes([Y], W, H, "mono"))
+        open(os.path.join(d, "c%d.y4m" % T), "wb").write(y4m_bytes([Y], W, H, "mono", frame_tags=False))
         rc, kb = peak_rss_kb(d, ["forward", "c%d.y4m" % T, "o%d.npy" % T, "-w", "d4", "-l", "3",
                                  "--memory-limit", "1M"])
         check(rc == 0, "mono y4m %d frames failed" % T)

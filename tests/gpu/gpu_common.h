@@ -118,6 +118,67 @@ static lw_backend oracle_backend(void)
     return cpu ? LW_BACKEND_CPU : LW_BACKEND_CPU_REF;
 }
 
+/* A random shape for case c (its mode already drawn): 1-D (sometimes up to
+ * long_max samples), 2-D (sometimes up to 700), 3-D, or a batch of rank 3-4
+ * over an axes subset (gaps: the subset may skip one axis); periodic lengths
+ * made even. */
+static inline void random_shape(gcase *c, int64_t long_max, int gaps)
+{
+    int kind = (int)lw_rng_range(0, 9);
+    if (kind < 2) {
+        c->rank = 1;
+        c->shape[0] = lw_rng_range(0, 4) ? lw_rng_range(1, 70) : lw_rng_range(70, long_max);
+    } else if (kind < 6) {
+        c->rank = 2;
+        c->shape[0] = lw_rng_range(1, 70), c->shape[1] = lw_rng_range(1, 70);
+        if (kind == 5) c->shape[0] = lw_rng_range(60, 700), c->shape[1] = lw_rng_range(60, 700);
+    } else if (kind < 8) {
+        c->rank = 3;
+        for (int i = 0; i < 3; i++) c->shape[i] = lw_rng_range(1, kind == 7 ? 40 : 24);
+    } else {
+        c->rank = (int)lw_rng_range(3, 4);
+        for (int i = 0; i < c->rank; i++) c->shape[i] = lw_rng_range(1, c->rank == 4 ? 12 : 30);
+        if (gaps) {
+            c->naxes = (int)lw_rng_range(1, 3);
+            if (c->naxes > c->rank - 1) c->naxes = c->rank - 1;
+        } else {
+            c->naxes = (int)lw_rng_range(1, c->rank - 1 < 3 ? c->rank - 1 : 3);
+        }
+        int start = (int)lw_rng_range(0, c->rank - c->naxes);
+        int skip = gaps && c->naxes > 1 && lw_rng_range(0, 1) && start + c->naxes < c->rank;
+        for (int i = 0, a = start; i < c->naxes; i++, a++) {
+            if (i == 1 && skip) a++;
+            c->axes[i] = a;
+        }
+    }
+    if (c->m == LW_PERIODIC)
+        for (int i = 0; i < c->rank; i++)
+            if (c->shape[i] & 1) c->shape[i] += 1;
+}
+
+/* Device time of lw_execute(p, in, out) on stream st (the plan's stream):
+ * one warm-up, then the median of 9, CUDA events (information lines). */
+static inline float gpu_time_ms(const lw_plan *p, const void *in, void *out, cudaStream_t st)
+{
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0), cudaEventCreate(&e1);
+    float ts[9];
+    for (int r = 0; r < 10; r++) {
+        cudaEventRecord(e0, st);
+        lw_execute(p, in, out);
+        cudaEventRecord(e1, st);
+        cudaEventSynchronize(e1);
+        if (r) cudaEventElapsedTime(&ts[r - 1], e0, e1);
+    }
+    cudaEventDestroy(e0), cudaEventDestroy(e1);
+    for (int i = 1; i < 9; i++)
+        for (int j = i; j > 0 && ts[j] < ts[j - 1]; j--) {
+            float t = ts[j];
+            ts[j] = ts[j - 1], ts[j - 1] = t;
+        }
+    return ts[4];
+}
+
 static void run_case(const gcase *c)
 {
     int levels = c->levels;

@@ -30,32 +30,7 @@ static void random_case(gcase *c)
     c->m = (lw_mode)lw_rng_range(0, 1);
     c->lay = lw_rng_range(0, 3) == 0 ? LW_INTERLEAVED : LW_MALLAT;
     c->dir = (lw_direction)lw_rng_range(0, 1);
-    int kind = (int)lw_rng_range(0, 9);
-    if (kind < 2) { /* 1-D, sometimes long */
-        c->rank = 1;
-        c->shape[0] = lw_rng_range(0, 4) ? lw_rng_range(1, 70) : lw_rng_range(70, 40000);
-    } else if (kind < 6) {
-        c->rank = 2;
-        c->shape[0] = lw_rng_range(1, 70), c->shape[1] = lw_rng_range(1, 70);
-        if (kind == 5) c->shape[0] = lw_rng_range(60, 700), c->shape[1] = lw_rng_range(60, 700);
-    } else if (kind < 8) {
-        c->rank = 3;
-        for (int i = 0; i < 3; i++) c->shape[i] = lw_rng_range(1, kind == 7 ? 40 : 24);
-    } else { /* batches: rank 3 or 4 with an axes subset */
-        c->rank = (int)lw_rng_range(3, 4);
-        for (int i = 0; i < c->rank; i++) c->shape[i] = lw_rng_range(1, c->rank == 4 ? 12 : 30);
-        c->naxes = (int)lw_rng_range(1, 3);
-        if (c->naxes > c->rank - 1) c->naxes = c->rank - 1;
-        int start = (int)lw_rng_range(0, c->rank - c->naxes);
-        int skip = c->naxes > 1 && lw_rng_range(0, 1) && start + c->naxes < c->rank;
-        for (int i = 0, a = start; i < c->naxes; i++, a++) {
-            if (i == 1 && skip) a++;
-            c->axes[i] = a;
-        }
-    }
-    if (c->m == LW_PERIODIC)
-        for (int i = 0; i < c->rank; i++)
-            if (c->shape[i] & 1) c->shape[i] += 1;
+    random_shape(c, 40000, 1);
     c->levels = -2; /* random up to max */
     c->devptr = lw_rng_range(0, 2) == 0;
     c->inplace = lw_rng_range(0, 3) == 0;

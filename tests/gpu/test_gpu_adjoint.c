@@ -42,27 +42,7 @@ static void random_adjoint_case(gcase *c)
     c->m = (lw_mode)lw_rng_range(0, 1);
     c->lay = lw_rng_range(0, 2) == 0 ? LW_INTERLEAVED : LW_MALLAT;
     c->dir = random_adjoint();
-    int kind = (int)lw_rng_range(0, 9);
-    if (kind < 2) {
-        c->rank = 1;
-        c->shape[0] = lw_rng_range(0, 4) ? lw_rng_range(1, 70) : lw_rng_range(70, 60000);
-    } else if (kind < 6) {
-        c->rank = 2;
-        c->shape[0] = lw_rng_range(1, 70), c->shape[1] = lw_rng_range(1, 70);
-        if (kind == 5) c->shape[0] = lw_rng_range(60, 700), c->shape[1] = lw_rng_range(60, 700);
-    } else if (kind < 8) {
-        c->rank = 3;
-        for (int i = 0; i < 3; i++) c->shape[i] = lw_rng_range(1, kind == 7 ? 40 : 24);
-    } else {
-        c->rank = (int)lw_rng_range(3, 4);
-        for (int i = 0; i < c->rank; i++) c->shape[i] = lw_rng_range(1, c->rank == 4 ? 12 : 30);
-        c->naxes = (int)lw_rng_range(1, c->rank - 1 < 3 ? c->rank - 1 : 3);
-        int start = (int)lw_rng_range(0, c->rank - c->naxes);
-        for (int i = 0; i < c->naxes; i++) c->axes[i] = start + i;
-    }
-    if (c->m == LW_PERIODIC)
-        for (int i = 0; i < c->rank; i++)
-            if (c->shape[i] & 1) c->shape[i] += 1;
+    random_shape(c, 60000, 0);
     c->levels = -2;
     c->devptr = lw_rng_range(0, 2) == 0;
     c->inplace = lw_rng_range(0, 3) == 0;
@@ -210,8 +190,6 @@ static void timing(void)
         return;
     }
     cudaMemset(a, 0, bytes);
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0), cudaEventCreate(&e1);
     for (int v = 0; v < 8; v++) { /* symmetric, then periodic (the transposed steps on the fused engines) */
         const int d = v & 3;
         gcase c;
@@ -221,29 +199,15 @@ static void timing(void)
         lw_plan *p = NULL;
         if (make(&p, &c, 3, LW_BACKEND_CUDA) != LW_OK) continue;
         lw_set_stream(p, g_stream);
-        float ts[9];
-        for (int r = 0; r < 10; r++) {
-            cudaEventRecord(e0, g_stream);
-            lw_execute(p, a, b);
-            cudaEventRecord(e1, g_stream);
-            cudaEventSynchronize(e1);
-            if (r) cudaEventElapsedTime(&ts[r - 1], e0, e1);
-        }
-        for (int i = 1; i < 9; i++)
-            for (int j = i; j > 0 && ts[j] < ts[j - 1]; j--) {
-                float t = ts[j];
-                ts[j] = ts[j - 1], ts[j - 1] = t;
-            }
         char dsc[4096] = "", *eng = NULL;
         if (lw_plan_describe(p, dsc, sizeof dsc) == LW_OK && (eng = strstr(dsc, "engine: "))) {
             char *nl = strchr(eng, '\n');
             if (nl) *nl = 0;
         }
         printf("timing: 4096^2 cdf97 float32 3 levels %-9s %-16s %8.3f ms (%s)\n", lw_mode_name(c.m),
-               lw_direction_str(c.dir), ts[4], eng ? eng : "?");
+               lw_direction_str(c.dir), gpu_time_ms(p, a, b, g_stream), eng ? eng : "?");
         lw_destroy(p);
     }
-    cudaEventDestroy(e0), cudaEventDestroy(e1);
     cudaFree(a), cudaFree(b);
 }
 

@@ -114,24 +114,7 @@ static void memory_case(int levels, lw_direction d)
         CHECK(lw_execute(p, x, y) == LW_ERR_INVALID_ARGUMENT, "in != out with LW_FLAG_IN_PLACE accepted");
         cfg.flags = LW_FLAG_DEVICE_POINTERS;
         CHECK(lw_plan_create(&po, &cfg) == LW_OK, "plan: %s", lw_last_error());
-        cudaEvent_t e0, e1;
-        cudaEventCreate(&e0), cudaEventCreate(&e1);
-        float ms[2][9];
-        for (int v = 0; v < 2; v++)
-            for (int r = 0; r < 10; r++) {
-                cudaEventRecord(e0, 0);
-                lw_execute(v ? po : p, x, v ? y : x);
-                cudaEventRecord(e1, 0);
-                cudaEventSynchronize(e1);
-                if (r) cudaEventElapsedTime(&ms[v][r - 1], e0, e1);
-            }
-        for (int v = 0; v < 2; v++)
-            for (int i = 0; i < 9; i++)
-                for (int j = i + 1; j < 9; j++)
-                    if (ms[v][j] < ms[v][i]) {
-                        float t = ms[v][i];
-                        ms[v][i] = ms[v][j], ms[v][j] = t;
-                    }
+        const float in_ms = gpu_time_ms(p, x, x, 0), out_ms = po ? gpu_time_ms(po, x, y, 0) : 0;
         char dsc[4096];
         const char *eng = "?";
         if (lw_plan_describe(p, dsc, sizeof dsc) == LW_OK && (eng = strstr(dsc, "engine: "))) {
@@ -139,8 +122,7 @@ static void memory_case(int levels, lw_direction d)
             if (nl) *nl = 0;
         }
         printf("timing: 8192^2 cdf97 %d level(s) %-8s in place %.3f ms, out of place %.3f ms (%s)\n", levels,
-               lw_direction_str(d), ms[0][4], ms[1][4], eng);
-        cudaEventDestroy(e0), cudaEventDestroy(e1);
+               lw_direction_str(d), in_ms, out_ms, eng);
     }
     lw_destroy(p), lw_destroy(po);
     cudaFree(x), cudaFree(y);
