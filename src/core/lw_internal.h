@@ -79,6 +79,19 @@ typedef struct lw_wavelet_def {
 /* The table row of w (wavelet_list.h), NULL for a value outside the enum. */
 const lw_wavelet_def *lw_wavelet_get(lw_wavelet w);
 
+/* lw_plan_create with the wavelet row replaced by wav (its gains folded in;
+ * cfg->wavelet names its origin): a backend's internal plan, e.g. the cuda
+ * backend's periodic adjoints run as the inverse / forward of the transposed
+ * steps on the fused engines. */
+lw_status lw_plan_create_with(lw_plan **out, const lw_config *cfg, const lw_wavelet_def *wav);
+
+/* Internal ids of the transposed wavelets (lw_wavelet_transpose): the row's
+ * id plus this; never a value of lw_wavelet. */
+#define LW_TRANSPOSED_ID 64
+/* lw_wavelet_get, and for id = w + LW_TRANSPOSED_ID the transposed row
+ * (gains 1); NULL otherwise. */
+const lw_wavelet_def *lw_wavelet_get_any(int id);
+
 /* The transposed steps of w, for the periodic adjoints: the transpose of a
  * periodic step x_t += sum_i w_i x_{t+o_i} (targets of one parity) is
  * x_s += sum_i w_i x_{s-o_i} on the other parity, so t gets, for every step
@@ -86,7 +99,8 @@ const lw_wavelet_def *lw_wavelet_get(lw_wavelet w);
  * negated (taps kept in ascending offset order), and 1/zeta.  Then, in
  * periodic mode, the forward's adjoint of w is the inverse of t (scaling
  * undone first, steps last to first and subtracted) and the inverse's
- * adjoint is the forward of t.  Float only (the integer rule is dropped). */
+ * adjoint is the forward of t.  Float only (the integer rule is dropped);
+ * t's id is w's plus LW_TRANSPOSED_ID. */
 void lw_wavelet_transpose(const lw_wavelet_def *w, lw_wavelet_def *t);
 
 /* Properties the engines decide support from (never from ids):

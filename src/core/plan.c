@@ -47,7 +47,16 @@ static lw_status resolve_gains(lw_plan *p)
     return LW_OK;
 }
 
-lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
+static lw_status plan_create(lw_plan **out, const lw_config *cfg, const lw_wavelet_def *wav);
+
+lw_status lw_plan_create(lw_plan **out, const lw_config *cfg) { return plan_create(out, cfg, NULL); }
+
+lw_status lw_plan_create_with(lw_plan **out, const lw_config *cfg, const lw_wavelet_def *wav)
+{
+    return plan_create(out, cfg, wav);
+}
+
+static lw_status plan_create(lw_plan **out, const lw_config *cfg, const lw_wavelet_def *wav)
 {
     if (!out) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL plan pointer");
     *out = NULL;
@@ -72,6 +81,7 @@ lw_status lw_plan_create(lw_plan **out, const lw_config *cfg)
         st = lw_fail(LW_ERR_INVALID_ARGUMENT, "LW_FLAG_IN_PLACE with LW_FLAG_DESTROY_INPUT: in place there is no "
                                               "separate input to destroy");
     if (st == LW_OK) st = resolve_gains(p);
+    if (st == LW_OK && wav) p->wavdef = *wav; /* gains already in its zetas */
     if (st == LW_OK) st = lw_tuning_parse(cfg->tuning, &p->tune);
     if (st == LW_OK && cfg->tuning) strcpy(p->tuning, cfg->tuning); /* length checked by the parser */
     if (st != LW_OK) {

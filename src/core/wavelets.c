@@ -20,6 +20,18 @@
 
 static const lw_wavelet_def defs[] = {LW_WAVELET_LIST(MK_DEF)};
 
+/* The transposed rows (lw_wavelet_transpose, at compile time): the other
+ * parity, the taps reversed and negated, 1/zeta, no integer rule. */
+#define T_AT(nt, a4, a2, a1) ((nt) == 4 ? (a4) : (nt) == 2 ? (a2) : (a1))
+#define MK_TSTEP(odd, nt, o0, o1, o2, o3, w0, w1, w2, w3, ...)                                              \
+    {!(odd), nt, {-T_AT(nt, o3, o1, o0), -T_AT(nt, o2, o0, 0), -T_AT(nt, o1, 0, 0), -T_AT(nt, o0, 0, 0)},   \
+     {-T_AT(nt, w3, w1, w0), -T_AT(nt, w2, w0, 0), -T_AT(nt, w1, 0, 0), -T_AT(nt, w0, 0, 0)}, {0, 0, 0, 0}, 0, 0, 0},
+#define MK_TDEF(ID, name, zl, zh, has_int, has_flt, sep, ortho)                                                    \
+    {(lw_wavelet)(LW_##ID + LW_TRANSPOSED_ID), name, (0 LW_STEPS_##ID(COUNT_STEP)), {LW_STEPS_##ID(MK_TSTEP)},      \
+     1.0 / (zl), 1.0 / (zh), 0, has_flt, sep, (0 LW_STEPS_##ID(REACH_STEP)), 0},
+
+static const lw_wavelet_def tdefs[] = {LW_WAVELET_LIST(MK_TDEF)};
+
 /* the rows are in enum order and none is missing */
 #define ROW_INDEX(ID, ...) ROW_##ID,
 enum { LW_WAVELET_LIST(ROW_INDEX) ROW_COUNT };
@@ -32,6 +44,7 @@ LW_WAVELET_LIST(CHECK_STEPS)
 void lw_wavelet_transpose(const lw_wavelet_def *w, lw_wavelet_def *t)
 {
     *t = *w;
+    t->id = (lw_wavelet)(w->id + LW_TRANSPOSED_ID);
     t->has_integer = 0;
     t->orthonormal = 0;
     for (int q = 0; q < w->nsteps; q++) {
@@ -52,6 +65,12 @@ void lw_wavelet_transpose(const lw_wavelet_def *w, lw_wavelet_def *t)
 const lw_wavelet_def *lw_wavelet_get(lw_wavelet w)
 {
     return ((int)w >= 0 && (int)w < LW_WAVELET_COUNT) ? &defs[w] : NULL;
+}
+
+const lw_wavelet_def *lw_wavelet_get_any(int id)
+{
+    if (id >= LW_TRANSPOSED_ID && id < LW_TRANSPOSED_ID + LW_WAVELET_COUNT) return &tdefs[id - LW_TRANSPOSED_ID];
+    return lw_wavelet_get((lw_wavelet)id);
 }
 
 unsigned lw_wavelet_properties(lw_wavelet w)

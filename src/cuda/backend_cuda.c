@@ -62,6 +62,8 @@ typedef struct cuda_impl {
     lw_plan *slab[3];   /* ... and their plans by shape (none: slab[0] NULL) */
     int64_t per, groups; /* host pointers, batches: items per group, groups (slab[0], slab[1] their plans) */
     int inverse;
+    lw_plan *tr; /* a periodic adjoint: the inverse / forward of the transposed steps (device pointers), which
+                  * the fused engines run; NULL: the generic pass's transposed steps */
 } cuda_impl;
 
 static lw_status dev_alloc(void **p, size_t bytes, const char *what)
@@ -103,6 +105,11 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
     /* the output copy comes with the first call out of place (exec_host): in place needs none */
     lw_status st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
     size_t scr = im->s.scratch > im->s.inplace_scratch ? im->s.scratch : im->s.inplace_scratch, ll = 0;
+    if (im->tr) { /* host calls run the transposed plan whole */
+        const lw_cuda_sched *ts = &((const cuda_impl *)im->tr->impl)->s;
+        if (ts->scratch > scr) scr = ts->scratch;
+        if (ts->inplace_scratch > scr) scr = ts->inplace_scratch;
+    }
     if (im->tail) { /* the tail plan's scratch shares d_scr; two compact lowpass bands */
         const cuda_impl *ti = im->tail->impl;
         if (ti->s.scratch > scr) scr = ti->s.scratch;
@@ -184,6 +191,7 @@ static void cuda_destroy(lw_plan *plan)
     cudaFree(im->scratch);
     cudaFree(im->ip_scratch);
     lw_cuda_sched_release(&im->s);
+    lw_destroy(im->tr);
     lw_destroy(im->tail);
     for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]);
     for (hctx *c = im->pool, *n; c; c = n) {
@@ -193,6 +201,27 @@ static void cuda_destroy(lw_plan *plan)
     pthread_mutex_destroy(&im->mu);
     free(im);
     plan->impl = NULL;
+}
+
+/* A periodic adjoint of a separable float wavelet (the default engine choice)
+ * is the inverse (forward's adjoint) or the forward (inverse's adjoint) of the
+ * transposed steps (lw_wavelet_transpose): an internal device-pointer plan of
+ * those takes the fused engines.  Without it (it fails only where the plan
+ * itself would) the generic pass runs the transposed steps. */
+static void transposed_plan(lw_plan *plan, cuda_impl *im)
+{
+    const lw_config *c = &plan->cfg;
+    if (!lw_dir_adjoint(c->direction) || c->mode != LW_PERIODIC || !plan->wav->separable || c->integer ||
+        strcmp(plan->scheme, "auto") != 0)
+        return;
+    lw_config t = *c;
+    t.direction = c->direction == LW_FORWARD_ADJOINT ? LW_INVERSE : LW_FORWARD;
+    t.flags = LW_FLAG_DEVICE_POINTERS | (c->flags & LW_FLAG_IN_PLACE);
+    t.scheme = NULL;
+    t.backend = LW_BACKEND_CUDA;
+    lw_wavelet_def w;
+    lw_wavelet_transpose(plan->wav, &w);
+    if (lw_plan_create_with(&im->tr, &t, &w) != LW_OK) im->tr = NULL;
 }
 
 static lw_status cuda_plan(lw_plan *plan)
@@ -207,6 +236,7 @@ static lw_status cuda_plan(lw_plan *plan)
     lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
     im->inverse = plan->cfg.direction == LW_INVERSE;
     if (st == LW_OK) st = lw_cuda_choose(plan, &im->s);
+    if (st == LW_OK) transposed_plan(plan, im);
     const int only_in_place = (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0;
     if (st == LW_OK && only_in_place) { /* the in-place workspace only, within its bound */
         const size_t held = im->s.inplace_scratch + im->s.leaders_bytes;
@@ -262,14 +292,19 @@ static lw_status cuda_workspace(const lw_plan *plan, size_t *bytes)
 {
     const cuda_impl *im = plan->impl;
     *bytes = im->s.scratch + im->s.leaders_bytes;
+    if (im->tr) { /* the transposed plan holds its own */
+        size_t tb = 0;
+        lw_workspace_size(im->tr, &tb);
+        *bytes = tb;
+    }
     return LW_OK;
 }
 
 /* ---- execute ------------------------------------------------------------------ */
 
-static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in, void *out)
+/* on stream st: the plan's, or for an internal plan (im->tr) its owner's */
+static lw_status exec_device_on(const lw_plan *plan, cuda_impl *im, const void *in, void *out, cudaStream_t st)
 {
-    cudaStream_t st = (cudaStream_t)plan->stream;
     void *scr = im->scratch;
     if (in == out && im->s.inplace_scratch > im->s.scratch) {
         pthread_mutex_lock(&im->mu);
@@ -280,6 +315,13 @@ static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in,
         scr = im->ip_scratch;
     }
     return lw_cuda_run(plan, &im->s, in, out, scr, st);
+}
+
+static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in, void *out)
+{
+    cudaStream_t st = (cudaStream_t)plan->stream;
+    if (im->tr) return exec_device_on(im->tr, im->tr->impl, in, out, st);
+    return exec_device_on(plan, im, in, out, st);
 }
 
 static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, void *out)
@@ -302,6 +344,8 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     lw_host_call h;
     memset(&h, 0, sizeof h);
     h.p = plan, h.s = &im->s, h.stg = c->stg;
+    if (im->tr) /* whole: upload, the transposed plan, download */
+        h.p = im->tr, h.s = &((const cuda_impl *)im->tr->impl)->s, h.whole = 1;
     for (int k = 0; k < 3; k++) h.st[k] = c->st[k], h.ev[k] = c->ev[k];
     h.d_in = c->d_in, h.d_out = c->d_out, h.d_scr = c->d_scr, h.d_ll = c->d_ll, h.d_ll2 = c->d_ll2;
     h.din = hin.how != LW_HOST_PAGEABLE, h.dout = hout.how != LW_HOST_PAGEABLE;
@@ -346,8 +390,14 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "device: %d %s (sm_%d%d)\n", im->device, prop.name, prop.major, prop.minor);
     else
         cudaGetLastError();
-    lw_appendf(buf, len, "engine: %s%s\n", s->engine_name ? s->engine_name : "?",
-               s->engine == LWE_SCHEME ? " (paper scheme, every level)" : "");
+    if (im->tr) {
+        const lw_cuda_sched *ts = &((const cuda_impl *)im->tr->impl)->s;
+        lw_appendf(buf, len, "engine: %s\nadjoint: periodic, run as the %s of the transposed steps\n",
+                   ts->engine_name ? ts->engine_name : "?", lw_direction_str(im->tr->cfg.direction));
+    } else {
+        lw_appendf(buf, len, "engine: %s%s\n", s->engine_name ? s->engine_name : "?",
+                   s->engine == LWE_SCHEME ? " (paper scheme, every level)" : "");
+    }
     if (s->engine == LWE_TILE2D && s->small_from < plan->geo.levels)
         lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
     if (im->tail && !im->slab[0])

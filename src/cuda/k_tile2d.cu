@@ -291,7 +291,7 @@ template <class T>
 static cudaError_t tile_dispatch_t(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c,
                                    cudaStream_t s)
 {
-    return lwc_dispatch(t->w.id, [&](auto wc) -> cudaError_t {
+    return lwc_dispatch_all(t->w.id, [&](auto wc) -> cudaError_t {
         constexpr int W = decltype(wc)::value;
         if constexpr (!tile_runs<T>(W)) {
             return cudaErrorInvalidValue;
@@ -318,8 +318,9 @@ static cudaError_t tile_dispatch(int dtype, int inverse, const lwk_tile2d *t, lw
  * pairs (haar) need no boundary on even lengths. */
 extern "C" int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols)
 {
-    const lw_wavelet_def *d = lw_wavelet_get((lw_wavelet)w->id);
+    const lw_wavelet_def *d = lw_wavelet_get_any(w->id);
     if (rows < 2 || cols < 2 || !d || !d->separable) return 0;
+    if (w->id >= LW_TRANSPOSED_ID && (mode != LW_PERIODIC || !lwc_transposed_runs(w->id - LW_TRANSPOSED_ID))) return 0;
     if (dtype == LWK_I32 && !d->has_integer) return 0;
     if (mode == LW_PERIODIC) return 1;
     if (lw_wavelet_symmetric_taps(d)) return 1;

@@ -102,7 +102,7 @@ static constexpr bool t3_runs(int W) { return lwc_separable(W) && sh_halo(W) <= 
 
 template <class T> static cudaError_t t3_dispatch(const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s)
 {
-    return lwc_dispatch(t->w.id, [&](auto wc) -> cudaError_t {
+    return lwc_dispatch_all(t->w.id, [&](auto wc) -> cudaError_t {
         constexpr int W = decltype(wc)::value;
         if constexpr (!t3_runs(W)) return cudaErrorInvalidValue;
         else return inverse ? t3_launch<T, W, 1>(t, src, dst, s) : t3_launch<T, W, 0>(t, src, dst, s);

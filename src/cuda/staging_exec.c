@@ -217,6 +217,10 @@ int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_con
 lw_status lw_host_run(lw_host_call *h, const void *in, void *out)
 {
     const lw_plan *p = h->p;
+    if (h->whole) {
+        h->tail = NULL;
+        return run_whole(h, in, out);
+    }
     int bands = in != out && bands_apply(p, h->s) && (p->geo.levels == 1 || h->tail);
     if (!bands && in != out && h->sl) return lw_host_run_slabs(h, in, out);
     if (!bands && in != out && h->groups) return lw_host_run_items(h, in, out);

@@ -31,6 +31,7 @@ typedef struct lw_host_call {
     void *d_sin[3], *d_sout[3], *d_sscr[3]; /* per stream: a slab's input (inverse), output, scratch */
     /* batches in groups of items (staging_items.c): slab[0] a group's plan, slab[1] the last group's */
     int64_t per, groups;        /* items per group, groups; 0: none */
+    int whole;                  /* 1: upload, run p whole, download (no pipeline) */
 } lw_host_call;
 
 /* The plan of levels 2..L of a 2-D pyramid, as the pyramid path needs it:

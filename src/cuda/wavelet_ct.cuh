@@ -29,11 +29,24 @@
 #define LWC_ROWS(ID, ...) \
     if (W == LW_##ID) { LW_STEPS_##ID(LWC_FIELD) }
 
-__host__ __device__ constexpr int lwc_step_field(int W, int s, int f, int i)
+__host__ __device__ constexpr int lwc_base_field(int W, int s, int f, int i)
 {
     int k = 0;
     LW_WAVELET_LIST(LWC_ROWS)
     return -1;
+}
+
+/* Ids from LW_TRANSPOSED_ID on are the transposed rows (lw_wavelet_transpose:
+ * the other parity, the taps reversed and negated; the periodic adjoints run
+ * as their inverse / forward). */
+__host__ __device__ constexpr int lwc_step_field(int W, int s, int f, int i)
+{
+    if (W < LW_TRANSPOSED_ID) return lwc_base_field(W, s, f, i);
+    const int B = W - LW_TRANSPOSED_ID, nt = lwc_base_field(B, s, 1, 0);
+    if (nt < 0) return -1;
+    if (f == 0) return 1 - lwc_base_field(B, s, 0, 0);
+    if (f == 2) return i < nt ? -lwc_base_field(B, s, 2, nt - 1 - i) : 0;
+    return lwc_base_field(B, s, f, i);
 }
 
 __host__ __device__ constexpr int sh_nsteps(int W)
@@ -51,6 +64,7 @@ __host__ __device__ constexpr bool lwc_step_symmetric(int W, int s) { return lwc
     if (W == LW_##ID) return f == 0 ? has_int != 0 : f == 1 ? has_flt != 0 : sep != 0;
 __host__ __device__ constexpr bool lwc_flag(int W, int f)
 {
+    if (W >= LW_TRANSPOSED_ID) return f != 0 && lwc_flag(W - LW_TRANSPOSED_ID, f); /* no integer rule */
     LW_WAVELET_LIST(LWC_FLAGS)
     return false;
 }
@@ -98,6 +112,34 @@ template <class F> static inline cudaError_t lwc_dispatch(int id, F &&f)
     case LW_##ID: return f(std::integral_constant<int, LW_##ID>{});
     switch (id) { LW_WAVELET_LIST(LWC_CASE) }
 #undef LWC_CASE
+    return cudaErrorInvalidValue;
+}
+
+/* The transposed rows a default engine runs: those of the separable float
+ * wavelets that are not orthonormal (an orthonormal periodic adjoint is the
+ * inverse itself). */
+#define LWC_ORTHO(ID, name, zl, zh, has_int, has_flt, sep, ortho) \
+    if (W == LW_##ID) return ortho != 0;
+__host__ __device__ constexpr bool lwc_orthonormal(int W)
+{
+    LW_WAVELET_LIST(LWC_ORTHO)
+    return false;
+}
+#undef LWC_ORTHO
+__host__ __device__ constexpr bool lwc_transposed_runs(int B) { return lwc_flag(B, 2) && lwc_flag(B, 1) && !lwc_orthonormal(B); }
+
+/* lwc_dispatch, and the transposed ids (the default engines' periodic adjoints) */
+template <class F> static inline cudaError_t lwc_dispatch_all(int id, F &&f)
+{
+    if (id < LW_TRANSPOSED_ID) return lwc_dispatch(id, f);
+#define LWC_TCASE(ID, ...)                                                                   \
+    case LW_##ID + LW_TRANSPOSED_ID:                                                         \
+        if constexpr (lwc_transposed_runs(LW_##ID))                                          \
+            return f(std::integral_constant<int, LW_##ID + LW_TRANSPOSED_ID>{});             \
+        else                                                                                 \
+            return cudaErrorInvalidValue;
+    switch (id) { LW_WAVELET_LIST(LWC_TCASE) }
+#undef LWC_TCASE
     return cudaErrorInvalidValue;
 }
 

@@ -190,17 +190,22 @@ static void timing(void)
         return;
     }
     cudaMemset(a, 0, bytes);
-    for (int d = 0; d < 4; d++) {
+    for (int v = 0; v < 8; v++) { /* symmetric, then periodic (the transposed steps on the fused engines) */
+        const int d = v & 3;
         gcase c;
         memset(&c, 0, sizeof c);
         c.rank = 2, c.shape[0] = c.shape[1] = N, c.w = LW_CDF97, c.t = LW_FLOAT32, c.devptr = 1;
-        c.dir = (lw_direction)d;
+        c.dir = (lw_direction)d, c.m = v >= 4 ? LW_PERIODIC : LW_SYMMETRIC;
         lw_plan *p = NULL;
         if (make(&p, &c, 3, LW_BACKEND_CUDA) != LW_OK) continue;
         lw_set_stream(p, g_stream);
-        printf("timing: 4096^2 cdf97 float32 3 levels %-16s %8.3f ms (engine %s)\n", lw_direction_str(c.dir),
-               gpu_time_ms(p, a, b, g_stream),
-               engine_name(lw_cuda_plan_engine(p)));
+        char dsc[4096] = "", *eng = NULL;
+        if (lw_plan_describe(p, dsc, sizeof dsc) == LW_OK && (eng = strstr(dsc, "engine: "))) {
+            char *nl = strchr(eng, '\n');
+            if (nl) *nl = 0;
+        }
+        printf("timing: 4096^2 cdf97 float32 3 levels %-9s %-16s %8.3f ms (%s)\n", lw_mode_name(c.m),
+               lw_direction_str(c.dir), gpu_time_ms(p, a, b, g_stream), eng ? eng : "?");
         lw_destroy(p);
     }
     cudaFree(a), cudaFree(b);

@@ -16,6 +16,7 @@
 #include "liftwave.h"
 #include "lw_test.h"
 #include "lw_test_plan.h"
+#include "core/lw_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -319,6 +320,34 @@ static void engine_choice(void)
     }
 }
 
+/* The compile-time transposed rows (lw_wavelet_get_any) equal the run-time
+ * transposition of the rows, and transposing twice gives the row back. */
+static void transposed_rows(void)
+{
+    for (int w = 0; w < LW_WAVELET_COUNT; w++) {
+        const lw_wavelet_def *d = lw_wavelet_get((lw_wavelet)w), *ct = lw_wavelet_get_any(w + LW_TRANSPOSED_ID);
+        lw_wavelet_def t, tt;
+        lw_wavelet_transpose(d, &t);
+        lw_wavelet_transpose(&t, &tt);
+        CHECK(ct && (int)ct->id == w + LW_TRANSPOSED_ID && (int)t.id == w + LW_TRANSPOSED_ID, "%s: transposed id",
+              d->name);
+        if (!ct) continue;
+        int same = ct->nsteps == t.nsteps && ct->zeta_low == t.zeta_low && ct->zeta_high == t.zeta_high;
+        for (int q = 0; q < t.nsteps && same; q++) {
+            same &= ct->steps[q].target_odd == t.steps[q].target_odd && ct->steps[q].ntaps == t.steps[q].ntaps;
+            for (int i = 0; i < t.steps[q].ntaps; i++)
+                same &= ct->steps[q].offset[i] == t.steps[q].offset[i] && ct->steps[q].weight[i] == t.steps[q].weight[i];
+            same &= tt.steps[q].target_odd == d->steps[q].target_odd;
+            for (int i = 0; i < d->steps[q].ntaps; i++)
+                same &= tt.steps[q].offset[i] == d->steps[q].offset[i] && tt.steps[q].weight[i] == d->steps[q].weight[i];
+        }
+        CHECK(same, "%s: the compile-time transposed row differs from lw_wavelet_transpose (or twice is not the row)",
+              d->name);
+    }
+    CHECK(lw_wavelet_get_any(LW_TRANSPOSED_ID + LW_WAVELET_COUNT) == NULL && lw_wavelet_get_any(-1) == NULL,
+          "ids outside the rows");
+}
+
 /* The periodic adjoints through the transposed steps against the "adjoint"
  * engine (transposed steps along lines, the other algorithm), float64. */
 static void transposed_route(void)
@@ -378,6 +407,7 @@ int main(void)
     lw_test_seed(19);
     errors();
     engine_choice();
+    transposed_rows();
     transposed_route();
     routing();
     sweep();
