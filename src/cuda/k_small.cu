@@ -8,6 +8,7 @@
 #define SMALL_THREADS 256
 #define SMALL_SMEM_MAX (96 * 1024)
 
+/* bytes of the compute type (shared memory): float for the half types */
 static int small_elsize(int dtype) { return dtype == LWK_F64 ? 8 : 4; }
 
 extern "C" int64_t lwk_small_capacity(int dtype) { return SMALL_SMEM_MAX / 2 / small_elsize(dtype); }
@@ -104,9 +105,11 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
 #undef LINE_BASE
 }
 
-template <class T>
-__global__ void __launch_bounds__(SMALL_THREADS) small_kernel(lwk_small p, const T *src, T *dst)
+/* S: the storage type; shared memory holds the compute type T */
+template <class S>
+__global__ void __launch_bounds__(SMALL_THREADS) small_kernel(lwk_small p, const S *src, S *dst)
 {
+    typedef lwd_c<S> T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const int *m = p.len[0];
     int D = 1;
@@ -117,7 +120,7 @@ __global__ void __launch_bounds__(SMALL_THREADS) small_kernel(lwk_small p, const
     for (int64_t b = blockIdx.x; b < p.nbatch; b += gridDim.x) {
         int64_t sb = lwd_decomp(b, p.nb, p.blen, p.bsst);
         int64_t db = lwd_decomp(b, p.nb, p.blen, p.bdst);
-        for (int e = threadIdx.x; e < D; e += blockDim.x) buf[e] = src[sb + small_off(e, p.na, m, p.sst)];
+        for (int e = threadIdx.x; e < D; e += blockDim.x) buf[e] = lwd_ld(src + sb + small_off(e, p.na, m, p.sst));
         __syncthreads();
         for (int ii = 0; ii < p.nlev; ii++) {
             int i = p.inverse ? p.nlev - 1 - ii : ii;
@@ -128,24 +131,25 @@ __global__ void __launch_bounds__(SMALL_THREADS) small_kernel(lwk_small p, const
                 small_axis<T>(p, buf, tmp, m, p.len[i], g, a, dir);
             }
         }
-        for (int e = threadIdx.x; e < D; e += blockDim.x) dst[db + small_off(e, p.na, m, p.dst_)] = buf[e];
+        for (int e = threadIdx.x; e < D; e += blockDim.x) lwd_st(dst + db + small_off(e, p.na, m, p.dst_), buf[e]);
         __syncthreads();
     }
 }
 
-template <class T> static cudaError_t small_run(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
+template <class S> static cudaError_t small_run(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
 {
+    typedef lwd_c<S> T;
     int64_t D = 1;
     for (int a = 0; a < p->na; a++) D *= p->len[0][a];
     size_t smem = 2 * (size_t)D * sizeof(T);
     if (smem > SMALL_SMEM_MAX) return cudaErrorInvalidValue;
     /* once per instantiation; a function-local static is initialised once even
      * when several threads launch at the same time */
-    static const cudaError_t attr = cudaFuncSetAttribute(small_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMALL_SMEM_MAX);
+    static const cudaError_t attr = cudaFuncSetAttribute(small_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMALL_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t grid = p->nbatch < (1 << 20) ? p->nbatch : (1 << 20);
     if (grid < 1) return cudaSuccess;
-    small_kernel<T><<<(unsigned)grid, SMALL_THREADS, smem, s>>>(*p, (const T *)src, (T *)dst);
+    small_kernel<S><<<(unsigned)grid, SMALL_THREADS, smem, s>>>(*p, (const S *)src, (S *)dst);
     return cudaGetLastError();
 }
 
@@ -154,6 +158,8 @@ extern "C" cudaError_t lwk_small_launch(int dtype, const lwk_small *p, const voi
     switch (dtype) {
     case LWK_F32: return small_run<float>(p, src, dst, s);
     case LWK_F64: return small_run<double>(p, src, dst, s);
+    case LWK_F16: return small_run<__half>(p, src, dst, s);
+    case LWK_BF16: return small_run<__nv_bfloat16>(p, src, dst, s);
     default: return small_run<int32_t>(p, src, dst, s);
     }
 }

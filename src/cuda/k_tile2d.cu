@@ -25,7 +25,8 @@
 
 /* Tile shape: TW output columns (a block has TW + 2*HALO threads rounded to
  * warps), TH output rows, K outputs per thread in the horizontal pass.  SM:
- * the configuration for small images (more, shorter blocks: latency). */
+ * the configuration for small images (more, shorter blocks: latency).  T is
+ * the compute type (shared memory holds it): float for the half types. */
 template <class T, int SM> struct tile_cfg {
     enum { TW = (sizeof(T) == 8 || SM) ? 128 : 256, TH = SM ? 16 : 32, K = 8 };
 };
@@ -39,9 +40,10 @@ __device__ __forceinline__ int64_t map_idx(int64_t i, int64_t n, int mode)
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
  * bands (Mallat positions).  INV (float types only: the axis order then
  * changes only rounding): a = LL band, b = detail bands, c = output. */
-template <class T, int W, int INV, int SM>
+template <class S, int W, int INV, int SM>
 __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
 {
+    typedef lwd_c<S> T; /* S in global memory, T in registers and shared memory */
     constexpr int H = sh_halo(W), TW = tile_cfg<T, SM>::TW, TH = tile_cfg<T, SM>::TH, K = tile_cfg<T, SM>::K;
     constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, SEGS = TW / K, NU = K + 2 * H;
     constexpr int DIR = INV ? -1 : 1;
@@ -57,9 +59,9 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
 
     for (int64_t bb = blockIdx.z; bb < nbatch; bb += gridDim.z) {
         const int64_t b1 = bb % t.blen[1], b0 = bb / t.blen[1];
-        const T *ap = (const T *)a.p + b0 * a.bs[0] + b1 * a.bs[1];
-        T *bp = (T *)b.p + b0 * b.bs[0] + b1 * b.bs[1];
-        T *cp = (T *)c.p + b0 * c.bs[0] + b1 * c.bs[1];
+        const S *ap = (const S *)a.p + b0 * a.bs[0] + b1 * a.bs[1];
+        S *bp = (S *)b.p + b0 * b.bs[0] + b1 * b.bs[1];
+        S *cp = (S *)c.p + b0 * c.bs[0] + b1 * c.bs[1];
         for (int64_t tr = blockIdx.y; tr < ntr; tr += gridDim.y) {
             const int64_t r0 = t.row_lo + tr * TH;
             /* 1. vertical lifting of one window column per thread */
@@ -70,21 +72,21 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
                 T v[TH + 2 * H];
                 if (INV && rin) { /* rows alternate between the low and the high half: two strided streams */
                     const int64_t rl = (r0 - H) >> 1;
-                    const T *pl = (cm & 1) ? (const T *)bp + rl * b.rs + ci : ap + rl * a.rs + ci;
+                    const S *pl = (cm & 1) ? (const S *)bp + rl * b.rs + ci : ap + rl * a.rs + ci;
                     const int64_t sl = (cm & 1) ? b.rs : a.rs;
-                    const T *ph = (const T *)bp + (hr + rl) * b.rs + ci;
+                    const S *ph = (const S *)bp + (hr + rl) * b.rs + ci;
 #pragma unroll
                     for (int j = 0; j < TH + 2 * H; j++)
-                        v[j] = (j & 1) ? __ldg(ph + (j >> 1) * b.rs) : __ldg(pl + (j >> 1) * sl);
+                        v[j] = (j & 1) ? lwd_ldg(ph + (j >> 1) * b.rs) : lwd_ldg(pl + (j >> 1) * sl);
                 } else {
 #pragma unroll
                     for (int j = 0; j < TH + 2 * H; j++) {
                         const int64_t rm = rin ? r0 - H + j : map_idx(r0 - H + j, rows, t.mode);
                         if (INV) {
                             const int64_t ri = (rm & 1) ? hr + (rm >> 1) : (rm >> 1);
-                            v[j] = ((rm | cm) & 1) ? __ldg((const T *)bp + ri * b.rs + ci) : __ldg(ap + ri * a.rs + ci);
+                            v[j] = ((rm | cm) & 1) ? lwd_ldg((const S *)bp + ri * b.rs + ci) : lwd_ldg(ap + ri * a.rs + ci);
                         } else {
-                            v[j] = __ldg(ap + rm * a.rs + cm);
+                            v[j] = lwd_ldg(ap + rm * a.rs + cm);
                         }
                     }
                 }
@@ -106,18 +108,18 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
                     for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
                     reg_lift<W, DIR>(u, w);
                     if (INV) {
-                        T *op = cp + r * c.rs + cb;
+                        S *op = cp + r * c.rs + cb;
                         if (cb + K <= cols) {
-                            store4<T>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
-                            store4<T>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
+                            store4<S>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
+                            store4<S>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
                         } else {
 #pragma unroll
                             for (int i = 0; i < K; i++)
-                                if (cb + i < cols) op[i] = u[H + i];
+                                if (cb + i < cols) lwd_st(op + i, u[H + i]);
                         }
                         continue;
                     }
-                    T *lo, *hi;
+                    S *lo, *hi;
                     if (r & 1) {
                         lo = cp + (hr + (r >> 1)) * c.rs + (cb >> 1);
                         hi = cp + (hr + (r >> 1)) * c.rs + hc + (cb >> 1);
@@ -126,14 +128,14 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
                         hi = cp + (r >> 1) * c.rs + hc + (cb >> 1);
                     }
                     if (cb + K <= cols) {
-                        store4<T>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
-                        store4<T>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
+                        store4<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
+                        store4<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
                     } else {
 #pragma unroll
                         for (int i = 0; i < K; i++) {
                             if (cb + i >= cols) break;
-                            if (i & 1) hi[i >> 1] = u[H + i];
-                            else lo[i >> 1] = u[H + i];
+                            if (i & 1) lwd_st(hi + (i >> 1), u[H + i]);
+                            else lwd_st(lo + (i >> 1), u[H + i]);
                         }
                     }
                 }
@@ -219,17 +221,19 @@ __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk
 
 /* ---- launchers ------------------------------------------------------------ */
 
-/* KIND 0: tile_vh forward, 1: tile_vh inverse, 2: tile_inv (integer inverse) */
-template <class T, int W, int KIND, int SM>
+/* KIND 0: tile_vh forward, 1: tile_vh inverse, 2: tile_inv (integer inverse);
+ * S the storage type */
+template <class S, int W, int KIND, int SM>
 static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
+    typedef lwd_c<S> T;
     typedef tile_cfg<T, SM> C;
     constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = (WC + 3) & ~3;
     const int threads = (WC + 31) & ~31;
     const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
     void (*k)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
-    if constexpr (KIND == 2) k = tile_inv<T, W>;
-    else k = tile_vh<T, W, KIND == 1, SM>;
+    if constexpr (KIND == 2) k = tile_inv<S, W>;
+    else k = tile_vh<S, W, KIND == 1, SM>;
     /* once per instantiation; a function-local static is initialised once even
      * when several threads launch at the same time */
     static const cudaError_t attr = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
@@ -263,13 +267,15 @@ template <int W> static int64_t short_tile_limit(int inverse)
     return (int64_t)4 << 20;
 }
 
-template <class T, int W>
+/* S the storage type; the half types take float's tile configurations (they
+ * compute in float) */
+template <class S, int W>
 static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
     const int64_t samples = (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1];
-    if (sizeof(T) == 4 && samples <= short_tile_limit<W>(inverse))
-        return inverse ? tile_launch<T, W, 1, 1>(t, a, b, c, s) : tile_launch<T, W, 0, 1>(t, a, b, c, s);
-    return inverse ? tile_launch<T, W, 1, 0>(t, a, b, c, s) : tile_launch<T, W, 0, 0>(t, a, b, c, s);
+    if (sizeof(lwd_c<S>) == 4 && samples <= short_tile_limit<W>(inverse))
+        return inverse ? tile_launch<S, W, 1, 1>(t, a, b, c, s) : tile_launch<S, W, 0, 1>(t, a, b, c, s);
+    return inverse ? tile_launch<S, W, 1, 0>(t, a, b, c, s) : tile_launch<S, W, 0, 0>(t, a, b, c, s);
 }
 
 template <int W>
@@ -309,6 +315,8 @@ static cudaError_t tile_dispatch(int dtype, int inverse, const lwk_tile2d *t, lw
     switch (dtype) {
     case LWK_F32: return tile_dispatch_t<float>(inverse, t, a, b, c, s);
     case LWK_F64: return tile_dispatch_t<double>(inverse, t, a, b, c, s);
+    case LWK_F16: return tile_dispatch_t<__half>(inverse, t, a, b, c, s);
+    case LWK_BF16: return tile_dispatch_t<__nv_bfloat16>(inverse, t, a, b, c, s);
     default: return tile_dispatch_t<int32_t>(inverse, t, a, b, c, s);
     }
 }
@@ -322,6 +330,7 @@ extern "C" int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int6
     if (rows < 2 || cols < 2 || !d || !d->separable) return 0;
     if (w->id >= LW_TRANSPOSED_ID && (mode != LW_PERIODIC || !lwc_transposed_runs(w->id - LW_TRANSPOSED_ID))) return 0;
     if (dtype == LWK_I32 && !d->has_integer) return 0;
+    if (lwk_is_half(dtype) && w->integer) return 0;
     if (mode == LW_PERIODIC) return 1;
     if (lw_wavelet_symmetric_taps(d)) return 1;
     if (lw_wavelet_inside_pairs(d)) return (rows % 2) == 0 && (cols % 2) == 0;

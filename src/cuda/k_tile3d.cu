@@ -1,4 +1,5 @@
-/* Fused 3-D engine (a level of a Mallat pyramid, float32 and float64): one
+/* Fused 3-D engine (a level of a Mallat pyramid, float32, float64 and the
+ * half types computed in float32): one
  * kernel reads the volume once and writes the eight bands once (the lowpass
  * octant, in pyramids, to a compact buffer the next level reads).  Each block streams a
  * (y, x) tile's window along z through a register pipeline; the body and its
@@ -10,12 +11,13 @@ struct t3_block_sync {
     __device__ static __forceinline__ void sync() { __syncthreads(); }
 };
 
-template <class T, int W, int INV, int V>
-__global__ void __launch_bounds__(t3s_cfg<T, V>::NT, t3s_cfg<T, V>::MINB)
-    tile3s(lwk_tile3d t, const T *__restrict__ src, T *__restrict__ dst)
+/* S the storage type; the configurations are the compute type's */
+template <class S, int W, int INV, int V>
+__global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>::MINB)
+    tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    t3s_body<T, W, INV, t3s_cfg<T, V>, t3_block_sync>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x, blockIdx.y,
+    t3s_body<S, W, INV, t3s_cfg<lwd_c<S>, V>, t3_block_sync>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x, blockIdx.y,
                                                         (int)blockIdx.z, (int)gridDim.z);
 }
 
@@ -42,11 +44,12 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_DEFAULT_FWD 3
 #define T3_DEFAULT_INV 0
 
-template <class T, int W, int INV, int V>
+template <class S, int W, int INV, int V>
 static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
+    typedef lwd_c<S> T;
     typedef t3s_cfg<T, V> C;
-    auto k = tile3s<T, W, INV, V>;
+    auto k = tile3s<S, W, INV, V>;
     constexpr size_t smem = t3s_smem<T, W, INV, C>();
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     /* asked once per instantiation (function-local statics are initialised
@@ -71,29 +74,32 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
     const int64_t gx = (t->n[2] + C::TX - 1) / C::TX, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
     const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
-    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const T *)src, (T *)dst);
+    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst);
     return cudaGetLastError();
 }
 
-template <class T, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+/* S the storage type */
+template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
-    if constexpr (sizeof(T) == 8) {
-        return t3_launch_v<T, W, INV, 0>(t, src, dst, s);
+    if constexpr (sizeof(S) == 8) {
+        return t3_launch_v<S, W, INV, 0>(t, src, dst, s);
+    } else if constexpr (sizeof(S) == 2) { /* the half types: the default variant of the direction only */
+        return t3_launch_v<S, W, INV, INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD>(t, src, dst, s);
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
          * threads, 1 block/SM */
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
         switch (v >= 0 ? v : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD)) {
-        case 1: return t3_launch_v<T, W, INV, 1>(t, src, dst, s);
-        case 2: return t3_launch_v<T, W, INV, 2>(t, src, dst, s);
-        case 3: return t3_launch_v<T, W, INV, 3>(t, src, dst, s);
-        default: return t3_launch_v<T, W, INV, 0>(t, src, dst, s);
+        case 1: return t3_launch_v<S, W, INV, 1>(t, src, dst, s);
+        case 2: return t3_launch_v<S, W, INV, 2>(t, src, dst, s);
+        case 3: return t3_launch_v<S, W, INV, 3>(t, src, dst, s);
+        default: return t3_launch_v<S, W, INV, 0>(t, src, dst, s);
         }
     }
 }
 
-/* float and float64, separable wavelets whose level reaches at most 4 samples
+/* float32, float64 and the half types, separable wavelets whose level reaches at most 4 samples
  * per side: the tile shapes of t3s_cfg (shared memory per block, blocks per
  * SM) were sized and validated for that reach; wider wavelets (dd137) take
  * the pass engines. */
@@ -111,7 +117,7 @@ template <class T> static cudaError_t t3_dispatch(const lwk_tile3d *t, int inver
 
 extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n)
 {
-    if (dtype != LWK_F32 && dtype != LWK_F64) return 0;
+    if (dtype == LWK_I32) return 0;
     if (w->integer || !t3_runs(w->id)) return 0;
     for (int a = 0; a < 3; a++)
         if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2)) return 0;
@@ -125,6 +131,10 @@ extern "C" cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, int invers
     if (!u.dt[0] && !u.dt[1] && !u.dt[2])
         for (int a = 0; a < 3; a++) u.dt[a] = u.st[a];
     if (u.st[2] != 1 || u.dt[2] != 1 || (u.ll && u.lt[2] != 1)) return cudaErrorInvalidValue;
-    if (dtype == LWK_F64) return t3_dispatch<double>(&u, inverse, src, dst, s);
-    return t3_dispatch<float>(&u, inverse, src, dst, s);
+    switch (dtype) {
+    case LWK_F64: return t3_dispatch<double>(&u, inverse, src, dst, s);
+    case LWK_F16: return t3_dispatch<__half>(&u, inverse, src, dst, s);
+    case LWK_BF16: return t3_dispatch<__nv_bfloat16>(&u, inverse, src, dst, s);
+    default: return t3_dispatch<float>(&u, inverse, src, dst, s);
+    }
 }

@@ -23,9 +23,11 @@
  * runs the same axis order (z, y, x): for float data that changes only
  * rounding.
  *
- * The body is written once for float and double and takes the block and
- * thread indices as arguments (the kernel in k_tile3d.cu passes the built-in
- * ones). */
+ * The body is written once for every storage type S (float, double and the
+ * half types, which compute in float: the ring then holds float and the raw
+ * pairs are widened by plain loads instead of cp.async) and takes the block
+ * and thread indices as arguments (the kernel in k_tile3d.cu passes the
+ * built-in ones). */
 #ifndef LW_K_TILE3D_STREAM_CUH
 #define LW_K_TILE3D_STREAM_CUH
 
@@ -153,6 +155,13 @@ template <class T> __device__ __forceinline__ void t3_cp_async(T *s, const T *g)
     *s = *g;
 #endif
 }
+/* One raw sample into the ring: copied as is (cp.async) when the storage type
+ * is the compute type, else widened through registers. */
+template <class S> __device__ __forceinline__ void t3_fill(lwd_c<S> *s, const S *g)
+{
+    if constexpr (sizeof(S) == sizeof(lwd_c<S>)) t3_cp_async(s, g);
+    else *s = lwd_ldg(g);
+}
 __device__ __forceinline__ void t3_cp_commit()
 {
 #ifdef __CUDA_ARCH__
@@ -229,7 +238,7 @@ template <int INV, int WY, int WX> struct t3_layout {
     }
 };
 
-/* Shared memory of one block (bytes). */
+/* Shared memory of one block (bytes); T the compute type. */
 template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t t3s_smem()
 {
     return (size_t)C::S * 2 *
@@ -239,10 +248,11 @@ template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
  * of output pairs. */
-template <class T, int W, int INV, class C, class SYNC>
-__device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restrict__ src, T *__restrict__ dst,
+template <class S, int W, int INV, class C, class SYNC>
+__device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const S *__restrict__ src, S *__restrict__ dst,
                                          unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
 {
+    typedef lwd_c<S> T; /* S in global memory, T in registers and the ring */
     constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
     constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
     typedef t3_layout<INV, WY, WX> L;
@@ -260,7 +270,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
     const int64_t nz = t.n[0], ny = t.n[1], nx = t.n[2];
     const int64_t hz = (nz + 1) / 2, hy = (ny + 1) / 2, hx = (nx + 1) / 2;
     const int64_t sz = t.st[0], sy = t.st[1], dz = t.dt[0], dy = t.dt[1];
-    T *const llp = (T *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
+    S *const llp = (S *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
     const int64_t lz = t.lt[0], ly = t.lt[1];
     const int64_t y0 = by * TY, x0 = bx * TX;
     const int64_t per = (hz + gz - 1) / gz, kb = (int64_t)bz * per;
@@ -274,7 +284,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
 
     /* the owned points (slots tid + i * NT): their addresses in plane 0, through
      * the mode once */
-    const T *gp[P], *gl[P]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
+    const S *gp[P], *gl[P]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
     unsigned own = 0, oct = 0; /* oct: (inverse) the points whose even (lowpass) z planes are apart */
 #pragma unroll
     for (int i = 0; i < P; i++) {
@@ -300,11 +310,11 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
         for (int i = 0; i < P; i++) {
             if (own & (1u << i)) {
                 if (INV && (oct & (1u << i))) { /* an even (lowpass) z plane of the octant: the buffer apart */
-                    t3_cp_async(sl + i * NT, gl[i] + ze * lz);
+                    t3_fill<S>(sl + i * NT, gl[i] + ze * lz);
                 } else {
-                    t3_cp_async(sl + i * NT, gp[i] + z0);
+                    t3_fill<S>(sl + i * NT, gp[i] + z0);
                 }
-                t3_cp_async(sl + NPS + i * NT, gp[i] + z1);
+                t3_fill<S>(sl + NPS + i * NT, gp[i] + z1);
             }
         }
     };
@@ -373,25 +383,25 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const T *__restric
             }
             reg_lift<W, DIR>(u, w);
             if (INV) {
-                T *op = dst + (2 * k + pl) * dz + yg * dy + xb;
+                S *op = dst + (2 * k + pl) * dz + yg * dy + xb;
                 if (xb + K <= nx) {
-                    store4<T>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
-                    store4<T>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
+                    store4<S>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
+                    store4<S>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
                 } else {
-                    for (int i = 0; i < K && xb + i < nx; i++) op[i] = u[H + i];
+                    for (int i = 0; i < K && xb + i < nx; i++) lwd_st(op + i, u[H + i]);
                 }
             } else {
                 const int64_t mz = pl ? hz + k : k, my = (yg & 1) ? hy + (yg >> 1) : (yg >> 1);
-                T *row = dst + mz * dz + my * dy;
-                T *lo = row + (xb >> 1), *hi = row + hx + (xb >> 1);
+                S *row = dst + mz * dz + my * dy;
+                S *lo = row + (xb >> 1), *hi = row + hx + (xb >> 1);
                 if (llp && !pl && !(yg & 1)) lo = llp + k * lz + (yg >> 1) * ly + (xb >> 1); /* the octant apart */
                 if (xb + K <= nx) {
-                    store4<T>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
-                    store4<T>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
+                    store4<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
+                    store4<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
                 } else {
                     for (int i = 0; i < K && xb + i < nx; i++) {
-                        if (i & 1) hi[i >> 1] = u[H + i];
-                        else lo[i >> 1] = u[H + i];
+                        if (i & 1) lwd_st(hi + (i >> 1), u[H + i]);
+                        else lwd_st(lo + (i >> 1), u[H + i]);
                     }
                 }
             }

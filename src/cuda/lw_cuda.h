@@ -34,8 +34,11 @@ typedef struct lwk_wave {
 /* A set of lines (src/core/line_geom.h), as the pass kernels take it. */
 typedef lw_lines lwk_lines;
 
-/* dtype codes shared with lw_dtype */
-enum { LWK_F32 = 0, LWK_F64 = 1, LWK_I32 = 2 };
+/* dtype codes shared with lw_dtype; F16 / BF16 are stored half, computed in
+ * float32 (lwd_store in lw_cuda_dev.cuh) */
+enum { LWK_F32 = 0, LWK_F64 = 1, LWK_I32 = 2, LWK_F16 = 3, LWK_BF16 = 4 };
+/* nonzero for the half storage types */
+static inline int lwk_is_half(int dtype) { return dtype == LWK_F16 || dtype == LWK_BF16; }
 
 /* ---- generic pass: one level along one axis (k_pass.cu) ------------------
  * Lines longer than fit in shared memory are cut in segments with a halo;

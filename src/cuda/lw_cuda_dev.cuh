@@ -8,6 +8,8 @@
 #include "lw_cuda.h"
 #include "../core/adjoint_step.h"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 /* Index of position i through the boundary mode (same as lw_boundary_index). */
@@ -30,6 +32,37 @@ __device__ __forceinline__ int64_t lwd_mallat(int64_t i, int64_t n)
 {
     return (i & 1) ? ((n + 1) >> 1) + (i >> 1) : (i >> 1);
 }
+
+/* ---- storage type and compute type ---------------------------------------
+ * A kernel is templated on the element type S of global memory; it computes
+ * (registers, shared memory) in lwd_c<S>: float for the half storage types
+ * (__half = LW_FLOAT16, __nv_bfloat16 = LW_BFLOAT16), S itself otherwise.
+ * Only global loads and stores convert: widening is exact, narrowing rounds
+ * to nearest even (overflow to infinity, binary16 subnormals produced), as
+ * src/core/half.h does on the host, so a value rounded here equals the cpu
+ * backend's rounding of the same float (NaN payloads aside). */
+template <class S> struct lwd_store {
+    typedef S C;
+    __device__ static __forceinline__ C ld(const S *p) { return *p; }
+    __device__ static __forceinline__ C ldg(const S *p) { return __ldg(p); }
+    __device__ static __forceinline__ void st(S *p, C v) { *p = v; }
+};
+template <> struct lwd_store<__half> {
+    typedef float C;
+    __device__ static __forceinline__ float ld(const __half *p) { return __half2float(*p); }
+    __device__ static __forceinline__ float ldg(const __half *p) { return __half2float(__ldg(p)); }
+    __device__ static __forceinline__ void st(__half *p, float v) { *p = __float2half_rn(v); }
+};
+template <> struct lwd_store<__nv_bfloat16> {
+    typedef float C;
+    __device__ static __forceinline__ float ld(const __nv_bfloat16 *p) { return __bfloat162float(*p); }
+    __device__ static __forceinline__ float ldg(const __nv_bfloat16 *p) { return __bfloat162float(__ldg(p)); }
+    __device__ static __forceinline__ void st(__nv_bfloat16 *p, float v) { *p = __float2bfloat16_rn(v); }
+};
+template <class S> using lwd_c = typename lwd_store<S>::C;
+template <class S> __device__ __forceinline__ lwd_c<S> lwd_ld(const S *p) { return lwd_store<S>::ld(p); }
+template <class S> __device__ __forceinline__ lwd_c<S> lwd_ldg(const S *p) { return lwd_store<S>::ldg(p); }
+template <class S> __device__ __forceinline__ void lwd_st(S *p, lwd_c<S> v) { lwd_store<S>::st(p, v); }
 
 /* ---- per-type arithmetic ------------------------------------------------- */
 

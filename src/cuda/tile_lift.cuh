@@ -73,10 +73,24 @@ template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_li
     }
 }
 
-/* Four consecutive values, one 16-byte (or two for double) store if aligned. */
-template <class T> __device__ __forceinline__ void store4(T *p, T a, T b, T c, T d, bool vec)
+/* Four consecutive values of storage type T, computed in lwd_c<T>: one
+ * 16-byte store (two for double, one 8-byte store for the half types) if
+ * aligned. */
+template <class T>
+__device__ __forceinline__ void store4(T *p, lwd_c<T> a, lwd_c<T> b, lwd_c<T> c, lwd_c<T> d, bool vec)
 {
-    if (vec && ((uintptr_t)p % (4 * sizeof(T))) == 0) {
+    if constexpr (sizeof(T) == 2) {
+        T h[4];
+        lwd_st(h, a), lwd_st(h + 1, b), lwd_st(h + 2, c), lwd_st(h + 3, d);
+        if (vec && ((uintptr_t)p % 8) == 0) {
+            uint2 u;
+            memcpy(&u, h, sizeof u);
+            *(uint2 *)p = u;
+        } else {
+            p[0] = h[0], p[1] = h[1], p[2] = h[2], p[3] = h[3];
+        }
+        return;
+    } else if (vec && ((uintptr_t)p % (4 * sizeof(T))) == 0) {
         if (sizeof(T) == 4) {
             float4 f;
             f.x = __int_as_float(*(int *)&a), f.y = __int_as_float(*(int *)&b);
