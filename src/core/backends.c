@@ -53,15 +53,13 @@ lw_status lw_backend_choose(const lw_config *cfg, const lw_backend_ops **ops)
     if (cfg->backend == LW_BACKEND_AUTO) {
         for (int i = 0; i < LW_BACKEND_COUNT; i++) {
             const lw_backend_ops *o = table[i];
-            /* the half storage types run on the host backends only (for now) */
-            int dtype_ok = !(lw_dtype_is_half(cfg->dtype) && o && o->device_pointers);
+            /* the half storage types in host memory stay on the host backends (the cuda
+             * backend runs them on device pointers, or when named) */
+            int dtype_ok = !(lw_dtype_is_half(cfg->dtype) && o && o->device_pointers && !devptr);
             if (o && o->auto_rank > 0 && (!devptr || o->device_pointers) && dtype_ok && o->available() &&
                 (!*ops || o->auto_rank < (*ops)->auto_rank))
                 *ops = o;
         }
-        if (!*ops && devptr && lw_dtype_is_half(cfg->dtype))
-            return lw_fail(LW_ERR_UNSUPPORTED, "%s data with device pointers: the cuda backend does not run the half "
-                           "storage types yet", lw_dtype_name(cfg->dtype));
         if (!*ops)
             return lw_fail(LW_ERR_NO_BACKEND, "no backend is available for %s on this machine",
                            devptr ? "device pointers (no CUDA device, or built without CUDA)" : "this plan");

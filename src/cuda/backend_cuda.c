@@ -11,7 +11,6 @@
  * staging_exec.c (row bands for 2-D, one level or pyramids). */
 #include "cuda_exec.h"
 #include "staging_exec.h"
-#include "../core/half.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -226,9 +225,6 @@ static void transposed_plan(lw_plan *plan, cuda_impl *im)
 
 static lw_status cuda_plan(lw_plan *plan)
 {
-    if (lw_dtype_is_half(plan->cfg.dtype))
-        return lw_fail(LW_ERR_UNSUPPORTED, "%s data: the cuda backend does not run the half storage types yet; use "
-                       "the cpu backend (host memory)", lw_dtype_name(plan->cfg.dtype));
     cuda_impl *im = calloc(1, sizeof *im);
     if (!im) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cuda plan");
     pthread_mutex_init(&im->mu, NULL);

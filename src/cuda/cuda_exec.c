@@ -2,8 +2,14 @@
  * on a stream, given device buffers in/out and a scratch area.  No host
  * synchronisation here; the backend (backend_cuda.c) moves host data. */
 #include "cuda_exec.h"
+#include "lw_scheme.h"
+#include "../core/half.h"
 
 #include <string.h>
+
+_Static_assert(LWK_F32 == (int)LW_FLOAT32 && LWK_F64 == (int)LW_FLOAT64 && LWK_I32 == (int)LW_INT32 &&
+                   LWK_F16 == (int)LW_FLOAT16 && LWK_BF16 == (int)LW_BFLOAT16,
+               "the kernels' dtype codes are lw_dtype's");
 
 lw_status lw_cuda_check_at(const char *file, int line, cudaError_t e, const char *what)
 {
@@ -261,6 +267,12 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     s->nbatch = g->naxes ? g->total / lw_region_count(p, 0) : g->total;
     lwk_wave_from_def(&s->w, p->wav, p->cfg.integer);
     const engine_rec *e = NULL;
+    const int half = lw_dtype_is_half(p->cfg.dtype);
+    if (half && !applies_copy(p, s) && !p->wav->separable)
+        return lw_fail(LW_ERR_UNSUPPORTED,
+                       "cuda: %s data: the non-separable %s transform has no half-precision kernels on the cuda "
+                       "backend; use backend cpu (host memory) or float32",
+                       lw_dtype_name(p->cfg.dtype), p->wav->name);
     if (applies_copy(p, s)) {
         e = &engines[0]; /* the identity, whatever the scheme */
     } else if (lw_dir_adjoint(p->cfg.direction) && !p->wav->separable && active_axes(p) > 1) {
@@ -272,6 +284,11 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
         if (lw_dir_adjoint(p->cfg.direction))
             return lw_fail(LW_ERR_UNSUPPORTED, "cuda: scheme '%s' has no %s (the generic engine has: scheme auto)",
                            p->scheme, lw_direction_str(p->cfg.direction));
+        if (half && lwk_scheme_find(p->scheme))
+            return lw_fail(LW_ERR_UNSUPPORTED,
+                           "cuda: %s data: scheme '%s' (a paper's GPU algorithm) runs float32, float64 and int32 "
+                           "only; use scheme auto or a cuda engine",
+                           lw_dtype_name(p->cfg.dtype), p->scheme);
         s->engine = LWE_SCHEME;
         s->engine_name = p->scheme;
         return lw_cuda_choose_scheme(p, s);

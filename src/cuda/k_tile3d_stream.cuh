@@ -23,7 +23,7 @@
  * runs the same axis order (z, y, x): for float data that changes only
  * rounding.
  *
- * The body is written once for every storage type S (float, double and the
+ * The body is written once for every storage type E (float, double and the
  * half types, which compute in float: the ring then holds float and the raw
  * pairs are widened by plain loads instead of cp.async) and takes the block
  * and thread indices as arguments (the kernel in k_tile3d.cu passes the
@@ -248,11 +248,11 @@ template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
  * of output pairs. */
-template <class S, int W, int INV, class C, class SYNC>
-__device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const S *__restrict__ src, S *__restrict__ dst,
+template <class E, int W, int INV, class C, class SYNC>
+__device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restrict__ src, E *__restrict__ dst,
                                          unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
 {
-    typedef lwd_c<S> T; /* S in global memory, T in registers and the ring */
+    typedef lwd_c<E> T; /* E in global memory, T in registers and the ring */
     constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
     constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
     typedef t3_layout<INV, WY, WX> L;
@@ -270,7 +270,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const S *__restric
     const int64_t nz = t.n[0], ny = t.n[1], nx = t.n[2];
     const int64_t hz = (nz + 1) / 2, hy = (ny + 1) / 2, hx = (nx + 1) / 2;
     const int64_t sz = t.st[0], sy = t.st[1], dz = t.dt[0], dy = t.dt[1];
-    S *const llp = (S *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
+    E *const llp = (E *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
     const int64_t lz = t.lt[0], ly = t.lt[1];
     const int64_t y0 = by * TY, x0 = bx * TX;
     const int64_t per = (hz + gz - 1) / gz, kb = (int64_t)bz * per;
@@ -284,7 +284,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const S *__restric
 
     /* the owned points (slots tid + i * NT): their addresses in plane 0, through
      * the mode once */
-    const S *gp[P], *gl[P]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
+    const E *gp[P], *gl[P]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
     unsigned own = 0, oct = 0; /* oct: (inverse) the points whose even (lowpass) z planes are apart */
 #pragma unroll
     for (int i = 0; i < P; i++) {
@@ -310,11 +310,11 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const S *__restric
         for (int i = 0; i < P; i++) {
             if (own & (1u << i)) {
                 if (INV && (oct & (1u << i))) { /* an even (lowpass) z plane of the octant: the buffer apart */
-                    t3_fill<S>(sl + i * NT, gl[i] + ze * lz);
+                    t3_fill<E>(sl + i * NT, gl[i] + ze * lz);
                 } else {
-                    t3_fill<S>(sl + i * NT, gp[i] + z0);
+                    t3_fill<E>(sl + i * NT, gp[i] + z0);
                 }
-                t3_fill<S>(sl + NPS + i * NT, gp[i] + z1);
+                t3_fill<E>(sl + NPS + i * NT, gp[i] + z1);
             }
         }
     };
@@ -383,21 +383,21 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const S *__restric
             }
             reg_lift<W, DIR>(u, w);
             if (INV) {
-                S *op = dst + (2 * k + pl) * dz + yg * dy + xb;
+                E *op = dst + (2 * k + pl) * dz + yg * dy + xb;
                 if (xb + K <= nx) {
-                    store4<S>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
-                    store4<S>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
+                    store4<E>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
+                    store4<E>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
                 } else {
                     for (int i = 0; i < K && xb + i < nx; i++) lwd_st(op + i, u[H + i]);
                 }
             } else {
                 const int64_t mz = pl ? hz + k : k, my = (yg & 1) ? hy + (yg >> 1) : (yg >> 1);
-                S *row = dst + mz * dz + my * dy;
-                S *lo = row + (xb >> 1), *hi = row + hx + (xb >> 1);
+                E *row = dst + mz * dz + my * dy;
+                E *lo = row + (xb >> 1), *hi = row + hx + (xb >> 1);
                 if (llp && !pl && !(yg & 1)) lo = llp + k * lz + (yg >> 1) * ly + (xb >> 1); /* the octant apart */
                 if (xb + K <= nx) {
-                    store4<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
-                    store4<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
+                    store4<E>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
+                    store4<E>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
                 } else {
                     for (int i = 0; i < K && xb + i < nx; i++) {
                         if (i & 1) lwd_st(hi + (i >> 1), u[H + i]);
