@@ -16,6 +16,7 @@
  * soon as lw_execute returns, while its work runs: what a call allocates and
  * frees itself). */
 #include "cuda_exec.h"
+#include "../core/half.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,6 +74,8 @@ static double value_at(const void *b, lw_dtype t, size_t i)
     switch (t) {
     case LW_FLOAT32: return ((const float *)b)[i];
     case LW_FLOAT64: return ((const double *)b)[i];
+    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)b)[i]);
+    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)b)[i]);
     default: return ((const int32_t *)b)[i];
     }
 }
