@@ -71,7 +71,7 @@ say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm
 if has build; then
   t0=$(date +%s)
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_GIT_COMMIT="$LW_COMMIT" >"$OUT/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_gpu_adjoint test_gpu_inplace test_schemes gpu_bench test_gain >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_gpu_adjoint test_gpu_inplace test_gpu_half test_schemes gpu_bench test_gain >>"$OUT/build.log" 2>&1
   rc=$?
   # the CLI only if it builds right now (other work in progress must not break this run)
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave liftwave_shared >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
@@ -111,6 +111,7 @@ if has test; then
   }
   more_test test_gpu_adjoint test-adjoint.log "^(engine|random|fixed|timing)"
   more_test test_gpu_inplace test-inplace.log "^(engine|in-place|memory|timing|refusal)"
+  more_test test_gpu_half test-half.log "^(engine|random|fixed|timing|refusals)"
 fi
 
 if has sanitize; then
@@ -129,6 +130,10 @@ if has sanitize; then
     LW_GPU_QUICK=1 LW_GPU_ORACLE=cpu timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu_inplace" >"$OUT/san-inplace-$tool.log" 2>&1
     rc=$?
     say "compute-sanitizer $tool (in place): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-inplace-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-inplace-$tool.log")"
+    t0=$(date +%s)
+    LW_GPU_QUICK=1 LW_GPU_CASES=$n timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu_half" >"$OUT/san-half-$tool.log" 2>&1
+    rc=$?
+    say "compute-sanitizer $tool (half): rc=$rc in $(( $(date +%s) - t0 ))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-half-$tool.log" | tail -1) / $(grep 'checks passed' "$OUT/san-half-$tool.log")"
   done
 fi
 
