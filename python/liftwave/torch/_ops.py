@@ -34,11 +34,11 @@ from .. import _native
 from . import _bands
 
 # torch dtype -> the library's dtype name.  The half types are stored half and
-# computed in float32 by the library (docs/CONVENTIONS.md "Half precision");
-# its CPU backends run them, the cuda backend not yet.
+# computed in float32 by the library (docs/CONVENTIONS.md "Half precision"), on
+# CPU and CUDA tensors (the non-separable fs has no half kernels on CUDA: the
+# library refuses it with a message).
 DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16",
           torch.bfloat16: "bfloat16"}
-HALF_DTYPES = (torch.float16, torch.bfloat16)
 
 FORWARD, INVERSE, FORWARD_ADJOINT, INVERSE_ADJOINT = 0, 1, 2, 3
 MODES = ("symmetric", "periodic")
@@ -49,9 +49,6 @@ def check_tensor(x, func):
     """TypeError / ValueError, naming func, for what the transforms do not take."""
     if not isinstance(x, torch.Tensor):
         raise TypeError("liftwave.torch.%s: expected a torch.Tensor, got %s" % (func, type(x).__name__))
-    if x.dtype in HALF_DTYPES and x.is_cuda:
-        raise TypeError("liftwave.torch.%s: %s CUDA tensors are not supported yet (the library runs the half "
-                        "types on the CPU only); convert with x.float(), or use a CPU tensor" % (func, x.dtype))
     if x.dtype in DTYPES:
         return
     if x.is_complex():
@@ -90,7 +87,7 @@ def _execute(x, out, wavelet, levels, mode, layout, naxes, direction):
     """Run the cached plan of x's shape on contiguous x into contiguous out (may be x).
     The operators' own checks (they may be called as torch.ops.liftwave.*)."""
     dtype = DTYPES.get(x.dtype)
-    if dtype is None or (x.is_cuda and x.dtype in HALF_DTYPES):
+    if dtype is None:
         check_tensor(x, "liftwave operator")
     if naxes not in (1, 2, 3) or naxes > x.dim():
         raise ValueError("liftwave.torch: naxes must be 1, 2 or 3 and at most the rank, not %r for shape %s"
