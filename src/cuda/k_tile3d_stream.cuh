@@ -25,7 +25,7 @@
  *
  * The body is written once for every storage type E (float, double and the
  * half types, which compute in float: the ring then holds float and the raw
- * pairs are widened by plain loads instead of cp.async) and takes the block
+ * pairs come through registers, widened, instead of cp.async) and takes the block
  * and thread indices as arguments (the kernel in k_tile3d.cu passes the
  * built-in ones). */
 #ifndef LW_K_TILE3D_STREAM_CUH
@@ -154,13 +154,6 @@ template <class T> __device__ __forceinline__ void t3_cp_async(T *s, const T *g)
 #else
     *s = *g;
 #endif
-}
-/* One raw sample into the ring: copied as is (cp.async) when the storage type
- * is the compute type, else widened through registers. */
-template <class S> __device__ __forceinline__ void t3_fill(lwd_c<S> *s, const S *g)
-{
-    if constexpr (sizeof(S) == sizeof(lwd_c<S>)) t3_cp_async(s, g);
-    else *s = lwd_ldg(g);
 }
 __device__ __forceinline__ void t3_cp_commit()
 {
@@ -301,20 +294,49 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             }
         }
     }
+    /* the half types: the raw pair issued last waits in registers (pend) and
+     * is widened into its slot at the next issue (or flush), so that its loads
+     * overlap a step's work as cp.async's do for the other types */
+    constexpr bool WIDEN = sizeof(E) != sizeof(T);
+    E pend[WIDEN ? 2 * P : 1];
+    int pa = -1; /* the pair pend holds, -1: none */
+    auto flush = [&]() {
+        if constexpr (WIDEN) {
+            if (pa < 0) return;
+            T *sl = ring + (pa % S) * (2 * NPS) + tid;
+#pragma unroll
+            for (int i = 0; i < P; i++)
+                if (own & (1u << i)) sl[i * NT] = lwd_ld(&pend[2 * i]), sl[NPS + i * NT] = lwd_ld(&pend[2 * i + 1]);
+            pa = -1;
+        }
+    };
     auto issue = [&](int a) {
         const int64_t m = m0 + a;
         const int64_t ze = t3_map(2 * m, nz, hz, mode, INV), z1 = t3_map(2 * m + 1, nz, hz, mode, INV) * sz;
         const int64_t z0 = ze * sz;
-        T *sl = ring + (a % S) * (2 * NPS) + tid;
+        if constexpr (WIDEN) {
+            flush();
 #pragma unroll
-        for (int i = 0; i < P; i++) {
-            if (own & (1u << i)) {
-                if (INV && (oct & (1u << i))) { /* an even (lowpass) z plane of the octant: the buffer apart */
-                    t3_fill<E>(sl + i * NT, gl[i] + ze * lz);
-                } else {
-                    t3_fill<E>(sl + i * NT, gp[i] + z0);
+            for (int i = 0; i < P; i++) {
+                if (own & (1u << i)) {
+                    /* an even (lowpass) z plane of the octant: the buffer apart */
+                    pend[2 * i] = __ldg(INV && (oct & (1u << i)) ? gl[i] + ze * lz : gp[i] + z0);
+                    pend[2 * i + 1] = __ldg(gp[i] + z1);
                 }
-                t3_fill<E>(sl + NPS + i * NT, gp[i] + z1);
+            }
+            pa = a;
+        } else {
+            T *sl = ring + (a % S) * (2 * NPS) + tid;
+#pragma unroll
+            for (int i = 0; i < P; i++) {
+                if (own & (1u << i)) {
+                    if (INV && (oct & (1u << i))) { /* an even (lowpass) z plane of the octant: the buffer apart */
+                        t3_cp_async(sl + i * NT, gl[i] + ze * lz);
+                    } else {
+                        t3_cp_async(sl + i * NT, gp[i] + z0);
+                    }
+                    t3_cp_async(sl + NPS + i * NT, gp[i] + z1);
+                }
             }
         }
     };
@@ -333,6 +355,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     for (int a = 0; a < na; a++) {
         t3_cp_wait<D - 1>(); /* this thread's copies of pair a (it alone reads them raw) */
         if (a + D < na) issue(a + D);
+        else flush(); /* pair a + D - 1, the last, into its slot */
         t3_cp_commit();
         T *sl = ring + (a % S) * (2 * NPS);
         const int64_t k = m0 + a - Z.dp; /* output pair finished at this step */
