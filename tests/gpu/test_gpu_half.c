@@ -248,8 +248,8 @@ static void fixed(int rank, const int64_t *shape, int naxes, const int *axes, lw
 static void fixed_cases(void)
 {
     const int64_t s1[] = {300001}, s2[] = {517, 389}, s2e[] = {1024, 768}, s3[] = {45, 37, 70}, s3e[] = {64, 48, 96},
-                  s4[] = {3, 5, 17, 33}, sb[] = {4, 3, 8, 64, 64}, sc[] = {70, 64, 33};
-    const int ax2[] = {2, 3}, ax3[] = {2, 3, 4};
+                  s4[] = {3, 5, 17, 33}, sb[] = {12, 8, 64, 64}, sc[] = {70, 64, 33};
+    const int ax2[] = {2, 3}, ax3[] = {1, 2, 3};
     for (int wi = 0; wi < LW_WAVELET_COUNT; wi++) {
         lw_wavelet w = (lw_wavelet)wi;
         if (!(lw_wavelet_properties(w) & LW_WAVELET_SEPARABLE)) continue;
@@ -259,7 +259,7 @@ static void fixed_cases(void)
         fixed(3, s3e, 0, NULL, w, LW_PERIODIC, LW_MALLAT, 1, 1, 0, "3d-zx"); /* fused planes + column pass */
         fixed(3, s3, 0, NULL, w, LW_SYMMETRIC, LW_MALLAT, 2, 1, 0, NULL);
         fixed(4, s4, 2, ax2, w, LW_SYMMETRIC, LW_INTERLEAVED, -1, 1, 0, NULL); /* batch of small items */
-        fixed(5, sb, 3, ax3, w, LW_PERIODIC, LW_MALLAT, 2, 1, 0, NULL);        /* (B,C,T,H,W) 3-D */
+        fixed(4, sb, 3, ax3, w, LW_PERIODIC, LW_MALLAT, 2, 1, 0, NULL);        /* (B*C,T,H,W) 3-D */
     }
     /* long lines: the generic pass's segments, in place its walk and the cycle reorder */
     fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 0, NULL);
@@ -342,6 +342,7 @@ static void timing(void)
 
 int main(void)
 {
+    (void)run_case; /* gpu_common.h's float comparison: this program compares half itself */
     int skip = gpu_test_begin(1916);
     if (skip) return skip;
     const char *e = getenv("LW_GPU_CASES");
