@@ -161,7 +161,7 @@ static void print_help(void)
         "  --axes A,B      the transformed axes of every shape, 1 to 3 of 0..2 in increasing order\n"
         "                  (the others are a batch), e.g. --shape 192x512x512 --axes 1,2 [every axis]\n"
         "  --dtype T       [list] float32 float64 int32 float16 bfloat16 [float32; int32 with\n"
-        "                  --integer]; the half types on the cpu backends\n"
+        "                  --integer]; the half types on cpu and cuda (not fs on cuda)\n"
         "  --integer       the integer (reversible) transforms, on int32 data\n"
         "  --direction D   [list] forward, inverse (of random coefficients), forward-adjoint or\n"
         "                  inverse-adjoint (the transposes, float only) [forward]\n"
