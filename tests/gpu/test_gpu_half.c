@@ -247,7 +247,7 @@ static void fixed(int rank, const int64_t *shape, int naxes, const int *axes, lw
 
 static void fixed_cases(void)
 {
-    const int64_t s1[] = {300001}, s2[] = {517, 389}, s2e[] = {1024, 768}, s3[] = {45, 37, 70}, s3e[] = {64, 48, 96},
+    const int64_t s1[] = {300001}, s1e[] = {300000}, s2[] = {517, 389}, s2e[] = {1024, 768}, s3[] = {45, 37, 70}, s3e[] = {64, 48, 96},
                   s4[] = {3, 5, 17, 33}, sb[] = {12, 8, 64, 64}, sc[] = {70, 64, 33};
     const int ax2[] = {2, 3}, ax3[] = {1, 2, 3};
     for (int wi = 0; wi < LW_WAVELET_COUNT; wi++) {
@@ -264,11 +264,11 @@ static void fixed_cases(void)
     /* long lines: the generic pass's segments, in place its walk and the cycle reorder */
     fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 0, NULL);
     fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 1, NULL);
-    fixed(1, s1, 0, NULL, LW_DD137, LW_PERIODIC, LW_INTERLEAVED, 3, 1, 1, NULL);
+    fixed(1, s1e, 0, NULL, LW_DD137, LW_PERIODIC, LW_INTERLEAVED, 3, 1, 1, NULL);
     /* the column pass (strided axis 0 of a volume), in place */
     fixed(3, sc, 0, NULL, LW_CDF53, LW_SYMMETRIC, LW_MALLAT, 1, 1, 1, "generic");
     /* host memory: the staged pipelines (2-D pyramid tail, 3-D slabs, batch groups) */
-    const int64_t h2[] = {1536, 1030}, h3[] = {96, 80, 64}, hb[] = {6, 3, 128, 128};
+    const int64_t h2[] = {1536, 1032}, h3[] = {96, 80, 64}, hb[] = {6, 3, 128, 128};
     fixed(2, h2, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 3, 0, 0, NULL);
     fixed(2, h2, 0, NULL, LW_HAAR, LW_PERIODIC, LW_MALLAT, 2, 0, 1, NULL);
     fixed(3, h3, 0, NULL, LW_CDF53, LW_PERIODIC, LW_MALLAT, 1, 0, 0, NULL);
