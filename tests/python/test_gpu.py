@@ -65,6 +65,21 @@ def test_cupy_forward_inverse_same_library_and_device(rng, dtype):
 
 
 @need_cupy
+def test_cupy_float16_on_the_cuda_backend(rng):
+    """float16 device arrays run on the CUDA backend (stored half, computed in float32,
+    rounded at each kernel's store): 3 levels of 2-D, at most 6 roundings, within
+    (1 + 3 * 5) units of 2^-10 of the CPU's result; and host float16 arrays on
+    backend="cuda" alike."""
+    x = rng.uniform(-1, 1, (96, 130)).astype(np.float16)
+    ref = liftwave.forward(x, "cdf97", levels=3)
+    y = liftwave.forward(cupy.asarray(x), "cdf97", levels=3)
+    assert isinstance(y, cupy.ndarray) and y.dtype == np.float16
+    assert rel_err(_host(y), ref) <= 16 * 2.0 ** -10
+    yh = liftwave.forward(x, "cdf97", levels=3, backend="cuda")
+    assert yh.dtype == np.float16 and rel_err(yh, ref) <= 16 * 2.0 ** -10
+
+
+@need_cupy
 def test_cupy_integer_and_out(rng):
     x = rng.integers(0, 4096, (64, 48)).astype(np.int32)
     xd = cupy.asarray(x)
