@@ -8,6 +8,7 @@
  *   - fixed cases that reach each engine (small, tile2d, fused3d, 3d-yx, the
  *     generic pass's segments and its in-place walk + cycle reorder, the
  *     column pass) and the host-memory pipelines;
+ *   - gains (lw_config.gain) against the cpu with the same gains;
  *   - refusals: fs, the integer variants, a paper's scheme (message checked);
  *     LW_BACKEND_AUTO on device pointers takes cuda;
  *   - timing lines (bfloat16 2-D and (B,C,H,W) haar against the device copy
@@ -277,6 +278,49 @@ static void fixed_cases(void)
     fixed(4, hb, 2, ax2, LW_HAAR, LW_PERIODIC, LW_MALLAT, 1, 0, 0, NULL);
 }
 
+/* Gains (lw_config.gain) as for float32: cuda and cpu with the same gains, every direction. */
+static void gain_cases(void)
+{
+    for (int t = 0; t < 2; t++)
+        for (int d = 0; d < 4; d++) {
+            static const lw_direction dirs[] = {LW_FORWARD, LW_INVERSE, LW_FORWARD_ADJOINT, LW_INVERSE_ADJOINT};
+            lw_config cfg;
+            lw_config_init(&cfg);
+            cfg.rank = 2, cfg.shape[0] = 250, cfg.shape[1] = 199, cfg.levels = 2, cfg.wavelet = LW_CDF97;
+            cfg.dtype = t ? LW_BFLOAT16 : LW_FLOAT16, cfg.direction = dirs[d];
+            cfg.gain[0] = 1.75, cfg.gain[1] = 0.625;
+            lw_plan *ph = NULL, *pc = NULL;
+            cfg.backend = LW_BACKEND_CPU;
+            CHECK(lw_plan_create(&ph, &cfg) == LW_OK, "gain cpu plan: %s", lw_last_error());
+            cfg.backend = LW_BACKEND_CUDA, cfg.flags = LW_FLAG_DEVICE_POINTERS;
+            CHECK(lw_plan_create(&pc, &cfg) == LW_OK, "gain cuda plan: %s", lw_last_error());
+            if (ph && pc) {
+                const int64_t n = 250 * 199;
+                const size_t bytes = (size_t)n * 2;
+                uint16_t *x = malloc(bytes), *yh = malloc(bytes), *yc = malloc(bytes), *xk = malloc(bytes);
+                for (int64_t i = 0; i < n; i++) x[i] = narrow(cfg.dtype, (float)(lw_rng_unit() * 2 - 1));
+                gcase c;
+                memset(&c, 0, sizeof c);
+                c.devptr = 1;
+                CHECK(lw_execute(ph, x, yh) == LW_OK, "gain cpu: %s", lw_last_error());
+                CHECK(run_cuda(&c, pc, x, yc, xk, bytes, "gain") == LW_OK, "gain cuda: %s", lw_last_error());
+                double err = 0, ref = 0;
+                for (int64_t i = 0; i < n; i++) {
+                    double e = fabs(widen(cfg.dtype, yc[i]) - widen(cfg.dtype, yh[i]));
+                    if (!(e <= err)) err = isnan(e) ? INFINITY : e;
+                    ref = fmax(ref, fabs(widen(cfg.dtype, yh[i])));
+                }
+                const double u = unit_of(cfg.dtype), tol = (1 + 3.0 * 3) * u; /* 2 levels x 2 axes */
+                CHECK(err <= tol * (ref > 0 ? ref : 1), "gains 1.75, 0.625 %s %s: error %.2f u (allowed %.0f u)",
+                      lw_dtype_name(cfg.dtype), lw_direction_str(cfg.direction), err / (u * (ref > 0 ? ref : 1)),
+                      tol / u);
+                free(x), free(yh), free(yc), free(xk);
+                g_half_cases++;
+            }
+            lw_destroy(ph), lw_destroy(pc);
+        }
+}
+
 /* ---- timing (information) --------------------------------------------------- */
 
 static void timing_one(int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w, int levels)
@@ -362,7 +406,8 @@ int main(void)
     if (!quick) { /* quick: random cases only (for compute-sanitizer) */
         long before = g_half_cases;
         fixed_cases();
-        printf("fixed half cases: %ld run\n", g_half_cases - before);
+        gain_cases();
+        printf("fixed half cases (gains included): %ld run\n", g_half_cases - before);
         timing();
     }
     for (int k = 0; k < LWE_COUNT; k++)
