@@ -15,6 +15,8 @@
 /* walk: blocks wanted in flight (about four per SM of an H100-class device);
  * lines are cut into chunks until their count reaches it */
 #define WALK_BLOCKS 512
+/* window loads a thread keeps in flight (pass_kernel) */
+#define LOAD_BATCH 8
 
 typedef struct pass_geo {
     int P;          /* lines per block */
@@ -149,26 +151,38 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             }
             const int64_t wl = w1 - w0;
 
-            /* load */
+            /* load: LOAD_BATCH independent loads per thread in flight before
+             * any is stored to shared memory (the loads' latency, not the
+             * bandwidth, bounds a block that issues one at a time) */
             const int demallat = p.mallat && p.inverse && !p.copy_only;
             const int wl32 = (int)wl; /* window extents fit shared memory: 32-bit index arithmetic */
-            for (int e = tid; e < np * wl32; e += nt) {
-                int li, j;
-                if (g.contig) li = e / wl32, j = e - li * wl32;
-                else j = e / np, li = e - j * np;
-                int64_t pos = w0 + j;
-                T v;
-                if (g.walk && (pos < c0 || pos >= c1)) {
-                    int64_t b = pos < c0 ? ch : ch + 1;
-                    v = stash[((line0 + li) * (g.nchunk + 1) + b) * 2 * g.H + (pos - (walk_bound(g, b, n) - g.H))];
-                } else if (g.walk && pos < s0) {
-                    v = carry[li * g.H + (pos - (s0 - g.H))];
-                } else {
-                    int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
-                    int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
-                    v = src[lbase[li] + idx * ls];
+            const int tot = np * wl32;
+            for (int e0 = tid; e0 < tot; e0 += nt * LOAD_BATCH) {
+                T v[LOAD_BATCH];
+                int at[LOAD_BATCH];
+#pragma unroll
+                for (int u = 0; u < LOAD_BATCH; u++) {
+                    const int e = e0 + u * nt;
+                    if (e >= tot) break;
+                    int li, j;
+                    if (g.contig) li = e / wl32, j = e - li * wl32;
+                    else j = e / np, li = e - j * np;
+                    int64_t pos = w0 + j;
+                    if (g.walk && (pos < c0 || pos >= c1)) {
+                        int64_t b = pos < c0 ? ch : ch + 1;
+                        v[u] = stash[((line0 + li) * (g.nchunk + 1) + b) * 2 * g.H + (pos - (walk_bound(g, b, n) - g.H))];
+                    } else if (g.walk && pos < s0) {
+                        v[u] = carry[li * g.H + (pos - (s0 - g.H))];
+                    } else {
+                        int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
+                        int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
+                        v[u] = src[lbase[li] + idx * ls];
+                    }
+                    at[u] = li * (int)g.WL + j;
                 }
-                buf[li * g.WL + j] = v;
+#pragma unroll
+                for (int u = 0; u < LOAD_BATCH; u++)
+                    if (e0 + u * nt < tot) buf[at[u]] = v[u];
             }
             __syncthreads();
             if (g.walk) { /* the originals the next segment's window starts with */
