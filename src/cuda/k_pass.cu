@@ -11,10 +11,16 @@
 #include <string.h>
 
 #define PASS_THREADS 256
+/* a window of whole lines takes up to PASS_SMEM_MAX; segments of longer
+ * lines take PASS_SMEM_SEG, so that three blocks share an SM of an
+ * H100-class device (228 KB) */
 #define PASS_SMEM_MAX (96 * 1024)
-/* walk: blocks wanted in flight (about four per SM of an H100-class device);
- * lines are cut into chunks until their count reaches it */
-#define WALK_BLOCKS 512
+#define PASS_SMEM_SEG (64 * 1024)
+/* walk: blocks wanted (several waves of an H100-class device, so that the
+ * last wave is short); lines are cut into chunks until their count reaches
+ * it.  The stash grows with the chunks: 2H samples per chunk edge and line,
+ * under 0.5% of any array that walks. */
+#define WALK_BLOCKS 2048
 /* window loads a thread keeps in flight (pass_kernel) */
 #define LOAD_BATCH 8
 
@@ -42,6 +48,7 @@ static pass_geo pass_plan(int dtype, const lwk_pass *p, int walk)
     memset(&g, 0, sizeof g);
     int64_t n = p->L.n, H = p->w.halo + 1;
     int64_t cap = (PASS_SMEM_MAX - 32 * 8) / elsize(dtype) - (walk ? 32 * H : 0);
+    const int64_t scap = (PASS_SMEM_SEG - 32 * 8) / elsize(dtype) - (walk ? 32 * H : 0); /* segmented windows */
     g.H = H;
     g.contig = p->L.lstride == 1 || p->L.nd == 0 || p->L.dstr[0] != 1 || p->L.nlines == 1;
     if (g.contig) {
@@ -53,7 +60,7 @@ static pass_geo pass_plan(int dtype, const lwk_pass *p, int walk)
             if (P > p->L.nlines) P = p->L.nlines;
             g.P = (int)P;
         } else {
-            g.seg = (cap - 2 * H - 2) & ~(int64_t)1;
+            g.seg = (scap - 2 * H - 2) & ~(int64_t)1;
             if (g.seg > 16384) g.seg = 16384;
             g.nseg = (n + g.seg - 1) / g.seg;
             g.WL = g.seg + 2 * H;
@@ -65,7 +72,7 @@ static pass_geo pass_plan(int dtype, const lwk_pass *p, int walk)
         if (n * P <= cap - P) {
             g.nseg = 1, g.seg = n, g.WL = n | 1;
         } else {
-            g.seg = (cap / P - 2 * H - 2) & ~(int64_t)1;
+            g.seg = (scap / P - 2 * H - 2) & ~(int64_t)1;
             g.nseg = (n + g.seg - 1) / g.seg;
             g.WL = (g.seg + 2 * H) | 1;
         }
@@ -92,6 +99,19 @@ __device__ __forceinline__ int64_t walk_bound(const pass_geo &g, int64_t b, int6
     return c < n ? c : n;
 }
 
+/* Element e of a block's np lines of len positions each: line li, position
+ * j.  Threads walk along lines (contig: consecutive threads, consecutive
+ * positions) or across them (consecutive threads, consecutive lines: the
+ * shared rows are an odd number of words apart, no bank conflicts); the
+ * common shapes (one line, 32 lines) without a division. */
+__device__ __forceinline__ void line_pos(int e, int np, int len, int contig, int &li, int &j)
+{
+    if (np == 1) li = 0, j = e;
+    else if (contig) li = e / len, j = e - li * len;
+    else if (np == 32) li = e & 31, j = e >> 5;
+    else j = e / np, li = e - j * np;
+}
+
 /* The scaling of every sample of the window's lines (zeta by parity), then
  * a barrier: first in the inverse structure, last in the forward one. */
 template <class T>
@@ -101,8 +121,7 @@ __device__ __forceinline__ void scale_window(const lwk_wave &w, const pass_geo &
     const int wn = (int)wl; /* shared-memory extents: 32-bit index arithmetic */
     for (int e = threadIdx.x; e < np * wn; e += blockDim.x) {
         int li, j;
-        if (g.contig) li = e / wn, j = e - li * wn;
-        else j = e / np, li = e - j * np;
+        line_pos(e, np, wn, g.contig, li, j);
         T *x = &buf[li * g.WL + j];
         *x = lwd_scale<T>(w, *x, (int)((w0 + j) & 1), dir);
     }
@@ -165,8 +184,7 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                     const int e = e0 + u * nt;
                     if (e >= tot) break;
                     int li, j;
-                    if (g.contig) li = e / wl32, j = e - li * wl32;
-                    else j = e / np, li = e - j * np;
+                    line_pos(e, np, wl32, g.contig, li, j);
                     int64_t pos = w0 + j;
                     if (g.walk && (pos < c0 || pos >= c1)) {
                         int64_t b = pos < c0 ? ch : ch + 1;
@@ -199,32 +217,50 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                 for (int ss = 0; ss < p.w.nsteps; ss++) {
                     int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
                     int par = p.adjoint ? !p.w.target_odd[s] : p.w.target_odd[s]; /* the samples updated */
-                    int64_t first = w0 + (((int)(w0 & 1)) != par ? 1 : 0);
-                    int64_t ntg = first < w1 ? (w1 - first + 1) / 2 : 0;
-                    const int ntg32 = (int)ntg;
-                    for (int e = tid; e < np * ntg32; e += nt) {
+                    const int lf = ((int)(w0 & 1)) != par ? 1 : 0; /* the first target's window index */
+                    const int ntg32 = lf < wl32 ? (wl32 - lf + 1) / 2 : 0;
+                    const int ntap = p.w.ntaps[s];
+                    int lo = 0, hi = 0; /* the step's tap reach */
+                    for (int i = 0; i < ntap; i++) {
+                        lo = p.w.off[s][i] < lo ? p.w.off[s][i] : lo;
+                        hi = p.w.off[s][i] > hi ? p.w.off[s][i] : hi;
+                    }
+                    /* window indices whose taps all fall inside the window read
+                     * them directly, 32-bit: the window lies inside the line
+                     * (0 <= w0, w1 <= n) or is the periodic extension, so
+                     * such taps need no boundary mapping */
+                    const int in_lo = -lo, in_hi = wl32 - 1 - hi;
+                    const int tot = np * ntg32;
+                    for (int e = tid; e < tot; e += nt) {
                         int li, q;
-                        if (g.contig) li = e / ntg32, q = e - li * ntg32;
-                        else q = e / np, li = e - q * np;
-                        int64_t pos = first + 2 * q;
-                        T *row = &buf[li * g.WL];
+                        line_pos(e, np, ntg32, g.contig, li, q);
+                        const int lj = lf + 2 * q;
+                        T *row = &buf[li * (int)g.WL];
                         if (p.adjoint) { /* reads the step's targets only: in place is safe */
-                            row[pos - w0] = lwd_adj_step<T>(p.w, s, row[pos - w0], row, w0, wl, pos, n, p.mode, g.ext, dir);
+                            const int64_t pos = w0 + lj;
+                            row[lj] = lwd_adj_step<T>(p.w, s, row[lj], row, w0, wl, pos, n, p.mode, g.ext, dir);
                             continue;
                         }
                         T taps[LW_MAX_TAPS];
-                        for (int i = 0; i < p.w.ntaps[s]; i++) {
-                            int64_t pp = pos + p.w.off[s][i];
-                            if (!g.ext) pp = lwd_bidx(pp, n, p.mode);
-                            /* a tap outside the window (a segment's edge, whose
-                             * outputs are not stored) reads the nearest sample of
-                             * its own parity: never a target of this step, so no
-                             * thread reads what another writes */
-                            int64_t loc = pp - w0;
-                            loc = loc < 0 ? (loc & 1) : (loc >= wl ? wl - 1 - ((wl - 1 - loc) & 1) : loc);
-                            taps[i] = row[loc];
+                        if (lj >= in_lo && lj <= in_hi) {
+#pragma unroll
+                            for (int i = 0; i < LW_MAX_TAPS; i++)
+                                if (i < ntap) taps[i] = row[lj + p.w.off[s][i]];
+                        } else {
+                            const int64_t pos = w0 + lj;
+                            for (int i = 0; i < ntap; i++) {
+                                int64_t pp = pos + p.w.off[s][i];
+                                if (!g.ext) pp = lwd_bidx(pp, n, p.mode);
+                                /* a tap outside the window (a segment's edge, whose
+                                 * outputs are not stored) reads the nearest sample of
+                                 * its own parity: never a target of this step, so no
+                                 * thread reads what another writes */
+                                int64_t loc = pp - w0;
+                                loc = loc < 0 ? (loc & 1) : (loc >= wl ? wl - 1 - ((wl - 1 - loc) & 1) : loc);
+                                taps[i] = row[loc];
+                            }
                         }
-                        row[pos - w0] = lwd_step<T>(p.w, s, row[pos - w0], taps, dir);
+                        row[lj] = lwd_step<T>(p.w, s, row[lj], taps, dir);
                     }
                     __syncthreads();
                 }
@@ -237,8 +273,7 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             const int so32 = (int)so;
             for (int e = tid; e < np * so32; e += nt) {
                 int li, j;
-                if (g.contig) li = e / so32, j = e - li * so32;
-                else j = e / np, li = e - j * np;
+                line_pos(e, np, so32, g.contig, li, j);
                 int64_t pos = s0 + j;
                 int64_t idx = remallat ? lwd_mallat(pos, n) : pos;
                 dst[lbase[li] + idx * ls] = buf[li * g.WL + (pos - w0)];
