@@ -114,7 +114,7 @@ extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, cons
     if (dtype != LWK_F32 && dtype != LWK_F64) return 0;
     if (w->integer || !t3_runs(w->id)) return 0;
     for (int a = 0; a < 3; a++)
-        if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2)) return 0;
+        if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2) || !lwk_once_mirror_ok(w, mode, n[a])) return 0;
     return (n[1] + 15) / 16 <= 65535; /* grid y */
 }
 
