@@ -66,6 +66,7 @@ static void pyramid3d_cases(int quick)
         {{24, 40, 48}, LW_D4, LW_PERIODIC, LW_FLOAT32, 3},       {{33, 30, 70}, LW_DD97, LW_SYMMETRIC, LW_FLOAT32, 3},
         {{17, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64, -1},  {{3, 65, 90}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 2},
         {{20, 18, 40}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 3},   {{16, 16, 32}, LW_D4, LW_PERIODIC, LW_FLOAT64, 2},
+        {{40, 36, 72}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32, 3},   {{33, 30, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64, -1},
     };
     int n = (int)(sizeof P3 / sizeof P3[0]);
     for (int i = quick ? n - 2 : 0; i < n; i++)
@@ -194,7 +195,9 @@ static void fixed_cases(void)
         {{66, 33, 67}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{30, 20, 66}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT32},
         {{13, 20, 34}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},   {{12, 20, 34}, LW_D4, LW_PERIODIC, LW_FLOAT64},
         {{31, 17, 33}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT64},   {{10, 24, 40}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT64},
-        {{3, 41, 77}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},
+        {{3, 41, 77}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},    {{37, 29, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
+        {{20, 26, 40}, LW_DD137, LW_PERIODIC, LW_FLOAT32},    {{13, 15, 31}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64},
+        {{4, 30, 90}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},    {{70, 5, 9}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
     };
     for (size_t i = 0; i < sizeof F3 / sizeof F3[0]; i++)
         for (int v = 0; v < 4; v++) {
@@ -237,8 +240,9 @@ static void sanitizer_cases(void)
         lw_dtype t;
     } S3[] = {{{2, 40, 160}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
               {{41, 20, 70}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
-              {{12, 20, 36}, LW_D4, LW_PERIODIC, LW_FLOAT64}};
-    for (int i = 0; i < 3; i++)
+              {{12, 20, 36}, LW_D4, LW_PERIODIC, LW_FLOAT64},
+              {{9, 20, 40}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32}};
+    for (int i = 0; i < (int)(sizeof S3 / sizeof S3[0]); i++)
         for (int v = 0; v < 4; v++) {
             gcase c;
             memset(&c, 0, sizeof c);
