@@ -596,10 +596,10 @@ static lw_status octant_copy(const lw_plan *p, const lw_cuda_sched *s, void *dst
     return LW_OK;
 }
 
-/* pyramids: the level-1 lowpass octant, compact, for the inverse's planes */
+/* inverse pyramids: the level-1 lowpass octant, compact, for the planes */
 static void ws_tile3d(const lw_plan *p, lw_cuda_sched *s)
 {
-    s->scratch = p->geo.levels > 1 ? align256(octant_bytes(p, s, 1)) : 0;
+    s->scratch = p->geo.levels > 1 && p->cfg.direction == LW_INVERSE ? align256(octant_bytes(p, s, 1)) : 0;
 }
 
 static lw_status run_tile3d(run_ctx *r, void *scratch)
