@@ -18,4 +18,5 @@ class LwBenchResult(ctypes.Structure):
     _fields_ = [("median_s", ctypes.c_double), ("min_s", ctypes.c_double), ("runs", ctypes.c_int),
                 ("bound", ctypes.c_char_p), ("bound_gbps", ctypes.c_double), ("verified", ctypes.c_int),
                 ("max_rel_err", ctypes.c_double), ("device", ctypes.c_char * 128),
-                ("device_extra_bytes", ctypes.c_size_t), ("register_s", ctypes.c_double)]
+                ("device_extra_bytes", ctypes.c_size_t), ("register_s", ctypes.c_double),
+                ("engine", ctypes.c_char * 48)]

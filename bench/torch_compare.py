@@ -14,7 +14,9 @@ CUDA events on the current stream:
       DWTInverse against pytorch_wavelets DWTInverse
   fwdbwd-wavedec3-8x3x16x256x256-L2-haar
       liftwave.torch.wavedec3(x, "haar", 2, "periodic") against ptwt.wavedec3
-      (pytorch_wavelets has no 3-D transform); the bf16 target waits for half dtypes
+      (pytorch_wavelets has no 3-D transform)
+  fwdbwd-dwt2-64x3x512x512-L{1,3}-{haar,bior4.4}-bfloat16, fwdbwd-wavedec3-...-L2-haar-bfloat16
+      the same layers on bfloat16 tensors, no peer (target >= 0.6 of the device copy)
 Each record: case, median_s, direction "forward+backward", peer, peer_median_s,
 speedup (peer / ours), copy_median_s (a device copy of the input, same run) and
 fraction_of_copy = 2 x copy / ours (forward + backward move at least twice the
@@ -164,6 +166,17 @@ def torch_layer_cases(rec, quick, device="cuda"):
               copy_s, "faster than pytorch_wavelets", device)
         yl = yh = leaves = None
     x = y = None  # free the 2-D cases' memory
+    # bfloat16 (stored half, computed in float32 by the library): the fraction of the
+    # device copy of the same bf16 tensor; the peers do not run bf16 periodization
+    xb = torch.randn(*shape, device=device).to(torch.bfloat16).requires_grad_()
+    yb = torch.empty_like(xb)
+    copy_b = t.median(lambda: yb.copy_(xb.detach()), reps)
+    for wave in ("haar", "bior4.4"):
+        for J in (1, 3):
+            ours = lwt.DWTForward(J, wave, "periodization").to(device)
+            _case(rec, t, reps, "fwdbwd-dwt2-%s-L%d-%s-bfloat16" % (dims, J, wave), [xb], lambda f=ours: f(xb), [],
+                  copy_b, ">= 0.6 of the device copy", device)
+    xb = yb = None
     # 3-D haar, 2 levels, on a video batch
     shape3 = (2, 3, 8, 64, 64) if quick else (8, 3, 16, 256, 256)
     v = torch.randn(*shape3, device=device, requires_grad=True)
@@ -175,8 +188,13 @@ def torch_layer_cases(rec, quick, device="cuda"):
         peers.append(("ptwt(mode=periodic)", lambda: ptwt.wavedec3(v, pywt.Wavelet("haar"), level=2, mode="periodic"),
                       lambda r, ref=ref: _rel(r[0], ref[0])))
     _case(rec, t, reps, "fwdbwd-wavedec3-%s-L2-haar" % "x".join(map(str, shape3)), [v],
-          lambda: lwt.wavedec3(v, "haar", 2, "periodic"), peers, copy3,
-          "float32 now; bf16: >= 0.6 of the device copy (pending half dtypes)", device)
+          lambda: lwt.wavedec3(v, "haar", 2, "periodic"), peers, copy3, "faster than ptwt", device)
+    v = vy = None
+    vb = torch.randn(*shape3, device=device).to(torch.bfloat16).requires_grad_()
+    vyb = torch.empty_like(vb)
+    copy3b = t.median(lambda: vyb.copy_(vb.detach()), reps)
+    _case(rec, t, reps, "fwdbwd-wavedec3-%s-L2-haar-bfloat16" % "x".join(map(str, shape3)), [vb],
+          lambda: lwt.wavedec3(vb, "haar", 2, "periodic"), [], copy3b, ">= 0.6 of the device copy", device)
 
 
 def main():

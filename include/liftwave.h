@@ -412,6 +412,7 @@ typedef struct lw_bench_result {
                                 * in and out, or in place the one array; peak seen) */
     double register_s;   /* C2C_PAGEABLE: cudaHostRegister + cudaHostUnregister of the input and
                           * output buffers, seconds (median of 3; what pageable=register adds per call) */
+    char engine[48];     /* the engine the plan ran (the "engine:" line of lw_plan_describe) */
 } lw_bench_result;
 
 /* Plan cfg on the CUDA backend, upload host_in (random data of the plan's

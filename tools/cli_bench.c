@@ -252,7 +252,7 @@ static void print_help(void)
         "extra_device_bytes (device memory the plan took beyond the bench's own buffers, the\n"
         "peak seen by cudaMemGetInfo: G2G beyond in and out, in place beyond the one array;\n"
         "C2C: all the plan's device memory), destroy_input, host_memory (none, pinned,\n"
-        "pageable) and tuning;\n"
+        "pageable), tuning and engine (the engine the plan ran);\n"
         "pageable records also register_s (cudaHostRegister + unregister of in and out, in\n"
         "place of the one array: the cost pageable=register adds per call).  The C2C bound\n"
         "is host-to-device and\n"

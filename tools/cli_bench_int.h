@@ -64,6 +64,7 @@ typedef struct record {
     int checked;        /* a comparison was made (0: over the size limit) */
     char device[128];
     char simd[16];      /* host configs: the cpu backend's SIMD path, "" for other backends */
+    char engine[48];    /* cuda configs: the engine the plan ran, "" when unknown */
     size_t extra_device_bytes; /* cuda: device memory the plan took beyond the bench's buffers (peak seen) */
     double register_s;  /* C2C pageable: cudaHostRegister + unregister of in and out (lw_bench_result) */
     double floor_bytes; /* the bytes effective_gbps counts (see lw_bench_floor_bytes) */

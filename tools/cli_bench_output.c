@@ -68,6 +68,9 @@ void lw_bench_print_json(FILE *f, const record *r, const char *date, const char 
                 lw_bench_host_memory_names[c->host_memory]);
         if (c->tuning && *c->tuning) lw_bench_json_string(f, c->tuning);
         else fprintf(f, "null");
+        fprintf(f, ", \"engine\": ");
+        if (r->engine[0]) lw_bench_json_string(f, r->engine);
+        else fprintf(f, "null");
         if (c->host_memory == HM_PAGEABLE) fprintf(f, ", \"register_s\": %.6g", finite(r->register_s));
     }
     if (extra) fputs(extra, f);

@@ -592,6 +592,7 @@ int lw_bench_run_one(const combo *c, int integer, int repeat, record *r)
         r->bound = br.bound && !strcmp(br.bound, "pcie") ? "pcie" : "device-copy";
         r->bound_gbps = br.bound_gbps;
         r->extra_device_bytes = br.device_extra_bytes;
+        snprintf(r->engine, sizeof r->engine, "%s", br.engine);
         r->register_s = br.register_s;
         r->checked = ref != NULL;
         r->verified = ref && br.verified;

@@ -190,6 +190,11 @@ lw_status lw_cuda_bench(const lw_config *cfg_in, lw_bench_config config, int rep
     st = lw_plan_create(&plan, &cfg);
     if (st != LW_OK) goto done;
     if (g2g) lw_set_stream(plan, s0);
+    {
+        char d[4096];
+        const char *e = lw_plan_describe(plan, d, sizeof d) == LW_OK ? strstr(d, "engine: ") : NULL;
+        if (e) snprintf(res->engine, sizeof res->engine, "%.*s", (int)strcspn(e + 8, "\n"), e + 8);
+    }
     size_t minfree = free0;
     st = note_free(&minfree);
     if (st != LW_OK) goto done;

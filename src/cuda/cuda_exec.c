@@ -178,26 +178,37 @@ static void fused3d_scratch(const lw_plan *p, lw_cuda_sched *s)
     s->scratch = octant_offset(p, s, 2) + (L > 2 ? octant_bytes(p, s, 2) : 0);
 }
 
-/* 3-D, one level, float: fused planes of two axes, then the third axis in
- * place by the column pass (pass axis 0 for "3d-yx", 1 for "3d-zx") */
+/* 3-D, float: level 1 by fused planes of two axes, then the third axis in
+ * place by the column pass (pass axis 0 for "3d-yx", 1 for "3d-zx").
+ * Pyramids ("3d-yx" on a volume, for the wavelets the fused 3-D engine does
+ * not take): levels 2.. by the generic passes in place on out's lowpass
+ * octant, each line whole in a block (run_tile3d). */
 static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
 {
     const lw_geometry *g = &p->geo;
-    if (!is_mallat_last(p) || g->naxes != 3 || g->levels != 1 || p->cfg.integer || g->len[0][pa] < 2) return 0;
+    if (!is_mallat_last(p) || g->naxes != 3 || p->cfg.integer || g->len[0][pa] < 2) return 0;
+    if (g->levels != 1 && (pa != 0 || g->rank != 3)) return 0;
     if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0][pa == 0 ? 1 : 0], g->len[0][2])) return 0;
     lwk_pass ps;
     memset(&ps, 0, sizeof ps);
     ps.w = s->w;
     lw_lines_for(p, 0, pa, &ps.L);
-    return lwk_colpass_ok(s->dtype, &ps);
+    if (!lwk_colpass_ok(s->dtype, &ps)) return 0;
+    for (int k = 1; k < g->levels; k++)
+        for (int a = 0; a < 3; a++) {
+            lw_lines_for(p, k, a, &ps.L);
+            if (ps.L.n >= 2 && !lwk_colpass_ok(s->dtype, &ps) && lwk_pass_segments(s->dtype, &ps) > 1) return 0;
+        }
+    return 1;
 }
+
+static void ws_tile3d(const lw_plan *p, lw_cuda_sched *s);
 static int applies_tile3d_yx(const lw_plan *p, const lw_cuda_sched *s) { return applies_tile3d_axis(p, s, 0); }
 static int applies_tile3d_zx(const lw_plan *p, const lw_cuda_sched *s) { return applies_tile3d_axis(p, s, 1); }
 
 /* workspace: device scratch of an out-of-place run (s->scratch) and of an
  * in-place one (s->inplace_scratch, preset to the generic path's need) */
 static void ws_full(const lw_plan *p, lw_cuda_sched *s) { (void)p, s->scratch = s->inplace_scratch; }
-static void ws_none(const lw_plan *p, lw_cuda_sched *s) { (void)p, s->scratch = 0; }
 static void ws_in_place(const lw_plan *p, lw_cuda_sched *s) { (void)p, s->inplace_scratch = 0; }
 static void ws_fs(const lw_plan *p, lw_cuda_sched *s)
 {
@@ -233,8 +244,9 @@ static const engine_rec engines[] = {
      "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail"},
     {"fused3d", LWE_FUSED3D, 1, applies_fused3d, fused3d_scratch, run_fused3d,
      "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact)"},
-    {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_none, run_tile3d, "3-D one level: fused (y, x) planes, then z by the column pass"},
-    {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_none, run_tile3d, "3-D one level: fused (z, x) planes, then y by the column pass"},
+    {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
+     "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place"},
+    {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_tile3d, run_tile3d, "3-D one level: fused (z, x) planes, then y by the column pass"},
     {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic, "one pass a level and axis, any rank, layout and batch"},
 };
 #define NENGINES ((int)(sizeof engines / sizeof engines[0]))
@@ -580,14 +592,49 @@ static lw_status run_tile2d(run_ctx *r, void *scratch)
  * scheme "3d-zx": planes (axis 0, axis 2) + pass along axis 1 (shorter
  * strides for the pass).  Axis order changes only rounding for float data. */
 
+/* The level-1 lowpass octant of a volume (dims len[1]) as a 3-D copy between
+ * an array with the volume's strides (full = 1) or a compact buffer. */
+static lw_status octant_copy(const lw_plan *p, const lw_cuda_sched *s, void *dst, int dfull, const void *src, int sfull,
+                             cudaStream_t st)
+{
+    const lw_geometry *g = &p->geo;
+    const int64_t *n = g->len[1];
+    struct cudaMemcpy3DParms m;
+    memset(&m, 0, sizeof m);
+    m.srcPtr.ptr = (void *)src, m.dstPtr.ptr = dst;
+    m.srcPtr.pitch = (size_t)(sfull ? g->strides[1] : n[2]) * s->esize;
+    m.dstPtr.pitch = (size_t)(dfull ? g->strides[1] : n[2]) * s->esize;
+    m.srcPtr.xsize = m.dstPtr.xsize = (size_t)n[2] * s->esize;
+    m.srcPtr.ysize = (size_t)(sfull ? g->shape[1] : n[1]);
+    m.dstPtr.ysize = (size_t)(dfull ? g->shape[1] : n[1]);
+    m.extent.width = (size_t)n[2] * s->esize, m.extent.height = (size_t)n[1], m.extent.depth = (size_t)n[0];
+    m.kind = cudaMemcpyDeviceToDevice;
+    CK(cudaMemcpy3DAsync(&m, st), "cudaMemcpy3DAsync (lowpass octant)");
+    return LW_OK;
+}
+
+/* inverse pyramids: the level-1 lowpass octant, compact, for the planes */
+static void ws_tile3d(const lw_plan *p, lw_cuda_sched *s)
+{
+    s->scratch = p->geo.levels > 1 && p->cfg.direction == LW_INVERSE ? align256(octant_bytes(p, s, 1)) : 0;
+}
+
 static lw_status run_tile3d(run_ctx *r, void *scratch)
 {
-    (void)scratch;
     const lw_plan *p = r->p;
     const lw_cuda_sched *s = r->s;
     const lw_geometry *g = &p->geo;
-    int inv = p->cfg.direction == LW_INVERSE;
+    const int inv = p->cfg.direction == LW_INVERSE, L = g->levels;
     int pa = tile3d_pass_axis(p), a0 = pa == 0 ? 1 : 0, a1 = 2;
+    if (inv && L > 1) {
+        /* levels L..2 in place on out's octant (a copy of in's), coarse first;
+         * then the octant, compact, is the planes' lowpass source for the
+         * lower half of z (out is overwritten by the planes) */
+        LW_TRY(octant_copy(p, s, r->out, 1, r->in, 1, r->st));
+        r->cur = r->out;
+        for (int k = L - 1; k >= 1; k--) LW_TRY(pass_level(r, k, 1, &s->w, 1, -1));
+        LW_TRY(octant_copy(p, s, scratch, 0, r->out, 1, r->st));
+    }
     lwk_tile2d t;
     tile_setup(p, s, 0, a0, a1, &t);
     lwk_plane a, b;
@@ -603,8 +650,24 @@ static lw_status run_tile3d(run_ctx *r, void *scratch)
     t.blen[0] = bl[0], t.blen[1] = bl[1];
     b = a;
     a.p = r->in, b.p = r->out;
-    if (inv) CK(lwk_tile2d_inverse(s->dtype, &t, a, a, b, r->st), "cuda tile2d kernel launch");
-    else CK(lwk_tile2d_forward(s->dtype, &t, a, b, b, r->st), "cuda tile2d kernel launch");
+    if (inv && L > 1) {
+        /* (axis order changes only rounding for float data: planes first) the
+         * planes of the lower half of z take their lowpass quadrant from the
+         * octant in scratch, those of the upper half from in */
+        const int64_t hz = g->len[1][0], z = g->shape[0];
+        lwk_plane ll = a, det = a, dst = b;
+        ll.p = scratch, ll.rs = g->len[1][2], ll.bs[0] = g->len[1][1] * g->len[1][2];
+        t.blen[0] = hz;
+        CK(lwk_tile2d_inverse(s->dtype, &t, ll, det, dst, r->st), "cuda tile2d kernel launch");
+        const size_t off = (size_t)(hz * g->strides[0]) * s->esize;
+        det.p = (const char *)r->in + off, dst.p = (char *)r->out + off;
+        t.blen[0] = z - hz;
+        if (z > hz) CK(lwk_tile2d_inverse(s->dtype, &t, det, det, dst, r->st), "cuda tile2d kernel launch");
+    } else if (inv) {
+        CK(lwk_tile2d_inverse(s->dtype, &t, a, a, b, r->st), "cuda tile2d kernel launch");
+    } else {
+        CK(lwk_tile2d_forward(s->dtype, &t, a, b, b, r->st), "cuda tile2d kernel launch");
+    }
     r->cur = r->out;
     lwk_pass ps;
     memset(&ps, 0, sizeof ps);
@@ -612,6 +675,8 @@ static lw_status run_tile3d(run_ctx *r, void *scratch)
     lw_lines_for(p, 0, pa, &ps.L);
     ps.mode = (int)p->cfg.mode, ps.inverse = inv, ps.mallat = 1;
     CK(lwk_colpass_launch(s->dtype, &ps, r->out, r->out, r->st), "cuda column pass launch");
+    if (!inv) /* levels 2.. in place on out's lowpass octant */
+        for (int k = 1; k < L; k++) LW_TRY(pass_level(r, k, 0, &s->w, 1, -1));
     return LW_OK;
 }
 

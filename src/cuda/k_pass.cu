@@ -5,16 +5,26 @@
  * reference), and stores the result (Mallat reorder on the fly).  Covers every
  * wavelet, dtype, mode, layout, rank and batch, and the adjoint directions
  * (transposed steps, lwd_adj_step); the fused engines are faster where they
- * apply. */
+ * apply.  The kernels take the storage type S of global memory and compute in
+ * lwd_c<S> (float for the half types): shared memory holds the compute type,
+ * the walk's stash the storage type (originals, copied as they are). */
 #include "lw_cuda_dev.cuh"
 
 #include <string.h>
 
 #define PASS_THREADS 256
+/* a window of whole lines takes up to PASS_SMEM_MAX; segments of longer
+ * lines take PASS_SMEM_SEG, so that three blocks share an SM of an
+ * H100-class device (228 KB) */
 #define PASS_SMEM_MAX (96 * 1024)
-/* walk: blocks wanted in flight (about four per SM of an H100-class device);
- * lines are cut into chunks until their count reaches it */
-#define WALK_BLOCKS 512
+#define PASS_SMEM_SEG (64 * 1024)
+/* walk: blocks wanted (several waves of an H100-class device, so that the
+ * last wave is short); lines are cut into chunks until their count reaches
+ * it.  The stash grows with the chunks: 2H samples per chunk edge and line,
+ * under 0.5% of any array that walks. */
+#define WALK_BLOCKS 2048
+/* window loads a thread keeps in flight (pass_kernel) */
+#define LOAD_BATCH 8
 
 typedef struct pass_geo {
     int P;          /* lines per block */
@@ -30,7 +40,9 @@ typedef struct pass_geo {
     int64_t nitems;
 } pass_geo;
 
+/* bytes of the compute type (shared memory) and of the storage type */
 static int elsize(int dtype) { return dtype == LWK_F64 ? 8 : 4; }
+static int stsize(int dtype) { return dtype == LWK_F64 ? 8 : lwk_is_half(dtype) ? 2 : 4; }
 
 /* walk: room for the carry (P x H originals) beside the window, and chunks
  * enough to fill the device (each at least two segments long) */
@@ -40,6 +52,7 @@ static pass_geo pass_plan(int dtype, const lwk_pass *p, int walk)
     memset(&g, 0, sizeof g);
     int64_t n = p->L.n, H = p->w.halo + 1;
     int64_t cap = (PASS_SMEM_MAX - 32 * 8) / elsize(dtype) - (walk ? 32 * H : 0);
+    const int64_t scap = (PASS_SMEM_SEG - 32 * 8) / elsize(dtype) - (walk ? 32 * H : 0); /* segmented windows */
     g.H = H;
     g.contig = p->L.lstride == 1 || p->L.nd == 0 || p->L.dstr[0] != 1 || p->L.nlines == 1;
     if (g.contig) {
@@ -51,7 +64,7 @@ static pass_geo pass_plan(int dtype, const lwk_pass *p, int walk)
             if (P > p->L.nlines) P = p->L.nlines;
             g.P = (int)P;
         } else {
-            g.seg = (cap - 2 * H - 2) & ~(int64_t)1;
+            g.seg = (scap - 2 * H - 2) & ~(int64_t)1;
             if (g.seg > 16384) g.seg = 16384;
             g.nseg = (n + g.seg - 1) / g.seg;
             g.WL = g.seg + 2 * H;
@@ -63,7 +76,7 @@ static pass_geo pass_plan(int dtype, const lwk_pass *p, int walk)
         if (n * P <= cap - P) {
             g.nseg = 1, g.seg = n, g.WL = n | 1;
         } else {
-            g.seg = (cap / P - 2 * H - 2) & ~(int64_t)1;
+            g.seg = (scap / P - 2 * H - 2) & ~(int64_t)1;
             g.nseg = (n + g.seg - 1) / g.seg;
             g.WL = (g.seg + 2 * H) | 1;
         }
@@ -90,6 +103,19 @@ __device__ __forceinline__ int64_t walk_bound(const pass_geo &g, int64_t b, int6
     return c < n ? c : n;
 }
 
+/* Element e of a block's np lines of len positions each: line li, position
+ * j.  Threads walk along lines (contig: consecutive threads, consecutive
+ * positions) or across them (consecutive threads, consecutive lines: the
+ * shared rows are an odd number of words apart, no bank conflicts); the
+ * common shapes (one line, 32 lines) without a division. */
+__device__ __forceinline__ void line_pos(int e, int np, int len, int contig, int &li, int &j)
+{
+    if (np == 1) li = 0, j = e;
+    else if (contig) li = e / len, j = e - li * len;
+    else if (np == 32) li = e & 31, j = e >> 5;
+    else j = e / np, li = e - j * np;
+}
+
 /* The scaling of every sample of the window's lines (zeta by parity), then
  * a barrier: first in the inverse structure, last in the forward one. */
 template <class T>
@@ -99,8 +125,7 @@ __device__ __forceinline__ void scale_window(const lwk_wave &w, const pass_geo &
     const int wn = (int)wl; /* shared-memory extents: 32-bit index arithmetic */
     for (int e = threadIdx.x; e < np * wn; e += blockDim.x) {
         int li, j;
-        if (g.contig) li = e / wn, j = e - li * wn;
-        else j = e / np, li = e - j * np;
+        line_pos(e, np, wn, g.contig, li, j);
         T *x = &buf[li * g.WL + j];
         *x = lwd_scale<T>(w, *x, (int)((w0 + j) & 1), dir);
     }
@@ -113,9 +138,10 @@ __device__ __forceinline__ void scale_window(const lwk_wave &w, const pass_geo &
  * H positions, saved from the previous window), one outside the chunk (which
  * other blocks overwrite) from the stash of originals around each chunk
  * boundary (walk_stash_kernel, run before). */
-template <class T>
-__global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo g, const T *src, T *dst, const T *stash)
+template <class S>
+__global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo g, const S *src, S *dst, const S *stash)
 {
+    typedef lwd_c<S> T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     int64_t *lbase = (int64_t *)smem_raw;
     T *buf = (T *)(smem_raw + 32 * sizeof(int64_t));
@@ -149,26 +175,37 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             }
             const int64_t wl = w1 - w0;
 
-            /* load */
+            /* load: LOAD_BATCH independent loads per thread in flight before
+             * any is stored to shared memory (the loads' latency, not the
+             * bandwidth, bounds a block that issues one at a time) */
             const int demallat = p.mallat && p.inverse && !p.copy_only;
             const int wl32 = (int)wl; /* window extents fit shared memory: 32-bit index arithmetic */
-            for (int e = tid; e < np * wl32; e += nt) {
-                int li, j;
-                if (g.contig) li = e / wl32, j = e - li * wl32;
-                else j = e / np, li = e - j * np;
-                int64_t pos = w0 + j;
-                T v;
-                if (g.walk && (pos < c0 || pos >= c1)) {
-                    int64_t b = pos < c0 ? ch : ch + 1;
-                    v = stash[((line0 + li) * (g.nchunk + 1) + b) * 2 * g.H + (pos - (walk_bound(g, b, n) - g.H))];
-                } else if (g.walk && pos < s0) {
-                    v = carry[li * g.H + (pos - (s0 - g.H))];
-                } else {
-                    int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
-                    int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
-                    v = src[lbase[li] + idx * ls];
+            const int tot = np * wl32;
+            for (int e0 = tid; e0 < tot; e0 += nt * LOAD_BATCH) {
+                T v[LOAD_BATCH];
+                int at[LOAD_BATCH];
+#pragma unroll
+                for (int u = 0; u < LOAD_BATCH; u++) {
+                    const int e = e0 + u * nt;
+                    if (e >= tot) break;
+                    int li, j;
+                    line_pos(e, np, wl32, g.contig, li, j);
+                    int64_t pos = w0 + j;
+                    if (g.walk && (pos < c0 || pos >= c1)) {
+                        int64_t b = pos < c0 ? ch : ch + 1;
+                        v[u] = lwd_ld(stash + ((line0 + li) * (g.nchunk + 1) + b) * 2 * g.H + (pos - (walk_bound(g, b, n) - g.H)));
+                    } else if (g.walk && pos < s0) {
+                        v[u] = carry[li * g.H + (pos - (s0 - g.H))];
+                    } else {
+                        int64_t pm = g.ext ? lwd_bidx(pos, n, LW_PERIODIC) : pos;
+                        int64_t idx = demallat ? lwd_mallat(pm, n) : pm;
+                        v[u] = lwd_ld(src + lbase[li] + idx * ls);
+                    }
+                    at[u] = li * (int)g.WL + j;
                 }
-                buf[li * g.WL + j] = v;
+#pragma unroll
+                for (int u = 0; u < LOAD_BATCH; u++)
+                    if (e0 + u * nt < tot) buf[at[u]] = v[u];
             }
             __syncthreads();
             if (g.walk) { /* the originals the next segment's window starts with */
@@ -185,32 +222,50 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
                 for (int ss = 0; ss < p.w.nsteps; ss++) {
                     int s = p.inverse ? p.w.nsteps - 1 - ss : ss;
                     int par = p.adjoint ? !p.w.target_odd[s] : p.w.target_odd[s]; /* the samples updated */
-                    int64_t first = w0 + (((int)(w0 & 1)) != par ? 1 : 0);
-                    int64_t ntg = first < w1 ? (w1 - first + 1) / 2 : 0;
-                    const int ntg32 = (int)ntg;
-                    for (int e = tid; e < np * ntg32; e += nt) {
+                    const int lf = ((int)(w0 & 1)) != par ? 1 : 0; /* the first target's window index */
+                    const int ntg32 = lf < wl32 ? (wl32 - lf + 1) / 2 : 0;
+                    const int ntap = p.w.ntaps[s];
+                    int lo = 0, hi = 0; /* the step's tap reach */
+                    for (int i = 0; i < ntap; i++) {
+                        lo = p.w.off[s][i] < lo ? p.w.off[s][i] : lo;
+                        hi = p.w.off[s][i] > hi ? p.w.off[s][i] : hi;
+                    }
+                    /* window indices whose taps all fall inside the window read
+                     * them directly, 32-bit: the window lies inside the line
+                     * (0 <= w0, w1 <= n) or is the periodic extension, so
+                     * such taps need no boundary mapping */
+                    const int in_lo = -lo, in_hi = wl32 - 1 - hi;
+                    const int tot = np * ntg32;
+                    for (int e = tid; e < tot; e += nt) {
                         int li, q;
-                        if (g.contig) li = e / ntg32, q = e - li * ntg32;
-                        else q = e / np, li = e - q * np;
-                        int64_t pos = first + 2 * q;
-                        T *row = &buf[li * g.WL];
+                        line_pos(e, np, ntg32, g.contig, li, q);
+                        const int lj = lf + 2 * q;
+                        T *row = &buf[li * (int)g.WL];
                         if (p.adjoint) { /* reads the step's targets only: in place is safe */
-                            row[pos - w0] = lwd_adj_step<T>(p.w, s, row[pos - w0], row, w0, wl, pos, n, p.mode, g.ext, dir);
+                            const int64_t pos = w0 + lj;
+                            row[lj] = lwd_adj_step<T>(p.w, s, row[lj], row, w0, wl, pos, n, p.mode, g.ext, dir);
                             continue;
                         }
                         T taps[LW_MAX_TAPS];
-                        for (int i = 0; i < p.w.ntaps[s]; i++) {
-                            int64_t pp = pos + p.w.off[s][i];
-                            if (!g.ext) pp = lwd_bidx(pp, n, p.mode);
-                            /* a tap outside the window (a segment's edge, whose
-                             * outputs are not stored) reads the nearest sample of
-                             * its own parity: never a target of this step, so no
-                             * thread reads what another writes */
-                            int64_t loc = pp - w0;
-                            loc = loc < 0 ? (loc & 1) : (loc >= wl ? wl - 1 - ((wl - 1 - loc) & 1) : loc);
-                            taps[i] = row[loc];
+                        if (lj >= in_lo && lj <= in_hi) {
+#pragma unroll
+                            for (int i = 0; i < LW_MAX_TAPS; i++)
+                                if (i < ntap) taps[i] = row[lj + p.w.off[s][i]];
+                        } else {
+                            const int64_t pos = w0 + lj;
+                            for (int i = 0; i < ntap; i++) {
+                                int64_t pp = pos + p.w.off[s][i];
+                                if (!g.ext) pp = lwd_bidx(pp, n, p.mode);
+                                /* a tap outside the window (a segment's edge, whose
+                                 * outputs are not stored) reads the nearest sample of
+                                 * its own parity: never a target of this step, so no
+                                 * thread reads what another writes */
+                                int64_t loc = pp - w0;
+                                loc = loc < 0 ? (loc & 1) : (loc >= wl ? wl - 1 - ((wl - 1 - loc) & 1) : loc);
+                                taps[i] = row[loc];
+                            }
                         }
-                        row[pos - w0] = lwd_step<T>(p.w, s, row[pos - w0], taps, dir);
+                        row[lj] = lwd_step<T>(p.w, s, row[lj], taps, dir);
                     }
                     __syncthreads();
                 }
@@ -223,11 +278,10 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
             const int so32 = (int)so;
             for (int e = tid; e < np * so32; e += nt) {
                 int li, j;
-                if (g.contig) li = e / so32, j = e - li * so32;
-                else j = e / np, li = e - j * np;
+                line_pos(e, np, so32, g.contig, li, j);
                 int64_t pos = s0 + j;
                 int64_t idx = remallat ? lwd_mallat(pos, n) : pos;
-                dst[lbase[li] + idx * ls] = buf[li * g.WL + (pos - w0)];
+                lwd_st(dst + lbase[li] + idx * ls, buf[li * g.WL + (pos - w0)]);
             }
             __syncthreads();
         }
@@ -237,7 +291,7 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(lwk_pass p, pass_geo
 /* The originals around each chunk boundary of a walk: 2H positions per
  * boundary and line, through the periodic wrap (other modes: positions
  * outside the line are never read). */
-template <class T> __global__ void walk_stash_kernel(lwk_pass p, pass_geo g, const T *src, T *stash)
+template <class S> __global__ void walk_stash_kernel(lwk_pass p, pass_geo g, const S *src, S *stash)
 {
     const int64_t n = p.L.n, per = (g.nchunk + 1) * 2 * g.H, total = p.L.nlines * per;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
@@ -249,22 +303,23 @@ template <class T> __global__ void walk_stash_kernel(lwk_pass p, pass_geo g, con
     }
 }
 
-template <class T>
+template <class S>
 static cudaError_t pass_run(const lwk_pass *p, const void *src, void *dst, void *stash, int walk, cudaStream_t s)
 {
+    typedef lwd_c<S> T;
     pass_geo g = pass_plan(sizeof(T) == 8 ? LWK_F64 : LWK_F32, p, walk);
     size_t smem = 32 * sizeof(int64_t) + ((size_t)g.P * (size_t)g.WL + (g.walk ? (size_t)g.P * g.H : 0)) * sizeof(T);
     /* once per instantiation; a function-local static is initialised once even
      * when several threads launch at the same time */
-    static const cudaError_t attr = cudaFuncSetAttribute(pass_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
+    static const cudaError_t attr = cudaFuncSetAttribute(pass_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t grid = g.nitems < (1 << 20) ? g.nitems : (1 << 20);
     if (grid < 1) return cudaSuccess;
     if (g.walk) {
         int64_t se = p->L.nlines * (g.nchunk + 1) * 2 * g.H, sb = (se + 255) / 256;
-        walk_stash_kernel<T><<<(unsigned)(sb < 65536 ? sb : 65536), 256, 0, s>>>(*p, g, (const T *)src, (T *)stash);
+        walk_stash_kernel<S><<<(unsigned)(sb < 65536 ? sb : 65536), 256, 0, s>>>(*p, g, (const S *)src, (S *)stash);
     }
-    pass_kernel<T><<<(unsigned)grid, PASS_THREADS, smem, s>>>(*p, g, (const T *)src, (T *)dst, (const T *)stash);
+    pass_kernel<S><<<(unsigned)grid, PASS_THREADS, smem, s>>>(*p, g, (const S *)src, (S *)dst, (const S *)stash);
     return cudaGetLastError();
 }
 
@@ -276,8 +331,9 @@ static cudaError_t pass_run(const lwk_pass *p, const void *src, void *dst, void 
 #define COL_LANES 32
 #define COL_ROWS 8
 
-template <class T> __global__ void __launch_bounds__(COL_LANES * COL_ROWS) col_kernel(lwk_pass p, int64_t ntiles)
+template <class S> __global__ void __launch_bounds__(COL_LANES * COL_ROWS) col_kernel(lwk_pass p, int64_t ntiles)
 {
+    typedef lwd_c<S> T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T(*buf)[COL_LANES + 1] = (T(*)[COL_LANES + 1])smem_raw;
     const int64_t n = p.L.n, ls = p.L.lstride;
@@ -290,12 +346,12 @@ template <class T> __global__ void __launch_bounds__(COL_LANES * COL_ROWS) col_k
         int64_t x0 = xt * COL_LANES;
         bool act = x0 + tx < nx;
         int64_t base = x0 + tx + lwd_decomp(outer, p.L.nd - 1, p.L.dlen + 1, p.L.dstr + 1);
-        const T *src = (const T *)p.src_;
+        const S *src = (const S *)p.src_;
         if (act) {
 #pragma unroll 8
             for (int64_t z = ty; z < n; z += COL_ROWS) {
                 int64_t idx = (p.mallat && p.inverse) ? lwd_mallat(z, n) : z;
-                buf[z][tx] = src[base + idx * ls];
+                buf[z][tx] = lwd_ld(src + base + idx * ls);
             }
         }
         __syncthreads();
@@ -324,12 +380,12 @@ template <class T> __global__ void __launch_bounds__(COL_LANES * COL_ROWS) col_k
         if (!p.inverse)
             for (int64_t z = ty; z < n; z += COL_ROWS) buf[z][tx] = lwd_scale<T>(p.w, buf[z][tx], (int)(z & 1), dir);
         __syncthreads();
-        T *dst = (T *)p.dst_;
+        S *dst = (S *)p.dst_;
         if (act) {
 #pragma unroll 8
             for (int64_t z = ty; z < n; z += COL_ROWS) {
                 int64_t idx = (p.mallat && !p.inverse) ? lwd_mallat(z, n) : z;
-                dst[base + idx * ls] = buf[z][tx];
+                lwd_st(dst + base + idx * ls, buf[z][tx]);
             }
         }
         __syncthreads();
@@ -342,20 +398,21 @@ extern "C" int lwk_colpass_ok(int dtype, const lwk_pass *p)
     return p->L.nd >= 1 && p->L.dstr[0] == 1 && p->L.lstride != 1 && p->L.n >= 2 && smem <= PASS_SMEM_MAX;
 }
 
-template <class T> static cudaError_t col_run(const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
+template <class S> static cudaError_t col_run(const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
 {
+    typedef lwd_c<S> T;
     lwk_pass q = *p;
     q.src_ = src, q.dst_ = dst;
     size_t smem = (size_t)p->L.n * (COL_LANES + 1) * sizeof(T);
     /* once per instantiation; a function-local static is initialised once even
      * when several threads launch at the same time */
-    static const cudaError_t attr = cudaFuncSetAttribute(col_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
+    static const cudaError_t attr = cudaFuncSetAttribute(col_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t ntiles = (p->L.dlen[0] + COL_LANES - 1) / COL_LANES;
     int64_t items = ntiles * (p->L.nlines / p->L.dlen[0]);
     int64_t grid = items < (1 << 20) ? items : (1 << 20);
     if (grid < 1) return cudaSuccess;
-    col_kernel<T><<<(unsigned)grid, COL_LANES * COL_ROWS, smem, s>>>(q, ntiles);
+    col_kernel<S><<<(unsigned)grid, COL_LANES * COL_ROWS, smem, s>>>(q, ntiles);
     return cudaGetLastError();
 }
 
@@ -365,6 +422,8 @@ extern "C" cudaError_t lwk_colpass_launch(int dtype, const lwk_pass *p, const vo
     switch (dtype) {
     case LWK_F32: return col_run<float>(p, src, dst, s);
     case LWK_F64: return col_run<double>(p, src, dst, s);
+    case LWK_F16: return col_run<__half>(p, src, dst, s);
+    case LWK_BF16: return col_run<__nv_bfloat16>(p, src, dst, s);
     default: return col_run<int32_t>(p, src, dst, s);
     }
 }
@@ -374,7 +433,7 @@ extern "C" int64_t lwk_pass_segments(int dtype, const lwk_pass *p) { return pass
 extern "C" size_t lwk_walk_stash_bytes(int dtype, const lwk_pass *p)
 {
     pass_geo g = pass_plan(dtype, p, 1);
-    return g.walk ? (size_t)(p->L.nlines * (g.nchunk + 1) * 2 * g.H) * (size_t)elsize(dtype) : 0;
+    return g.walk ? (size_t)(p->L.nlines * (g.nchunk + 1) * 2 * g.H) * (size_t)stsize(dtype) : 0;
 }
 
 static cudaError_t pass_any(int dtype, const lwk_pass *p, const void *src, void *dst, void *stash, int walk,
@@ -383,6 +442,8 @@ static cudaError_t pass_any(int dtype, const lwk_pass *p, const void *src, void 
     switch (dtype) {
     case LWK_F32: return pass_run<float>(p, src, dst, stash, walk, s);
     case LWK_F64: return pass_run<double>(p, src, dst, stash, walk, s);
+    case LWK_F16: return pass_run<__half>(p, src, dst, stash, walk, s);
+    case LWK_BF16: return pass_run<__nv_bfloat16>(p, src, dst, stash, walk, s);
     default: return pass_run<int32_t>(p, src, dst, stash, walk, s);
     }
 }

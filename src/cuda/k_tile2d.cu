@@ -17,8 +17,9 @@
  * through the mode at every step (the reference's definition) for periodic
  * mode and for wavelets whose steps have symmetric taps (float and integer);
  * a wavelet whose steps read only inside their pairs (haar) needs no boundary
- * sample on even lengths.  Other cases take
- * the generic engine (lwk_tile2d_supported says which). */
+ * sample on even lengths; for the others (d4) the windows that reach past an
+ * end of the image refresh their mirrored positions before every step
+ * (reg_lift_line). */
 #include "lw_cuda_dev.cuh"
 
 #include "tile_lift.cuh"
@@ -90,7 +91,7 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
                         }
                     }
                 }
-                reg_lift<W, DIR>(v, w);
+                reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
 #pragma unroll
                 for (int j = 0; j < TH; j++) sm[j][tid] = v[H + j];
             }
@@ -106,7 +107,7 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
                     T u[NU];
 #pragma unroll
                     for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
-                    reg_lift<W, DIR>(u, w);
+                    reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
                     if (INV) {
                         S *op = cp + r * c.rs + cb;
                         if (cb + K <= cols) {
@@ -193,7 +194,7 @@ __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk
                 if (act) {
 #pragma unroll
                     for (int i = 0; i < NU; i++) u[i] = sm[j][seg * K + i];
-                    reg_lift<W, -1>(u, w);
+                    reg_lift_line<W, -1>(u, w, c0 + seg * K - H, cols, t.mode);
                 }
                 __syncthreads();
                 if (act) {
@@ -207,7 +208,7 @@ __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk
                 T v[NR];
 #pragma unroll
                 for (int j = 0; j < NR; j++) v[j] = sm[j][H + tid];
-                reg_lift<W, -1>(v, w);
+                reg_lift_line<W, -1>(v, w, r0 - H, rows, t.mode);
 #pragma unroll
                 for (int j = 0; j < TH; j++) {
                     const int64_t r = r0 + j;
@@ -321,9 +322,11 @@ static cudaError_t tile_dispatch(int dtype, int inverse, const lwk_tile2d *t, lw
     }
 }
 
-/* Symmetric mode: a tile edge mirrors its samples, which is exact when every
- * step's taps are symmetric; wavelets whose steps read only inside their
- * pairs (haar) need no boundary on even lengths. */
+/* Every separable wavelet in both modes (a window that reaches past an end
+ * of the image is lifted with the boundary applied at every step where a
+ * single mirroring of the load is not exact, reg_lift_line), except the
+ * wavelets whose steps stay inside their pairs (haar) on odd lengths in
+ * symmetric mode: lifted as loaded, they are exact on even lengths only. */
 extern "C" int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols)
 {
     const lw_wavelet_def *d = lw_wavelet_get_any(w->id);
@@ -331,10 +334,20 @@ extern "C" int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int6
     if (w->id >= LW_TRANSPOSED_ID && (mode != LW_PERIODIC || !lwc_transposed_runs(w->id - LW_TRANSPOSED_ID))) return 0;
     if (dtype == LWK_I32 && !d->has_integer) return 0;
     if (lwk_is_half(dtype) && w->integer) return 0;
-    if (mode == LW_PERIODIC) return 1;
-    if (lw_wavelet_symmetric_taps(d)) return 1;
-    if (lw_wavelet_inside_pairs(d)) return (rows % 2) == 0 && (cols % 2) == 0;
-    return 0;
+    if (mode != LW_PERIODIC && !lw_wavelet_symmetric_taps(d) && lw_wavelet_inside_pairs(d))
+        return (rows % 2) == 0 && (cols % 2) == 0;
+    return 1;
+}
+
+/* The fused 3-D engine's z stream is lifted as loaded (no per-step
+ * boundary): symmetric mode only for wavelets where that is exact, or whose
+ * steps stay inside their pairs (haar) on even lengths. */
+extern "C" int lwk_once_mirror_ok(const lwk_wave *w, int mode, int64_t n)
+{
+    const lw_wavelet_def *d = lw_wavelet_get_any(w->id);
+    if (!d) return 0;
+    if (mode == LW_PERIODIC || lw_wavelet_symmetric_taps(d)) return 1;
+    return lw_wavelet_inside_pairs(d) && n % 2 == 0;
 }
 
 extern "C" cudaError_t lwk_tile2d_forward(int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane dll,

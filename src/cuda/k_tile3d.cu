@@ -38,6 +38,14 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
     return best;
 }
 
+/* float and float64, separable wavelets whose level reaches at most 6 samples
+ * per side (dd137 included).  The tile shapes of t3s_cfg were sized for a
+ * reach of 4; beyond it the float kernels run the 32 x 64 variant in both
+ * directions (its 512 threads hold dd137's z windows without spilling, where
+ * the 16 x 64 ones spill: ptxas -v), unless the plan's tuning names one. */
+#define T3_MAX_HALO 6
+#define T3_WIDE_HALO 4
+
 /* Default tile variants per direction (measured on an H100, bench/NOTES-cuda.md:
  * forward 32 x 64 tiles at one 512-thread block per SM, 0.706 of the copy;
  * inverse 16 x 64 at two 256-thread blocks per SM, 0.613). */
@@ -83,14 +91,15 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
 {
     if constexpr (sizeof(S) == 8) {
         return t3_launch_v<S, W, INV, 0>(t, src, dst, s);
-    } else if constexpr (sizeof(S) == 2) { /* the half types: the default variant of the direction only */
-        return t3_launch_v<S, W, INV, INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD>(t, src, dst, s);
+    } else if constexpr (sizeof(S) == 2) { /* the half types: the default variant only */
+        return t3_launch_v<S, W, INV, sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD>(t, src, dst, s);
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
          * threads, 1 block/SM */
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
-        switch (v >= 0 ? v : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD)) {
+        const int def = sh_halo(W) > T3_WIDE_HALO ? 3 : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD);
+        switch (v >= 0 ? v : def) {
         case 1: return t3_launch_v<S, W, INV, 1>(t, src, dst, s);
         case 2: return t3_launch_v<S, W, INV, 2>(t, src, dst, s);
         case 3: return t3_launch_v<S, W, INV, 3>(t, src, dst, s);
@@ -99,11 +108,6 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     }
 }
 
-/* float32, float64 and the half types, separable wavelets whose level reaches at most 4 samples
- * per side: the tile shapes of t3s_cfg (shared memory per block, blocks per
- * SM) were sized and validated for that reach; wider wavelets (dd137) take
- * the pass engines. */
-#define T3_MAX_HALO 4
 static constexpr bool t3_runs(int W) { return lwc_separable(W) && sh_halo(W) <= T3_MAX_HALO; }
 
 template <class T> static cudaError_t t3_dispatch(const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s)
@@ -120,7 +124,7 @@ extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, cons
     if (dtype == LWK_I32) return 0;
     if (w->integer || !t3_runs(w->id)) return 0;
     for (int a = 0; a < 3; a++)
-        if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2)) return 0;
+        if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2) || !lwk_once_mirror_ok(w, mode, n[a])) return 0;
     return (n[1] + 15) / 16 <= 65535; /* grid y */
 }
 

@@ -36,8 +36,15 @@ template <int NT, int DIR> struct tstep_i<int32_t, NT, DIR> {
 };
 
 /* Lift a register window v[0..N) whose index 0 has even parity; positions
- * whose taps fall outside the window are left (they are halo, never output). */
-template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_lift(T (&v)[N], const lwk_wave &w)
+ * whose taps fall outside the window are left (they are halo, never output).
+ * MIRROR: the window's index 0 is at position p0 of a line of n samples;
+ * before every step, each position outside the line takes the current value
+ * of its image through the boundary mode (when that lies in the window), as
+ * the reference reads through the mode at every step.  The image is picked
+ * by a chain of selects, so that the window stays in registers; images are
+ * recomputed per step rather than held (registers). */
+template <int W, int DIR, bool MIRROR, int N, class T>
+__device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {
     if (DIR < 0) {
 #pragma unroll
@@ -48,6 +55,20 @@ template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_li
         const int s = DIR > 0 ? ss : sh_nsteps(W) - 1 - ss;
         const int par = sh_par(W, s);
         const int nt = sh_ntaps(W, s);
+        if (MIRROR) {
+#pragma unroll
+            for (int j = 0; j < N; j++) {
+                const int64_t p = p0 + j;
+                if (p >= 0 && p < n) continue;
+                const int64_t q = lwd_bidx(p, n, mode) - p0;
+                if (q < 0 || q >= N) continue; /* beyond the reach of any stored output */
+                T x = v[j];
+#pragma unroll
+                for (int k = 0; k < N; k++)
+                    if (k == q) x = v[k];
+                v[j] = x;
+            }
+        }
 #pragma unroll
         for (int j = par; j < N; j += 2) {
             bool ok = true;
@@ -70,6 +91,52 @@ template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_li
     if (DIR > 0) {
 #pragma unroll
         for (int j = 0; j < N; j++) v[j] = lwd_scale<T>(w, v[j], j & 1, 1);
+    }
+}
+
+template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_lift(T (&v)[N], const lwk_wave &w)
+{
+    reg_lift_steps<W, DIR, false>(v, w, 0, 0, 0);
+}
+
+/* Steps that read only inside their pairs (2k, 2k+1): odd targets at -1,
+ * even targets at +1 (haar) */
+__host__ __device__ constexpr bool tile_inside_pairs(int W)
+{
+    for (int s = 0; s < sh_nsteps(W); s++)
+        for (int i = 0; i < sh_ntaps(W, s); i++)
+            if (sh_off(W, s, i) != (sh_par(W, s) ? -1 : 1)) return false;
+    return true;
+}
+
+/* Whether a window loaded through the boundary mode once and lifted as is
+ * equals the reference, which reads through the mode at every step: in
+ * periodic mode, for steps whose taps come in +-offset pairs of equal weight
+ * (the mirror image of a position then changes like the position), and for
+ * steps inside their pairs on even lengths (no boundary sample is read; the
+ * engines take only even lengths for them, lwk_tile2d_supported).  Otherwise
+ * (d4) a window that reaches past an end of its line is lifted with the
+ * mirror refreshed before every step (reg_lift_line). */
+__host__ __device__ constexpr bool tile_once_mirror_exact(int W)
+{
+    return lwc_symmetric_taps(W) || tile_inside_pairs(W);
+}
+
+/* reg_lift for a window whose index 0 is at position p0 of a line of n
+ * samples (mode: the line's boundary mode). */
+template <int W, int DIR, int N, class T>
+__device__ __forceinline__ void reg_lift_line(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
+{
+    if constexpr (tile_once_mirror_exact(W)) {
+        reg_lift<W, DIR>(v, w);
+    } else if (mode == LW_PERIODIC || (p0 >= 0 && p0 + N <= n)) {
+        reg_lift<W, DIR>(v, w);
+    } else {
+        /* the images of the positions within the reach of the line's ends
+         * lie in the window (it starts at most H before a tile's first
+         * position, which is inside the line); farther positions feed no
+         * stored output */
+        reg_lift_steps<W, DIR, true>(v, w, p0, n, mode);
     }
 }
 

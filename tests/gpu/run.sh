@@ -13,7 +13,7 @@
 #   over 0.1..256 Mpixel for cdf97, cdf53, dd137, fs -> $OUT/schemes-all.json (LW_SCHEME_WAVELETS,
 #   LW_SCHEME_SIZES override) and the papers' text table -> $OUT/schemes-table.txt
 #   stage "cpubench": the issue-5 CPU set on this host's cores -> $OUT/cpu-bench.json
-#   stage "python": pip-installs the Python package (CUDA build, sm_90; LW_PY_DEFINES overrides the
+#   stage "python": (steps LW_PY_STEPS, default "install test bench") pip-installs the Python package (CUDA build, sm_90; LW_PY_DEFINES overrides the
 #   -Ccmake.define.X=Y settings) into a virtual environment that sees the host's CuPy / PyTorch, from
 #   the wheels in $LW_WHEELS
 #   (default $ROOT/.whl: scikit-build-core nanobind numpy PyWavelets pytest and their
@@ -212,6 +212,9 @@ if has python; then
   t0=$(date +%s)
   W=${LW_WHEELS:-$ROOT/.whl}
   PYV=${LW_PY_VENV:-/tmp/lw-py-venv}
+  PS=" ${LW_PY_STEPS:-install test bench} "
+fi
+if has python && [[ $PS == *" install "* ]]; then
   # the host's python3 may itself be a virtual environment (CuPy, PyTorch) and may lack ensurepip:
   # a venv without pip when need be, driven by the host's pip (pip --python), and a .pth file that
   # shows the host's packages to it (--system-site-packages alone would not)
@@ -232,20 +235,26 @@ if has python; then
       ${LW_PY_DEFINES:--Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90} "$ROOT"; } >>"$OUT/python-install.log" 2>&1
   rc=$?
   say "python package: install rc=$rc in $(( $(date +%s) - t0 ))s: $(cd /tmp && "$PYV/bin/python" -c 'import liftwave; print(liftwave.describe())' 2>&1 | paste -sd' ')"
-  if [ $rc -eq 0 ]; then
+  [ $rc -ne 0 ] && tail -30 "$OUT/python-install.log"
+fi
+# the tests and the benchmark need the package installed (by this call's install step, or by an
+# earlier call of the same machine with LW_PY_STEPS=install: the steps can be split so that the
+# install overlaps other stages and the benchmark runs alone)
+if has python && [[ $PS == *" test "* || $PS == *" bench "* ]] && ! (cd /tmp && "$PYV/bin/python" -c 'import liftwave' 2>/dev/null); then
+  say "python: the package is not installed in $PYV: no tests, no benchmark"
+elif has python; then
+  if [[ $PS == *" test "* ]]; then
     t0=$(date +%s)
     (cd "$ROOT/tests/python" && timeout ${LW_PY_TEST_TIMEOUT:-900} "$PYV/bin/python" -m pytest -q -rs -p no:cacheprovider .) >"$OUT/python-test.log" 2>&1
     say "python tests: rc=$? in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/python-test.log")"
     grep -E "^(FAILED|SKIPPED|ERROR)" "$OUT/python-test.log" | head -30 | tee -a "$SUMMARY"
-    if [ "${LW_PY_BENCH:-1}" = 1 ]; then
-      t0=$(date +%s)
-      (cd /tmp && timeout ${LW_PY_BENCH_TIMEOUT:-900} "$PYV/bin/python" "$ROOT/bench/python_compare.py" ${LW_PY_BENCH_ARGS:---gpu} \
-        --out "$OUT/python-bench.json") >"$OUT/python-bench.log" 2>&1
-      say "python bench: rc=$? in $(( $(date +%s) - t0 ))s"
-      tee -a "$SUMMARY" <"$OUT/python-bench.log"
-    fi
-  else
-    tail -30 "$OUT/python-install.log"
+  fi
+  if [[ $PS == *" bench "* ]] && [ "${LW_PY_BENCH:-1}" = 1 ]; then
+    t0=$(date +%s)
+    (cd /tmp && timeout ${LW_PY_BENCH_TIMEOUT:-900} "$PYV/bin/python" "$ROOT/bench/python_compare.py" ${LW_PY_BENCH_ARGS:---gpu} \
+      --out "$OUT/python-bench.json") >"$OUT/python-bench.log" 2>&1
+    say "python bench: rc=$? in $(( $(date +%s) - t0 ))s"
+    tee -a "$SUMMARY" <"$OUT/python-bench.log"
   fi
 fi
 if has profile; then

@@ -66,6 +66,7 @@ static void pyramid3d_cases(int quick)
         {{24, 40, 48}, LW_D4, LW_PERIODIC, LW_FLOAT32, 3},       {{33, 30, 70}, LW_DD97, LW_SYMMETRIC, LW_FLOAT32, 3},
         {{17, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64, -1},  {{3, 65, 90}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 2},
         {{20, 18, 40}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 3},   {{16, 16, 32}, LW_D4, LW_PERIODIC, LW_FLOAT64, 2},
+        {{40, 36, 72}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32, 3},   {{33, 30, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64, -1},
     };
     int n = (int)(sizeof P3 / sizeof P3[0]);
     for (int i = quick ? n - 2 : 0; i < n; i++)
@@ -78,6 +79,50 @@ static void pyramid3d_cases(int quick)
             if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
         }
+}
+
+/* d4 in symmetric mode on the fused 2-D engine: its steps are one-sided, so a
+ * window that reaches past an edge of the image refreshes its mirrored samples
+ * before every step (tile_lift.cuh, reg_lift_line).  Tiny and odd sizes (one
+ * tile holds both edges; the last tile holds a single row or column), float32
+ * and float64, one level and max, a batch (axes 1, 2) and 3-D on the fused
+ * planes ("3d-yx": one level, and pyramids whose levels 2.. run as passes in
+ * place on the lowpass octant, the inverse's planes reading it compact from
+ * scratch); every case must reach the engine it names. */
+static void d4_tile_cases(int quick)
+{
+    static const struct {
+        int rank;
+        int64_t n[3];
+        lw_dtype t;
+        int levels;
+        const char *scheme;
+        int engine;
+    } D[] = {
+        {2, {2, 2, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D},       {2, {3, 5, 0}, LW_FLOAT32, -1, "tile2d", LWE_TILE2D},
+        {2, {5, 3, 0}, LW_FLOAT64, 1, "tile2d", LWE_TILE2D},       {2, {33, 65, 0}, LW_FLOAT32, 3, "tile2d", LWE_TILE2D},
+        {2, {65, 257, 0}, LW_FLOAT64, -1, "tile2d", LWE_TILE2D},   {2, {97, 300, 0}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D},
+        {2, {1000, 1001, 0}, LW_FLOAT32, 1, NULL, LWE_TILE2D},     {2, {1025, 770, 0}, LW_FLOAT32, 4, NULL, LWE_TILE2D},
+        {3, {3, 41, 67}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D},     {3, {40, 30, 50}, LW_FLOAT32, 1, "3d-yx", LWE_TILE3D},
+        {3, {31, 22, 66}, LW_FLOAT64, 1, "3d-yx", LWE_TILE3D},     {3, {40, 30, 50}, LW_FLOAT32, 2, "3d-yx", LWE_TILE3D},
+        {3, {33, 47, 65}, LW_FLOAT32, -1, NULL, LWE_TILE3D},       {3, {17, 20, 34}, LW_FLOAT64, 3, "3d-yx", LWE_TILE3D},
+        {3, {16, 90, 160}, LW_FLOAT32, 3, NULL, LWE_TILE3D},
+    };
+    const int n = (int)(sizeof D / sizeof D[0]);
+    for (int i = 0; i < n; i++) {
+        if (quick && (D[i].n[0] * (D[i].n[1] > 0 ? D[i].n[1] : 1) > 40000)) continue;
+        for (int v = 0; v < 4; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = D[i].rank;
+            for (int a = 0; a < 3; a++) c.shape[a] = D[i].n[a];
+            if (D[i].rank == 3 && D[i].engine == LWE_TILE2D) c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2;
+            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = D[i].t, c.levels = D[i].levels, c.scheme = D[i].scheme;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (!c.inplace) expect_engine(&c, D[i].engine);
+            run_case(&c);
+        }
+    }
 }
 
 static void fixed_cases(void)
@@ -154,7 +199,9 @@ static void fixed_cases(void)
         {{66, 33, 67}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{30, 20, 66}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT32},
         {{13, 20, 34}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},   {{12, 20, 34}, LW_D4, LW_PERIODIC, LW_FLOAT64},
         {{31, 17, 33}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT64},   {{10, 24, 40}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT64},
-        {{3, 41, 77}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},
+        {{3, 41, 77}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},    {{37, 29, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
+        {{20, 26, 40}, LW_DD137, LW_PERIODIC, LW_FLOAT32},    {{13, 15, 31}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64},
+        {{4, 30, 90}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},    {{70, 5, 9}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
     };
     for (size_t i = 0; i < sizeof F3 / sizeof F3[0]; i++)
         for (int v = 0; v < 4; v++) {
@@ -183,6 +230,7 @@ static void fixed_cases(void)
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3, c.scheme = sch[i];
             run_case(&c);
         }
+    d4_tile_cases(0);
 }
 
 /* A few cases that reach the fused engines, small enough for the sanitizers. */
@@ -196,8 +244,9 @@ static void sanitizer_cases(void)
         lw_dtype t;
     } S3[] = {{{2, 40, 160}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
               {{41, 20, 70}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
-              {{12, 20, 36}, LW_D4, LW_PERIODIC, LW_FLOAT64}};
-    for (int i = 0; i < 3; i++)
+              {{12, 20, 36}, LW_D4, LW_PERIODIC, LW_FLOAT64},
+              {{9, 20, 40}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32}};
+    for (int i = 0; i < (int)(sizeof S3 / sizeof S3[0]); i++)
         for (int v = 0; v < 4; v++) {
             gcase c;
             memset(&c, 0, sizeof c);
@@ -220,6 +269,7 @@ static void sanitizer_cases(void)
             run_case(&c);
         }
     pyramid3d_cases(1);
+    d4_tile_cases(1);
     /* the generic pass in windowed segments (a column of 1001 samples over 32
      * lanes does not fit shared memory whole): the window's edge taps must not
      * read the step's targets (racecheck found 1 hazard here) */
