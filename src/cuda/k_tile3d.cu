@@ -92,7 +92,8 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     if constexpr (sizeof(S) == 8) {
         return t3_launch_v<S, W, INV, 0>(t, src, dst, s);
     } else if constexpr (sizeof(S) == 2) { /* the half types: the default variant only */
-        return t3_launch_v<S, W, INV, sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD>(t, src, dst, s);
+        constexpr int V = sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
+        return t3_launch_v<S, W, INV, V>(t, src, dst, s);
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
