@@ -298,10 +298,13 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
      * is widened into its slot at the next issue (or flush), so that its loads
      * overlap a step's work as cp.async's do for the other types */
     constexpr bool WIDEN = sizeof(E) != sizeof(T);
-    E pend[WIDEN ? 2 * P : 1];
+    /* the widest windows (reach over 4: dd137) have no registers to spare for
+     * pend (ptxas -v spills): their raw pairs are widened straight into the ring */
+    constexpr bool DEFER = WIDEN && H <= 4;
+    E pend[DEFER ? 2 * P : 1];
     int pa = -1; /* the pair pend holds, -1: none */
     auto flush = [&]() {
-        if constexpr (WIDEN) {
+        if constexpr (DEFER) {
             if (pa < 0) return;
             T *sl = ring + (pa % S) * (2 * NPS) + tid;
 #pragma unroll
@@ -314,7 +317,16 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         const int64_t m = m0 + a;
         const int64_t ze = t3_map(2 * m, nz, hz, mode, INV), z1 = t3_map(2 * m + 1, nz, hz, mode, INV) * sz;
         const int64_t z0 = ze * sz;
-        if constexpr (WIDEN) {
+        if constexpr (WIDEN && !DEFER) {
+            T *sl = ring + (a % S) * (2 * NPS) + tid;
+#pragma unroll
+            for (int i = 0; i < P; i++) {
+                if (own & (1u << i)) {
+                    sl[i * NT] = lwd_ldg(INV && (oct & (1u << i)) ? gl[i] + ze * lz : gp[i] + z0);
+                    sl[NPS + i * NT] = lwd_ldg(gp[i] + z1);
+                }
+            }
+        } else if constexpr (DEFER) {
             flush();
 #pragma unroll
             for (int i = 0; i < P; i++) {
