@@ -20,9 +20,10 @@
 #define PASS_SMEM_SEG (64 * 1024)
 /* walk: blocks wanted (several waves of an H100-class device, so that the
  * last wave is short); lines are cut into chunks until their count reaches
- * it.  The stash grows with the chunks: 2H samples per chunk edge and line,
- * under 0.5% of any array that walks. */
+ * it, as long as the stash (2H samples per chunk edge and line) stays within
+ * 1/WALK_STASH_DIV of the lines */
 #define WALK_BLOCKS 2048
+#define WALK_STASH_DIV 256
 /* window loads a thread keeps in flight (pass_kernel) */
 #define LOAD_BATCH 8
 
@@ -88,6 +89,8 @@ static pass_geo pass_plan(int dtype, const lwk_pass *p, int walk)
     if (walk && g.nseg > 1) {
         g.walk = 1;
         int64_t want = (WALK_BLOCKS + groups - 1) / groups, most = g.nseg / 2;
+        const int64_t room = n / (WALK_STASH_DIV * 2 * H) - 1; /* (nchunk + 1) * 2H <= n / WALK_STASH_DIV */
+        if (most > room) most = room;
         g.nchunk = want < 1 ? 1 : want > most ? (most > 0 ? most : 1) : want;
         g.cseg = (g.nseg + g.nchunk - 1) / g.nchunk;
         g.nchunk = (g.nseg + g.cseg - 1) / g.cseg;

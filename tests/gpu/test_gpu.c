@@ -210,6 +210,7 @@ static void fixed_cases(void)
             c.rank = 3, c.shape[0] = F3[i].n[0], c.shape[1] = F3[i].n[1], c.shape[2] = F3[i].n[2];
             c.w = F3[i].w, c.t = F3[i].t, c.levels = 1, c.m = F3[i].m;
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (c.w == LW_DD137) c.scheme = "fused3d"; /* small dd137 volumes take the small engine by default */
             if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
         }
@@ -253,6 +254,7 @@ static void sanitizer_cases(void)
             c.rank = 3, c.shape[0] = S3[i].n[0], c.shape[1] = S3[i].n[1], c.shape[2] = S3[i].n[2];
             c.w = S3[i].w, c.m = S3[i].m, c.t = S3[i].t, c.levels = 1;
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2;
+            if (c.w == LW_DD137) c.scheme = "fused3d";
             expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
         }

@@ -33,7 +33,7 @@ def test_forward_backward_equal_the_cpu(naxes, mode):
             g = torch.randn(shape, dtype=torch.float64)
             out = []
             for dev in ("cpu", "cuda"):
-                xd = x.to(dev).requires_grad_()
+                xd = x.detach().to(dev).requires_grad_()  # a leaf on each device (x.to("cpu") is x itself)
                 y = fwd(xd, wavelet, 2, mode, layout)
                 z = inv(y * 1.5, wavelet, 2, mode, layout)
                 (y * g.to(dev)).sum().add((z * g.to(dev)).sum()).backward()
