@@ -127,10 +127,25 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
     return not_adjoint(p) && p->wav->separable && fits_small(p, s, 0);
 }
 
+/* Wavelets whose steps are one-sided (d4) run on the fused engines in
+ * symmetric mode with the mirror refreshed before every step in the windows
+ * at the image's edges (tile_lift.cuh), which costs most where most tiles
+ * touch an edge: "auto" takes the fused engines for them only on planes of at
+ * least TILE_MIRROR_MIN samples each way (measurements: bench/NOTES-matrix.md);
+ * named, they run at any size. */
+#define TILE_MIRROR_MIN 4096
+static int mirror_worth(const lw_plan *p, int64_t rows, int64_t cols)
+{
+    if (strcmp(p->scheme, "auto") != 0 || p->cfg.mode == LW_PERIODIC) return 1;
+    if (lw_wavelet_symmetric_taps(p->wav) || lw_wavelet_inside_pairs(p->wav)) return 1;
+    return rows >= TILE_MIRROR_MIN && cols >= TILE_MIRROR_MIN;
+}
+
 static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 2) return 0;
+    if (!mirror_worth(p, g->len[0][0], g->len[0][1])) return 0;
     /* the levels the small engine does not take (the tail) must suit the tile engine */
     for (int k = 0; k < g->levels; k++) {
         if (k > 0 && fits_small(p, s, k)) break;
@@ -188,6 +203,7 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 3 || p->cfg.integer || g->len[0][pa] < 2) return 0;
     if (g->levels != 1 && (pa != 0 || g->rank != 3)) return 0;
+    if (!mirror_worth(p, g->len[0][pa == 0 ? 1 : 0], g->len[0][2])) return 0;
     if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0][pa == 0 ? 1 : 0], g->len[0][2])) return 0;
     lwk_pass ps;
     memset(&ps, 0, sizeof ps);

@@ -88,7 +88,8 @@ static void pyramid3d_cases(int quick)
  * and float64, one level and max, a batch (axes 1, 2) and 3-D on the fused
  * planes ("3d-yx": one level, and pyramids whose levels 2.. run as passes in
  * place on the lowpass octant, the inverse's planes reading it compact from
- * scratch); every case must reach the engine it names. */
+ * scratch); every case must reach the engine it names, and "auto" takes the
+ * fused engine for d4 on large planes only (cuda_exec.c, mirror_worth). */
 static void d4_tile_cases(int quick)
 {
     static const struct {
@@ -102,11 +103,12 @@ static void d4_tile_cases(int quick)
         {2, {2, 2, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D},       {2, {3, 5, 0}, LW_FLOAT32, -1, "tile2d", LWE_TILE2D},
         {2, {5, 3, 0}, LW_FLOAT64, 1, "tile2d", LWE_TILE2D},       {2, {33, 65, 0}, LW_FLOAT32, 3, "tile2d", LWE_TILE2D},
         {2, {65, 257, 0}, LW_FLOAT64, -1, "tile2d", LWE_TILE2D},   {2, {97, 300, 0}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D},
-        {2, {1000, 1001, 0}, LW_FLOAT32, 1, NULL, LWE_TILE2D},     {2, {1025, 770, 0}, LW_FLOAT32, 4, NULL, LWE_TILE2D},
+        {2, {1000, 1001, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D}, {2, {1025, 770, 0}, LW_FLOAT32, 4, "tile2d", LWE_TILE2D},
+        {2, {4096, 4100, 0}, LW_FLOAT32, 2, NULL, LWE_TILE2D},     {2, {600, 800, 0}, LW_FLOAT32, 1, NULL, LWE_GENERIC},
         {3, {3, 41, 67}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D},     {3, {40, 30, 50}, LW_FLOAT32, 1, "3d-yx", LWE_TILE3D},
         {3, {31, 22, 66}, LW_FLOAT64, 1, "3d-yx", LWE_TILE3D},     {3, {40, 30, 50}, LW_FLOAT32, 2, "3d-yx", LWE_TILE3D},
-        {3, {33, 47, 65}, LW_FLOAT32, -1, NULL, LWE_TILE3D},       {3, {17, 20, 34}, LW_FLOAT64, 3, "3d-yx", LWE_TILE3D},
-        {3, {16, 90, 160}, LW_FLOAT32, 3, NULL, LWE_TILE3D},
+        {3, {33, 47, 65}, LW_FLOAT32, -1, "3d-yx", LWE_TILE3D},    {3, {17, 20, 34}, LW_FLOAT64, 3, "3d-yx", LWE_TILE3D},
+        {3, {16, 90, 160}, LW_FLOAT32, 3, "3d-yx", LWE_TILE3D},
     };
     const int n = (int)(sizeof D / sizeof D[0]);
     for (int i = 0; i < n; i++) {
