@@ -156,6 +156,43 @@ static inline void random_shape(gcase *c, int64_t long_max, int gaps)
             if (c->shape[i] & 1) c->shape[i] += 1;
 }
 
+/* x through the cuda plan pc into y, by the case's pointers (host or device) and placement
+ * (in place or not); xkeep: room for a copy of x, to check that x is left as it was */
+static lw_status run_cuda(const gcase *c, lw_plan *pc, const void *x, void *y, void *xkeep, size_t bytes, const char *txt)
+{
+    memcpy(xkeep, x, bytes);
+    lw_status se;
+    if (!c->devptr) {
+        if (c->inplace) {
+            memcpy(y, x, bytes);
+            return lw_execute(pc, y, y);
+        }
+        memset(y, 0xff, bytes);
+        se = lw_execute(pc, xkeep, y);
+        CHECK(memcmp(xkeep, x, bytes) == 0, "%s: input modified", txt);
+        return se;
+    }
+    void *din = NULL, *dout = NULL;
+    if (cudaMalloc(&din, bytes) != cudaSuccess || cudaMalloc(&dout, bytes) != cudaSuccess) {
+        cudaFree(din);
+        return lw_fail(LW_ERR_DEVICE_OUT_OF_MEMORY, "test: cudaMalloc");
+    }
+    cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);
+    cudaMemset(dout, 0xff, bytes);
+    lw_set_stream(pc, g_stream);
+    se = lw_execute(pc, din, c->inplace ? din : dout);
+    cudaError_t ce = cudaStreamSynchronize(g_stream);
+    CHECK(ce == cudaSuccess, "%s: %s", txt, cudaGetErrorString(ce));
+    cudaMemcpy(y, c->inplace ? din : dout, bytes, cudaMemcpyDeviceToHost);
+    if (!c->inplace) {
+        cudaMemcpy(xkeep, din, bytes, cudaMemcpyDeviceToHost);
+        CHECK(memcmp(xkeep, x, bytes) == 0, "%s: input modified", txt);
+    }
+    cudaFree(din);
+    cudaFree(dout);
+    return se;
+}
+
 /* Device time of lw_execute(p, in, out) on stream st (the plan's stream):
  * one warm-up, then the median of 9, CUDA events (information lines). */
 static inline float gpu_time_ms(const lw_plan *p, const void *in, void *out, cudaStream_t st)
@@ -210,32 +247,8 @@ static void run_case(const gcase *c)
     fill_rand(x, c->t, n);
     memcpy(xc, x, bytes);
     CHECK(lw_execute(pr, x, yr) == LW_OK, "%s: reference failed", txt);
-    lw_status se = LW_OK;
-    if (!c->devptr) {
-        if (c->inplace) {
-            memcpy(yc, x, bytes);
-            se = lw_execute(pc, yc, yc);
-        } else {
-            memset(yc, 0xff, bytes);
-            se = lw_execute(pc, xc, yc);
-        }
-    } else {
-        void *din = NULL, *dout = NULL;
-        cudaMalloc(&din, bytes);
-        cudaMalloc(&dout, bytes);
-        cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);
-        cudaMemset(dout, 0xff, bytes);
-        lw_set_stream(pc, g_stream);
-        se = lw_execute(pc, din, c->inplace ? din : dout);
-        cudaError_t ce = cudaStreamSynchronize(g_stream);
-        CHECK(ce == cudaSuccess, "%s: %s", txt, cudaGetErrorString(ce));
-        cudaMemcpy(yc, c->inplace ? din : dout, bytes, cudaMemcpyDeviceToHost);
-        if (!c->inplace) cudaMemcpy(xc, din, bytes, cudaMemcpyDeviceToHost);
-        cudaFree(din);
-        cudaFree(dout);
-    }
+    lw_status se = run_cuda(c, pc, x, yc, xc, bytes, txt);
     CHECK(se == LW_OK, "%s: cuda execute: %s", txt, lw_last_error());
-    if (!c->inplace) CHECK(memcmp(xc, x, bytes) == 0, "%s: input modified", txt);
     double err = 0, ref = 0;
     int64_t worst = 0;
     for (int64_t i = 0; i < n; i++) {

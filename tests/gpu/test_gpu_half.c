@@ -70,43 +70,6 @@ static int active_axes(const gcase *c)
     return act;
 }
 
-/* x (half bits) through the cuda plan pc into y, by the case's pointers and placement */
-static lw_status run_cuda(const gcase *c, lw_plan *pc, const uint16_t *x, uint16_t *y, uint16_t *xkeep, size_t bytes,
-                          const char *txt)
-{
-    memcpy(xkeep, x, bytes);
-    lw_status se;
-    if (!c->devptr) {
-        if (c->inplace) {
-            memcpy(y, x, bytes);
-            return lw_execute(pc, y, y);
-        }
-        memset(y, 0xff, bytes);
-        se = lw_execute(pc, xkeep, y);
-        CHECK(memcmp(xkeep, x, bytes) == 0, "%s: input modified", txt);
-        return se;
-    }
-    void *din = NULL, *dout = NULL;
-    if (cudaMalloc(&din, bytes) != cudaSuccess || cudaMalloc(&dout, bytes) != cudaSuccess) {
-        cudaFree(din);
-        return lw_fail(LW_ERR_DEVICE_OUT_OF_MEMORY, "test: cudaMalloc");
-    }
-    cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);
-    cudaMemset(dout, 0xff, bytes);
-    lw_set_stream(pc, g_stream);
-    se = lw_execute(pc, din, c->inplace ? din : dout);
-    cudaError_t ce = cudaStreamSynchronize(g_stream);
-    CHECK(ce == cudaSuccess, "%s: %s", txt, cudaGetErrorString(ce));
-    cudaMemcpy(y, c->inplace ? din : dout, bytes, cudaMemcpyDeviceToHost);
-    if (!c->inplace) {
-        cudaMemcpy(xkeep, din, bytes, cudaMemcpyDeviceToHost);
-        CHECK(memcmp(xkeep, x, bytes) == 0, "%s: input modified", txt);
-    }
-    cudaFree(din);
-    cudaFree(dout);
-    return se;
-}
-
 static void half_case(const gcase *c0)
 {
     gcase c = *c0;

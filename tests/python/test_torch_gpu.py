@@ -4,18 +4,9 @@ Skipped, with the reason, without PyTorch, a CUDA device or liftwave's CUDA back
 (tests/gpu/run.sh stage python runs it on the GPU machine)."""
 import pytest
 
-torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
-if not hasattr(torch.library, "custom_op"):
-    pytest.skip("liftwave.torch needs PyTorch 2.4 or later, this is %s" % torch.__version__, allow_module_level=True)
-import liftwave  # noqa: E402
-import liftwave._liftwave as _ext  # noqa: E402
-import liftwave.torch as lwt  # noqa: E402
+from conftest import cuda_torch  # noqa: E402
 
-if not torch.cuda.is_available():
-    pytest.skip("PyTorch sees no CUDA device", allow_module_level=True)
-if not _ext.backend_available("cuda"):
-    pytest.skip("liftwave was built without the CUDA backend or sees no device: %s" % liftwave.describe(),
-                allow_module_level=True)
+torch, lwt = cuda_torch()
 
 WAVELETS = ["haar", "cdf53", "cdf97", "dd137", "d4", "dd97"]
 

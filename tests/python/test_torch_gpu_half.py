@@ -8,18 +8,9 @@ import itertools
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
-if not hasattr(torch.library, "custom_op"):
-    pytest.skip("liftwave.torch needs PyTorch 2.4 or later, this is %s" % torch.__version__, allow_module_level=True)
-import liftwave  # noqa: E402
-import liftwave._liftwave as _ext  # noqa: E402
-import liftwave.torch as lwt  # noqa: E402
+from conftest import cuda_torch  # noqa: E402
 
-if not torch.cuda.is_available():
-    pytest.skip("PyTorch sees no CUDA device", allow_module_level=True)
-if not _ext.backend_available("cuda"):
-    pytest.skip("liftwave was built without the CUDA backend or sees no device: %s" % liftwave.describe(),
-                allow_module_level=True)
+torch, lwt = cuda_torch()
 
 HALF = [torch.float16, torch.bfloat16]
 UNIT = {torch.float16: 2.0 ** -10, torch.bfloat16: 2.0 ** -7}  # the type's spacing at 1
