@@ -127,6 +127,16 @@ def view_ext():
     return "png" if have_png() else "pgm"
 
 
+def roomiest_tmp():
+    """Where the cases write their files: LW_TEST_TMPDIR when set, else whichever of the
+    system's temporary folder and the working folder (the build tree under ctest) has more free
+    space -- a small /tmp must not fail the cases that write hundreds of MiB."""
+    if os.environ.get("LW_TEST_TMPDIR"):
+        return os.environ["LW_TEST_TMPDIR"]
+    cands = [tempfile.gettempdir(), os.getcwd()]
+    return max(cands, key=lambda c: shutil.disk_usage(c).free if os.access(c, os.W_OK) else -1)
+
+
 def run_groups(groups, prefix):
     """Run the registered cases of `groups` (all when empty), each in a fresh
     temporary folder; print one line per case and the totals.  Exit status:
@@ -142,7 +152,7 @@ def run_groups(groups, prefix):
         if g not in groups:
             continue
         ncases += 1
-        d = tempfile.mkdtemp(prefix=prefix)
+        d = tempfile.mkdtemp(prefix=prefix, dir=roomiest_tmp())
         before = len(FAILURES)
         try:
             fn(d)
