@@ -1,0 +1,588 @@
+/* The out-of-core streaming of host arrays through a device budget (ooc.h):
+ * how a pass is sized, what each slab moves, and the order of the moves. */
+#include "ooc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* events: a slot's input complete, a slab's copy from the slot before it
+ * done, a queue's last work, the corner's levels done */
+enum { EV_UP = 0, EV_OVL = LW_OOC_QUEUES, EV_END = 2 * LW_OOC_QUEUES, EV_TAIL = 3 * LW_OOC_QUEUES };
+
+#define MAX_SUBS 8
+#define SLAB_TARGET ((int64_t)64 << 20) /* bytes of core a slab aims at: a few per GiB keep the copies overlapped */
+
+typedef struct sub_entry {
+    int64_t m;
+    lw_plan *plan;
+    size_t scr;
+} sub_entry;
+
+/* One pass: the array it works on (axis 0 cut in slabs) and what it holds. */
+typedef struct ooc_pass {
+    const lw_plan *p;
+    const lw_ooc_mover *mv;
+    int rank;
+    int64_t shape[LW_MAX_RANK];
+    int naxes, axes[LW_MAX_AXES];
+    int t0;                 /* axis 0 is transformed (else a slab is a group of items) */
+    size_t es, row;         /* bytes of an element, of an index of axis 0 */
+    lw_ooc_slabs sl;
+    int L;                  /* levels of the transform */
+    int coef_in, mallat, inplace;
+    int in_bands, out_bands; /* the slot's input / output in Mallat bands along axis 0 */
+    int host_bands;         /* the host's coefficients in Mallat bands along axis 0 (else rows) */
+    sub_entry sub[MAX_SUBS];
+    int nsub;
+    size_t scr_max;
+    lw_plan *tail;          /* levels L1+1..L on the compact corner, NULL: none */
+    size_t tail_scr;
+    int64_t cshape[LW_MAX_RANK];
+    size_t crow;            /* bytes of a corner row (an index of its axis 0) */
+    int64_t N0;             /* lowpass indices along axis 0 after L1 levels */
+    void *slot_in[LW_OOC_QUEUES], *slot_out[LW_OOC_QUEUES], *scr[LW_OOC_QUEUES];
+    void *head, *ll, *ll2, *tscr;
+    size_t slot_bytes;
+} ooc_pass;
+
+static int transformed(const ooc_pass *P, int d)
+{
+    for (int a = 0; a < P->naxes; a++)
+        if (P->axes[a] == d) return 1;
+    return 0;
+}
+
+static size_t elems_after(const int64_t *shape, int rank, int d)
+{
+    size_t n = 1;
+    for (int i = d + 1; i < rank; i++) n *= (size_t)shape[i];
+    return n;
+}
+
+/* ---- sub-plans ---------------------------------------------------------------- */
+
+static void sub_config(const ooc_pass *P, lw_config *c, const int64_t *shape, int levels)
+{
+    const lw_config *pc = &P->p->cfg;
+    lw_config_init(c);
+    c->rank = P->rank;
+    memcpy(c->shape, shape, sizeof c->shape);
+    c->naxes = P->naxes;
+    memcpy(c->axes, P->axes, sizeof c->axes);
+    c->dtype = pc->dtype, c->wavelet = pc->wavelet, c->mode = pc->mode, c->layout = pc->layout;
+    c->levels = levels, c->direction = pc->direction, c->integer = pc->integer, c->threads = pc->threads;
+    c->gain[0] = pc->gain[0], c->gain[1] = pc->gain[1];
+    c->scheme = strcmp(P->p->scheme, "auto") ? P->p->scheme : NULL;
+}
+
+static lw_status sub_for(ooc_pass *P, int64_t m, const sub_entry **out)
+{
+    for (int i = 0; i < P->nsub; i++)
+        if (P->sub[i].m == m) {
+            *out = &P->sub[i];
+            return LW_OK;
+        }
+    if (P->nsub == MAX_SUBS) return lw_fail(LW_ERR_INTERNAL, "out of core: too many slab shapes");
+    lw_config c;
+    int64_t shape[LW_MAX_RANK];
+    memcpy(shape, P->shape, sizeof shape);
+    shape[0] = m;
+    sub_config(P, &c, shape, P->t0 ? P->sl.L1 : P->L);
+    sub_entry *e = &P->sub[P->nsub];
+    e->m = m, e->plan = NULL, e->scr = 0;
+    LW_TRY(P->mv->make_sub(P->mv->ctx, &c, &e->plan, &e->scr));
+    P->nsub++;
+    if (e->scr > P->scr_max) P->scr_max = e->scr;
+    *out = e;
+    return LW_OK;
+}
+
+static void drop_plans(ooc_pass *P)
+{
+    for (int i = 0; i < P->nsub; i++) lw_destroy(P->sub[i].plan);
+    P->nsub = 0, P->scr_max = 0;
+    lw_destroy(P->tail);
+    P->tail = NULL, P->tail_scr = 0;
+}
+
+/* every slab's plan; the device bytes of the pass */
+static lw_status make_subs(ooc_pass *P, size_t *bytes)
+{
+    int64_t mmax = 0;
+    for (int64_t k = 0; k < P->sl.n; k++) {
+        int64_t z0, z1, e0, e1;
+        lw_ooc_slab_at(&P->sl, k, &z0, &z1, &e0, &e1);
+        const sub_entry *e;
+        LW_TRY(sub_for(P, e1 - e0, &e));
+        if (e1 - e0 > mmax) mmax = e1 - e0;
+    }
+    P->slot_bytes = (size_t)mmax * P->row;
+    size_t b = LW_OOC_QUEUES * (2 * P->slot_bytes + P->scr_max);
+    if (P->tail) b += 2 * (size_t)P->N0 * P->crow + P->tail_scr;
+    if (P->inplace && P->sl.periodic) b += (size_t)P->sl.E * P->row;
+    *bytes = b;
+    return LW_OK;
+}
+
+/* ---- sizing ------------------------------------------------------------------- */
+
+static int64_t round_down(int64_t x, int64_t a) { return x / a * a; }
+
+/* the corner after L1 levels and its plan of levels L1+1..L */
+static lw_status make_tail(ooc_pass *P, int L1)
+{
+    memcpy(P->cshape, P->shape, sizeof P->cshape);
+    for (int d = 0; d < P->rank; d++)
+        if (transformed(P, d)) P->cshape[d] = lw_lowpass_length(P->shape[d], L1);
+    P->N0 = P->cshape[0];
+    P->crow = elems_after(P->cshape, P->rank, 0) * P->es;
+    if (L1 >= P->L) return LW_OK;
+    lw_config c;
+    sub_config(P, &c, P->cshape, P->L - L1);
+    return P->mv->make_sub(P->mv->ctx, &c, &P->tail, &P->tail_scr);
+}
+
+/* Slabs of cores of Z rows (a multiple of 2^L1): the largest Z up to the
+ * target whose buffers fit the budget, halving from there; 0 when none. */
+static lw_status fit_slabs(ooc_pass *P, int L1, int64_t E, int64_t cap, int *ok)
+{
+    const int64_t a = (int64_t)1 << L1, N = P->shape[0];
+    const size_t B = P->mv->budget;
+    *ok = 0;
+    int64_t Z = cap;
+    while (Z >= a) {
+        P->sl.Z = Z, P->sl.E = E, P->sl.L1 = L1, P->sl.n = (N + Z - 1) / Z;
+        for (int i = 0; i < P->nsub; i++) lw_destroy(P->sub[i].plan);
+        P->nsub = 0, P->scr_max = 0;
+        size_t need = 0;
+        lw_status st = make_subs(P, &need);
+        if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) need = (size_t)-1, lw_clear_error();
+        else if (st != LW_OK) return st;
+        if (need <= B) {
+            *ok = 1;
+            return LW_OK;
+        }
+        Z = round_down(Z / 2, a);
+    }
+    return LW_OK;
+}
+
+static lw_status plan_slabs(ooc_pass *P)
+{
+    const int64_t N = P->shape[0];
+    const size_t R = P->row;
+    int lcap = 0; /* levels that split axis 0 (ceil(N / 2^(j-1)) >= 2 for j <= L1) */
+    while (lcap < P->L && N > ((int64_t)1 << lcap)) lcap++;
+    /* first with the slabs' compute within 16x their core, then any */
+    for (int relax = 0; relax < 2; relax++)
+        for (int L1 = lcap; L1 >= 1; L1--) {
+            const int64_t a = (int64_t)1 << L1, E = lw_ooc_halo(P->p->wav->halo, L1);
+            if (P->sl.periodic && E >= N) continue;
+            drop_plans(P);
+            lw_status st = make_tail(P, L1);
+            if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) {
+                lw_clear_error();
+                continue;
+            }
+            LW_TRY(st);
+            int64_t cap = SLAB_TARGET / (int64_t)R, eighth = (N + 7) / 8;
+            if (cap > eighth) cap = eighth;
+            cap = round_down(cap + a - 1, a);
+            if (cap < a) cap = a;
+            if (!relax && cap * 8 < E) cap = round_down(E / 8 + a - 1, a) + a;
+            int ok = 0;
+            LW_TRY(fit_slabs(P, L1, E, cap, &ok));
+            if (ok && (relax || P->sl.Z * 8 >= E)) return LW_OK;
+        }
+    drop_plans(P);
+    return lw_fail(LW_ERR_DEVICE_OUT_OF_MEMORY,
+                   "out of core: a device budget of %zu bytes is too small for slabs of rows of %zu bytes with "
+                   "their halos (raise device_memory_limit)", P->mv->budget, R);
+}
+
+/* groups of whole items along axis 0 (no halo); 0 in *ok when one item does not fit */
+static lw_status plan_groups(ooc_pass *P, int *ok)
+{
+    const int64_t N = P->shape[0];
+    int64_t cap = SLAB_TARGET / (int64_t)P->row, eighth = (N + 7) / 8;
+    if (cap > eighth) cap = eighth;
+    if (cap < 1) cap = 1;
+    P->sl.periodic = 0;
+    P->N0 = 0, P->crow = 0;
+    return fit_slabs(P, 0, 0, cap, ok);
+}
+
+/* ---- copies ------------------------------------------------------------------- */
+
+/* An n-D strided copy (counts, byte strides of each side, outer first) as
+ * boxes: dims of one element dropped, dims that follow each other merged,
+ * a contiguous innermost dim made the box's row, two more its rows and
+ * planes, the rest looped. */
+static lw_status copy_nd(const ooc_pass *P, int kind, char *dst, const char *src, int nd, const int64_t *cnt0,
+                         const int64_t *ds0, const int64_t *ss0, int q)
+{
+    int64_t cnt[LW_MAX_RANK + 1], ds[LW_MAX_RANK + 1], ss[LW_MAX_RANK + 1];
+    int n = 0;
+    for (int d = 0; d < nd; d++) {
+        if (cnt0[d] <= 0) return LW_OK;
+        if (cnt0[d] == 1) continue;
+        cnt[n] = cnt0[d], ds[n] = ds0[d], ss[n] = ss0[d], n++;
+    }
+    for (int i = n - 1; i >= 1; i--)
+        if (ds[i - 1] == cnt[i] * ds[i] && ss[i - 1] == cnt[i] * ss[i]) {
+            cnt[i - 1] *= cnt[i], ds[i - 1] = ds[i], ss[i - 1] = ss[i];
+            for (int j = i; j < n - 1; j++) cnt[j] = cnt[j + 1], ds[j] = ds[j + 1], ss[j] = ss[j + 1];
+            n--;
+        }
+    const int64_t es = (int64_t)P->es;
+    size_t width = (size_t)es;
+    if (n > 0 && ds[n - 1] == es && ss[n - 1] == es) width = (size_t)(cnt[n - 1] * es), n--;
+    lw_ooc_box b;
+    b.row = width;
+    b.ny = n >= 1 ? cnt[n - 1] : 1, b.dpitch = n >= 1 ? (size_t)ds[n - 1] : width, b.spitch = n >= 1 ? (size_t)ss[n - 1] : width;
+    b.nz = n >= 2 ? cnt[n - 2] : 1;
+    b.dplane = n >= 2 ? (size_t)ds[n - 2] : b.dpitch * (size_t)b.ny;
+    b.splane = n >= 2 ? (size_t)ss[n - 2] : b.spitch * (size_t)b.ny;
+    const int outer = n > 2 ? n - 2 : 0;
+    int64_t idx[LW_MAX_RANK + 1] = {0};
+    for (;;) {
+        int64_t od = 0, os = 0;
+        for (int d = 0; d < outer; d++) od += idx[d] * ds[d], os += idx[d] * ss[d];
+        LW_TRY(P->mv->copy(P->mv->ctx, kind, dst + od, src + os, &b, q));
+        int d = outer - 1;
+        while (d >= 0 && ++idx[d] == cnt[d]) idx[d--] = 0;
+        if (d < 0) break;
+    }
+    return LW_OK;
+}
+
+/* cnt whole rows: host rows h0, h0 + hs, ... <-> device rows d0.. (contiguous) */
+static lw_status move_rows(const ooc_pass *P, int kind, char *host, int64_t h0, int64_t hs, char *dev, int64_t d0,
+                           int64_t cnt, int q)
+{
+    if (cnt <= 0) return LW_OK;
+    const int64_t R = (int64_t)P->row, c[2] = {cnt, R / (int64_t)P->es};
+    const int64_t es = (int64_t)P->es, hst[2] = {hs * R, es}, dst[2] = {R, es};
+    char *h = host + h0 * R, *d = dev + d0 * R;
+    if (kind == LW_OOC_UP) return copy_nd(P, kind, d, h, 2, c, dst, hst, q);
+    return copy_nd(P, kind, h, d, 2, c, hst, dst, q);
+}
+
+/* The corner part of cnt lowpass rows: in the full layout from `full` at
+ * `fstride` bytes apart (the part: the first lowpass samples of each
+ * transformed axis, Mallat; every 2^L1-th, interleaved), in the compact
+ * corner from `comp`; to_comp says which way. */
+static lw_status corner_rows(const ooc_pass *P, int kind, char *full, int64_t fstride, char *comp, int64_t cnt,
+                             int to_comp, int q)
+{
+    int64_t c[LW_MAX_RANK], fs[LW_MAX_RANK], cs[LW_MAX_RANK];
+    const int64_t es = (int64_t)P->es, a = (int64_t)1 << P->sl.L1;
+    c[0] = cnt, fs[0] = fstride, cs[0] = (int64_t)P->crow;
+    for (int d = 1; d < P->rank; d++) {
+        c[d] = P->cshape[d];
+        fs[d] = (int64_t)elems_after(P->shape, P->rank, d) * es * (!P->mallat && transformed(P, d) ? a : 1);
+        cs[d] = (int64_t)elems_after(P->cshape, P->rank, d) * es;
+    }
+    if (to_comp) return copy_nd(P, kind, comp, full, P->rank, c, cs, fs, q);
+    return copy_nd(P, kind, full, comp, P->rank, c, fs, cs, q);
+}
+
+/* ---- one slab ------------------------------------------------------------------- */
+
+/* Where the indices of one band along axis 0 are: in the whole array (Nb of
+ * them, index g on host row hbase + g * hs) and in a slot (virtual indices
+ * [vb, vb + cnt) from slot row sbase). */
+typedef struct band_map {
+    int64_t Nb, hbase, hs, vb, cnt, sbase;
+} band_map;
+
+static band_map band_of(const ooc_pass *P, int b, int bands_slot, int64_t e0, int64_t m)
+{
+    band_map x;
+    const int L1 = P->sl.L1;
+    if (!bands_slot) { /* whole rows */
+        x.Nb = P->shape[0], x.hbase = 0, x.hs = 1, x.vb = e0, x.cnt = m, x.sbase = 0;
+        return x;
+    }
+    const int lev = lw_ooc_band_level(b, L1);
+    x.Nb = lw_ooc_band_count(b, L1, P->shape[0]);
+    if (P->host_bands) x.hbase = lw_ooc_band_base(b, L1, P->shape[0]), x.hs = 1;
+    else x.hbase = lw_ooc_band_row(b, L1, 0), x.hs = (int64_t)1 << lev;
+    x.vb = e0 / ((int64_t)1 << lev); /* e0 is a multiple of 2^L1: exact, also below 0 */
+    x.cnt = lw_ooc_band_count(b, L1, m);
+    x.sbase = lw_ooc_band_base(b, L1, m);
+    return x;
+}
+
+/* Fill a band of slot k's input: what slot k-1 holds from there, the rest
+ * from the host (the rows past the end wrap: from the head in place). */
+static lw_status fill_band(const ooc_pass *P, const band_map *x, const band_map *prev, char *slot, const char *pslot,
+                           const char *host, int q)
+{
+    int64_t g = x->vb, end = x->vb + x->cnt;
+    if (prev) {
+        int64_t c = prev->vb + prev->cnt < end ? prev->vb + prev->cnt : end;
+        if (c > g) {
+            lw_ooc_box b = {(size_t)(c - g) * P->row, 1, 1, 0, 0, 0, 0};
+            b.dpitch = b.spitch = b.row, b.dplane = b.splane = b.row;
+            LW_TRY(P->mv->copy(P->mv->ctx, LW_OOC_D2D, slot + (x->sbase + g - x->vb) * (int64_t)P->row,
+                               pslot + (prev->sbase + g - prev->vb) * (int64_t)P->row, &b, q));
+            g = c;
+        }
+    }
+    while (g < end) {
+        int64_t to, w;
+        const char *src = host;
+        if (g < 0) to = end < 0 ? end : 0, w = g + x->Nb;
+        else if (g < x->Nb) to = end < x->Nb ? end : x->Nb, w = g;
+        else {
+            to = end, w = g - x->Nb;
+            if (P->inplace) src = P->head;
+        }
+        if (src == P->head) { /* device rows: the head holds host rows [0, E) */
+            const int64_t R = (int64_t)P->row, cnt = to - g;
+            int64_t c[2] = {cnt, R / (int64_t)P->es}, ds[2] = {R, (int64_t)P->es}, ss[2] = {x->hs * R, (int64_t)P->es};
+            LW_TRY(copy_nd(P, LW_OOC_D2D, slot + (x->sbase + g - x->vb) * R, (const char *)P->head + (x->hbase + w * x->hs) * R,
+                           2, c, ds, ss, q));
+        } else {
+            LW_TRY(move_rows(P, LW_OOC_UP, (char *)src, x->hbase + w * x->hs, x->hs, slot, x->sbase + g - x->vb, to - g, q));
+        }
+        g = to;
+    }
+    return LW_OK;
+}
+
+/* the level-L1 lowpass rows of a slot: local index i at slot row i * lstride */
+static int64_t low_stride(const ooc_pass *P) { return P->mallat ? 1 : (int64_t)1 << P->sl.L1; }
+
+/* the corner's levels L..L1+1 (done, in ll2) over the slot's lowpass rows */
+static lw_status overlay_corner(const ooc_pass *P, char *slot, int64_t e0, int64_t m, int q)
+{
+    const int64_t a = (int64_t)1 << P->sl.L1, ls = low_stride(P), R = (int64_t)P->row;
+    int64_t g = e0 / a, end = g + lw_ooc_band_count(0, P->sl.L1, m), i = 0;
+    while (g < end) {
+        int64_t to = g < 0 ? (end < 0 ? end : 0) : g < P->N0 ? (end < P->N0 ? end : P->N0) : end;
+        int64_t w = g < 0 ? g + P->N0 : g < P->N0 ? g : g - P->N0;
+        LW_TRY(corner_rows(P, LW_OOC_D2D, slot + i * ls * R, ls * R, (char *)P->ll2 + w * (int64_t)P->crow, to - g, 0,
+                           q));
+        i += to - g, g = to;
+    }
+    return LW_OK;
+}
+
+static lw_status run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
+{
+    const lw_ooc_mover *mv = P->mv;
+    const int q = (int)(k % LW_OOC_QUEUES), pq = (int)((k + LW_OOC_QUEUES - 1) % LW_OOC_QUEUES);
+    const int64_t R = (int64_t)P->row, L1 = P->sl.L1;
+    int64_t z0, z1, e0, e1, pz0, pz1, pe0 = 0, pe1 = 0;
+    lw_ooc_slab_at(&P->sl, k, &z0, &z1, &e0, &e1);
+    if (k > 0) lw_ooc_slab_at(&P->sl, k - 1, &pz0, &pz1, &pe0, &pe1);
+    const int64_t m = e1 - e0;
+    const sub_entry *sub = NULL;
+    LW_TRY(sub_for(P, m, &sub));
+    char *si = P->slot_in[q], *so = P->slot_out[q];
+    /* slot q last served slab k-3, which slab k-2 copied its shared rows from */
+    if (k >= LW_OOC_QUEUES) LW_TRY(mv->wait(mv->ctx, EV_OVL + (int)((k - 2) % LW_OOC_QUEUES), q));
+    if (k > 0) LW_TRY(mv->wait(mv->ctx, EV_UP + pq, q));
+    const int nb = P->in_bands ? (int)L1 + 1 : 1;
+    for (int b = 0; b < nb; b++) {
+        band_map x = band_of(P, b, P->in_bands, e0, m), px;
+        if (k > 0) px = band_of(P, b, P->in_bands, pe0, pe1 - pe0);
+        LW_TRY(fill_band(P, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q));
+    }
+    LW_TRY(mv->record(mv->ctx, EV_OVL + q, q));
+    if (P->tail && P->coef_in) LW_TRY(overlay_corner(P, si, e0, m, q));
+    LW_TRY(mv->record(mv->ctx, EV_UP + q, q));
+    LW_TRY(mv->run(mv->ctx, sub->plan, si, so, P->scr[q], q));
+    /* the core down: band by band, or its rows */
+    const int ob = P->out_bands ? (int)L1 + 1 : 1;
+    for (int b = 0; b < ob; b++) {
+        band_map x = band_of(P, b, P->out_bands, e0, m);
+        int64_t g0 = P->out_bands ? lw_ooc_band_count(b, (int)L1, z0) : z0;
+        int64_t g1 = P->out_bands ? lw_ooc_band_count(b, (int)L1, z1) : z1;
+        LW_TRY(move_rows(P, LW_OOC_DOWN, out, x.hbase + g0 * x.hs, x.hs, so, x.sbase + g0 - x.vb, g1 - g0, q));
+    }
+    if (P->tail && !P->coef_in) { /* the core's lowpass corner part to ll */
+        const int64_t a = (int64_t)1 << L1, ls = low_stride(P);
+        int64_t g0 = lw_ooc_band_count(0, (int)L1, z0), g1 = lw_ooc_band_count(0, (int)L1, z1);
+        LW_TRY(corner_rows(P, LW_OOC_D2D, so + (g0 - e0 / a) * ls * R, ls * R, (char *)P->ll + g0 * (int64_t)P->crow,
+                           g1 - g0, 1, q));
+    }
+    return LW_OK;
+}
+
+/* ---- one pass ---------------------------------------------------------------- */
+
+static lw_status alloc_pass(ooc_pass *P)
+{
+    const lw_ooc_mover *mv = P->mv;
+    for (int q = 0; q < LW_OOC_QUEUES; q++) {
+        LW_TRY(mv->alloc(mv->ctx, &P->slot_in[q], P->slot_bytes, "a slab's input"));
+        LW_TRY(mv->alloc(mv->ctx, &P->slot_out[q], P->slot_bytes, "a slab's output"));
+        LW_TRY(mv->alloc(mv->ctx, &P->scr[q], P->scr_max, "a slab's scratch"));
+    }
+    if (P->tail) {
+        LW_TRY(mv->alloc(mv->ctx, &P->ll, (size_t)P->N0 * P->crow, "the lowpass corner"));
+        LW_TRY(mv->alloc(mv->ctx, &P->ll2, (size_t)P->N0 * P->crow, "the lowpass corner"));
+        LW_TRY(mv->alloc(mv->ctx, &P->tscr, P->tail_scr, "the corner's scratch"));
+    }
+    if (P->inplace && P->sl.periodic) LW_TRY(mv->alloc(mv->ctx, &P->head, (size_t)P->sl.E * P->row, "the first rows"));
+    return LW_OK;
+}
+
+static void free_pass(ooc_pass *P)
+{
+    const lw_ooc_mover *mv = P->mv;
+    for (int q = 0; q < LW_OOC_QUEUES; q++) {
+        mv->release(mv->ctx, P->slot_in[q]), mv->release(mv->ctx, P->slot_out[q]), mv->release(mv->ctx, P->scr[q]);
+        P->slot_in[q] = P->slot_out[q] = P->scr[q] = NULL;
+    }
+    mv->release(mv->ctx, P->ll), mv->release(mv->ctx, P->ll2), mv->release(mv->ctx, P->tscr);
+    mv->release(mv->ctx, P->head);
+    P->ll = P->ll2 = P->tscr = P->head = NULL;
+    drop_plans(P);
+}
+
+static int perm_threads(const ooc_pass *P)
+{
+    if (P->p->cfg.threads > 0) return P->p->cfg.threads;
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/* Levels L..L1+1 first (coefficients in), or last; the permutation of rows in
+ * place (Mallat); the slabs. */
+static lw_status exec_pass(ooc_pass *P, const char *in, char *out)
+{
+    const lw_ooc_mover *mv = P->mv;
+    const int reorder = P->inplace && P->mallat && P->t0;
+    const int64_t ls = low_stride(P), R = (int64_t)P->row;
+    if (P->tail && P->coef_in) { /* the corner up before the rows move, its levels while they do */
+        LW_TRY(corner_rows(P, LW_OOC_UP, (char *)in, ls * R, P->ll, P->N0, 1, 0));
+        LW_TRY(mv->run(mv->ctx, P->tail, P->ll, P->ll2, P->tscr, 0));
+        LW_TRY(mv->record(mv->ctx, EV_TAIL, 0));
+        if (reorder) LW_TRY(mv->finish(mv->ctx));
+    }
+    if (reorder && P->coef_in)
+        LW_TRY(lw_ooc_permute_rows(out, P->shape[0], P->row, P->sl.L1, 0, perm_threads(P)));
+    if (P->head) LW_TRY(move_rows(P, LW_OOC_UP, (char *)in, 0, 1, P->head, 0, P->sl.E, 0));
+    if (P->head || (P->tail && P->coef_in)) {
+        LW_TRY(mv->record(mv->ctx, EV_TAIL, 0));
+        for (int q = 1; q < LW_OOC_QUEUES; q++) LW_TRY(mv->wait(mv->ctx, EV_TAIL, q));
+    }
+    for (int64_t k = 0; k < P->sl.n; k++) LW_TRY(run_slab(P, k, in, out));
+    if (P->tail && !P->coef_in) { /* the corner's levels once every slab has written its part */
+        for (int q = 1; q < LW_OOC_QUEUES; q++) {
+            LW_TRY(mv->record(mv->ctx, EV_END + q, q));
+            LW_TRY(mv->wait(mv->ctx, EV_END + q, 0));
+        }
+        LW_TRY(mv->run(mv->ctx, P->tail, P->ll, P->ll2, P->tscr, 0));
+    }
+    LW_TRY(mv->finish(mv->ctx));
+    if (reorder && !P->coef_in)
+        LW_TRY(lw_ooc_permute_rows(out, P->shape[0], P->row, P->sl.L1, 1, perm_threads(P)));
+    if (P->tail && !P->coef_in) {
+        LW_TRY(corner_rows(P, LW_OOC_DOWN, out, ls * R, P->ll2, P->N0, 0, 0));
+        LW_TRY(mv->finish(mv->ctx));
+    }
+    return LW_OK;
+}
+
+/* ---- the whole array ------------------------------------------------------------ */
+
+/* The pass over an array whose axis 0 is the plan's axis `from` (the axes
+ * before it flattened into axis 0 when `flatten`, which is then a batch
+ * axis). */
+static void pass_init(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, int from, int flatten, int inplace)
+{
+    const lw_geometry *g = &p->geo;
+    memset(P, 0, sizeof *P);
+    P->p = p, P->mv = mv;
+    P->es = lw_dtype_size(p->cfg.dtype);
+    P->L = g->levels;
+    P->coef_in = lw_dir_coarse_first(p->cfg.direction);
+    P->mallat = p->cfg.layout == LW_MALLAT;
+    P->inplace = inplace;
+    int r = 0;
+    if (flatten) {
+        int64_t outer = 1;
+        for (int d = 0; d < from; d++) outer *= g->shape[d];
+        P->shape[r++] = outer;
+    }
+    for (int d = from; d < g->rank; d++) P->shape[r++] = g->shape[d];
+    P->rank = r;
+    const int shift = flatten ? 1 - from : -from;
+    P->naxes = g->naxes;
+    for (int a = 0; a < g->naxes; a++) P->axes[a] = g->axes[a] + shift;
+    P->t0 = transformed(P, 0);
+    P->row = elems_after(P->shape, P->rank, 0) * P->es;
+    P->sl.N = P->shape[0];
+    P->sl.periodic = P->t0 && p->cfg.mode == LW_PERIODIC;
+    P->in_bands = P->t0 && P->mallat && P->coef_in;
+    P->out_bands = P->t0 && P->mallat && !P->coef_in;
+    P->host_bands = P->t0 && P->mallat && !inplace;
+}
+
+/* plan the pass of the array: groups of whole items when axis 0 is a batch
+ * axis and one fits, else slabs of each item */
+static lw_status plan_array(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, int inplace, int64_t *items)
+{
+    const int from = p->geo.axes[0];
+    *items = 1;
+    if (from > 0) {
+        pass_init(P, p, mv, from, 1, inplace);
+        int ok = 0;
+        LW_TRY(plan_groups(P, &ok));
+        if (ok) return LW_OK;
+        drop_plans(P);
+        for (int d = 0; d < from; d++) *items *= p->geo.shape[d];
+    }
+    pass_init(P, p, mv, from, 0, inplace);
+    return plan_slabs(P);
+}
+
+lw_status lw_ooc_execute(const lw_plan *p, const lw_ooc_mover *m, const void *in, void *out)
+{
+    if (p->geo.levels == 0 || p->geo.naxes == 0) return lw_fail(LW_ERR_INTERNAL, "out of core: nothing to transform");
+    ooc_pass P;
+    int64_t items = 1;
+    lw_status st = plan_array(&P, p, m, in == out, &items);
+    if (st == LW_OK) st = alloc_pass(&P);
+    const size_t item = elems_after(P.shape, P.rank, -1) * P.es;
+    for (int64_t i = 0; i < items && st == LW_OK; i++)
+        st = exec_pass(&P, (const char *)in + (size_t)i * item, (char *)out + (size_t)i * item);
+    if (st != LW_OK) m->finish(m->ctx); /* nothing left in flight on the buffers */
+    free_pass(&P);
+    return st;
+}
+
+lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, char *buf, size_t len)
+{
+    ooc_pass P;
+    int64_t items = 1;
+    LW_TRY(plan_array(&P, p, m, 0, &items));
+    size_t used = strlen(buf);
+    size_t need = 0;
+    lw_status st = make_subs(&P, &need);
+    if (st == LW_OK && used < len) {
+        if (P.t0)
+            snprintf(buf + used, len - used,
+                     "out of core: %lld item(s), each %lld slabs of %lld rows (halo %lld, %d level(s) per pass%s), "
+                     "%zu device bytes\n",
+                     (long long)items, (long long)P.sl.n, (long long)P.sl.Z, (long long)P.sl.E, P.sl.L1,
+                     P.tail ? ", the rest on the lowpass corner" : "", need);
+        else
+            snprintf(buf + used, len - used, "out of core: %lld groups of %lld items, %zu device bytes\n",
+                     (long long)P.sl.n, (long long)P.sl.Z, need);
+    }
+    drop_plans(&P);
+    return st;
+}

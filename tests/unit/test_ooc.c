@@ -1,0 +1,349 @@
+/* The out-of-core streaming (src/core/ooc.h) against the in-core transform,
+ * through an emulated device: "device" buffers are host memory counted
+ * against the budget (an allocation past it fails), sub-plans run on the
+ * cpu backend, and downloads either land at once or only at finish (as
+ * pageable staging does) so that neither a read of rows already written
+ * back nor a reliance on rows not yet written back goes unnoticed.
+ *
+ * Sweep: every wavelet (float, and the integer variants bit for bit), both
+ * modes, both layouts, 1-D / 2-D / 3-D, batches (groups of items, or
+ * slabs of each item), axes that leave axis 0 or the last axis out, 1, 2,
+ * and the most levels (the lowpass corner's levels after the streamed
+ * ones), forward, inverse and the adjoints, in place and out of place, two
+ * budgets.  Also: the row permutation, the halos, and a budget too small. */
+#include "lw_test.h"
+#include "core/ooc.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- the emulated device -------------------------------------------------------- */
+
+typedef struct pending {
+    char *host;
+    lw_ooc_box b;
+    char *data;
+} pending;
+
+typedef struct emu {
+    size_t held, peak;
+    int defer;
+    pending *pend;
+    int npend, cap;
+    long copies, runs;
+} emu;
+
+static void box_copy(char *dst, const char *src, const lw_ooc_box *b)
+{
+    for (int64_t z = 0; z < b->nz; z++)
+        for (int64_t y = 0; y < b->ny; y++)
+            memcpy(dst + (size_t)z * b->dplane + (size_t)y * b->dpitch, src + (size_t)z * b->splane + (size_t)y * b->spitch,
+                   b->row);
+}
+
+static lw_status emu_make_sub(void *ctx, lw_config *cfg, lw_plan **sub, size_t *scr)
+{
+    (void)ctx;
+    cfg->backend = LW_BACKEND_CPU;
+    cfg->threads = 1;
+    lw_status st = lw_plan_create(sub, cfg);
+    size_t n = lw_dtype_size(cfg->dtype);
+    for (int d = 0; d < cfg->rank; d++) n *= (size_t)cfg->shape[d];
+    *scr = n / 8; /* a scratch the accounting must carry */
+    return st;
+}
+
+static lw_status emu_alloc(void *ctx, void **p, size_t bytes, const char *what)
+{
+    emu *e = ctx;
+    (void)what;
+    *p = NULL;
+    if (!bytes) return LW_OK;
+    size_t *h = malloc(bytes + 16);
+    if (!h) return LW_ERR_OUT_OF_MEMORY;
+    h[0] = bytes;
+    e->held += bytes;
+    if (e->held > e->peak) e->peak = e->held;
+    *p = (char *)h + 16;
+    return LW_OK;
+}
+
+static void emu_release(void *ctx, void *p)
+{
+    emu *e = ctx;
+    if (!p) return;
+    size_t *h = (size_t *)((char *)p - 16);
+    e->held -= h[0];
+    free(h);
+}
+
+static lw_status emu_copy(void *ctx, int kind, void *dst, const void *src, const lw_ooc_box *b, int q)
+{
+    emu *e = ctx;
+    (void)q;
+    e->copies++;
+    if (kind != LW_OOC_DOWN || !e->defer) {
+        box_copy(dst, src, b);
+        return LW_OK;
+    }
+    if (e->npend == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 64;
+        e->pend = realloc(e->pend, (size_t)e->cap * sizeof *e->pend);
+    }
+    pending *x = &e->pend[e->npend++];
+    x->host = dst, x->b = *b;
+    x->data = malloc(b->row * (size_t)(b->ny * b->nz));
+    lw_ooc_box c = *b; /* gathered compact now, scattered at finish */
+    c.dpitch = b->row, c.dplane = b->row * (size_t)b->ny;
+    box_copy(x->data, src, &c);
+    return LW_OK;
+}
+
+static lw_status emu_run(void *ctx, const lw_plan *sub, const void *in, void *out, void *scr, int q)
+{
+    emu *e = ctx;
+    (void)scr, (void)q;
+    e->runs++;
+    return lw_execute(sub, in, out);
+}
+
+static lw_status emu_event(void *ctx, int ev, int q)
+{
+    (void)ctx;
+    return ev >= 0 && ev < LW_OOC_EVENTS && q >= 0 && q < LW_OOC_QUEUES ? LW_OK : LW_ERR_INTERNAL;
+}
+
+static lw_status emu_finish(void *ctx)
+{
+    emu *e = ctx;
+    for (int i = 0; i < e->npend; i++) {
+        pending *x = &e->pend[i];
+        lw_ooc_box c = x->b;
+        c.spitch = c.row, c.splane = c.row * (size_t)c.ny;
+        box_copy(x->host, x->data, &c);
+        free(x->data);
+    }
+    e->npend = 0;
+    return LW_OK;
+}
+
+static lw_ooc_mover mover(emu *e, size_t budget)
+{
+    lw_ooc_mover m = {e, budget, emu_make_sub, emu_alloc, emu_release, emu_copy, emu_run, emu_event, emu_event,
+                      emu_finish};
+    return m;
+}
+
+/* ---- cases -------------------------------------------------------------------------- */
+
+typedef struct shape_case {
+    int rank;
+    int64_t shape[4];
+    int naxes;
+    int axes[3];
+    int periodic_ok;
+} shape_case;
+
+static long ran, refused;
+
+static void fill(void *x, size_t n, lw_dtype t)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (t == LW_INT32) ((int32_t *)x)[i] = (int32_t)(lw_rng_u64() % 1001) - 500;
+        else ((float *)x)[i] = (float)((double)(lw_rng_u64() >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+    }
+}
+
+static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer, const char *label)
+{
+    lw_config c = *cfg;
+    c.backend = LW_BACKEND_CPU;
+    c.threads = 1;
+    lw_plan *p = NULL;
+    if (lw_plan_create(&p, &c) != LW_OK) return; /* a combination the library refuses */
+    size_t n = 1, es = lw_dtype_size(c.dtype);
+    for (int d = 0; d < c.rank; d++) n *= (size_t)c.shape[d];
+    void *x = malloc(n * es), *ref = malloc(n * es), *y = malloc(n * es), *x0 = malloc(n * es);
+    fill(x, n, c.dtype);
+    memcpy(x0, x, n * es);
+    lw_status s0 = lw_execute(p, x, ref);
+    if (s0 != LW_OK) { /* integer overflow and the like: nothing to compare */
+        free(x), free(x0), free(ref), free(y), lw_destroy(p);
+        return;
+    }
+    /* the budget in rows of the first transformed axis' trailing elements */
+    size_t row = es;
+    for (int d = p->geo.axes[0] + 1; d < c.rank; d++) row *= (size_t)c.shape[d];
+    emu e;
+    memset(&e, 0, sizeof e);
+    e.defer = defer;
+    lw_ooc_mover m = mover(&e, budget_rows * row);
+    lw_status st;
+    if (inplace) {
+        memcpy(y, x, n * es);
+        st = lw_ooc_execute(p, &m, y, y);
+    } else {
+        memset(y, 0x5a, n * es);
+        st = lw_ooc_execute(p, &m, x, y);
+    }
+    if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) {
+        refused++;
+        CHECK(strstr(lw_last_error(), "device_memory_limit") || strstr(lw_last_error(), "bytes"),
+              "%s: refusal without a reason: %s", label, lw_last_error());
+    } else {
+        ran++;
+        CHECK(st == LW_OK, "%s: %s", label, lw_last_error());
+        CHECK(e.peak <= m.budget, "%s: held %zu device bytes, budget %zu", label, e.peak, m.budget);
+        CHECK(e.held == 0, "%s: %zu device bytes not released", label, e.held);
+        if (st == LW_OK && c.dtype == LW_INT32) {
+            CHECK(memcmp(ref, y, n * es) == 0, "%s: integer result differs", label);
+        } else if (st == LW_OK) {
+            double mx = 0, dm = 0;
+            for (size_t i = 0; i < n; i++) {
+                double r = ((float *)ref)[i], v = ((float *)y)[i];
+                if (fabs(r) > mx) mx = fabs(r);
+                if (!(fabs(r - v) <= dm)) dm = fabs(r - v);
+            }
+            CHECK(dm <= 1e-6 * (mx > 1 ? mx : 1), "%s: max difference %g (max %g)", label, dm, mx);
+        }
+        if (!inplace) CHECK(memcmp(x, x0, n * es) == 0, "%s: the input changed", label);
+    }
+    free(e.pend);
+    free(x), free(x0), free(ref), free(y);
+    lw_destroy(p);
+}
+
+static int only_shape = -1; /* argv[1]: one shape of the sweep (debugging) */
+
+static void sweep(void)
+{
+    static const shape_case shapes[] = {
+        {1, {3001}, 0, {0}, 0},
+        {1, {4096}, 0, {0}, 1},
+        {2, {203, 37}, 0, {0}, 0},
+        {2, {96, 40}, 0, {0}, 1},
+        {3, {40, 12, 18}, 0, {0}, 0},
+        {3, {32, 16, 24}, 0, {0}, 1},
+        {3, {5, 40, 30}, 2, {1, 2}, 1},  /* a batch: groups of items, or slabs of each */
+        {2, {150, 7}, 1, {0}, 0},        /* columns only */
+        {2, {9, 300}, 1, {1}, 1},        /* rows only: groups of rows */
+        {4, {3, 24, 10, 12}, 2, {1, 3}, 1}, /* a batch axis, a transformed one, a batch one, a transformed one */
+    };
+    static const lw_wavelet wav[] = {LW_HAAR, LW_CDF53, LW_CDF97, LW_DD137, LW_D4, LW_FS, LW_DD97};
+    static const int levels[] = {1, 2, LW_LEVELS_MAX};
+    static const size_t budgets[] = {150, 600};
+    char label[256];
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
+        for (size_t wi = 0; wi < sizeof wav / sizeof *wav; wi++)
+            for (int mode = 0; mode < 2; mode++) {
+                const shape_case *sc = &shapes[si];
+                if (only_shape >= 0 && (int)si != only_shape) continue;
+                if (mode == LW_PERIODIC && !sc->periodic_ok) continue;
+                for (int lay = 0; lay < 2; lay++)
+                    for (size_t li = 0; li < 3; li++)
+                        for (int dir = 0; dir < 4; dir++)
+                            for (int integer = 0; integer < 2; integer++) {
+                                /* the adjoints on a subset: 2-D and the batch */
+                                if (dir >= 2 && !(si == 2 || si == 3 || si == 6)) continue;
+                                lw_config c;
+                                lw_config_init(&c);
+                                c.rank = sc->rank;
+                                memcpy(c.shape, sc->shape, sizeof sc->shape);
+                                c.naxes = sc->naxes;
+                                memcpy(c.axes, sc->axes, sizeof sc->axes);
+                                c.wavelet = wav[wi], c.mode = (lw_mode)mode, c.layout = (lw_layout)lay;
+                                c.levels = levels[li], c.direction = (lw_direction)dir;
+                                if (integer) c.dtype = LW_INT32, c.integer = 1;
+                                for (int ip = 0; ip < 2; ip++)
+                                    for (size_t bi = 0; bi < 2; bi++) {
+                                        int defer = (int)((si + wi + li + (size_t)ip + bi) & 1);
+                                        snprintf(label, sizeof label,
+                                                 "shape #%zu wavelet %d mode %d layout %d levels %d dir %d int %d "
+                                                 "%s budget %zu rows%s",
+                                                 si, (int)wav[wi], mode, lay, levels[li], dir, integer,
+                                                 ip ? "in place" : "out of place", budgets[bi],
+                                                 defer ? " (downloads at finish)" : "");
+                                        one(&c, budgets[bi], ip, defer, label);
+                                    }
+                            }
+            }
+}
+
+/* ---- the pieces ------------------------------------------------------------------------ */
+
+static void permutation(void)
+{
+    for (int L = 1; L <= 5; L++)
+        for (int64_t N = 1; N <= 70; N++) {
+            /* lw_ooc_mallat_row is a bijection onto [0, N) that keeps each band's order */
+            unsigned char *hit = calloc((size_t)N, 1);
+            int ok = 1;
+            for (int64_t p = 0; p < N; p++) {
+                int64_t r = lw_ooc_mallat_row(L, N, p);
+                if (r < 0 || r >= N || hit[r]) ok = 0;
+                else hit[r] = 1;
+            }
+            CHECK(ok, "mallat_row L %d N %lld is not a permutation", L, (long long)N);
+            free(hit);
+            /* rows move there and back, on 1..3 threads */
+            for (int th = 1; th <= 3; th++) {
+                const size_t row = th == 3 ? 200000 : 12;
+                unsigned char *a = malloc((size_t)N * row), *b = malloc((size_t)N * row);
+                for (size_t i = 0; i < (size_t)N * row; i++) a[i] = (unsigned char)(i * 7 + (i / row) * 13);
+                memcpy(b, a, (size_t)N * row);
+                CHECK(lw_ooc_permute_rows(b, N, row, L, 1, th) == LW_OK, "permute");
+                int placed = 1;
+                for (int64_t p = 0; p < N && placed; p++)
+                    placed = memcmp(b + (size_t)lw_ooc_mallat_row(L, N, p) * row, a + (size_t)p * row, row) == 0;
+                CHECK(placed, "L %d N %lld: a row not at its Mallat place", L, (long long)N);
+                CHECK(lw_ooc_permute_rows(b, N, row, L, 0, th) == LW_OK, "permute back");
+                CHECK(memcmp(a, b, (size_t)N * row) == 0, "L %d N %lld threads %d: not back", L, (long long)N, th);
+                free(a), free(b);
+            }
+        }
+    /* bands: counts add up, bases follow each other */
+    for (int L = 1; L <= 4; L++)
+        for (int64_t n = 1; n <= 50; n++) {
+            int64_t sum = 0;
+            for (int b = 0; b <= L; b++) sum += lw_ooc_band_count(b, L, n);
+            CHECK(sum == n, "band counts of %lld rows, %d levels: %lld", (long long)n, L, (long long)sum);
+            for (int b = 1; b < L; b++)
+                CHECK(lw_ooc_band_base(b, L, n) == lw_ooc_band_base(b + 1, L, n) + lw_ooc_band_count(b + 1, L, n),
+                      "band %d base", b);
+        }
+    CHECK(lw_ooc_halo(4, 1) % 2 == 0 && lw_ooc_halo(4, 3) % 8 == 0 && lw_ooc_halo(4, 3) >= 6 * 7, "halo");
+}
+
+static void too_small(void)
+{
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2, c.shape[0] = 300, c.shape[1] = 200, c.backend = LW_BACKEND_CPU;
+    lw_plan *p = NULL;
+    CHECK(lw_plan_create(&p, &c) == LW_OK, "plan");
+    float *x = calloc(300 * 200, sizeof *x), *y = calloc(300 * 200, sizeof *y);
+    emu e;
+    memset(&e, 0, sizeof e);
+    lw_ooc_mover m = mover(&e, 200 * 4 * 10); /* ten rows: less than the slabs' halos */
+    lw_status st = lw_ooc_execute(p, &m, x, y);
+    CHECK(st == LW_ERR_DEVICE_OUT_OF_MEMORY, "a budget of ten rows: %d", (int)st);
+    CHECK(strstr(lw_last_error(), "device_memory_limit") != NULL, "the message names the knob: %s", lw_last_error());
+    CHECK(e.held == 0, "nothing held after the refusal");
+    char buf[512] = "";
+    m.budget = 200 * 4 * 400;
+    CHECK(lw_ooc_describe(p, &m, buf, sizeof buf) == LW_OK && strstr(buf, "slabs"), "describe: %s", buf);
+    free(x), free(y);
+    lw_destroy(p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) only_shape = atoi(argv[1]);
+    lw_rng_seed(20261126);
+    permutation();
+    too_small();
+    sweep();
+    printf("out of core: %ld runs compared, %ld refused as over budget\n", ran, refused);
+    CHECK(ran > 20 * refused, "most runs fit the budgets: %ld ran, %ld refused", ran, refused);
+    return lw_test_finish("ooc");
+}
