@@ -103,10 +103,10 @@ int64_t lw_ooc_band_row(int b, int L, int64_t g);
  * lw_ooc_mallat_row(p) of the Mallat order. */
 int64_t lw_ooc_mallat_row(int L, int64_t N, int64_t p);
 
-/* Permute N rows of `row` bytes in place: to_mallat moves interleaved row p
- * to lw_ooc_mallat_row(p), else the opposite.  Threads split the row bytes. 
- * LW_OK, or LW_ERR_OUT_OF_MEMORY. */
-lw_status lw_ooc_permute_rows(void *base, int64_t N, size_t row, int L, int to_mallat, int threads);
+/* Permute N rows of `row` bytes, `pitch` bytes apart, in place: to_mallat
+ * moves interleaved row p to lw_ooc_mallat_row(p), else the opposite.
+ * Threads split the row bytes.  LW_OK, or LW_ERR_OUT_OF_MEMORY. */
+lw_status lw_ooc_permute_rows(void *base, int64_t N, size_t pitch, size_t row, int L, int to_mallat, int threads);
 
 /* ---- the run (ooc_run.c) --------------------------------------------------- */
 

@@ -73,8 +73,9 @@ static int64_t interleaved_row(int L, int64_t N, int64_t q)
     return lw_ooc_band_row(j, L, q - ceil_shift(N, j));
 }
 
-/* bytes [x0, x0 + nx) of every row, one cycle at a time, with two row buffers */
-static int permute_part(char *base, int64_t N, size_t row, size_t x0, size_t nx, int L, int to_mallat)
+/* bytes [x0, x0 + nx) of every row (rows `pitch` bytes apart), one cycle at
+ * a time, with two row buffers */
+static int permute_part(char *base, int64_t N, size_t pitch, size_t x0, size_t nx, int L, int to_mallat)
 {
     unsigned char *seen = calloc((size_t)(N + 7) / 8, 1);
     char *a = malloc(nx), *b = malloc(nx);
@@ -87,9 +88,9 @@ static int permute_part(char *base, int64_t N, size_t row, size_t x0, size_t nx,
         seen[s >> 3] |= (unsigned char)(1u << (s & 7));
         int64_t cur = s, nxt = to_mallat ? lw_ooc_mallat_row(L, N, s) : interleaved_row(L, N, s);
         if (nxt == s) continue;
-        memcpy(a, base + (size_t)s * row + x0, nx); /* the row in hand, on its way to nxt */
+        memcpy(a, base + (size_t)s * pitch + x0, nx); /* the row in hand, on its way to nxt */
         while (nxt != s) {
-            char *at = base + (size_t)nxt * row + x0;
+            char *at = base + (size_t)nxt * pitch + x0;
             memcpy(b, at, nx);
             memcpy(at, a, nx);
             char *t = a;
@@ -98,13 +99,13 @@ static int permute_part(char *base, int64_t N, size_t row, size_t x0, size_t nx,
             cur = nxt;
             nxt = to_mallat ? lw_ooc_mallat_row(L, N, cur) : interleaved_row(L, N, cur);
         }
-        memcpy(base + (size_t)s * row + x0, a, nx);
+        memcpy(base + (size_t)s * pitch + x0, a, nx);
     }
     free(seen), free(a), free(b);
     return 0;
 }
 
-lw_status lw_ooc_permute_rows(void *base, int64_t N, size_t row, int L, int to_mallat, int threads)
+lw_status lw_ooc_permute_rows(void *base, int64_t N, size_t pitch, size_t row, int L, int to_mallat, int threads)
 {
     if (L <= 0 || N <= 1 || !row) return LW_OK;
     /* parts of at least 64 KiB, 64-byte aligned: each thread walks every cycle over its own bytes */
@@ -120,7 +121,7 @@ lw_status lw_ooc_permute_rows(void *base, int64_t N, size_t row, int L, int to_m
         size_t x0 = (size_t)i * per;
         if (x0 >= row) continue;
         size_t nx = row - x0 < per ? row - x0 : per;
-        bad |= permute_part(base, N, row, x0, nx, L, to_mallat) != 0;
+        bad |= permute_part(base, N, pitch, x0, nx, L, to_mallat) != 0;
     }
     if (bad) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the row buffers of the in-place reorder");
     return LW_OK;

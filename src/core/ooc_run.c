@@ -30,7 +30,8 @@ typedef struct ooc_pass {
     int64_t shape[LW_MAX_RANK];
     int naxes, axes[LW_MAX_AXES];
     int t0;                 /* axis 0 is transformed (else a slab is a group of items) */
-    size_t es, row;         /* bytes of an element, of an index of axis 0 */
+    size_t es, row;         /* bytes of an element, of an index of axis 0 (compact, on the device) */
+    int64_t hs[LW_MAX_RANK]; /* the host array's byte strides (a corner or grid of a larger array: wider) */
     lw_ooc_slabs sl;
     int L;                  /* levels of the transform */
     int coef_in, mallat, inplace;
@@ -39,7 +40,8 @@ typedef struct ooc_pass {
     sub_entry sub[MAX_SUBS];
     int nsub;
     size_t scr_max;
-    lw_plan *tail;          /* levels L1+1..L on the compact corner, NULL: none */
+    lw_plan *tail;          /* levels L1+1..L on the compact corner on the device, NULL: none */
+    int host_cont;          /* levels L1+1..L by a pass of their own over the host's corner */
     size_t tail_scr;
     int64_t cshape[LW_MAX_RANK];
     size_t crow;            /* bytes of a corner row (an index of its axis 0) */
@@ -132,15 +134,15 @@ static lw_status make_subs(ooc_pass *P, size_t *bytes)
 
 static int64_t round_down(int64_t x, int64_t a) { return x / a * a; }
 
-/* the corner after L1 levels and its plan of levels L1+1..L */
-static lw_status make_tail(ooc_pass *P, int L1)
+/* the corner after L1 levels and (on_device) its plan of levels L1+1..L */
+static lw_status make_tail(ooc_pass *P, int L1, int on_device)
 {
     memcpy(P->cshape, P->shape, sizeof P->cshape);
     for (int d = 0; d < P->rank; d++)
         if (transformed(P, d)) P->cshape[d] = lw_lowpass_length(P->shape[d], L1);
     P->N0 = P->cshape[0];
     P->crow = elems_after(P->cshape, P->rank, 0) * P->es;
-    if (L1 >= P->L) return LW_OK;
+    if (L1 >= P->L || !on_device) return LW_OK;
     lw_config c;
     sub_config(P, &c, P->cshape, P->L - L1);
     return P->mv->make_sub(P->mv->ctx, &c, &P->tail, &P->tail_scr);
@@ -171,49 +173,47 @@ static lw_status fit_slabs(ooc_pass *P, int L1, int64_t E, int64_t cap, int *ok)
     return LW_OK;
 }
 
+/* The levels of one pass, the corner's place, the slabs.  Mallat bands
+ * along axis 0 are whole rows only while axis 0 is the one transformed axis
+ * (a level's other axes split only the corner of the level before, so deeper
+ * levels see a part of each row): with other transformed axes a Mallat pass
+ * does one level.  Levels past the pass run on the compact corner on the
+ * device where it fits beside the slabs, else by a pass of their own over
+ * the host's corner.  Preferred: the most levels per pass, with the slabs'
+ * compute within 16x their core. */
 static lw_status plan_slabs(ooc_pass *P)
 {
     const int64_t N = P->shape[0];
     const size_t R = P->row;
     int lcap = 0; /* levels that split axis 0 (ceil(N / 2^(j-1)) >= 2 for j <= L1) */
     while (lcap < P->L && N > ((int64_t)1 << lcap)) lcap++;
-    /* first with the slabs' compute within 16x their core, then any */
+    if (P->mallat && P->naxes > 1 && lcap > 1) lcap = 1;
     for (int relax = 0; relax < 2; relax++)
-        for (int L1 = lcap; L1 >= 1; L1--) {
-            const int64_t a = (int64_t)1 << L1, E = lw_ooc_halo(P->p->wav->halo, L1);
-            if (P->sl.periodic && E >= N) continue;
-            drop_plans(P);
-            lw_status st = make_tail(P, L1);
-            if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) {
-                lw_clear_error();
-                continue;
+        for (int L1 = lcap; L1 >= 1; L1--)
+            for (int host_cont = 0; host_cont < 2; host_cont++) {
+                const int64_t a = (int64_t)1 << L1, E = lw_ooc_halo(P->p->wav->halo, L1);
+                if ((P->sl.periodic && E >= N) || (host_cont && L1 == P->L)) continue;
+                drop_plans(P);
+                P->host_cont = host_cont;
+                lw_status st = make_tail(P, L1, !host_cont);
+                if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) {
+                    lw_clear_error();
+                    continue;
+                }
+                LW_TRY(st);
+                int64_t cap = SLAB_TARGET / (int64_t)R, eighth = (N + 7) / 8;
+                if (cap > eighth) cap = eighth;
+                cap = round_down(cap + a - 1, a);
+                if (cap < a) cap = a;
+                if (!relax && cap * 8 < E) cap = round_down(E / 8 + a - 1, a) + a;
+                int ok = 0;
+                LW_TRY(fit_slabs(P, L1, E, cap, &ok));
+                if (ok && (relax || P->sl.Z * 8 >= E)) return LW_OK;
             }
-            LW_TRY(st);
-            int64_t cap = SLAB_TARGET / (int64_t)R, eighth = (N + 7) / 8;
-            if (cap > eighth) cap = eighth;
-            cap = round_down(cap + a - 1, a);
-            if (cap < a) cap = a;
-            if (!relax && cap * 8 < E) cap = round_down(E / 8 + a - 1, a) + a;
-            int ok = 0;
-            LW_TRY(fit_slabs(P, L1, E, cap, &ok));
-            if (ok && (relax || P->sl.Z * 8 >= E)) return LW_OK;
-        }
     drop_plans(P);
     return lw_fail(LW_ERR_DEVICE_OUT_OF_MEMORY,
                    "out of core: a device budget of %zu bytes is too small for slabs of rows of %zu bytes with "
                    "their halos (raise device_memory_limit)", P->mv->budget, R);
-}
-
-/* groups of whole items along axis 0 (no halo); 0 in *ok when one item does not fit */
-static lw_status plan_groups(ooc_pass *P, int *ok)
-{
-    const int64_t N = P->shape[0];
-    int64_t cap = SLAB_TARGET / (int64_t)P->row, eighth = (N + 7) / 8;
-    if (cap > eighth) cap = eighth;
-    if (cap < 1) cap = 1;
-    P->sl.periodic = 0;
-    P->N0 = 0, P->crow = 0;
-    return fit_slabs(P, 0, 0, cap, ok);
 }
 
 /* ---- copies ------------------------------------------------------------------- */
@@ -260,33 +260,44 @@ static lw_status copy_nd(const ooc_pass *P, int kind, char *dst, const char *src
     return LW_OK;
 }
 
-/* cnt whole rows: host rows h0, h0 + hs, ... <-> device rows d0.. (contiguous) */
+/* the byte strides of the compact layout of shape */
+static void compact_strides(const ooc_pass *P, const int64_t *shape, int64_t *st)
+{
+    for (int d = 0; d < P->rank; d++) st[d] = (int64_t)(elems_after(shape, P->rank, d) * P->es);
+}
+
+/* cnt whole rows: host rows h0, h0 + hs, ... <-> device rows d0.. (compact) */
 static lw_status move_rows(const ooc_pass *P, int kind, char *host, int64_t h0, int64_t hs, char *dev, int64_t d0,
                            int64_t cnt, int q)
 {
     if (cnt <= 0) return LW_OK;
-    const int64_t R = (int64_t)P->row, c[2] = {cnt, R / (int64_t)P->es};
-    const int64_t es = (int64_t)P->es, hst[2] = {hs * R, es}, dst[2] = {R, es};
-    char *h = host + h0 * R, *d = dev + d0 * R;
-    if (kind == LW_OOC_UP) return copy_nd(P, kind, d, h, 2, c, dst, hst, q);
-    return copy_nd(P, kind, h, d, 2, c, hst, dst, q);
+    int64_t c[LW_MAX_RANK], hst[LW_MAX_RANK], dst[LW_MAX_RANK];
+    compact_strides(P, P->shape, dst);
+    memcpy(c, P->shape, sizeof c);
+    memcpy(hst, P->hs, sizeof hst);
+    c[0] = cnt, hst[0] = hs * P->hs[0];
+    char *h = host + h0 * P->hs[0], *d = dev + d0 * (int64_t)P->row;
+    if (kind == LW_OOC_UP) return copy_nd(P, kind, d, h, P->rank, c, dst, hst, q);
+    return copy_nd(P, kind, h, d, P->rank, c, hst, dst, q);
 }
 
-/* The corner part of cnt lowpass rows: in the full layout from `full` at
- * `fstride` bytes apart (the part: the first lowpass samples of each
- * transformed axis, Mallat; every 2^L1-th, interleaved), in the compact
- * corner from `comp`; to_comp says which way. */
-static lw_status corner_rows(const ooc_pass *P, int kind, char *full, int64_t fstride, char *comp, int64_t cnt,
-                             int to_comp, int q)
+/* The corner part of cnt lowpass rows: in the full layout from `full` (on
+ * the host, or compact on the device) with fstride bytes from one to the
+ * next (the part: the first lowpass samples of each transformed axis,
+ * Mallat; every 2^L1-th, interleaved), in the compact corner from `comp`;
+ * to_comp says which way. */
+static lw_status corner_rows(const ooc_pass *P, int kind, char *full, int64_t fstride, int on_host, char *comp,
+                             int64_t cnt, int to_comp, int q)
 {
     int64_t c[LW_MAX_RANK], fs[LW_MAX_RANK], cs[LW_MAX_RANK];
-    const int64_t es = (int64_t)P->es, a = (int64_t)1 << P->sl.L1;
-    c[0] = cnt, fs[0] = fstride, cs[0] = (int64_t)P->crow;
-    for (int d = 1; d < P->rank; d++) {
-        c[d] = P->cshape[d];
-        fs[d] = (int64_t)elems_after(P->shape, P->rank, d) * es * (!P->mallat && transformed(P, d) ? a : 1);
-        cs[d] = (int64_t)elems_after(P->cshape, P->rank, d) * es;
-    }
+    const int64_t a = (int64_t)1 << P->sl.L1;
+    compact_strides(P, P->shape, fs);
+    if (on_host) memcpy(fs, P->hs, sizeof fs);
+    compact_strides(P, P->cshape, cs);
+    memcpy(c, P->cshape, sizeof c);
+    c[0] = cnt, fs[0] = fstride;
+    for (int d = 1; d < P->rank; d++)
+        if (!P->mallat && transformed(P, d)) fs[d] *= a;
     if (to_comp) return copy_nd(P, kind, comp, full, P->rank, c, cs, fs, q);
     return copy_nd(P, kind, full, comp, P->rank, c, fs, cs, q);
 }
@@ -367,8 +378,8 @@ static lw_status overlay_corner(const ooc_pass *P, char *slot, int64_t e0, int64
     while (g < end) {
         int64_t to = g < 0 ? (end < 0 ? end : 0) : g < P->N0 ? (end < P->N0 ? end : P->N0) : end;
         int64_t w = g < 0 ? g + P->N0 : g < P->N0 ? g : g - P->N0;
-        LW_TRY(corner_rows(P, LW_OOC_D2D, slot + i * ls * R, ls * R, (char *)P->ll2 + w * (int64_t)P->crow, to - g, 0,
-                           q));
+        LW_TRY(corner_rows(P, LW_OOC_D2D, slot + i * ls * R, ls * R, 0, (char *)P->ll2 + w * (int64_t)P->crow, to - g,
+                           0, q));
         i += to - g, g = to;
     }
     return LW_OK;
@@ -410,7 +421,7 @@ static lw_status run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
     if (P->tail && !P->coef_in) { /* the core's lowpass corner part to ll */
         const int64_t a = (int64_t)1 << L1, ls = low_stride(P);
         int64_t g0 = lw_ooc_band_count(0, (int)L1, z0), g1 = lw_ooc_band_count(0, (int)L1, z1);
-        LW_TRY(corner_rows(P, LW_OOC_D2D, so + (g0 - e0 / a) * ls * R, ls * R, (char *)P->ll + g0 * (int64_t)P->crow,
+        LW_TRY(corner_rows(P, LW_OOC_D2D, so + (g0 - e0 / a) * ls * R, ls * R, 0, (char *)P->ll + g0 * (int64_t)P->crow,
                            g1 - g0, 1, q));
     }
     return LW_OK;
@@ -435,7 +446,7 @@ static lw_status alloc_pass(ooc_pass *P)
     return LW_OK;
 }
 
-static void free_pass(ooc_pass *P)
+static void free_buffers(ooc_pass *P)
 {
     const lw_ooc_mover *mv = P->mv;
     for (int q = 0; q < LW_OOC_QUEUES; q++) {
@@ -445,7 +456,6 @@ static void free_pass(ooc_pass *P)
     mv->release(mv->ctx, P->ll), mv->release(mv->ctx, P->ll2), mv->release(mv->ctx, P->tscr);
     mv->release(mv->ctx, P->head);
     P->ll = P->ll2 = P->tscr = P->head = NULL;
-    drop_plans(P);
 }
 
 static int perm_threads(const ooc_pass *P)
@@ -458,21 +468,48 @@ static int perm_threads(const ooc_pass *P)
 #endif
 }
 
-/* Levels L..L1+1 first (coefficients in), or last; the permutation of rows in
- * place (Mallat); the slabs. */
-static lw_status exec_pass(ooc_pass *P, const char *in, char *out)
+/* the rows of the host array between interleaved and Mallat order along
+ * axis 0: each contiguous run of a row's elements moves with its rows */
+static lw_status permute_host(const ooc_pass *P, char *base, int to_mallat)
+{
+    int64_t cnt[LW_MAX_RANK], st[LW_MAX_RANK];
+    int n = 0;
+    for (int d = 1; d < P->rank; d++)
+        if (P->shape[d] > 1) cnt[n] = P->shape[d], st[n] = P->hs[d], n++;
+    for (int i = n - 1; i >= 1; i--)
+        if (st[i - 1] == cnt[i] * st[i]) {
+            cnt[i - 1] *= cnt[i], st[i - 1] = st[i];
+            for (int j = i; j < n - 1; j++) cnt[j] = cnt[j + 1], st[j] = st[j + 1];
+            n--;
+        }
+    size_t run = P->es;
+    if (n > 0 && st[n - 1] == (int64_t)P->es) run = (size_t)cnt[--n] * P->es;
+    int64_t idx[LW_MAX_RANK] = {0};
+    for (;;) {
+        int64_t off = 0;
+        for (int d = 0; d < n; d++) off += idx[d] * st[d];
+        LW_TRY(lw_ooc_permute_rows(base + off, P->shape[0], (size_t)P->hs[0], run, P->sl.L1, to_mallat,
+                                   perm_threads(P)));
+        int d = n - 1;
+        while (d >= 0 && ++idx[d] == cnt[d]) idx[d--] = 0;
+        if (d < 0) break;
+    }
+    return LW_OK;
+}
+
+/* The slabs, with the levels on the device's corner (first for coefficients
+ * in, last for coefficients out) and the permutation of rows in place. */
+static lw_status run_slabs(ooc_pass *P, const char *in, char *out)
 {
     const lw_ooc_mover *mv = P->mv;
     const int reorder = P->inplace && P->mallat && P->t0;
-    const int64_t ls = low_stride(P), R = (int64_t)P->row;
+    const int64_t ls = low_stride(P);
     if (P->tail && P->coef_in) { /* the corner up before the rows move, its levels while they do */
-        LW_TRY(corner_rows(P, LW_OOC_UP, (char *)in, ls * R, P->ll, P->N0, 1, 0));
+        LW_TRY(corner_rows(P, LW_OOC_UP, (char *)in, ls * P->hs[0], 1, P->ll, P->N0, 1, 0));
         LW_TRY(mv->run(mv->ctx, P->tail, P->ll, P->ll2, P->tscr, 0));
-        LW_TRY(mv->record(mv->ctx, EV_TAIL, 0));
         if (reorder) LW_TRY(mv->finish(mv->ctx));
     }
-    if (reorder && P->coef_in)
-        LW_TRY(lw_ooc_permute_rows(out, P->shape[0], P->row, P->sl.L1, 0, perm_threads(P)));
+    if (reorder && P->coef_in) LW_TRY(permute_host(P, out, 0));
     if (P->head) LW_TRY(move_rows(P, LW_OOC_UP, (char *)in, 0, 1, P->head, 0, P->sl.E, 0));
     if (P->head || (P->tail && P->coef_in)) {
         LW_TRY(mv->record(mv->ctx, EV_TAIL, 0));
@@ -487,41 +524,48 @@ static lw_status exec_pass(ooc_pass *P, const char *in, char *out)
         LW_TRY(mv->run(mv->ctx, P->tail, P->ll, P->ll2, P->tscr, 0));
     }
     LW_TRY(mv->finish(mv->ctx));
-    if (reorder && !P->coef_in)
-        LW_TRY(lw_ooc_permute_rows(out, P->shape[0], P->row, P->sl.L1, 1, perm_threads(P)));
+    if (reorder && !P->coef_in) LW_TRY(permute_host(P, out, 1));
     if (P->tail && !P->coef_in) {
-        LW_TRY(corner_rows(P, LW_OOC_DOWN, out, ls * R, P->ll2, P->N0, 0, 0));
+        LW_TRY(corner_rows(P, LW_OOC_DOWN, out, ls * P->hs[0], 1, P->ll2, P->N0, 0, 0));
         LW_TRY(mv->finish(mv->ctx));
     }
     return LW_OK;
 }
 
-/* ---- the whole array ------------------------------------------------------------ */
-
-/* The pass over an array whose axis 0 is the plan's axis `from` (the axes
- * before it flattened into axis 0 when `flatten`, which is then a batch
- * axis). */
-static void pass_init(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, int from, int flatten, int inplace)
+static lw_status run_pass(ooc_pass *P, const char *in, char *out)
 {
-    const lw_geometry *g = &p->geo;
+    lw_status st = alloc_pass(P);
+    if (st == LW_OK) st = run_slabs(P, in, out);
+    if (st != LW_OK) P->mv->finish(P->mv->ctx); /* nothing left in flight on the buffers */
+    free_buffers(P);
+    return st;
+}
+
+/* ---- arrays ------------------------------------------------------------------- */
+
+/* An array on the host: shape, transformed axes, levels, byte strides. */
+typedef struct ooc_array {
+    int rank;
+    int64_t shape[LW_MAX_RANK];
+    int naxes, axes[LW_MAX_AXES];
+    int L;
+    int64_t hs[LW_MAX_RANK];
+} ooc_array;
+
+static void pass_init(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, const ooc_array *A, int inplace)
+{
     memset(P, 0, sizeof *P);
     P->p = p, P->mv = mv;
     P->es = lw_dtype_size(p->cfg.dtype);
-    P->L = g->levels;
+    P->L = A->L;
     P->coef_in = lw_dir_coarse_first(p->cfg.direction);
     P->mallat = p->cfg.layout == LW_MALLAT;
     P->inplace = inplace;
-    int r = 0;
-    if (flatten) {
-        int64_t outer = 1;
-        for (int d = 0; d < from; d++) outer *= g->shape[d];
-        P->shape[r++] = outer;
-    }
-    for (int d = from; d < g->rank; d++) P->shape[r++] = g->shape[d];
-    P->rank = r;
-    const int shift = flatten ? 1 - from : -from;
-    P->naxes = g->naxes;
-    for (int a = 0; a < g->naxes; a++) P->axes[a] = g->axes[a] + shift;
+    P->rank = A->rank;
+    memcpy(P->shape, A->shape, sizeof P->shape);
+    memcpy(P->hs, A->hs, sizeof P->hs);
+    P->naxes = A->naxes;
+    memcpy(P->axes, A->axes, sizeof P->axes);
     P->t0 = transformed(P, 0);
     P->row = elems_after(P->shape, P->rank, 0) * P->es;
     P->sl.N = P->shape[0];
@@ -531,54 +575,140 @@ static void pass_init(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, int
     P->host_bands = P->t0 && P->mallat && !inplace;
 }
 
-/* plan the pass of the array: groups of whole items when axis 0 is a batch
- * axis and one fits, else slabs of each item */
-static lw_status plan_array(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, int inplace, int64_t *items)
+static void copy_host(char *dst, const char *src, size_t n)
+{
+    const size_t piece = (size_t)16 << 20;
+    const int64_t parts = (int64_t)((n + piece - 1) / piece);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int64_t i = 0; i < parts; i++) {
+        size_t o = (size_t)i * piece;
+        memcpy(dst + o, src + o, n - o < piece ? n - o : piece);
+    }
+}
+
+/* An array whose axis 0 is transformed: a pass of slabs, and a pass over
+ * the corner for the levels the first one leaves to the host. */
+static lw_status run_array(const lw_plan *p, const lw_ooc_mover *mv, const ooc_array *A, const char *in, char *out)
+{
+    ooc_pass P;
+    pass_init(&P, p, mv, A, in == out);
+    lw_status st = plan_slabs(&P);
+    if (st == LW_OK && P.host_cont && P.coef_in && in != out) {
+        /* the corner's levels must come first, in place: on a copy of the input */
+        size_t bytes = (size_t)A->shape[0] * (size_t)A->hs[0];
+        drop_plans(&P);
+        copy_host(out, in, bytes);
+        in = out;
+        pass_init(&P, p, mv, A, 1);
+        st = plan_slabs(&P);
+    }
+    ooc_array C;
+    if (st == LW_OK && P.host_cont) {
+        C = *A;
+        memcpy(C.shape, P.cshape, sizeof C.shape);
+        C.L = A->L - P.sl.L1;
+        for (int d = 0; d < A->rank; d++)
+            if (!P.mallat && transformed(&P, d)) C.hs[d] *= (int64_t)1 << P.sl.L1;
+    }
+    if (st == LW_OK && P.host_cont && P.coef_in) st = run_array(p, mv, &C, out, out);
+    if (st == LW_OK) st = run_pass(&P, in, out);
+    if (st == LW_OK && P.host_cont && !P.coef_in) st = run_array(p, mv, &C, out, out);
+    drop_plans(&P);
+    return st;
+}
+
+/* The array of the plan, from axis `from` on (the axes before flattened into
+ * axis 0 when `flatten`). */
+static void array_of(const lw_plan *p, int from, int flatten, ooc_array *A)
+{
+    const lw_geometry *g = &p->geo;
+    memset(A, 0, sizeof *A);
+    int r = 0;
+    if (flatten) {
+        int64_t outer = 1;
+        for (int d = 0; d < from; d++) outer *= g->shape[d];
+        A->shape[r++] = outer;
+    }
+    for (int d = from; d < g->rank; d++) A->shape[r++] = g->shape[d];
+    A->rank = r;
+    const int shift = flatten ? 1 - from : -from;
+    A->naxes = g->naxes;
+    for (int a = 0; a < g->naxes; a++) A->axes[a] = g->axes[a] + shift;
+    A->L = g->levels;
+    const size_t es = lw_dtype_size(p->cfg.dtype);
+    for (int d = 0; d < r; d++) A->hs[d] = (int64_t)(elems_after(A->shape, r, d) * es);
+}
+
+/* groups of whole items when axis 0 is a batch axis and one fits (planned
+ * in P, *groups 1), else each item's array in A (*items of them) */
+static lw_status plan_top(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, int inplace, ooc_array *A,
+                          int64_t *items, int *groups)
 {
     const int from = p->geo.axes[0];
-    *items = 1;
+    *items = 1, *groups = 0;
     if (from > 0) {
-        pass_init(P, p, mv, from, 1, inplace);
+        array_of(p, from, 1, A);
+        pass_init(P, p, mv, A, inplace);
+        const int64_t N = P->shape[0];
+        int64_t cap = SLAB_TARGET / (int64_t)P->row, eighth = (N + 7) / 8;
+        if (cap > eighth) cap = eighth;
+        if (cap < 1) cap = 1;
         int ok = 0;
-        LW_TRY(plan_groups(P, &ok));
-        if (ok) return LW_OK;
+        LW_TRY(fit_slabs(P, 0, 0, cap, &ok));
+        if (ok) {
+            *groups = 1;
+            return LW_OK;
+        }
         drop_plans(P);
         for (int d = 0; d < from; d++) *items *= p->geo.shape[d];
     }
-    pass_init(P, p, mv, from, 0, inplace);
-    return plan_slabs(P);
+    array_of(p, from, 0, A);
+    return LW_OK;
 }
 
 lw_status lw_ooc_execute(const lw_plan *p, const lw_ooc_mover *m, const void *in, void *out)
 {
     if (p->geo.levels == 0 || p->geo.naxes == 0) return lw_fail(LW_ERR_INTERNAL, "out of core: nothing to transform");
     ooc_pass P;
+    ooc_array A;
     int64_t items = 1;
-    lw_status st = plan_array(&P, p, m, in == out, &items);
-    if (st == LW_OK) st = alloc_pass(&P);
-    const size_t item = elems_after(P.shape, P.rank, -1) * P.es;
-    for (int64_t i = 0; i < items && st == LW_OK; i++)
-        st = exec_pass(&P, (const char *)in + (size_t)i * item, (char *)out + (size_t)i * item);
-    if (st != LW_OK) m->finish(m->ctx); /* nothing left in flight on the buffers */
-    free_pass(&P);
-    return st;
+    int groups = 0;
+    LW_TRY(plan_top(&P, p, m, in == out, &A, &items, &groups));
+    if (groups) {
+        lw_status st = run_pass(&P, in, out);
+        drop_plans(&P);
+        return st;
+    }
+    const size_t item = (size_t)A.shape[0] * (size_t)A.hs[0];
+    for (int64_t i = 0; i < items; i++)
+        LW_TRY(run_array(p, m, &A, (const char *)in + (size_t)i * item, (char *)out + (size_t)i * item));
+    return LW_OK;
 }
 
 lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, char *buf, size_t len)
 {
     ooc_pass P;
+    ooc_array A;
     int64_t items = 1;
-    LW_TRY(plan_array(&P, p, m, 0, &items));
-    size_t used = strlen(buf);
-    size_t need = 0;
+    int groups = 0;
+    LW_TRY(plan_top(&P, p, m, 0, &A, &items, &groups));
+    if (!groups) {
+        pass_init(&P, p, m, &A, 0);
+        LW_TRY(plan_slabs(&P));
+    }
+    size_t used = strlen(buf), need = 0;
     lw_status st = make_subs(&P, &need);
     if (st == LW_OK && used < len) {
-        if (P.t0)
+        if (!groups)
             snprintf(buf + used, len - used,
                      "out of core: %lld item(s), each %lld slabs of %lld rows (halo %lld, %d level(s) per pass%s), "
                      "%zu device bytes\n",
                      (long long)items, (long long)P.sl.n, (long long)P.sl.Z, (long long)P.sl.E, P.sl.L1,
-                     P.tail ? ", the rest on the lowpass corner" : "", need);
+                     P.tail ? ", the rest on the lowpass corner on the device"
+                            : P.host_cont ? ", the rest by passes over the lowpass corner" : "",
+                     need);
         else
             snprintf(buf + used, len - used, "out of core: %lld groups of %lld items, %zu device bytes\n",
                      (long long)P.sl.n, (long long)P.sl.Z, need);

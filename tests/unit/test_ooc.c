@@ -291,12 +291,12 @@ static void permutation(void)
                 unsigned char *a = malloc((size_t)N * row), *b = malloc((size_t)N * row);
                 for (size_t i = 0; i < (size_t)N * row; i++) a[i] = (unsigned char)(i * 7 + (i / row) * 13);
                 memcpy(b, a, (size_t)N * row);
-                CHECK(lw_ooc_permute_rows(b, N, row, L, 1, th) == LW_OK, "permute");
+                CHECK(lw_ooc_permute_rows(b, N, row, row, L, 1, th) == LW_OK, "permute");
                 int placed = 1;
                 for (int64_t p = 0; p < N && placed; p++)
                     placed = memcmp(b + (size_t)lw_ooc_mallat_row(L, N, p) * row, a + (size_t)p * row, row) == 0;
                 CHECK(placed, "L %d N %lld: a row not at its Mallat place", L, (long long)N);
-                CHECK(lw_ooc_permute_rows(b, N, row, L, 0, th) == LW_OK, "permute back");
+                CHECK(lw_ooc_permute_rows(b, N, row, row, L, 0, th) == LW_OK, "permute back");
                 CHECK(memcmp(a, b, (size_t)N * row) == 0, "L %d N %lld threads %d: not back", L, (long long)N, th);
                 free(a), free(b);
             }
