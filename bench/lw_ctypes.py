@@ -11,7 +11,8 @@ class LwConfig(ctypes.Structure):
                 ("mode", ctypes.c_int), ("layout", ctypes.c_int), ("levels", ctypes.c_int),
                 ("direction", ctypes.c_int), ("integer", ctypes.c_int), ("backend", ctypes.c_int),
                 ("flags", ctypes.c_uint), ("scheme", ctypes.c_char_p), ("threads", ctypes.c_int),
-                ("tuning", ctypes.c_char_p), ("gain", ctypes.c_double * 2)]
+                ("tuning", ctypes.c_char_p), ("gain", ctypes.c_double * 2),
+                ("device_memory_limit", ctypes.c_uint64)]
 
 
 class LwBenchResult(ctypes.Structure):

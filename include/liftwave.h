@@ -254,6 +254,16 @@ typedef struct lw_config {
                                     * and nonzero; float transforms of the separable wavelets
                                     * only (not fs, not the integer variants), and not the
                                     * papers' GPU schemes */
+    uint64_t device_memory_limit;  /* CUDA with host pointers: the device bytes a call may
+                                    * hold.  0 = automatic (the device's free memory at plan
+                                    * creation, less 5% of its total or 256 MiB).  An array
+                                    * whose transform needs more (its copies, out of place
+                                    * two, and the engine's workspace) streams through the
+                                    * device in slabs of its axis 0 with their halos, the
+                                    * copies both ways overlapping the transforms: any array
+                                    * that fits host memory, whatever the device's
+                                    * (docs/OUT_OF_CORE.md).  Ignored by the other backends
+                                    * and with LW_FLAG_DEVICE_POINTERS */
 } lw_config;
 
 /* Largest lw_config.threads accepted. */

@@ -41,6 +41,11 @@ void lw_clear_error(void);
 int lw_mul_size(size_t a, size_t b, size_t *out);
 int lw_mul_i64(int64_t a, int64_t b, int64_t *out);
 
+/* lw_config.flags of the library's own sub-plans, never a caller's: a
+ * device-pointer plan run by its owner with the owner's scratch (the CUDA
+ * backend allocates none for it). */
+#define LW_FLAG_EXTERNAL_SCRATCH 0x40000000u
+
 /* ---- wavelet tables ------------------------------------------------------ */
 
 #define LW_MAX_STEPS 4

@@ -8,8 +8,12 @@
  * the data moves through the copy engines, pinned memory directly and
  * pageable memory through the stager's ring (staging_ring.h) or registered
  * for the call, by the plan's tuning; scheduled against the kernels by
- * staging_exec.c (row bands for 2-D, one level or pyramids). */
+ * staging_exec.c (row bands for 2-D, one level or pyramids).  A host array
+ * whose transform needs more device memory than the plan's budget streams
+ * through it in slabs (ooc_cuda.c, src/core/ooc_run.c): its context holds
+ * no device buffers, only the stager, the streams and the events. */
 #include "cuda_exec.h"
+#include "ooc_cuda.h"
 #include "staging_exec.h"
 
 #include <pthread.h>
@@ -46,6 +50,7 @@ typedef struct hctx {
     lw_stager *stg;
     cudaStream_t st[3];
     cudaEvent_t ev[3];
+    cudaEvent_t oev[LW_OOC_EVENTS]; /* out of core */
 } hctx;
 
 typedef struct cuda_impl {
@@ -63,6 +68,8 @@ typedef struct cuda_impl {
     int inverse;
     lw_plan *tr; /* a periodic adjoint: the inverse / forward of the transposed steps (device pointers), which
                   * the fused engines run; NULL: the generic pass's transposed steps */
+    int ooc;           /* host pointers: the array streams through the device (out of core) ... */
+    size_t ooc_budget; /* ... holding at most this many device bytes */
 } cuda_impl;
 
 static lw_status dev_alloc(void **p, size_t bytes, const char *what)
@@ -87,6 +94,8 @@ static void ctx_free(hctx *c)
         if (c->st[i]) cudaStreamDestroy(c->st[i]);
         if (c->ev[i]) cudaEventDestroy(c->ev[i]);
     }
+    for (int i = 0; i < LW_OOC_EVENTS; i++)
+        if (c->oev[i]) cudaEventDestroy(c->oev[i]);
     lw_stager_free(c->stg);
     cudaFree(c->d_ll);
     cudaFree(c->d_ll2);
@@ -101,8 +110,14 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
 {
     hctx *c = calloc(1, sizeof *c);
     if (!c) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a cuda context");
+    lw_status st = LW_OK;
+    if (im->ooc) { /* streamed: the buffers come with each call, within the budget */
+        for (int i = 0; i < LW_OOC_EVENTS && st == LW_OK; i++)
+            st = lw_cuda_check(cudaEventCreateWithFlags(&c->oev[i], cudaEventDisableTiming), "cudaEventCreate");
+        goto streams;
+    }
     /* the output copy comes with the first call out of place (exec_host): in place needs none */
-    lw_status st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
+    st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
     size_t scr = im->s.scratch > im->s.inplace_scratch ? im->s.scratch : im->s.inplace_scratch, ll = 0;
     if (im->tr) { /* host calls run the transposed plan whole */
         const lw_cuda_sched *ts = &((const cuda_impl *)im->tr->impl)->s;
@@ -137,6 +152,7 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
             if (st == LW_OK) st = dev_alloc(&c->d_sscr[i], ss, "a slab's scratch");
         }
     }
+streams:
     for (int i = 0; i < 3 && st == LW_OK; i++) {
         st = lw_cuda_check(cudaStreamCreateWithFlags(&c->st[i], cudaStreamNonBlocking), "cudaStreamCreate");
         if (st == LW_OK)
@@ -215,12 +231,37 @@ static void transposed_plan(lw_plan *plan, cuda_impl *im)
         return;
     lw_config t = *c;
     t.direction = c->direction == LW_FORWARD_ADJOINT ? LW_INVERSE : LW_FORWARD;
-    t.flags = LW_FLAG_DEVICE_POINTERS | (c->flags & LW_FLAG_IN_PLACE);
+    t.flags = LW_FLAG_DEVICE_POINTERS | (c->flags & (LW_FLAG_IN_PLACE | LW_FLAG_EXTERNAL_SCRATCH));
     t.scheme = NULL;
     t.backend = LW_BACKEND_CUDA;
     lw_wavelet_def w;
     lw_wavelet_transpose(plan->wav, &w);
     if (lw_plan_create_with(&im->tr, &t, &w) != LW_OK) im->tr = NULL;
+}
+
+/* Host pointers: the device bytes a call holds in core (the array's copies,
+ * out of place two; the workspace; a pyramid's lowpass bands), against the
+ * budget: lw_config.device_memory_limit, or the free memory now less a
+ * margin.  Over it, the calls stream (out of core). */
+static lw_status choose_ooc(const lw_plan *plan, cuda_impl *im)
+{
+    const size_t n = im->s.bytes, scr = im->s.scratch > im->s.inplace_scratch ? im->s.scratch : im->s.inplace_scratch;
+    const int only_in_place = (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0;
+    size_t need = (only_in_place ? n : 2 * n) + scr + (only_in_place ? 0 : n / 2);
+    size_t budget = (size_t)plan->cfg.device_memory_limit;
+    if (!budget) {
+        size_t fr = 0, tot = 0;
+        CK(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
+        size_t margin = tot / 20 > ((size_t)256 << 20) ? tot / 20 : ((size_t)256 << 20);
+        budget = fr > margin ? fr - margin : 0;
+    }
+    im->ooc_budget = budget;
+    im->ooc = need > budget && plan->geo.levels > 0 && plan->geo.naxes > 0;
+    if (im->ooc && im->s.engine == LWE_SCHEME)
+        return lw_fail(LW_ERR_UNSUPPORTED, "cuda: the papers' schemes (engine %s) run whole arrays only; this one needs "
+                       "%zu device bytes, over the budget of %zu: use scheme auto to stream it", im->s.engine_name,
+                       need, budget);
+    return LW_OK;
 }
 
 static lw_status cuda_plan(lw_plan *plan)
@@ -248,6 +289,7 @@ static lw_status cuda_plan(lw_plan *plan)
                          held, bound);
         im->s.scratch = im->s.inplace_scratch;
     }
+    if (st == LW_OK && !(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)) st = choose_ooc(plan, im);
     if (st == LW_OK) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         const lw_tuning *tu = &plan->tune;
@@ -257,7 +299,7 @@ static lw_status cuda_plan(lw_plan *plan)
         /* without it (it fails only where the whole plan would) the pyramid runs whole;
          * in place the host pipelines (out of place only) are not made */
         lw_config sc[3];
-        if (only_in_place) {
+        if (only_in_place || im->ooc) {
         } else if (lw_host_pyramid_tail_config(plan, &im->s, &tc)) {
             if (lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
         } else if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc, &tc)) {
@@ -278,7 +320,8 @@ static lw_status cuda_plan(lw_plan *plan)
         }
     }
     if (st == LW_OK) {
-        if (plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
+        if ((plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) && !(plan->cfg.flags & LW_FLAG_EXTERNAL_SCRATCH))
+            st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
     }
     if (st != LW_OK) cuda_destroy(plan);
     return st;
@@ -320,10 +363,43 @@ static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in,
     return exec_device_on(plan, im, in, out, st);
 }
 
+/* out of core: the call's host arrays stream through the budget */
+static lw_status exec_ooc(const lw_plan *plan, cuda_impl *im, hctx *c, const void *in, void *out)
+{
+    const size_t n = im->s.bytes;
+    const int reg = lw_stage_use_register(&im->stage, n);
+    lw_host_hold hin, hout;
+    lw_host_hold_begin(in, n, reg, &hin);
+    if (out != in) lw_host_hold_begin(out, n, reg, &hout);
+    else hout.how = hin.how, hout.reg = NULL;
+    lw_ooc_cuda oc;
+    memset(&oc, 0, sizeof oc);
+    oc.stg = c->stg, oc.in = in, oc.out = out, oc.bytes = n;
+    oc.din = hin.how != LW_HOST_PAGEABLE, oc.dout = hout.how != LW_HOST_PAGEABLE;
+    for (int k = 0; k < LW_OOC_QUEUES; k++) oc.st[k] = c->st[k];
+    for (int k = 0; k < LW_OOC_EVENTS; k++) oc.ev[k] = c->oev[k];
+    lw_ooc_mover m;
+    lw_ooc_cuda_mover(&oc, im->ooc_budget, &m);
+    lw_status st = lw_ooc_execute(plan, &m, in, out);
+    if (st != LW_OK) {
+        for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
+        lw_stage_abort(c->stg);
+        cudaGetLastError();
+    }
+    lw_host_hold_end(&hin);
+    lw_host_hold_end(&hout);
+    return st;
+}
+
 static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, void *out)
 {
     hctx *c = NULL;
     LW_TRY(ctx_acquire(im, &c));
+    if (im->ooc) {
+        lw_status so = exec_ooc(plan, im, c, in, out);
+        ctx_release(im, c);
+        return so;
+    }
     const size_t n = im->s.bytes;
     if (out != in && !c->d_out) {
         lw_status sa = dev_alloc(&c->d_out, n, "the output copy");
@@ -412,7 +488,17 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    s->fwd_bands ? "input" : "output");
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,
                s->inplace_scratch, s->leaders_bytes);
-    if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
+    if (im->ooc) {
+        char line[512] = "";
+        lw_appendf(buf, len, "out_of_core: the transform needs more than the %zu bytes of device budget\n",
+                   im->ooc_budget);
+        lw_ooc_cuda oc;
+        memset(&oc, 0, sizeof oc);
+        lw_ooc_mover m;
+        lw_ooc_cuda_mover(&oc, im->ooc_budget, &m);
+        if (lw_ooc_describe(plan, &m, line, sizeof line) == LW_OK) lw_appendf(buf, len, "%s", line);
+        else lw_clear_error();
+    } else if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
         lw_appendf(buf, len,
                    "host_staging: device copies of in and out (%zu bytes each); pageable memory %s: 2 rings of %d "
                    "pinned buffers of %zu bytes, %d copy threads\n",
@@ -458,4 +544,18 @@ int lw_cuda_device_info(char *buf, size_t len)
         }
     }
     return g_ndev;
+}
+
+size_t lw_cuda_sub_scratch(const lw_plan *sub)
+{
+    const cuda_impl *im = sub->impl;
+    if (im->tr) return ((const cuda_impl *)im->tr->impl)->s.scratch;
+    return im->s.scratch;
+}
+
+lw_status lw_cuda_run_sub(const lw_plan *sub, const void *in, void *out, void *scratch, cudaStream_t st)
+{
+    const cuda_impl *im = sub->impl;
+    if (im->tr) return lw_cuda_run(im->tr, &((const cuda_impl *)im->tr->impl)->s, in, out, scratch, st);
+    return lw_cuda_run(sub, &im->s, in, out, scratch, st);
 }

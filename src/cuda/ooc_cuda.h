@@ -1,0 +1,36 @@
+/* The CUDA backend's mover for the out-of-core streaming (src/core/ooc.h):
+ * device memory by cudaMalloc, the host moves through the execution
+ * context's stager (pinned or registered memory straight through the copy
+ * engines, pageable memory through the ring of pinned buffers), the
+ * sub-plans on the context's three streams. */
+#ifndef LW_OOC_CUDA_H
+#define LW_OOC_CUDA_H
+
+#include "core/ooc.h"
+#include "staging_ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lw_ooc_cuda {
+    lw_stager *stg;
+    cudaStream_t st[LW_OOC_QUEUES];
+    cudaEvent_t ev[LW_OOC_EVENTS];
+    const char *in, *out; /* the call's host arrays, `bytes` each */
+    size_t bytes;
+    int din, dout;        /* in / out go straight through the copy engines */
+} lw_ooc_cuda;
+
+/* A mover over c (which must outlive it) with `budget` device bytes. */
+void lw_ooc_cuda_mover(lw_ooc_cuda *c, size_t budget, lw_ooc_mover *m);
+
+/* backend_cuda.c: a device-pointer sub-plan's scratch, and its run on a stream */
+size_t lw_cuda_sub_scratch(const lw_plan *sub);
+lw_status lw_cuda_run_sub(const lw_plan *sub, const void *in, void *out, void *scratch, cudaStream_t st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
