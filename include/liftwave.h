@@ -220,6 +220,15 @@ typedef enum lw_backend {
  * (the papers' GPU schemes and fs on cuda: they copy the input) fails
  * at creation with LW_ERR_UNSUPPORTED.  Not with LW_FLAG_DESTROY_INPUT. */
 #define LW_FLAG_IN_PLACE 0x4u
+/* One side on the device (the cuda backend): LW_FLAG_DEVICE_INPUT, `in` is a
+ * device pointer and `out` host memory (G->C: coefficients computed on the
+ * device come home); LW_FLAG_DEVICE_OUTPUT, the reverse (C->G: raw data goes
+ * up, coefficients stay on the device).  The call is synchronous like a
+ * host-pointer call and moves only the host side (the device side is read
+ * or written in place: no device copy of it).  Both flags together are
+ * LW_FLAG_DEVICE_POINTERS.  in != out; not with LW_FLAG_IN_PLACE. */
+#define LW_FLAG_DEVICE_INPUT 0x8u
+#define LW_FLAG_DEVICE_OUTPUT 0x10u
 
 /* Everything a plan needs.  Initialise with lw_config_init() and change fields. */
 typedef struct lw_config {

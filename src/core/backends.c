@@ -48,7 +48,7 @@ int lw_backend_available(lw_backend b)
 
 lw_status lw_backend_choose(const lw_config *cfg, const lw_backend_ops **ops)
 {
-    int devptr = (cfg->flags & LW_FLAG_DEVICE_POINTERS) != 0;
+    int devptr = (cfg->flags & (LW_FLAG_DEVICE_POINTERS | LW_FLAG_DEVICE_INPUT | LW_FLAG_DEVICE_OUTPUT)) != 0;
     *ops = NULL;
     if (cfg->backend == LW_BACKEND_AUTO) {
         for (int i = 0; i < LW_BACKEND_COUNT; i++) {

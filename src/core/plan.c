@@ -66,8 +66,14 @@ static lw_status plan_create(lw_plan **out, const lw_config *cfg, const lw_wavel
     lw_plan *p = calloc(1, sizeof *p);
     if (!p) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a plan");
     p->cfg = *cfg;
+    const unsigned one_side = LW_FLAG_DEVICE_INPUT | LW_FLAG_DEVICE_OUTPUT;
+    if ((p->cfg.flags & one_side) == one_side || (p->cfg.flags & LW_FLAG_DEVICE_POINTERS))
+        p->cfg.flags = (p->cfg.flags & ~one_side) | LW_FLAG_DEVICE_POINTERS; /* both sides: device pointers */
     lw_status st = lw_geometry_init(&p->geo, cfg);
-    if (st == LW_OK) st = lw_backend_choose(cfg, &p->ops);
+    if (st == LW_OK) st = lw_backend_choose(&p->cfg, &p->ops);
+    if (st == LW_OK && (p->cfg.flags & one_side) && (p->cfg.flags & LW_FLAG_IN_PLACE))
+        st = lw_fail(LW_ERR_INVALID_ARGUMENT, "LW_FLAG_IN_PLACE with one side on the device (LW_FLAG_DEVICE_INPUT or "
+                                              "LW_FLAG_DEVICE_OUTPUT): in place both are the same array");
     if (st == LW_OK && cfg->scheme) {
         if (strlen(cfg->scheme) >= sizeof p->scheme)
             st = lw_fail(LW_ERR_INVALID_ARGUMENT, "scheme name too long");
@@ -111,6 +117,9 @@ lw_status lw_execute(const lw_plan *plan, const void *in, void *out)
     if (!in || !out) return lw_fail(LW_ERR_INVALID_ARGUMENT, "NULL data pointer");
     if ((plan->cfg.flags & LW_FLAG_IN_PLACE) && in != out)
         return lw_fail(LW_ERR_INVALID_ARGUMENT, "the plan was made with LW_FLAG_IN_PLACE: in and out must be the same");
+    if ((plan->cfg.flags & (LW_FLAG_DEVICE_INPUT | LW_FLAG_DEVICE_OUTPUT)) && in == out)
+        return lw_fail(LW_ERR_INVALID_ARGUMENT, "one side on the device (LW_FLAG_DEVICE_INPUT / _OUTPUT): in and out "
+                       "are different arrays, one on the device and one in host memory");
     return plan->ops->execute(plan, in, out);
 }
 

@@ -68,6 +68,7 @@ typedef struct cuda_impl {
     int inverse;
     lw_plan *tr; /* a periodic adjoint: the inverse / forward of the transposed steps (device pointers), which
                   * the fused engines run; NULL: the generic pass's transposed steps */
+    int dev_in, dev_out; /* one side on the device (LW_FLAG_DEVICE_INPUT / _OUTPUT) */
     int ooc;           /* host pointers: the array streams through the device (out of core) ... */
     size_t ooc_budget; /* ... holding at most this many device bytes */
 } cuda_impl;
@@ -116,8 +117,9 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
             st = lw_cuda_check(cudaEventCreateWithFlags(&c->oev[i], cudaEventDisableTiming), "cudaEventCreate");
         goto streams;
     }
-    /* the output copy comes with the first call out of place (exec_host): in place needs none */
-    st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
+    /* the output copy comes with the first call out of place (exec_host): in place needs none;
+     * an input on the device is read where it is */
+    if (!im->dev_in) st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
     size_t scr = im->s.scratch > im->s.inplace_scratch ? im->s.scratch : im->s.inplace_scratch, ll = 0;
     if (im->tr) { /* host calls run the transposed plan whole */
         const lw_cuda_sched *ts = &((const cuda_impl *)im->tr->impl)->s;
@@ -289,7 +291,9 @@ static lw_status cuda_plan(lw_plan *plan)
                          held, bound);
         im->s.scratch = im->s.inplace_scratch;
     }
-    if (st == LW_OK && !(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)) st = choose_ooc(plan, im);
+    im->dev_in = (plan->cfg.flags & LW_FLAG_DEVICE_INPUT) != 0, im->dev_out = (plan->cfg.flags & LW_FLAG_DEVICE_OUTPUT) != 0;
+    if (st == LW_OK && !(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) && !im->dev_in && !im->dev_out)
+        st = choose_ooc(plan, im);
     if (st == LW_OK) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         const lw_tuning *tu = &plan->tune;
@@ -401,7 +405,7 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
         return so;
     }
     const size_t n = im->s.bytes;
-    if (out != in && !c->d_out) {
+    if (out != in && !c->d_out && !im->dev_out) {
         lw_status sa = dev_alloc(&c->d_out, n, "the output copy");
         if (sa != LW_OK) {
             ctx_release(im, c);
@@ -409,10 +413,10 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
         }
     }
     const int reg = lw_stage_use_register(&im->stage, n);
-    lw_host_hold hin, hout;
-    lw_host_hold_begin(in, n, reg, &hin);
-    if (out != in) lw_host_hold_begin(out, n, reg, &hout);
-    else hout.how = hin.how, hout.reg = NULL;
+    lw_host_hold hin = {LW_HOST_PINNED, NULL}, hout = {LW_HOST_PINNED, NULL};
+    if (!im->dev_in) lw_host_hold_begin(in, n, reg, &hin);
+    if (out == in) hout.how = hin.how, hout.reg = NULL;
+    else if (!im->dev_out) lw_host_hold_begin(out, n, reg, &hout);
     lw_host_call h;
     memset(&h, 0, sizeof h);
     h.p = plan, h.s = &im->s, h.stg = c->stg;
@@ -421,6 +425,8 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     for (int k = 0; k < 3; k++) h.st[k] = c->st[k], h.ev[k] = c->ev[k];
     h.d_in = c->d_in, h.d_out = c->d_out, h.d_scr = c->d_scr, h.d_ll = c->d_ll, h.d_ll2 = c->d_ll2;
     h.din = hin.how != LW_HOST_PAGEABLE, h.dout = hout.how != LW_HOST_PAGEABLE;
+    if (im->dev_in) h.d_in = (void *)in, h.din = LW_STAGE_DEVICE; /* read where it is */
+    if (im->dev_out) h.d_out = out, h.dout = LW_STAGE_DEVICE;     /* written where it is */
     if (im->tail) h.tail = im->tail, h.tail_s = &((const cuda_impl *)im->tail->impl)->s;
     if (im->groups) {
         h.per = im->per, h.groups = im->groups;

@@ -22,7 +22,10 @@ void lw_stager_free(lw_stager *s);
  * upload returns once its last chunk is in a ring buffer (the caller may
  * then reuse nothing of the device side until st says so, as with any
  * asynchronous copy); a download leaves chunks pending in the ring, and the
- * host buffer holds the data only after lw_stage_drain. */
+ * host buffer holds the data only after lw_stage_drain.  direct ==
+ * LW_STAGE_DEVICE: the "host" side is the caller's device array: a copy on
+ * the device, none when both sides are the same place. */
+#define LW_STAGE_DEVICE 2 /* direct: the "host" side is device memory too (one side on the device) */
 lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev, int direct, cudaStream_t st);
 lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *dev, int direct, cudaStream_t st);
 /* Wait for every pending download and copy it out to the host. */

@@ -9,6 +9,10 @@
  *     out-of-place call is left as it was;
  *   - a budget too small for the halos: LW_ERR_DEVICE_OUT_OF_MEMORY naming
  *     device_memory_limit;
+ *   - one side on the device (LW_FLAG_DEVICE_INPUT: G->C, LW_FLAG_DEVICE_OUTPUT:
+ *     C->G) equal to the host-pointer run on 1-D, 2-D (both layouts, both
+ *     modes, 1 and 3 levels), 3-D and a batch, forward and inverse, float32
+ *     and int32; the device input left as it was; in == out refused;
  *   - timing (information, LW_GPU_QUICK skips it): 8192^2 float32 cdf97, 1
  *     and 5 levels, forward, pinned, a 64 MiB budget, against the copy
  *     engines' bound measured in the same run.
@@ -41,7 +45,7 @@ static const shape_case quick_shapes[] = {
     {2, 0, {0}, {300, 260}, 160 << 10},
 };
 
-static long g_ooc_runs, g_described;
+static long g_ooc_runs, g_described, g_placed;
 
 static void fill(void *x, size_t n, lw_dtype t)
 {
@@ -164,6 +168,82 @@ static void too_small(void)
     lw_destroy(p);
 }
 
+/* one side on the device against the host-pointer plan */
+static void placement_one(const lw_config *c0, const char *label)
+{
+    lw_config c = *c0;
+    c.backend = LW_BACKEND_CUDA;
+    lw_plan *ref = NULL, *gc = NULL, *cg = NULL;
+    if (lw_plan_create(&ref, &c) != LW_OK) return;
+    c.flags = LW_FLAG_DEVICE_INPUT;
+    CHECK(lw_plan_create(&gc, &c) == LW_OK, "%s: G->C plan: %s", label, lw_last_error());
+    c.flags = LW_FLAG_DEVICE_OUTPUT;
+    CHECK(lw_plan_create(&cg, &c) == LW_OK, "%s: C->G plan: %s", label, lw_last_error());
+    size_t n = 1, es = lw_dtype_size(c.dtype);
+    for (int d = 0; d < c.rank; d++) n *= (size_t)c.shape[d];
+    void *x = malloc(n * es), *r = malloc(n * es), *y = malloc(n * es), *back = malloc(n * es), *dx = NULL, *dy = NULL;
+    cudaMalloc(&dx, n * es);
+    cudaMalloc(&dy, n * es);
+    fill(x, n, c.dtype);
+    cudaMemcpy(dx, x, n * es, cudaMemcpyHostToDevice);
+    lw_status s0 = lw_execute(ref, x, r);
+    if (s0 == LW_OK && gc && cg) {
+        memset(y, 0x7f, n * es);
+        lw_status st = lw_execute(gc, dx, y);
+        CHECK(st == LW_OK, "%s: G->C: %s", label, lw_last_error());
+        CHECK(st != LW_OK || memcmp(r, y, n * es) == 0, "%s: G->C differs from the host-pointer run", label);
+        cudaMemcpy(back, dx, n * es, cudaMemcpyDeviceToHost);
+        CHECK(memcmp(back, x, n * es) == 0, "%s: G->C changed the device input", label);
+        cudaMemset(dy, 0x7f, n * es);
+        st = lw_execute(cg, x, dy);
+        CHECK(st == LW_OK, "%s: C->G: %s", label, lw_last_error());
+        cudaMemcpy(back, dy, n * es, cudaMemcpyDeviceToHost);
+        CHECK(st != LW_OK || memcmp(r, back, n * es) == 0, "%s: C->G differs from the host-pointer run", label);
+        CHECK(lw_execute(cg, dx, dx) == LW_ERR_INVALID_ARGUMENT, "%s: in == out with one side on the device", label);
+        g_placed++;
+    }
+    cudaFree(dx), cudaFree(dy);
+    free(x), free(r), free(y), free(back);
+    lw_destroy(ref), lw_destroy(gc), lw_destroy(cg);
+}
+
+static void placement(int quick)
+{
+    static const shape_case sh[] = {
+        {1, 0, {0}, {100000}, 0},
+        {2, 0, {0}, {1000, 800}, 0},
+        {3, 0, {0}, {64, 48, 40}, 0},
+        {3, 2, {1, 2}, {4, 300, 256}, 0},
+    };
+    char label[200];
+    for (size_t si = 0; si < sizeof sh / sizeof *sh; si++)
+        for (int mode = 0; mode < 2; mode++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int L = 1; L <= 3; L += 2)
+                    for (int dir = 0; dir < 2; dir++)
+                        for (int integer = 0; integer < 2; integer++) {
+                            if (quick && (si != 1 || L != 1 || mode != lay)) continue;
+                            lw_config c;
+                            lw_config_init(&c);
+                            c.rank = sh[si].rank, c.naxes = sh[si].naxes;
+                            memcpy(c.shape, sh[si].shape, sizeof c.shape);
+                            memcpy(c.axes, sh[si].axes, sizeof c.axes);
+                            c.mode = (lw_mode)mode, c.layout = (lw_layout)lay, c.levels = L;
+                            c.direction = (lw_direction)dir;
+                            if (integer) c.dtype = LW_INT32, c.integer = 1, c.wavelet = LW_CDF53;
+                            snprintf(label, sizeof label, "placement shape #%zu mode %d layout %d levels %d dir %d int %d",
+                                     si, mode, lay, L, dir, integer);
+                            placement_one(&c, label);
+                        }
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2, c.shape[0] = 64, c.shape[1] = 64, c.backend = LW_BACKEND_CUDA;
+    c.flags = LW_FLAG_DEVICE_INPUT | LW_FLAG_IN_PLACE;
+    lw_plan *p = NULL;
+    CHECK(lw_plan_create(&p, &c) == LW_ERR_INVALID_ARGUMENT, "LW_FLAG_IN_PLACE with LW_FLAG_DEVICE_INPUT accepted");
+    lw_destroy(p);
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -191,10 +271,39 @@ static double time_exec(lw_plan *p, const void *in, void *out)
     return t[2];
 }
 
+/* one timing case: in core and out of core under a 64 MiB budget, against
+ * the copy engines' bound (up and down overlapped) of this run */
+static void time_case(const lw_config *c, const char *what, float *x, float *r, float *y, double tu, double td,
+                      const char *mem)
+{
+    const size_t budget = (size_t)64 << 20;
+    size_t n = 1;
+    for (int d = 0; d < c->rank; d++) n *= (size_t)c->shape[d];
+    lw_plan *in_core = NULL, *ooc = NULL;
+    if (make(&in_core, c, 0) != LW_OK || make(&ooc, c, budget) != LW_OK) {
+        CHECK(0, "timing plans: %s", lw_last_error());
+        lw_destroy(in_core), lw_destroy(ooc);
+        return;
+    }
+    double ti = time_exec(in_core, x, r), to = time_exec(ooc, x, y);
+    double dm = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fabs((double)r[i] - y[i]) > dm) dm = fabs((double)r[i] - y[i]);
+    CHECK(dm < 1e-3, "timing case %s: differs from in core by %g", what, dm);
+    const double bound = tu > td ? tu : td;
+    printf("timing: %s %s: in core %.2f ms, out of core (64 MiB budget) %.2f ms; bound %.2f ms (up and down "
+           "overlapped): %.2f of it, in core %.2f\n",
+           what, mem, ti * 1e3, to * 1e3, bound * 1e3, bound / to, bound / ti);
+    printf("RECORD {\"case\": \"%s\", \"host_memory\": \"%s\", \"array_bytes\": %zu, \"device_memory_limit\": %zu, "
+           "\"in_core_ms\": %.3f, \"out_of_core_ms\": %.3f, \"pcie_bound_ms\": %.3f, \"fraction_of_bound\": %.3f, "
+           "\"in_core_fraction\": %.3f, \"max_abs_diff_vs_in_core\": %.3g}\n",
+           what, mem, n * sizeof(float), budget, ti * 1e3, to * 1e3, bound * 1e3, bound / to, bound / ti, dm);
+    lw_destroy(in_core), lw_destroy(ooc);
+}
+
 static void timing(void)
 {
-    const int64_t R = 8192, C = 8192;
-    const size_t n = (size_t)(R * C) * sizeof(float);
+    const size_t n = (size_t)8192 * 8192 * sizeof(float);
     float *x = NULL, *y = NULL, *r = NULL;
     void *d = NULL;
     if (cudaMallocHost((void **)&x, n) != cudaSuccess || cudaMallocHost((void **)&y, n) != cudaSuccess ||
@@ -203,7 +312,7 @@ static void timing(void)
         cudaGetLastError();
         return;
     }
-    fill(x, (size_t)(R * C), LW_FLOAT32);
+    fill(x, n / sizeof(float), LW_FLOAT32);
     /* the bound: each way alone (a call moves n up and n down; they may overlap) */
     double tu = 1e9, td = 1e9;
     for (int i = 0; i < 3; i++) {
@@ -217,27 +326,41 @@ static void timing(void)
     }
     printf("timing: copy engines %.1f GB/s up, %.1f GB/s down (pinned, %zu MiB)\n", n / tu * 1e-9, n / td * 1e-9,
            n >> 20);
-    for (int L = 1; L <= 5; L += 4) {
-        lw_config c;
-        lw_config_init(&c);
-        c.rank = 2, c.shape[0] = R, c.shape[1] = C, c.levels = L;
-        lw_plan *in_core = NULL, *ooc = NULL;
-        if (make(&in_core, &c, 0) != LW_OK || make(&ooc, &c, (size_t)64 << 20) != LW_OK) {
-            CHECK(0, "timing plans: %s", lw_last_error());
-            lw_destroy(in_core), lw_destroy(ooc);
-            continue;
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2, c.shape[0] = 8192, c.shape[1] = 8192;
+    for (int L = 1; L <= 5; L += 4)
+        for (int dir = 0; dir < 2; dir++) {
+            char what[96];
+            c.levels = L, c.direction = (lw_direction)dir;
+            snprintf(what, sizeof what, "2-D cdf97 8192x8192 L%d %s", L, dir ? "inverse" : "forward");
+            time_case(&c, what, x, r, y, tu, td, "pinned");
+            if (L == 1 && dir == 0) { /* in place: the rows reordered on the host */
+                lw_plan *p = NULL;
+                if (make(&p, &c, (size_t)64 << 20) == LW_OK) {
+                    memcpy(y, x, n);
+                    double a = now();
+                    lw_status st = lw_execute(p, y, y);
+                    double t = now() - a;
+                    CHECK(st == LW_OK, "in place timing: %s", lw_last_error());
+                    printf("timing: %s pinned in place (first call, rows reordered on the host): %.2f ms\n", what,
+                           t * 1e3);
+                }
+                lw_destroy(p);
+            }
         }
-        double ti = time_exec(in_core, x, r), to = time_exec(ooc, x, y);
-        double dm = 0;
-        for (int64_t i = 0; i < R * C; i++)
-            if (fabs((double)r[i] - y[i]) > dm) dm = fabs((double)r[i] - y[i]);
-        CHECK(dm < 1e-3, "timing case: differs from in core by %g", dm);
-        const double serial = tu + td, overlap = tu > td ? tu : td;
-        printf("timing: cdf97 %lldx%lld L%d forward pinned: in core %.2f ms, out of core (64 MiB budget) %.2f ms; "
-               "bound %.2f ms both ways overlapped (%.2f of it), %.2f ms one after the other\n",
-               (long long)R, (long long)C, L, ti * 1e3, to * 1e3, overlap * 1e3, overlap / to, serial * 1e3);
-        lw_destroy(in_core), lw_destroy(ooc);
+    c.rank = 3, c.shape[0] = 256, c.shape[1] = 512, c.shape[2] = 512, c.levels = 1, c.direction = LW_FORWARD;
+    time_case(&c, "3-D cdf97 256x512x512 L1 forward", x, r, y, tu, td, "pinned");
+    c.levels = 3;
+    time_case(&c, "3-D cdf97 256x512x512 L3 forward", x, r, y, tu, td, "pinned");
+    /* pageable: through the staging ring */
+    float *px = malloc(n), *py = malloc(n);
+    if (px && py) {
+        memcpy(px, x, n);
+        c.rank = 2, c.shape[0] = 8192, c.shape[1] = 8192, c.levels = 1;
+        time_case(&c, "2-D cdf97 8192x8192 L1 forward", px, r, py, tu, td, "pageable");
     }
+    free(px), free(py);
     cudaFreeHost(x), cudaFreeHost(y), cudaFreeHost(r), cudaFree(d);
 }
 
@@ -253,6 +376,8 @@ int main(void)
     too_small();
     sweep(quick);
     printf("out of core: %ld runs against in core, %ld plans described out_of_core\n", g_ooc_runs, g_described);
+    placement(quick);
+    printf("one side on the device: %ld configurations, G->C and C->G each\n", g_placed);
     if (!quick) timing();
     return lw_test_finish("test_gpu_ooc");
 }
