@@ -65,7 +65,7 @@ int lw_cli_fail_lib(lw_status st)
 enum opt_id {
     OPT_WAVELET, OPT_LEVELS, OPT_MODE, OPT_LAYOUT, OPT_INTEGER, OPT_AXES, OPT_BACKEND,
     OPT_SCHEME, OPT_SHAPE, OPT_DTYPE, OPT_STRETCH, OPT_FORCE, OPT_OVERWRITE, OPT_VERBOSE, OPT_HELP,
-    OPT_MEMORY_LIMIT, OPT_QUIET, OPT_PLANES
+    OPT_MEMORY_LIMIT, OPT_DEVICE_MEMORY_LIMIT, OPT_QUIET, OPT_PLANES
 };
 
 typedef struct opt_def {
@@ -91,6 +91,7 @@ static const opt_def opt_table[] = {
     {"force", 0, 0, LW_OPT_TRANSFORM, OPT_FORCE},
     {"overwrite", 0, 0, LW_OPT_TRANSFORM, OPT_OVERWRITE},
     {"memory-limit", 0, 1, LW_OPT_TRANSFORM, OPT_MEMORY_LIMIT},
+    {"device-memory-limit", 0, 1, LW_OPT_TRANSFORM, OPT_DEVICE_MEMORY_LIMIT},
     {"quiet", 'q', 0, LW_OPT_TRANSFORM, OPT_QUIET},
     {"planes", 0, 1, LW_OPT_TRANSFORM, OPT_PLANES},
     {"verbose", 'v', 0, 0, OPT_VERBOSE},
@@ -209,6 +210,10 @@ static int set_option(const char *cmd, const opt_def *d, const char *val, lw_cli
     case OPT_MEMORY_LIMIT:
         if (lw_stream_parse_size(val, &o->memory_limit) != 0)
             return lw_cli_fail(LW_EXIT_USAGE, "bad --memory-limit '%s': write bytes or e.g. 256M, 2G", val);
+        break;
+    case OPT_DEVICE_MEMORY_LIMIT:
+        if (lw_stream_parse_size(val, &o->device_memory_limit) != 0)
+            return lw_cli_fail(LW_EXIT_USAGE, "bad --device-memory-limit '%s': write bytes or e.g. 256M, 2G", val);
         break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_PLANES:

@@ -69,6 +69,7 @@ typedef struct lw_cli_opts {
     int overwrite; /* --overwrite: the output may be the input file */
     unsigned given; /* LW_GIVEN_* bits of the options on the command line */
     uint64_t memory_limit; /* --memory-limit in bytes; 0 = the default (cli_stream.c) */
+    uint64_t device_memory_limit; /* --device-memory-limit: lw_config.device_memory_limit (0 = automatic) */
     int quiet;             /* --quiet: no progress bar */
     int all_planes;        /* video: --planes all (else luma only) */
     int given_planes;

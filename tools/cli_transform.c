@@ -35,6 +35,8 @@
     "      --memory-limit SIZE  memory for the transform's buffers, e.g. 256M, 4G (default:\n"    \
     "                       half the physical memory); a .npy/.raw array that does not fit\n"  \
     "                       is transformed out of core, in slabs (docs/OUT_OF_CORE.md)\n"      \
+    "      --device-memory-limit SIZE  -b cuda: device memory a transform may hold (default:\n" \
+    "                       what is free); a larger array streams through the device\n"        \
     "  -q, --quiet          no progress bar (one is drawn on a terminal for runs over 1 s)\n"   \
     "      --planes P       video input: luma (default) or all (one output file per plane)\n"  \
     "  -v, --verbose        print what was done and the timings on stdout\n"                     \
@@ -165,6 +167,7 @@ int lw_cli_fill_config(const lw_cli_opts *o, int rank, const int64_t *shape, lw_
     cfg->direction = dir;
     cfg->backend = o->backend;
     cfg->scheme = o->scheme;
+    cfg->device_memory_limit = o->device_memory_limit;
     cfg->tuning = lw_cli_env_tuning();
     return LW_EXIT_OK;
 }

@@ -423,6 +423,51 @@ def cuda_available(d):
     return rc == 0 and any(l.split()[:2] == ["cuda", "available"] for l in out.splitlines())
 
 
+@case("ooc_bad")
+def t_device_limit_options(d):
+    """--device-memory-limit: a size like --memory-limit; ignored on the cpu backend (the result is
+    the one without it); a bad size is a usage error."""
+    x = RNG.standard_normal((64, 48)).astype(np.float32)
+    save(d, "x.npy", x)
+    expect_ok(d, ["forward", "x.npy", "a.npy", "-b", "cpu"])
+    expect_ok(d, ["forward", "x.npy", "b.npy", "-b", "cpu", "--device-memory-limit", "1M"])
+    check(same_file(d, "a.npy", "b.npy"), "--device-memory-limit changed a cpu result")
+    for bad in ["12Q", "-3", ""]:
+        expect_fail(d, ["forward", "x.npy", "c.npy", "--device-memory-limit", bad], ["device-memory-limit"],
+                    codes=(2,))
+
+
+@case("ooc_cuda")
+def t_cuda_budget(d):
+    """Arrays larger than the device budget stream through the device (--device-memory-limit):
+    equal to the in-core CUDA run (float within 1e-5 of max |x|, integer bit for bit)."""
+    if not cuda_available(d):
+        print("SKIP: no CUDA device (or built without CUDA): the device-budget comparison needs one")
+        sys.exit(77)
+    for shape, opts, dt in [((1500, 700), ["-w", "cdf97", "-l", "3"], np.float32),
+                            ((1500, 700), ["-w", "d4", "-l", "2", "-m", "periodic", "--layout", "interleaved"],
+                             np.float32),
+                            ((300, 64, 48), ["-w", "dd137", "-l", "2"], np.float32),
+                            ((1500, 700), ["--integer", "-w", "cdf53", "-l", "4"], np.int32)]:
+        x = RNG.standard_normal(shape).astype(dt) if dt != np.int32 else RNG.integers(-999, 999, shape).astype(dt)
+        save(d, "x.npy", x)
+        for direction in ["forward", "inverse"]:
+            src = "x.npy" if direction == "forward" else "ref_f.npy"
+            o = opts if direction == "forward" else []
+            expect_ok(d, [direction, src, "ref.npy", "-b", "cuda"] + o)
+            expect_ok(d, [direction, src, "s.npy", "-b", "cuda", "--device-memory-limit", "512K"] + o)
+            ref, got = load(d, "ref.npy"), load(d, "s.npy")
+            if dt == np.int32:
+                check(np.array_equal(ref, got), "cuda budget integer %s %s: not bit-identical" % (direction, opts))
+            else:
+                scale = float(np.max(np.abs(ref))) or 1.0
+                err = float(np.max(np.abs(ref.astype(np.float64) - got))) / scale
+                check(err <= 1e-5, "cuda budget %s %s: %.3g of max |x| from in core" % (direction, opts, err))
+            if direction == "forward":
+                os.replace(os.path.join(d, "ref.npy"), os.path.join(d, "ref_f.npy"))
+                os.replace(os.path.join(d, "ref.npy.json"), os.path.join(d, "ref_f.npy.json"))
+
+
 @case("ooc_cuda")
 def t_cuda_slabs(d):
     """The slabs through the CUDA backend's host-pointer plans: equal to the in-memory CUDA run
