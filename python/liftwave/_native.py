@@ -78,6 +78,16 @@ def _dtype_name(dtype):
     return np.dtype(dtype).name
 
 
+def _byte_count(n):
+    """device_memory_limit: a non-negative whole number of bytes."""
+    if isinstance(n, bool) or not isinstance(n, int) and not hasattr(n, "__index__"):
+        raise TypeError("liftwave: device_memory_limit is a whole number of bytes, not %r" % (n,))
+    n = int(n.__index__() if hasattr(n, "__index__") else n)
+    if n < 0 or n >= 1 << 64:
+        raise ValueError("liftwave: device_memory_limit must be 0 (what is free) or a positive byte count, not %d" % n)
+    return n
+
+
 class Plan:
     """A reusable transform of arrays of one shape and dtype.
 
@@ -99,11 +109,14 @@ class Plan:
     gain: (lowpass, highpass) factors applied per transformed axis and level
     by the kernels themselves (lw_config.gain; e.g. (sqrt(2), 1/sqrt(2)) for
     orthonormal-style scaling of cdf97); None means (1, 1).
+    device_memory_limit: host arrays on the cuda backend: the device bytes a
+    call may hold (0: what is free); a larger transform streams the array
+    through the device in slabs (docs/OUT_OF_CORE.md).
     """
 
     def __init__(self, shape, dtype, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None,
                  integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme="",
-                 threads=0, adjoint=False, gain=None, in_place=False):
+                 threads=0, adjoint=False, gain=None, in_place=False, device_memory_limit=0):
         shape = tuple(int(n) for n in shape)
         if not shape:
             raise ValueError("liftwave: 0-d arrays have nothing to transform")
@@ -126,7 +139,7 @@ class Plan:
                                     int(bool(inverse)) | (int(bool(adjoint)) << 1), bool(integer),
                                     backend, device is not None, -1 if device is None else int(device),
                                     bool(destroy_input), scheme or "", int(threads), *_normalize_gain(gain),
-                                    bool(in_place))
+                                    bool(in_place), _byte_count(device_memory_limit))
         self.in_place = bool(in_place)
 
     @property

@@ -78,7 +78,8 @@ public:
     Plan(const std::vector<int64_t> &shape, const std::vector<int> &axes, const std::string &dtype,
          const std::string &wavelet, const std::string &mode, const std::string &layout, int levels, int direction,
          bool integer, const std::string &backend, bool device_pointers, int device, bool destroy_input,
-         const std::string &scheme, int threads, double gain_low, double gain_high, bool in_place)
+         const std::string &scheme, int threads, double gain_low, double gain_high, bool in_place,
+         uint64_t device_memory_limit)
     {
         if (shape.empty() || shape.size() > LW_MAX_RANK)
             lwpy_fail(PyExc_ValueError, "rank %zu is not supported (1..%d after merging batch axes)", shape.size(), LW_MAX_RANK);
@@ -103,6 +104,7 @@ public:
         c.threads = threads;
         c.gain[0] = gain_low;
         c.gain[1] = gain_high;
+        c.device_memory_limit = device_memory_limit;
         device_ = device;
         device_pointers_ = device_pointers;
         lw_status st;
@@ -221,6 +223,7 @@ public:
         d["device"] = device_;
         d["threads"] = c->threads;
         d["gain"] = nb::make_tuple(c->gain[0], c->gain[1]);
+        d["device_memory_limit"] = (uint64_t)c->device_memory_limit;
         size_t ws = 0;
         if (lw_workspace_size(p_, &ws) == LW_OK) d["workspace_bytes"] = ws;
         return d;
@@ -295,11 +298,12 @@ void lwpy_bind_plan(nb::module_ &m)
     nb::class_<Plan>(m, "Plan")
         .def(nb::init<const std::vector<int64_t> &, const std::vector<int> &, const std::string &, const std::string &,
                       const std::string &, const std::string &, int, int, bool, const std::string &, bool, int, bool,
-                      const std::string &, int, double, double, bool>(),
+                      const std::string &, int, double, double, bool, uint64_t>(),
              nb::arg("shape"), nb::arg("axes"), nb::arg("dtype"), nb::arg("wavelet"), nb::arg("mode"), nb::arg("layout"),
              nb::arg("levels"), nb::arg("direction"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
              nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0,
-             nb::arg("gain_low") = 1.0, nb::arg("gain_high") = 1.0, nb::arg("in_place") = false)
+             nb::arg("gain_low") = 1.0, nb::arg("gain_high") = 1.0, nb::arg("in_place") = false,
+             nb::arg("device_memory_limit") = 0)
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("execute_ptr", &Plan::execute_ptr, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("config", &Plan::config)

@@ -268,3 +268,19 @@ def test_cupy_pywt_repeated_calls_take_the_cached_path(rng):
     for _ in range(3):
         cA, (cH, cV, cD) = lp.dwt2(c, "db2", "periodization")
         assert rel_err(_host(cA), ref[0]) < 1e-12 and rel_err(_host(cD), ref[1][2]) < 1e-12
+
+
+@need_cupy
+@pytest.mark.parametrize("in_place", [False, True])
+def test_host_array_larger_than_the_device_budget(rng, in_place):
+    """A NumPy array on the cuda backend with a device budget below its size streams through the
+    device (out of core) and equals the in-core run."""
+    x = rng.standard_normal((700, 600)).astype(np.float32)
+    ref = liftwave.Plan(x.shape, np.float32, levels=3, backend="cuda")(x)
+    p = liftwave.Plan(x.shape, np.float32, levels=3, backend="cuda", device_memory_limit=512 << 10)
+    assert "out_of_core" in p.describe()
+    y = x.copy()
+    got = p(y, out=y) if in_place else p(x)
+    assert rel_err(got, ref) < 1e-5
+    back = liftwave.Plan(x.shape, np.float32, levels=3, backend="cuda", inverse=True, device_memory_limit=512 << 10)
+    assert rel_err(back(got), x) < 1e-5

@@ -291,3 +291,18 @@ def test_gain_errors(rng):
     with pytest.raises(ValueError, match="integer"):
         liftwave.forward(x.astype(np.int32), "cdf53", integer=True, gain=(2.0, 1.0))
     np.testing.assert_array_equal(liftwave.forward(x, "cdf97", gain=(0, 0)), liftwave.forward(x, "cdf97"))
+
+
+def test_device_memory_limit_option(rng):
+    """device_memory_limit: accepted (and reported) on any backend, ignored off CUDA; bad values raise."""
+    x = rng.standard_normal((64, 48)).astype(np.float32)
+    a = liftwave.Plan(x.shape, np.float32, levels=2)(x)
+    p = liftwave.Plan(x.shape, np.float32, levels=2, device_memory_limit=1 << 20)
+    assert p.config["device_memory_limit"] == 1 << 20
+    assert np.array_equal(p(x), a)
+    assert liftwave.Plan(x.shape, np.float32, device_memory_limit=np.int64(4096)).config["device_memory_limit"] == 4096
+    with pytest.raises(ValueError, match="device_memory_limit"):
+        liftwave.Plan(x.shape, np.float32, device_memory_limit=-1)
+    for bad in (1.5, True, "1M"):
+        with pytest.raises(TypeError, match="device_memory_limit"):
+            liftwave.Plan(x.shape, np.float32, device_memory_limit=bad)
