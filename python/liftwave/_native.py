@@ -230,12 +230,15 @@ _cache = collections.OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, direction, gain=None):
+def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, direction, gain=None,
+                destroy_input=False):
     """A Plan from the cache, made on first use.  direction: 0 forward, 1 inverse
     (False / True do), 2 the forward's adjoint, 3 the inverse's (the library's lw_direction);
-    gain: None or a (lowpass, highpass) pair of floats."""
+    gain: None or a (lowpass, highpass) pair of floats; destroy_input: the caller's input is
+    scratch (LW_FLAG_DESTROY_INPUT)."""
     direction = int(direction)
-    key = (shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, direction, gain)
+    key = (shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, direction, gain,
+           bool(destroy_input))
     with _cache_lock:
         plan = _cache.get(key)
         if plan is not None:
@@ -248,7 +251,7 @@ def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integ
             size *= n
         threads = 1 if size < SMALL_SAMPLES else 0
     plan = Plan(shape, dtype, wavelet, levels, mode, layout, axes, integer, backend, direction & 1, device,
-                threads=threads, adjoint=direction >> 1, gain=gain)
+                threads=threads, adjoint=direction >> 1, gain=gain, destroy_input=bool(destroy_input))
     with _cache_lock:
         _cache[key] = plan
         while len(_cache) > _CACHE_SIZE:

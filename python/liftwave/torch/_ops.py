@@ -83,9 +83,10 @@ def _stream(x):
     return torch.cuda.current_stream(x.device).cuda_stream if x.is_cuda else 0
 
 
-def _execute(x, out, wavelet, levels, mode, layout, naxes, direction):
-    """Run the cached plan of x's shape on contiguous x into contiguous out (may be x).
-    The operators' own checks (they may be called as torch.ops.liftwave.*)."""
+def _execute(x, out, wavelet, levels, mode, layout, naxes, direction, destroy_input=False):
+    """Run the cached plan of x's shape on contiguous x into contiguous out (may be x;
+    destroy_input: x is scratch).  The operators' own checks (they may be called as
+    torch.ops.liftwave.*)."""
     dtype = DTYPES.get(x.dtype)
     if dtype is None:
         check_tensor(x, "liftwave operator")
@@ -101,7 +102,8 @@ def _execute(x, out, wavelet, levels, mode, layout, naxes, direction):
     if x.is_cuda:
         device = x.device.index if x.device.index is not None else torch.cuda.current_device()
     plan = _native.cached_plan(merged, dtype, device, wavelet, levels, mode, layout,
-                               tuple(range(1, naxes + 1)), False, "auto", direction)
+                               tuple(range(1, naxes + 1)), False, "auto", direction,
+                               destroy_input=destroy_input and out is not x)
     if batch:
         plan._plan.execute(x.view(merged), out.view(merged), _stream(x))
 
@@ -236,8 +238,14 @@ def synthesis(approx: torch.Tensor, details: List[torch.Tensor], wavelet: str, m
             src = details[i].select(nb, b) if stacked else details[i + b]
             _scaled_copy(buf[_bands.band_index(lens, j, k)], src, _bands.scale(gain, k, j, sign))
         i += 1 if stacked else len(keys)
-    _execute(buf, buf, wavelet, levels, mode, "mallat", naxes, direction)
-    return buf
+    if not buf.is_cuda:  # in place: no second array
+        _execute(buf, buf, wavelet, levels, mode, "mallat", naxes, direction)
+        return buf
+    # on the GPU out of place (buf as the engines' scratch): the fused out-of-place engines run
+    # several times faster than the in-place walk, for one more array of the output's size
+    out = torch.empty_like(buf)
+    _execute(buf, out, wavelet, levels, mode, "mallat", naxes, direction, destroy_input=True)
+    return out
 
 
 @synthesis.register_fake
