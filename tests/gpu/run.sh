@@ -49,6 +49,7 @@
 #   LW_BUILD_DIR); LW_INPLACE_ARGS is appended to every bench command (default "--repeat 5"; later options
 #   win, e.g. LW_INPLACE_ARGS="--repeat 3 -w cdf97,haar").  Estimated 4-5 minutes on an H100 (224 pairs;
 #   the random data, references and 1 GiB downloads and comparisons on the host are most of it)
+#   stage "ooc": issue 17's GPU rows, out of core (see the stage below)
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -451,6 +452,47 @@ for k, p in pairs.items():
           "yes" if o["verified"] else "NO", "yes" if i["verified"] else "NO", "met" if not why else "MISSED " + ",".join(why)))
 print("inplace: %d cases, %d miss a target or verification" % (len(pairs), miss))
 PYEOF
+fi
+# stage "ooc": issue 17's GPU rows.  test_gpu_ooc (the sweep against in core, C->G / G->C, timings
+# at 8192^2 / 256x512^2 under a 64 MiB budget and C->G / G->C at 16384^2 -> $OUT/ooc-test.log, its
+# RECORD lines -> $OUT/ooc-records.json) and its quick set under memcheck and racecheck, then
+# gpu_ooc_bench (one host array, PCIe bound measured in the same run -> $OUT/ooc-bench.json):
+# LW_OOC_ROWS picks "big" (2-D cdf97 L1 pageable in place, the array 2 GiB larger than the device),
+# "budget" (16 GiB under a 1 GiB budget: 2-D 65536^2 and 3-D 1024x2048^2, 1 and 5 levels, pageable
+# and pinned).  Default "budget big".
+if has ooc; then
+  if [ ! -x "$BUILD/tests/gpu/test_gpu_ooc" ] || [ ! -x "$BUILD/tests/gpu/gpu_ooc_bench" ]; then
+    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >>"$OUT/build.log" 2>&1
+    cmake --build "$BUILD" -j"$(nproc)" --target test_gpu_ooc gpu_ooc_bench >>"$OUT/build.log" 2>&1 || say "ooc: build FAILED"
+  fi
+  T=$BUILD/tests/gpu
+  "$T/test_gpu_ooc" >"$OUT/ooc-test.log" 2>&1; say "ooc: test_gpu_ooc rc=$? $(tail -1 "$OUT/ooc-test.log")"
+  grep '^RECORD ' "$OUT/ooc-test.log" | sed 's/^RECORD //' >"$OUT/ooc-records.json"
+  grep -E '^timing' "$OUT/ooc-test.log" | sed 's/^/ooc: /' | tee -a "$SUMMARY"
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck; do
+    LW_GPU_QUICK=1 timeout ${LW_SAN_TIMEOUT:-600} "$CS" --tool $tool --error-exitcode 3 "$T/test_gpu_ooc" >"$OUT/ooc-$tool.log" 2>&1
+    say "ooc: $tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/ooc-$tool.log" | tail -1)"
+  done
+  ROWS=${LW_OOC_ROWS:-"budget big"}
+  J=$OUT/ooc-bench.json; : >"$J"
+  if [[ " $ROWS " == *" budget "* ]]; then
+    for hm in "" --pinned; do
+      for L in 1 5; do
+        "$T/gpu_ooc_bench" --shape 65536x65536 --levels $L --limit 1073741824 $hm --json "$J" >>"$OUT/ooc-bench.log" 2>&1
+        say "ooc: 2-D 65536^2 L$L ${hm:-pageable} 1 GiB budget rc=$?"
+        "$T/gpu_ooc_bench" --shape 1024x2048x2048 --levels $L --limit 1073741824 $hm --json "$J" >>"$OUT/ooc-bench.log" 2>&1
+        say "ooc: 3-D 1024x2048^2 L$L ${hm:-pageable} 1 GiB budget rc=$?"
+      done
+    done
+  fi
+  if [[ " $ROWS " == *" big "* ]]; then
+    MIB=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+    SIDE=$(python3 -c "import math; print(int(math.ceil(math.sqrt(($MIB + 2048) * 1048576 / 4) / 8)) * 8)")
+    "$T/gpu_ooc_bench" --shape ${SIDE}x${SIDE} --levels 1 --json "$J" >>"$OUT/ooc-bench.log" 2>&1
+    say "ooc: 2-D ${SIDE}^2 (larger than the device) L1 pageable in place rc=$?"
+  fi
+  grep -E "^(forward|inverse|array|round trip)" "$OUT/ooc-bench.log" | sed 's/^/ooc: /' | tee -a "$SUMMARY"
 fi
 echo "=== summary ($OUT/summary.txt) ==="
 cat "$SUMMARY"
