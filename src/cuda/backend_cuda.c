@@ -73,7 +73,7 @@ typedef struct cuda_impl {
     size_t ooc_budget; /* ... holding at most this many device bytes */
 } cuda_impl;
 
-static lw_status dev_alloc(void **p, size_t bytes, const char *what)
+lw_status lw_cuda_alloc(void **p, size_t bytes, const char *what)
 {
     *p = NULL;
     if (!bytes) return LW_OK;
@@ -119,7 +119,7 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
     }
     /* the output copy comes with the first call out of place (exec_host): in place needs none;
      * an input on the device is read where it is */
-    if (!im->dev_in) st = dev_alloc(&c->d_in, im->s.bytes, "the input copy");
+    if (!im->dev_in) st = lw_cuda_alloc(&c->d_in, im->s.bytes, "the input copy");
     size_t scr = im->s.scratch > im->s.inplace_scratch ? im->s.scratch : im->s.inplace_scratch, ll = 0;
     if (im->tr) { /* host calls run the transposed plan whole */
         const lw_cuda_sched *ts = &((const cuda_impl *)im->tr->impl)->s;
@@ -131,16 +131,16 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
         if (ti->s.scratch > scr) scr = ti->s.scratch;
         ll = ti->s.bytes;
     }
-    if (st == LW_OK) st = dev_alloc(&c->d_scr, scr, "the scratch buffer");
-    if (st == LW_OK) st = dev_alloc(&c->d_ll, ll, "the lowpass band");
-    if (st == LW_OK) st = dev_alloc(&c->d_ll2, ll, "the lowpass band");
+    if (st == LW_OK) st = lw_cuda_alloc(&c->d_scr, scr, "the scratch buffer");
+    if (st == LW_OK) st = lw_cuda_alloc(&c->d_ll, ll, "the lowpass band");
+    if (st == LW_OK) st = lw_cuda_alloc(&c->d_ll2, ll, "the lowpass band");
     if (im->groups) { /* batches in groups: a scratch per stream */
         size_t ss = 0;
         for (int k = 0; k < 2; k++) {
             size_t x = ((const cuda_impl *)im->slab[k]->impl)->s.scratch;
             if (x > ss) ss = x;
         }
-        for (int i = 0; i < 3 && st == LW_OK; i++) st = dev_alloc(&c->d_sscr[i], ss, "a group's scratch");
+        for (int i = 0; i < 3 && st == LW_OK; i++) st = lw_cuda_alloc(&c->d_sscr[i], ss, "a group's scratch");
     } else if (im->slab[0]) { /* the longest slab is a middle one (Z + 2E planes) */
         size_t sb = ((const cuda_impl *)im->slab[1]->impl)->s.bytes, ss = 0;
         for (int k = 0; k < 3; k++) {
@@ -149,9 +149,9 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
         }
         int inv = im->inverse;
         for (int i = 0; i < 3 && st == LW_OK; i++) {
-            st = dev_alloc(&c->d_sout[i], sb, "a slab's output");
-            if (st == LW_OK && inv) st = dev_alloc(&c->d_sin[i], sb, "a slab's input");
-            if (st == LW_OK) st = dev_alloc(&c->d_sscr[i], ss, "a slab's scratch");
+            st = lw_cuda_alloc(&c->d_sout[i], sb, "a slab's output");
+            if (st == LW_OK && inv) st = lw_cuda_alloc(&c->d_sin[i], sb, "a slab's input");
+            if (st == LW_OK) st = lw_cuda_alloc(&c->d_sscr[i], ss, "a slab's scratch");
         }
     }
 streams:
@@ -325,7 +325,7 @@ static lw_status cuda_plan(lw_plan *plan)
     }
     if (st == LW_OK) {
         if ((plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) && !(plan->cfg.flags & LW_FLAG_EXTERNAL_SCRATCH))
-            st = dev_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
+            st = lw_cuda_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
     }
     if (st != LW_OK) cuda_destroy(plan);
     return st;
@@ -352,7 +352,7 @@ static lw_status exec_device_on(const lw_plan *plan, cuda_impl *im, const void *
     if (in == out && im->s.inplace_scratch > im->s.scratch) {
         pthread_mutex_lock(&im->mu);
         lw_status s = LW_OK;
-        if (!im->ip_scratch) s = dev_alloc(&im->ip_scratch, im->s.inplace_scratch, "in-place scratch");
+        if (!im->ip_scratch) s = lw_cuda_alloc(&im->ip_scratch, im->s.inplace_scratch, "in-place scratch");
         pthread_mutex_unlock(&im->mu);
         LW_TRY(s);
         scr = im->ip_scratch;
@@ -406,7 +406,7 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     }
     const size_t n = im->s.bytes;
     if (out != in && !c->d_out && !im->dev_out) {
-        lw_status sa = dev_alloc(&c->d_out, n, "the output copy");
+        lw_status sa = lw_cuda_alloc(&c->d_out, n, "the output copy");
         if (sa != LW_OK) {
             ctx_release(im, c);
             return sa;

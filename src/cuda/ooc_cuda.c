@@ -1,6 +1,7 @@
 /* The CUDA backend's mover for the out-of-core streaming (ooc_cuda.h). */
 #include "ooc_cuda.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static lw_status make_sub(void *ctx, lw_config *cfg, lw_plan **sub, size_t *scr)
@@ -16,17 +17,13 @@ static lw_status make_sub(void *ctx, lw_config *cfg, lw_plan **sub, size_t *scr)
 static lw_status alloc(void *ctx, void **p, size_t bytes, const char *what)
 {
     (void)ctx;
-    *p = NULL;
-    if (!bytes) return LW_OK;
-    cudaError_t e = cudaMalloc(p, bytes);
-    if (e == cudaSuccess) return LW_OK;
-    *p = NULL;
-    cudaGetLastError();
-    size_t fr = 0, tot = 0;
-    cudaMemGetInfo(&fr, &tot);
-    return lw_fail(e == cudaErrorMemoryAllocation ? LW_ERR_DEVICE_OUT_OF_MEMORY : LW_ERR_CUDA,
-                   "out of core: cannot allocate %zu bytes of device memory for %s (%zu of %zu bytes free; lower "
-                   "device_memory_limit): %s", bytes, what, fr, tot, cudaGetErrorString(e));
+    lw_status st = lw_cuda_alloc(p, bytes, what);
+    if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) { /* the budget was larger than what is free now */
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s", lw_last_error());
+        return lw_fail(st, "out of core: %s; lower device_memory_limit", msg);
+    }
+    return st;
 }
 
 static void release(void *ctx, void *p)

@@ -25,7 +25,10 @@ typedef struct lw_ooc_cuda {
 /* A mover over c (which must outlive it) with `budget` device bytes. */
 void lw_ooc_cuda_mover(lw_ooc_cuda *c, size_t budget, lw_ooc_mover *m);
 
-/* backend_cuda.c: a device-pointer sub-plan's scratch, and its run on a stream */
+/* backend_cuda.c: cudaMalloc of `bytes` for `what` (nothing for 0), failing with the device's
+ * free and total memory in the message; a device-pointer sub-plan's scratch, and its run on a
+ * stream */
+lw_status lw_cuda_alloc(void **p, size_t bytes, const char *what);
 size_t lw_cuda_sub_scratch(const lw_plan *sub);
 lw_status lw_cuda_run_sub(const lw_plan *sub, const void *in, void *out, void *scratch, cudaStream_t st);
 

@@ -423,6 +423,20 @@ def cuda_available(d):
     return rc == 0 and any(l.split()[:2] == ["cuda", "available"] for l in out.splitlines())
 
 
+# the CUDA comparisons: 2-D pyramid, periodic interleaved d4, 3-D dd137, integer cdf53
+CUDA_CASES = [((1500, 700), ["-w", "cdf97", "-l", "3"], np.float32),
+              ((1500, 700), ["-w", "d4", "-l", "2", "-m", "periodic", "--layout", "interleaved"], np.float32),
+              ((300, 64, 48), ["-w", "dd137", "-l", "2"], np.float32),
+              ((1500, 700), ["--integer", "-w", "cdf53", "-l", "4"], np.int32)]
+
+
+def save_random(d, shape, dt):
+    """x.npy: normal floats, or integers in [-999, 999)."""
+    x = RNG.standard_normal(shape).astype(dt) if dt != np.int32 else RNG.integers(-999, 999, shape).astype(dt)
+    save(d, "x.npy", x)
+    return x
+
+
 @case("ooc_bad")
 def t_device_limit_options(d):
     """--device-memory-limit: a size like --memory-limit; ignored on the cpu backend (the result is
@@ -444,13 +458,8 @@ def t_cuda_budget(d):
     if not cuda_available(d):
         print("SKIP: no CUDA device (or built without CUDA): the device-budget comparison needs one")
         sys.exit(77)
-    for shape, opts, dt in [((1500, 700), ["-w", "cdf97", "-l", "3"], np.float32),
-                            ((1500, 700), ["-w", "d4", "-l", "2", "-m", "periodic", "--layout", "interleaved"],
-                             np.float32),
-                            ((300, 64, 48), ["-w", "dd137", "-l", "2"], np.float32),
-                            ((1500, 700), ["--integer", "-w", "cdf53", "-l", "4"], np.int32)]:
-        x = RNG.standard_normal(shape).astype(dt) if dt != np.int32 else RNG.integers(-999, 999, shape).astype(dt)
-        save(d, "x.npy", x)
+    for shape, opts, dt in CUDA_CASES:
+        save_random(d, shape, dt)
         for direction in ["forward", "inverse"]:
             src = "x.npy" if direction == "forward" else "ref_f.npy"
             o = opts if direction == "forward" else []
@@ -478,13 +487,8 @@ def t_cuda_slabs(d):
         sys.exit(77)
     exact = 0
     cases = 0
-    for shape, opts, dt in [((1500, 700), ["-w", "cdf97", "-l", "3"], np.float32),
-                            ((1500, 700), ["-w", "d4", "-l", "2", "-m", "periodic", "--layout", "interleaved"],
-                             np.float32),
-                            ((300, 64, 48), ["-w", "dd137", "-l", "2"], np.float32),
-                            ((1500, 700), ["--integer", "-w", "cdf53", "-l", "4"], np.int32)]:
-        x = RNG.standard_normal(shape).astype(dt) if dt != np.int32 else RNG.integers(-999, 999, shape).astype(dt)
-        save(d, "x.npy", x)
+    for shape, opts, dt in CUDA_CASES:
+        save_random(d, shape, dt)
         lim = limit_for(shape, 4)
         for direction in ["forward", "inverse"]:
             src = "x.npy" if direction == "forward" else "ref_f.npy"

@@ -104,12 +104,8 @@ static void one(const shape_case *sc, const lw_config *c, int inplace, int pinne
         if (st == LW_OK && c->dtype == LW_INT32) {
             CHECK(memcmp(r, y, n * es) == 0, "%s: integer result differs from in core", label);
         } else if (st == LW_OK) {
-            double mx = 0, dm = 0;
-            for (size_t i = 0; i < n; i++) {
-                double a = ((float *)r)[i], b = ((float *)y)[i];
-                if (fabs(a) > mx) mx = fabs(a);
-                if (!(fabs(a - b) <= dm)) dm = fabs(a - b);
-            }
+            double mx, dm;
+            lw_test_f32_diff(r, y, n, &mx, &dm);
             CHECK(dm <= 1e-5 * (mx > 1 ? mx : 1), "%s: max difference %g from in core (max %g)", label, dm, mx);
         }
     }
@@ -251,6 +247,21 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* n bytes up (x -> d) and down (d -> y), each alone: the best of 3 after one warm-up */
+static void copy_times(const void *x, void *y, void *d, size_t n, double *tu, double *td)
+{
+    *tu = *td = 1e9;
+    for (int i = 0; i < 4; i++) {
+        double a = now();
+        cudaMemcpy(d, x, n, cudaMemcpyHostToDevice);
+        double b = now();
+        cudaMemcpy(y, d, n, cudaMemcpyDeviceToHost);
+        double e = now();
+        if (i && b - a < *tu) *tu = b - a;
+        if (i && e - b < *td) *td = e - b;
+    }
+}
+
 /* the median of 5 runs after one warm-up */
 static double time_exec(lw_plan *p, const void *in, void *out)
 {
@@ -314,16 +325,8 @@ static void timing(void)
     }
     fill(x, n / sizeof(float), LW_FLOAT32);
     /* the bound: each way alone (a call moves n up and n down; they may overlap) */
-    double tu = 1e9, td = 1e9;
-    for (int i = 0; i < 3; i++) {
-        double a = now();
-        cudaMemcpy(d, x, n, cudaMemcpyHostToDevice);
-        double b = now();
-        cudaMemcpy(y, d, n, cudaMemcpyDeviceToHost);
-        double e = now();
-        if (b - a < tu) tu = b - a;
-        if (e - b < td) td = e - b;
-    }
+    double tu, td;
+    copy_times(x, y, d, n, &tu, &td);
     printf("timing: copy engines %.1f GB/s up, %.1f GB/s down (pinned, %zu MiB)\n", n / tu * 1e-9, n / td * 1e-9,
            n >> 20);
     lw_config c;
@@ -378,16 +381,8 @@ static void placement_timing(void)
         return;
     }
     fill(x, (size_t)(R * C), LW_FLOAT32);
-    double tu = 1e9, td = 1e9;
-    for (int i = 0; i < 4; i++) {
-        double a = now();
-        cudaMemcpy(d0, x, n, cudaMemcpyHostToDevice);
-        double b = now();
-        cudaMemcpy(y, d0, n, cudaMemcpyDeviceToHost);
-        double e = now();
-        if (i && b - a < tu) tu = b - a;
-        if (i && e - b < td) td = e - b;
-    }
+    double tu, td;
+    copy_times(x, y, d0, n, &tu, &td);
     lw_config c;
     lw_config_init(&c);
     c.rank = 2, c.shape[0] = R, c.shape[1] = C, c.backend = LW_BACKEND_CUDA;

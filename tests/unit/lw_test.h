@@ -29,6 +29,20 @@ static inline int lw_test_finish(const char *name)
     return lw_test_fail ? 1 : 0;
 }
 
+/* float32 arrays a (the reference) and b: the largest |a| and the largest |a - b|
+ * (a NaN in b counts as an infinite difference). */
+static inline void lw_test_f32_diff(const float *a, const float *b, size_t n, double *maxabs, double *maxdiff)
+{
+    double mx = 0, dm = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = a[i], v = b[i];
+        if (r < 0 ? -r > mx : r > mx) mx = r < 0 ? -r : r;
+        double d = r > v ? r - v : v - r;
+        if (!(d <= dm)) dm = d == d ? d : 1e300;
+    }
+    *maxabs = mx, *maxdiff = dm;
+}
+
 /* xorshift64* random numbers: reproducible from a logged seed. */
 static uint64_t lw_rng_state = 0x9E3779B97F4A7C15ull;
 static inline void lw_rng_seed(uint64_t s) { lw_rng_state = s ? s : 1; }

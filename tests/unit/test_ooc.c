@@ -198,12 +198,8 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
         if (st == LW_OK && c.dtype == LW_INT32) {
             CHECK(memcmp(ref, y, n * es) == 0, "%s: integer result differs", label);
         } else if (st == LW_OK) {
-            double mx = 0, dm = 0;
-            for (size_t i = 0; i < n; i++) {
-                double r = ((float *)ref)[i], v = ((float *)y)[i];
-                if (fabs(r) > mx) mx = fabs(r);
-                if (!(fabs(r - v) <= dm)) dm = fabs(r - v);
-            }
+            double mx, dm;
+            lw_test_f32_diff(ref, y, n, &mx, &dm);
             CHECK(dm <= 1e-6 * (mx > 1 ? mx : 1), "%s: max difference %g (max %g)", label, dm, mx);
         }
         if (!inplace) CHECK(memcmp(x, x0, n * es) == 0, "%s: the input changed", label);
