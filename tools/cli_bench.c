@@ -22,6 +22,7 @@
 #include "cli_bench_int.h"
 #include "cli_common.h"
 #include "cli_env.h"
+#include "lw_stream.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -59,6 +60,7 @@ typedef struct bench_opts {
     int nplace, place[2]; /* the placements timed: 0 out of place, 1 in place (--inplace) */
     int naxes, axes[3];   /* --axes: the transformed axes of every shape (0: all) */
     char tuning[768]; /* the environment's tuning, then --tune */
+    uint64_t device_memory_limit; /* --device-memory-limit */
     int scheme_all, scheme_list; /* --scheme all (every GPU scheme + auto), --scheme list */
     int nmpix;
     double mpix[MAXV]; /* --sizes-mpix */
@@ -182,6 +184,9 @@ static void print_help(void)
         "  --repeat N      timed runs after warm-up [host: at least %d and about %.1f s of runs,\n"
         "                  at most %d; cuda: %d, 10 from 8 Mi samples, 5 from 64 Mi]\n"
         "  --threads N     [list] CPU threads (OpenMP builds only) [the OpenMP default]\n"
+        "  --device-memory-limit SIZE  cuda C2C: the device bytes a call may hold (e.g. 1G; a\n"
+        "                  larger transform streams the host array through the device, out\n"
+        "                  of core) [0: what is free]\n"
         "  --tune T        the plans' tuning knobs, KEY=VALUE,... (docs/TUNING.md; cpu: simd,\n"
         "                  stream, ring_kb, prefetch, walk, walk_kb, split_min, vol_split; cuda host\n"
         "                  memory: stage_kb, stage_buffers, copy_threads, pageable, register_min_mb)\n"
@@ -274,6 +279,11 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
         if (snprintf(o->tuning, sizeof o->tuning, "%s%s%s", env ? env : "", env ? "," : "", val) >=
             (int)sizeof o->tuning)
             return usage_error("--tune: value too long");
+        return 0;
+    }
+    if (!strcmp(opt, "--device-memory-limit")) { /* one budget for every combination */
+        if (lw_stream_parse_size(val, &o->device_memory_limit) != 0)
+            return usage_error("bad --device-memory-limit '%s': write bytes or e.g. 256M, 2G", val);
         return 0;
     }
     if (!strcmp(opt, "--axes")) { /* one set for every shape (its commas are not a list of values) */
@@ -385,7 +395,7 @@ static const char *const value_opts[] = {"--backend",   "--wavelet", "--levels",
                                          "--shape",     "--dtype",   "--direction", "--config",
                                          "--scheme",    "--repeat",  "--threads", "--sizes-mpix",
                                          "--tune",      "--host-memory", "--layout", "--axes",
-                                         "--inplace"};
+                                         "--inplace",   "--device-memory-limit"};
 
 /* Fill defaults and the (backend, config) pairs.  Returns 0 or an exit status. */
 static int resolve_opts(bench_opts *o)
@@ -594,6 +604,7 @@ static void combo_at(const bench_opts *o, long idx, combo *c)
     memset(c->axes, 0, sizeof c->axes);
     memcpy(c->axes, o->axes, sizeof o->axes);
     c->tuning = o->tuning[0] ? o->tuning : lw_cli_env_tuning();
+    c->device_memory_limit = o->device_memory_limit;
     i = (int)(idx % o->nshape), c->rank = o->rank[i];
     memcpy(c->shape, o->shape[i], sizeof c->shape);
 }

@@ -50,6 +50,7 @@ typedef struct combo {
     int destroy_input;  /* cuda: LW_FLAG_DESTROY_INPUT (--destroy-input) */
     int inplace;        /* timed as lw_execute(plan, x, x), the input restored before each run (--inplace) */
     const char *tuning; /* lw_config.tuning (--tune), NULL for none */
+    uint64_t device_memory_limit; /* lw_config.device_memory_limit (--device-memory-limit; 0 automatic) */
 } combo;
 
 /* One result (the JSON record's values). */

@@ -72,6 +72,7 @@ void lw_bench_print_json(FILE *f, const record *r, const char *date, const char 
         if (r->engine[0]) lw_bench_json_string(f, r->engine);
         else fprintf(f, "null");
         if (c->host_memory == HM_PAGEABLE) fprintf(f, ", \"register_s\": %.6g", finite(r->register_s));
+        fprintf(f, ", \"device_memory_limit\": %llu", (unsigned long long)c->device_memory_limit);
     }
     if (extra) fputs(extra, f);
     fprintf(f, "}\n");

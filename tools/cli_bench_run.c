@@ -128,6 +128,7 @@ void lw_bench_make_config(const combo *c, int integer, lw_backend backend, const
     cfg->backend = backend;
     cfg->scheme = scheme;
     cfg->tuning = c->tuning;
+    cfg->device_memory_limit = c->device_memory_limit;
     if (c->destroy_input && backend == LW_BACKEND_CUDA) cfg->flags |= LW_FLAG_DESTROY_INPUT;
     if (c->inplace) cfg->flags |= LW_FLAG_IN_PLACE;
 }

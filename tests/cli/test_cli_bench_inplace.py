@@ -24,7 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_harness import case, check, expect_fail, run, run_groups  # noqa: E402
+from cli_harness import case, check, expect_fail, expect_ok, run, run_groups  # noqa: E402
 
 ALL = ["haar", "cdf53", "cdf97", "dd137", "d4", "fs", "dd97"]
 
@@ -184,10 +184,15 @@ def t_inplace_options(d):
             (["--axes", "3"], ["--axes"]),
             (["--axes", "0,1,2,0"], ["--axes"]),
             (["--axes", "x"], ["--axes"]),
-            (["--axes", "1,2"], ["axis 2"])):  # a 2-D shape has no axis 2: the plan says so
+            (["--axes", "1,2"], ["axis 2"]),  # a 2-D shape has no axis 2: the plan says so
+            (["--device-memory-limit", "12Q"], ["--device-memory-limit"]),
+            (["--device-memory-limit", "-1"], ["--device-memory-limit"])):
         rc, _ = expect_fail(d, base + args, words, codes=(2,))
         _, out, _ = run(d, base + args)
         check(out == "", "bench %s: stdout %r" % (" ".join(args), out))
+    # --device-memory-limit: a cuda knob; the cpu records are the same without it
+    out = expect_ok(d, base + ["--device-memory-limit", "1M", "--json"])
+    check(json.loads(out.splitlines()[0])["verified"], "bench with --device-memory-limit on cpu: %r" % out[:200])
     # matrix with --inplace=both (the matrix's --inplace is the flag alone)
     expect_fail(d, ["bench", "--matrix", "--dry-run", "--inplace=both"], ["--inplace"], codes=(2,))
     # cuda, device pointers and host pointers, in place
