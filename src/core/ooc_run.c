@@ -37,6 +37,13 @@ typedef struct ooc_pass {
     int coef_in, mallat, inplace;
     int in_bands, out_bands; /* the slot's input / output in Mallat bands along axis 0 */
     int host_bands;         /* the host's coefficients in Mallat bands along axis 0 (else rows) */
+    /* the parts of a row by the levels axis 0 went through (Mallat, see make_regions) */
+    int nreg;
+    struct region {
+        int k;    /* levels along axis 0 */
+        int nbox; /* boxes of row positions, [lo, hi) per dim (dim 0 unused) */
+        int64_t lo[LW_MAX_AXES][LW_MAX_RANK], hi[LW_MAX_AXES][LW_MAX_RANK];
+    } reg[LW_MAX_LEVELS];
     sub_entry sub[MAX_SUBS];
     int nsub;
     size_t scr_max;
@@ -173,21 +180,56 @@ static lw_status fit_slabs(ooc_pass *P, int L1, int64_t E, int64_t cap, int *ok)
     return LW_OK;
 }
 
-/* The levels of one pass, the corner's place, the slabs.  Mallat bands
- * along axis 0 are whole rows only while axis 0 is the one transformed axis
- * (a level's other axes split only the corner of the level before, so deeper
- * levels see a part of each row): with other transformed axes a Mallat pass
- * does one level.  Levels past the pass run on the compact corner on the
- * device where it fits beside the slabs, else by a pass of their own over
- * the host's corner.  Preferred: the most levels per pass, with the slabs'
- * compute within 16x their core. */
+/* The parts of a row by the levels axis 0 went through, in the Mallat layout:
+ * level j transforms only the corner the levels before it left on every
+ * transformed axis, so with other transformed axes the positions outside the
+ * level-k corner (inside the level-(k-1) one) saw k levels along axis 0 and
+ * hold k levels of bands there.  Region k < L1: that difference of two
+ * corners, as one box per transformed axis of the row; region L1: the
+ * level-(L1-1) corner.  One region of L1 levels when axis 0 is the only
+ * transformed axis. */
+static void make_regions(ooc_pass *P)
+{
+    const int L1 = P->sl.L1;
+    int td[LW_MAX_AXES], nt = 0;
+    for (int d = 1; d < P->rank; d++)
+        if (transformed(P, d)) td[nt++] = d;
+    P->nreg = 0;
+    for (int k = nt ? 1 : L1; k <= L1; k++) {
+        struct region *rg = &P->reg[P->nreg++];
+        rg->k = k, rg->nbox = 0;
+        const int boxes = k == L1 ? 1 : nt;
+        for (int i = 0; i < boxes; i++) {
+            int empty = 0;
+            for (int d = 1; d < P->rank; d++) {
+                int64_t lo = 0, hi = P->shape[d];
+                int j = 0;
+                while (j < nt && td[j] != d) j++;
+                if (j < nt) {
+                    const int64_t prev = lw_lowpass_length(P->shape[d], k - 1), cur = lw_lowpass_length(P->shape[d], k);
+                    if (k == L1) hi = prev;
+                    else if (j < i) hi = cur;
+                    else if (j == i) lo = cur, hi = prev;
+                    else hi = prev;
+                }
+                rg->lo[rg->nbox][d] = lo, rg->hi[rg->nbox][d] = hi;
+                empty |= hi <= lo;
+            }
+            if (!empty) rg->nbox++;
+        }
+    }
+}
+
+/* The levels of one pass, the corner's place, the slabs.  Levels past the
+ * pass run on the compact corner on the device where it fits beside the
+ * slabs, else by a pass of their own over the host's corner.  Preferred: the
+ * most levels per pass, with the slabs' compute within 16x their core. */
 static lw_status plan_slabs(ooc_pass *P)
 {
     const int64_t N = P->shape[0];
     const size_t R = P->row;
     int lcap = 0; /* levels that split axis 0 (ceil(N / 2^(j-1)) >= 2 for j <= L1) */
     while (lcap < P->L && N > ((int64_t)1 << lcap)) lcap++;
-    if (P->mallat && P->naxes > 1 && lcap > 1) lcap = 1;
     for (int relax = 0; relax < 2; relax++)
         for (int L1 = lcap; L1 >= 1; L1--)
             for (int host_cont = 0; host_cont < 2; host_cont++) {
@@ -208,7 +250,10 @@ static lw_status plan_slabs(ooc_pass *P)
                 if (!relax && cap * 8 < E) cap = round_down(E / 8 + a - 1, a) + a;
                 int ok = 0;
                 LW_TRY(fit_slabs(P, L1, E, cap, &ok));
-                if (ok && (relax || P->sl.Z * 8 >= E)) return LW_OK;
+                if (ok && (relax || P->sl.Z * 8 >= E)) {
+                    make_regions(P);
+                    return LW_OK;
+                }
             }
     drop_plans(P);
     return lw_fail(LW_ERR_DEVICE_OUT_OF_MEMORY,
@@ -266,19 +311,41 @@ static void compact_strides(const ooc_pass *P, const int64_t *shape, int64_t *st
     for (int d = 0; d < P->rank; d++) st[d] = (int64_t)(elems_after(shape, P->rank, d) * P->es);
 }
 
+/* One side of a copy of rows: base, on the host (strides P->hs) or compact on
+ * the device, row i at r0 + i * rs. */
+typedef struct side {
+    char *base;
+    int host;
+    int64_t r0, rs;
+} side;
+
+static side host_side(char *b, int64_t r0, int64_t rs) { side x = {b, 1, r0, rs}; return x; }
+static side dev_side(char *b, int64_t r0) { side x = {b, 0, r0, 1}; return x; }
+
+/* cnt rows, each restricted to box `bx` of row positions (NULL: whole rows) */
+static lw_status move_box(const ooc_pass *P, int kind, const struct region *rg, int box, side dst, side src,
+                          int64_t cnt, int q)
+{
+    if (cnt <= 0) return LW_OK;
+    int64_t c[LW_MAX_RANK], cs[LW_MAX_RANK], ds[LW_MAX_RANK], ss[LW_MAX_RANK];
+    compact_strides(P, P->shape, cs);
+    int64_t od = dst.r0 * (dst.host ? P->hs[0] : cs[0]), os = src.r0 * (src.host ? P->hs[0] : cs[0]);
+    c[0] = cnt, ds[0] = dst.rs * (dst.host ? P->hs[0] : cs[0]), ss[0] = src.rs * (src.host ? P->hs[0] : cs[0]);
+    for (int d = 1; d < P->rank; d++) {
+        const int64_t lo = rg ? rg->lo[box][d] : 0, hi = rg ? rg->hi[box][d] : P->shape[d];
+        c[d] = hi - lo;
+        ds[d] = dst.host ? P->hs[d] : cs[d], ss[d] = src.host ? P->hs[d] : cs[d];
+        od += lo * ds[d], os += lo * ss[d];
+    }
+    return copy_nd(P, kind, dst.base + od, src.base + os, P->rank, c, ds, ss, q);
+}
+
 /* cnt whole rows: host rows h0, h0 + hs, ... <-> device rows d0.. (compact) */
 static lw_status move_rows(const ooc_pass *P, int kind, char *host, int64_t h0, int64_t hs, char *dev, int64_t d0,
                            int64_t cnt, int q)
 {
-    if (cnt <= 0) return LW_OK;
-    int64_t c[LW_MAX_RANK], hst[LW_MAX_RANK], dst[LW_MAX_RANK];
-    compact_strides(P, P->shape, dst);
-    memcpy(c, P->shape, sizeof c);
-    memcpy(hst, P->hs, sizeof hst);
-    c[0] = cnt, hst[0] = hs * P->hs[0];
-    char *h = host + h0 * P->hs[0], *d = dev + d0 * (int64_t)P->row;
-    if (kind == LW_OOC_UP) return copy_nd(P, kind, d, h, P->rank, c, dst, hst, q);
-    return copy_nd(P, kind, h, d, P->rank, c, hst, dst, q);
+    if (kind == LW_OOC_UP) return move_box(P, kind, NULL, 0, dev_side(dev, d0), host_side(host, h0, hs), cnt, q);
+    return move_box(P, kind, NULL, 0, host_side(host, h0, hs), dev_side(dev, d0), cnt, q);
 }
 
 /* The corner part of cnt lowpass rows: in the full layout from `full` (on
@@ -311,56 +378,51 @@ typedef struct band_map {
     int64_t Nb, hbase, hs, vb, cnt, sbase;
 } band_map;
 
-static band_map band_of(const ooc_pass *P, int b, int bands_slot, int64_t e0, int64_t m)
+static band_map band_of(const ooc_pass *P, int b, int bands_slot, int L, int64_t e0, int64_t m)
 {
     band_map x;
-    const int L1 = P->sl.L1;
     if (!bands_slot) { /* whole rows */
         x.Nb = P->shape[0], x.hbase = 0, x.hs = 1, x.vb = e0, x.cnt = m, x.sbase = 0;
         return x;
     }
-    const int lev = lw_ooc_band_level(b, L1);
-    x.Nb = lw_ooc_band_count(b, L1, P->shape[0]);
-    if (P->host_bands) x.hbase = lw_ooc_band_base(b, L1, P->shape[0]), x.hs = 1;
-    else x.hbase = lw_ooc_band_row(b, L1, 0), x.hs = (int64_t)1 << lev;
+    const int lev = lw_ooc_band_level(b, L);
+    x.Nb = lw_ooc_band_count(b, L, P->shape[0]);
+    if (P->host_bands) x.hbase = lw_ooc_band_base(b, L, P->shape[0]), x.hs = 1;
+    else x.hbase = lw_ooc_band_row(b, L, 0), x.hs = (int64_t)1 << lev;
     x.vb = e0 / ((int64_t)1 << lev); /* e0 is a multiple of 2^L1: exact, also below 0 */
-    x.cnt = lw_ooc_band_count(b, L1, m);
-    x.sbase = lw_ooc_band_base(b, L1, m);
+    x.cnt = lw_ooc_band_count(b, L, m);
+    x.sbase = lw_ooc_band_base(b, L, m);
     return x;
 }
 
-/* Fill a band of slot k's input: what slot k-1 holds from there, the rest
- * from the host (the rows past the end wrap: from the head in place). */
-static lw_status fill_band(const ooc_pass *P, const band_map *x, const band_map *prev, char *slot, const char *pslot,
-                           const char *host, int q)
+/* Fill a band of slot k's input (the part of its rows in box `box` of region
+ * rg; NULL: whole rows): what slot k-1 holds from there, the rest from the
+ * host (the rows past the end wrap: from the head in place). */
+static lw_status fill_band(const ooc_pass *P, const struct region *rg, int box, const band_map *x,
+                           const band_map *prev, char *slot, const char *pslot, const char *host, int q)
 {
     int64_t g = x->vb, end = x->vb + x->cnt;
     if (prev) {
         int64_t c = prev->vb + prev->cnt < end ? prev->vb + prev->cnt : end;
         if (c > g) {
-            lw_ooc_box b = {(size_t)(c - g) * P->row, 1, 1, 0, 0, 0, 0};
-            b.dpitch = b.spitch = b.row, b.dplane = b.splane = b.row;
-            LW_TRY(P->mv->copy(P->mv->ctx, LW_OOC_D2D, slot + (x->sbase + g - x->vb) * (int64_t)P->row,
-                               pslot + (prev->sbase + g - prev->vb) * (int64_t)P->row, &b, q));
+            LW_TRY(move_box(P, LW_OOC_D2D, rg, box, dev_side(slot, x->sbase + g - x->vb),
+                            dev_side((char *)pslot, prev->sbase + g - prev->vb), c - g, q));
             g = c;
         }
     }
     while (g < end) {
         int64_t to, w;
-        const char *src = host;
+        int from_head = 0;
         if (g < 0) to = end < 0 ? end : 0, w = g + x->Nb;
         else if (g < x->Nb) to = end < x->Nb ? end : x->Nb, w = g;
-        else {
-            to = end, w = g - x->Nb;
-            if (P->inplace) src = P->head;
-        }
-        if (src == P->head) { /* device rows: the head holds host rows [0, E) */
-            const int64_t R = (int64_t)P->row, cnt = to - g;
-            int64_t c[2] = {cnt, R / (int64_t)P->es}, ds[2] = {R, (int64_t)P->es}, ss[2] = {x->hs * R, (int64_t)P->es};
-            LW_TRY(copy_nd(P, LW_OOC_D2D, slot + (x->sbase + g - x->vb) * R, (const char *)P->head + (x->hbase + w * x->hs) * R,
-                           2, c, ds, ss, q));
+        else to = end, w = g - x->Nb, from_head = P->inplace;
+        const side dst = dev_side(slot, x->sbase + g - x->vb);
+        if (from_head) { /* the head holds host rows [0, E), compact */
+            side h = {P->head, 0, x->hbase + w * x->hs, x->hs};
+            LW_TRY(move_box(P, LW_OOC_D2D, rg, box, dst, h, to - g, q));
         } else {
-            LW_TRY(move_rows(P, LW_OOC_UP, (char *)src, x->hbase + w * x->hs, x->hs, slot, x->sbase + g - x->vb, to - g, q));
+            LW_TRY(move_box(P, LW_OOC_UP, rg, box, dst, host_side((char *)host, x->hbase + w * x->hs, x->hs), to - g,
+                            q));
         }
         g = to;
     }
@@ -390,7 +452,7 @@ static lw_status run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
     const lw_ooc_mover *mv = P->mv;
     const int q = (int)(k % LW_OOC_QUEUES), pq = (int)((k + LW_OOC_QUEUES - 1) % LW_OOC_QUEUES);
     const int64_t R = (int64_t)P->row, L1 = P->sl.L1;
-    int64_t z0, z1, e0, e1, pz0, pz1, pe0 = 0, pe1 = 0;
+    int64_t z0, z1, e0, e1, pz0, pz1, pe0 = 0, pe1 = 1;
     lw_ooc_slab_at(&P->sl, k, &z0, &z1, &e0, &e1);
     if (k > 0) lw_ooc_slab_at(&P->sl, k - 1, &pz0, &pz1, &pe0, &pe1);
     const int64_t m = e1 - e0;
@@ -400,24 +462,31 @@ static lw_status run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
     /* slot q last served slab k-3, which slab k-2 copied its shared rows from */
     if (k >= LW_OOC_QUEUES) LW_TRY(mv->wait(mv->ctx, EV_OVL + (int)((k - 2) % LW_OOC_QUEUES), q));
     if (k > 0) LW_TRY(mv->wait(mv->ctx, EV_UP + pq, q));
-    const int nb = P->in_bands ? (int)L1 + 1 : 1;
-    for (int b = 0; b < nb; b++) {
-        band_map x = band_of(P, b, P->in_bands, e0, m), px;
-        if (k > 0) px = band_of(P, b, P->in_bands, pe0, pe1 - pe0);
-        LW_TRY(fill_band(P, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q));
+    if (!P->in_bands) {
+        band_map x = band_of(P, 0, 0, 0, e0, m), px = band_of(P, 0, 0, 0, pe0, pe1 - pe0);
+        LW_TRY(fill_band(P, NULL, 0, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q));
     }
+    for (int r = 0; P->in_bands && r < P->nreg; r++) /* each part of the rows by its bands */
+        for (int bx = 0; bx < P->reg[r].nbox; bx++)
+            for (int b = 0; b <= P->reg[r].k; b++) {
+                band_map x = band_of(P, b, 1, P->reg[r].k, e0, m), px = band_of(P, b, 1, P->reg[r].k, pe0, pe1 - pe0);
+                LW_TRY(fill_band(P, &P->reg[r], bx, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q));
+            }
     LW_TRY(mv->record(mv->ctx, EV_OVL + q, q));
     if (P->tail && P->coef_in) LW_TRY(overlay_corner(P, si, e0, m, q));
     LW_TRY(mv->record(mv->ctx, EV_UP + q, q));
     LW_TRY(mv->run(mv->ctx, sub->plan, si, so, P->scr[q], q));
-    /* the core down: band by band, or its rows */
-    const int ob = P->out_bands ? (int)L1 + 1 : 1;
-    for (int b = 0; b < ob; b++) {
-        band_map x = band_of(P, b, P->out_bands, e0, m);
-        int64_t g0 = P->out_bands ? lw_ooc_band_count(b, (int)L1, z0) : z0;
-        int64_t g1 = P->out_bands ? lw_ooc_band_count(b, (int)L1, z1) : z1;
-        LW_TRY(move_rows(P, LW_OOC_DOWN, out, x.hbase + g0 * x.hs, x.hs, so, x.sbase + g0 - x.vb, g1 - g0, q));
-    }
+    /* the core down: its rows, or each part of them band by band */
+    if (!P->out_bands) LW_TRY(move_rows(P, LW_OOC_DOWN, out, z0, 1, so, z0 - e0, z1 - z0, q));
+    for (int r = 0; P->out_bands && r < P->nreg; r++)
+        for (int bx = 0; bx < P->reg[r].nbox; bx++)
+            for (int b = 0; b <= P->reg[r].k; b++) {
+                const int L = P->reg[r].k;
+                band_map x = band_of(P, b, 1, L, e0, m);
+                const int64_t g0 = lw_ooc_band_count(b, L, z0), g1 = lw_ooc_band_count(b, L, z1);
+                LW_TRY(move_box(P, LW_OOC_DOWN, &P->reg[r], bx, host_side(out, x.hbase + g0 * x.hs, x.hs),
+                                dev_side(so, x.sbase + g0 - x.vb), g1 - g0, q));
+            }
     if (P->tail && !P->coef_in) { /* the core's lowpass corner part to ll */
         const int64_t a = (int64_t)1 << L1, ls = low_stride(P);
         int64_t g0 = lw_ooc_band_count(0, (int)L1, z0), g1 = lw_ooc_band_count(0, (int)L1, z1);
@@ -469,31 +538,38 @@ static int perm_threads(const ooc_pass *P)
 }
 
 /* the rows of the host array between interleaved and Mallat order along
- * axis 0: each contiguous run of a row's elements moves with its rows */
+ * axis 0, each part of them by its levels: each contiguous run of a part
+ * moves with its rows */
 static lw_status permute_host(const ooc_pass *P, char *base, int to_mallat)
 {
-    int64_t cnt[LW_MAX_RANK], st[LW_MAX_RANK];
-    int n = 0;
-    for (int d = 1; d < P->rank; d++)
-        if (P->shape[d] > 1) cnt[n] = P->shape[d], st[n] = P->hs[d], n++;
-    for (int i = n - 1; i >= 1; i--)
-        if (st[i - 1] == cnt[i] * st[i]) {
-            cnt[i - 1] *= cnt[i], st[i - 1] = st[i];
-            for (int j = i; j < n - 1; j++) cnt[j] = cnt[j + 1], st[j] = st[j + 1];
-            n--;
+    for (int r = 0; r < P->nreg; r++)
+        for (int bx = 0; bx < P->reg[r].nbox; bx++) {
+            const struct region *rg = &P->reg[r];
+            int64_t cnt[LW_MAX_RANK], st[LW_MAX_RANK], off0 = 0;
+            int n = 0;
+            for (int d = 1; d < P->rank; d++) {
+                off0 += rg->lo[bx][d] * P->hs[d];
+                if (rg->hi[bx][d] - rg->lo[bx][d] > 1) cnt[n] = rg->hi[bx][d] - rg->lo[bx][d], st[n] = P->hs[d], n++;
+            }
+            for (int i = n - 1; i >= 1; i--)
+                if (st[i - 1] == cnt[i] * st[i]) {
+                    cnt[i - 1] *= cnt[i], st[i - 1] = st[i];
+                    for (int j = i; j < n - 1; j++) cnt[j] = cnt[j + 1], st[j] = st[j + 1];
+                    n--;
+                }
+            size_t run = P->es;
+            if (n > 0 && st[n - 1] == (int64_t)P->es) run = (size_t)cnt[--n] * P->es;
+            int64_t idx[LW_MAX_RANK] = {0};
+            for (;;) {
+                int64_t off = off0;
+                for (int d = 0; d < n; d++) off += idx[d] * st[d];
+                LW_TRY(lw_ooc_permute_rows(base + off, P->shape[0], (size_t)P->hs[0], run, rg->k, to_mallat,
+                                           perm_threads(P)));
+                int d = n - 1;
+                while (d >= 0 && ++idx[d] == cnt[d]) idx[d--] = 0;
+                if (d < 0) break;
+            }
         }
-    size_t run = P->es;
-    if (n > 0 && st[n - 1] == (int64_t)P->es) run = (size_t)cnt[--n] * P->es;
-    int64_t idx[LW_MAX_RANK] = {0};
-    for (;;) {
-        int64_t off = 0;
-        for (int d = 0; d < n; d++) off += idx[d] * st[d];
-        LW_TRY(lw_ooc_permute_rows(base + off, P->shape[0], (size_t)P->hs[0], run, P->sl.L1, to_mallat,
-                                   perm_threads(P)));
-        int d = n - 1;
-        while (d >= 0 && ++idx[d] == cnt[d]) idx[d--] = 0;
-        if (d < 0) break;
-    }
     return LW_OK;
 }
 
