@@ -224,6 +224,8 @@ static void sweep(void)
         {2, {150, 7}, 1, {0}, 0},        /* columns only */
         {2, {9, 300}, 1, {1}, 1},        /* rows only: groups of rows */
         {4, {3, 24, 10, 12}, 2, {1, 3}, 1}, /* a batch axis, a transformed one, a batch one, a transformed one */
+        {2, {24, 300}, 0, {0}, 1},       /* axis 0 runs out of levels first: the last corner is one row */
+        {3, {6, 40, 50}, 0, {0}, 1},
     };
     static const lw_wavelet wav[] = {LW_HAAR, LW_CDF53, LW_CDF97, LW_DD137, LW_D4, LW_FS, LW_DD97};
     static const int levels[] = {1, 2, LW_LEVELS_MAX};
