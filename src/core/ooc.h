@@ -54,6 +54,7 @@ typedef struct lw_ooc_mover {
      * fields copied): on the device, run with the caller's scratch of
      * *scratch bytes */
     lw_status (*make_sub)(void *ctx, lw_config *cfg, lw_plan **sub, size_t *scratch);
+    void (*drop_sub)(void *ctx, lw_plan *sub); /* done with a sub-plan (a mover may keep it for the next call) */
     lw_status (*alloc)(void *ctx, void **p, size_t bytes, const char *what);
     void (*release)(void *ctx, void *p);
     /* kind LW_OOC_UP: src host, dst device; DOWN the reverse; D2D both device */

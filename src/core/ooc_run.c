@@ -112,9 +112,9 @@ static lw_status sub_for(ooc_pass *P, int64_t m, const sub_entry **out)
 
 static void drop_plans(ooc_pass *P)
 {
-    for (int i = 0; i < P->nsub; i++) lw_destroy(P->sub[i].plan);
+    for (int i = 0; i < P->nsub; i++) P->mv->drop_sub(P->mv->ctx, P->sub[i].plan);
     P->nsub = 0, P->scr_max = 0;
-    lw_destroy(P->tail);
+    if (P->tail) P->mv->drop_sub(P->mv->ctx, P->tail);
     P->tail = NULL, P->tail_scr = 0;
 }
 
@@ -166,7 +166,7 @@ static lw_status fit_slabs(ooc_pass *P, int L1, int64_t E, int64_t cap, int *ok)
     int64_t Z = cap;
     while (Z >= a) {
         P->sl.Z = Z, P->sl.E = E, P->sl.L1 = L1, P->sl.n = (N + Z - 1) / Z;
-        for (int i = 0; i < P->nsub; i++) lw_destroy(P->sub[i].plan);
+        for (int i = 0; i < P->nsub; i++) P->mv->drop_sub(P->mv->ctx, P->sub[i].plan);
         P->nsub = 0, P->scr_max = 0;
         size_t need = 0;
         lw_status st = make_subs(P, &need);

@@ -70,7 +70,8 @@ typedef struct cuda_impl {
                   * the fused engines run; NULL: the generic pass's transposed steps */
     int dev_in, dev_out; /* one side on the device (LW_FLAG_DEVICE_INPUT / _OUTPUT) */
     int ooc;           /* host pointers: the array streams through the device (out of core) ... */
-    size_t ooc_budget; /* ... holding at most this many device bytes */
+    size_t ooc_budget; /* ... holding at most this many device bytes, */
+    lw_ooc_subs ooc_subs; /* ... by sub-plans made once */
 } cuda_impl;
 
 lw_status lw_cuda_alloc(void **p, size_t bytes, const char *what)
@@ -210,6 +211,7 @@ static void cuda_destroy(lw_plan *plan)
     lw_cuda_sched_release(&im->s);
     lw_destroy(im->tr);
     lw_destroy(im->tail);
+    if (im->ooc) lw_ooc_subs_free(&im->ooc_subs);
     for (int k = 0; k < 3; k++) lw_destroy(im->slab[k]);
     for (hctx *c = im->pool, *n; c; c = n) {
         n = c->next;
@@ -259,6 +261,7 @@ static lw_status choose_ooc(const lw_plan *plan, cuda_impl *im)
     }
     im->ooc_budget = budget;
     im->ooc = need > budget && plan->geo.levels > 0 && plan->geo.naxes > 0;
+    if (im->ooc) lw_ooc_subs_init(&im->ooc_subs);
     if (im->ooc && im->s.engine == LWE_SCHEME)
         return lw_fail(LW_ERR_UNSUPPORTED, "cuda: the papers' schemes (engine %s) run whole arrays only; this one needs "
                        "%zu device bytes, over the budget of %zu: use scheme auto to stream it", im->s.engine_name,
@@ -378,7 +381,7 @@ static lw_status exec_ooc(const lw_plan *plan, cuda_impl *im, hctx *c, const voi
     else hout.how = hin.how, hout.reg = NULL;
     lw_ooc_cuda oc;
     memset(&oc, 0, sizeof oc);
-    oc.stg = c->stg, oc.in = in, oc.out = out, oc.bytes = n;
+    oc.stg = c->stg, oc.in = in, oc.out = out, oc.bytes = n, oc.subs = &im->ooc_subs;
     oc.din = hin.how != LW_HOST_PAGEABLE, oc.dout = hout.how != LW_HOST_PAGEABLE;
     for (int k = 0; k < LW_OOC_QUEUES; k++) oc.st[k] = c->st[k];
     for (int k = 0; k < LW_OOC_EVENTS; k++) oc.ev[k] = c->oev[k];
@@ -500,6 +503,7 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    im->ooc_budget);
         lw_ooc_cuda oc;
         memset(&oc, 0, sizeof oc);
+        oc.subs = (lw_ooc_subs *)&im->ooc_subs;
         lw_ooc_mover m;
         lw_ooc_cuda_mover(&oc, im->ooc_budget, &m);
         if (lw_ooc_describe(plan, &m, line, sizeof line) == LW_OK) lw_appendf(buf, len, "%s", line);

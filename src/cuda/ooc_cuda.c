@@ -4,14 +4,75 @@
 #include <stdio.h>
 #include <string.h>
 
+void lw_ooc_subs_init(lw_ooc_subs *k)
+{
+    memset(k, 0, sizeof *k);
+    pthread_mutex_init(&k->mu, NULL);
+}
+
+void lw_ooc_subs_free(lw_ooc_subs *k)
+{
+    for (int i = 0; i < k->n; i++) lw_destroy(k->e[i].plan);
+    k->n = 0;
+    pthread_mutex_destroy(&k->mu);
+}
+
+/* the fields that make a sub-plan, pointers left out (the scheme is compared by name) */
+static lw_config key_of(const lw_config *c)
+{
+    lw_config k;
+    memset(&k, 0, sizeof k);
+    k.rank = c->rank, k.naxes = c->naxes;
+    for (int d = 0; d < c->rank; d++) k.shape[d] = c->shape[d];
+    for (int a = 0; a < c->naxes; a++) k.axes[a] = c->axes[a];
+    k.dtype = c->dtype, k.wavelet = c->wavelet, k.mode = c->mode, k.layout = c->layout, k.levels = c->levels;
+    k.direction = c->direction, k.integer = c->integer, k.backend = c->backend, k.flags = c->flags;
+    k.threads = c->threads, k.gain[0] = c->gain[0], k.gain[1] = c->gain[1];
+    return k;
+}
+
 static lw_status make_sub(void *ctx, lw_config *cfg, lw_plan **sub, size_t *scr)
 {
-    (void)ctx;
+    lw_ooc_cuda *c = ctx;
     cfg->backend = LW_BACKEND_CUDA;
     cfg->flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_EXTERNAL_SCRATCH;
-    LW_TRY(lw_plan_create(sub, cfg));
-    *scr = lw_cuda_sub_scratch(*sub);
-    return LW_OK;
+    if (!c || !c->subs) {
+        LW_TRY(lw_plan_create(sub, cfg));
+        *scr = lw_cuda_sub_scratch(*sub);
+        return LW_OK;
+    }
+    lw_ooc_subs *k = c->subs;
+    const lw_config key = key_of(cfg);
+    const char *scheme = cfg->scheme ? cfg->scheme : "";
+    lw_status st = LW_OK;
+    pthread_mutex_lock(&k->mu);
+    int i = 0;
+    while (i < k->n && (memcmp(&k->e[i].key, &key, sizeof key) || strcmp(k->e[i].scheme, scheme))) i++;
+    if (i < k->n) {
+        *sub = k->e[i].plan, *scr = k->e[i].scr;
+    } else {
+        st = lw_plan_create(sub, cfg);
+        if (st == LW_OK) *scr = lw_cuda_sub_scratch(*sub);
+        if (st == LW_OK && k->n < LW_OOC_KEEP && strlen(scheme) < sizeof k->e[0].scheme) {
+            k->e[k->n].key = key, k->e[k->n].plan = *sub, k->e[k->n].scr = *scr;
+            strcpy(k->e[k->n].scheme, scheme);
+            k->n++;
+        }
+    }
+    pthread_mutex_unlock(&k->mu);
+    return st;
+}
+
+static void drop_sub(void *ctx, lw_plan *sub)
+{
+    lw_ooc_cuda *c = ctx;
+    int kept = 0;
+    if (c && c->subs) {
+        pthread_mutex_lock(&c->subs->mu);
+        for (int i = 0; i < c->subs->n && !kept; i++) kept = c->subs->e[i].plan == sub;
+        pthread_mutex_unlock(&c->subs->mu);
+    }
+    if (!kept) lw_destroy(sub);
 }
 
 static lw_status alloc(void *ctx, void **p, size_t bytes, const char *what)
@@ -92,6 +153,6 @@ void lw_ooc_cuda_mover(lw_ooc_cuda *c, size_t budget, lw_ooc_mover *m)
 {
     memset(m, 0, sizeof *m);
     m->ctx = c, m->budget = budget;
-    m->make_sub = make_sub, m->alloc = alloc, m->release = release, m->copy = copy, m->run = run;
+    m->make_sub = make_sub, m->drop_sub = drop_sub, m->alloc = alloc, m->release = release, m->copy = copy, m->run = run;
     m->record = record, m->wait = wait, m->finish = finish;
 }

@@ -9,11 +9,31 @@
 #include "core/ooc.h"
 #include "staging_ring.h"
 
+#include <pthread.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The sub-plans a plan's calls made, kept for its next calls (plan once):
+ * by configuration, up to LW_OOC_KEEP of them; a sub-plan past that is made
+ * and freed per call. */
+#define LW_OOC_KEEP 48
+typedef struct lw_ooc_subs {
+    pthread_mutex_t mu;
+    int n;
+    struct {
+        lw_config key;
+        char scheme[32];
+        lw_plan *plan;
+        size_t scr;
+    } e[LW_OOC_KEEP];
+} lw_ooc_subs;
+void lw_ooc_subs_init(lw_ooc_subs *k);
+void lw_ooc_subs_free(lw_ooc_subs *k);
+
 typedef struct lw_ooc_cuda {
+    lw_ooc_subs *subs;    /* NULL: every sub-plan freed after the call */
     lw_stager *stg;
     cudaStream_t st[LW_OOC_QUEUES];
     cudaEvent_t ev[LW_OOC_EVENTS];

@@ -53,6 +53,12 @@ static lw_status emu_make_sub(void *ctx, lw_config *cfg, lw_plan **sub, size_t *
     return st;
 }
 
+static void emu_drop_sub(void *ctx, lw_plan *sub)
+{
+    (void)ctx;
+    lw_destroy(sub);
+}
+
 static lw_status emu_alloc(void *ctx, void **p, size_t bytes, const char *what)
 {
     emu *e = ctx;
@@ -129,8 +135,8 @@ static lw_status emu_finish(void *ctx)
 
 static lw_ooc_mover mover(emu *e, size_t budget)
 {
-    lw_ooc_mover m = {e, budget, emu_make_sub, emu_alloc, emu_release, emu_copy, emu_run, emu_event, emu_event,
-                      emu_finish};
+    lw_ooc_mover m = {e, budget, emu_make_sub, emu_drop_sub, emu_alloc, emu_release, emu_copy, emu_run, emu_event,
+                      emu_event, emu_finish};
     return m;
 }
 
