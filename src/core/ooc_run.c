@@ -560,16 +560,21 @@ static lw_status permute_host(const ooc_pass *P, char *base, int to_mallat)
                 }
             size_t run = P->es;
             if (n > 0 && st[n - 1] == (int64_t)P->es) run = (size_t)cnt[--n] * P->es;
-            int64_t idx[LW_MAX_RANK] = {0};
-            for (;;) {
-                int64_t off = off0;
-                for (int d = 0; d < n; d++) off += idx[d] * st[d];
-                LW_TRY(lw_ooc_permute_rows(base + off, P->shape[0], (size_t)P->hs[0], run, rg->k, to_mallat,
-                                           perm_threads(P)));
-                int d = n - 1;
-                while (d >= 0 && ++idx[d] == cnt[d]) idx[d--] = 0;
-                if (d < 0) break;
+            int64_t runs = 1;
+            for (int d = 0; d < n; d++) runs *= cnt[d];
+            /* long runs: the threads split each; many short ones: the threads take whole runs */
+            const int threads = perm_threads(P), split = runs < threads || run >= ((size_t)256 << 10);
+            int bad = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : bad) if (!split && threads > 1) num_threads(threads)
+#endif
+            for (int64_t i = 0; i < runs; i++) {
+                int64_t off = off0, rest = i;
+                for (int d = n - 1; d >= 0; d--) off += (rest % cnt[d]) * st[d], rest /= cnt[d];
+                bad |= lw_ooc_permute_rows(base + off, P->shape[0], (size_t)P->hs[0], run, rg->k, to_mallat,
+                                           split ? threads : 1) != LW_OK;
             }
+            if (bad) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the row buffers of the in-place reorder");
         }
     return LW_OK;
 }

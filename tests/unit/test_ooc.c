@@ -164,7 +164,7 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
 {
     lw_config c = *cfg;
     c.backend = LW_BACKEND_CPU;
-    c.threads = 1;
+    c.threads = inplace && defer ? 3 : 1; /* the in-place row permutation on several threads, or one */
     lw_plan *p = NULL;
     if (lw_plan_create(&p, &c) != LW_OK) return; /* a combination the library refuses */
     size_t n = 1, es = lw_dtype_size(c.dtype);
