@@ -1,0 +1,89 @@
+/* Internal to the out-of-core streaming (ooc_run.c: sizing and order of a
+ * pass; ooc_slab.c: what one slab moves, the row permutation in place). */
+#ifndef LW_OOC_PASS_H
+#define LW_OOC_PASS_H
+
+#include "ooc.h"
+
+/* events: a slot's input complete, a slab's copy from the slot before it
+ * done, a queue's last work, the corner's levels done */
+enum { EV_UP = 0, EV_OVL = LW_OOC_QUEUES, EV_END = 2 * LW_OOC_QUEUES, EV_TAIL = 3 * LW_OOC_QUEUES };
+
+#define MAX_SUBS 8
+#define SLAB_TARGET ((int64_t)64 << 20) /* bytes of core a slab aims at: a few per GiB keep the copies overlapped */
+
+typedef struct sub_entry {
+    int64_t m;
+    lw_plan *plan;
+    size_t scr;
+} sub_entry;
+
+/* One pass: the array it works on (axis 0 cut in slabs) and what it holds. */
+typedef struct ooc_pass {
+    const lw_plan *p;
+    const lw_ooc_mover *mv;
+    int rank;
+    int64_t shape[LW_MAX_RANK];
+    int naxes, axes[LW_MAX_AXES];
+    int t0;                 /* axis 0 is transformed (else a slab is a group of items) */
+    size_t es, row;         /* bytes of an element, of an index of axis 0 (compact, on the device) */
+    int64_t hs[LW_MAX_RANK]; /* the host array's byte strides (a corner or grid of a larger array: wider) */
+    lw_ooc_slabs sl;
+    int L;                  /* levels of the transform */
+    int coef_in, mallat, inplace;
+    int in_bands, out_bands; /* the slot's input / output in Mallat bands along axis 0 */
+    int host_bands;         /* the host's coefficients in Mallat bands along axis 0 (else rows) */
+    /* the parts of a row by the levels axis 0 went through (Mallat, see make_regions) */
+    int nreg;
+    struct region {
+        int k;    /* levels along axis 0 */
+        int nbox; /* boxes of row positions, [lo, hi) per dim (dim 0 unused) */
+        int64_t lo[LW_MAX_AXES][LW_MAX_RANK], hi[LW_MAX_AXES][LW_MAX_RANK];
+    } reg[LW_MAX_LEVELS];
+    sub_entry sub[MAX_SUBS];
+    int nsub;
+    size_t scr_max;
+    lw_plan *tail;          /* levels L1+1..L on the compact corner on the device, NULL: none */
+    int host_cont;          /* levels L1+1..L by a pass of their own over the host's corner */
+    size_t tail_scr;
+    int64_t cshape[LW_MAX_RANK];
+    size_t crow;            /* bytes of a corner row (an index of its axis 0) */
+    int64_t N0;             /* lowpass indices along axis 0 after L1 levels */
+    void *slot_in[LW_OOC_QUEUES], *slot_out[LW_OOC_QUEUES], *scr[LW_OOC_QUEUES];
+    void *head, *ll, *ll2, *tscr;
+    size_t slot_bytes;
+} ooc_pass;
+
+static inline int lw_ooc_transformed(const ooc_pass *P, int d)
+{
+    for (int a = 0; a < P->naxes; a++)
+        if (P->axes[a] == d) return 1;
+    return 0;
+}
+
+static inline size_t lw_ooc_elems_after(const int64_t *shape, int rank, int d)
+{
+    size_t n = 1;
+    for (int i = d + 1; i < rank; i++) n *= (size_t)shape[i];
+    return n;
+}
+
+/* the level-L1 lowpass rows of a slot: local index i at slot row i * low_stride */
+static inline int64_t lw_ooc_low_stride(const ooc_pass *P) { return P->mallat ? 1 : (int64_t)1 << P->sl.L1; }
+
+/* ooc_run.c: the sub-plan of slabs of m rows (made on first use) */
+lw_status lw_ooc_sub_for(ooc_pass *P, int64_t m, const sub_entry **out);
+
+/* ooc_slab.c */
+/* cnt whole rows: host rows h0, h0 + hs, ... <-> device rows d0.. (compact) */
+lw_status lw_ooc_move_rows(const ooc_pass *P, int kind, char *host, int64_t h0, int64_t hs, char *dev, int64_t d0,
+                           int64_t cnt, int q);
+/* the corner part of cnt lowpass rows, between the full layout (host or device) and the compact corner */
+lw_status lw_ooc_corner_rows(const ooc_pass *P, int kind, char *full, int64_t fstride, int on_host, char *comp,
+                             int64_t cnt, int to_comp, int q);
+/* slab k: its input filled, its transform, its core down */
+lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out);
+/* the host rows between interleaved and Mallat order along axis 0, each part by its levels */
+lw_status lw_ooc_permute_host(const ooc_pass *P, char *base, int to_mallat);
+
+#endif
