@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 /* ---- sub-plans ---------------------------------------------------------------- */
 
 static void sub_config(const ooc_pass *P, lw_config *c, const int64_t *shape, int levels)
