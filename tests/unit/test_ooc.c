@@ -10,8 +10,12 @@
  * slabs of each item), axes that leave axis 0 or the last axis out, 1, 2,
  * and the most levels (the lowpass corner's levels after the streamed
  * ones), forward, inverse and the adjoints, in place and out of place, two
- * budgets.  Also: the row permutation, the halos, and a budget too small. */
+ * budgets; float64, float16 and bfloat16 on a subset.  The budget is never
+ * exceeded, nothing stays allocated, and a pass without a corner moves each
+ * host row once each way.  Also: the row permutation, the halos, and a
+ * budget too small. */
 #include "lw_test.h"
+#include "core/half.h"
 #include "core/ooc.h"
 
 #include <math.h>
@@ -157,8 +161,24 @@ static long ran, refused, exact_moves;
 static void fill(void *x, size_t n, lw_dtype t)
 {
     for (size_t i = 0; i < n; i++) {
-        if (t == LW_INT32) ((int32_t *)x)[i] = (int32_t)(lw_rng_u64() % 1001) - 500;
-        else ((float *)x)[i] = (float)((double)(lw_rng_u64() >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+        const double v = (double)(lw_rng_u64() >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+        switch (t) {
+        case LW_INT32: ((int32_t *)x)[i] = (int32_t)(lw_rng_u64() % 1001) - 500; break;
+        case LW_FLOAT64: ((double *)x)[i] = v; break;
+        case LW_FLOAT16: ((uint16_t *)x)[i] = lw_f32_to_f16((float)v); break;
+        case LW_BFLOAT16: ((uint16_t *)x)[i] = lw_f32_to_bf16((float)v); break;
+        default: ((float *)x)[i] = (float)v; break;
+        }
+    }
+}
+
+static double value(const void *x, size_t i, lw_dtype t)
+{
+    switch (t) {
+    case LW_FLOAT64: return ((const double *)x)[i];
+    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)x)[i]);
+    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)x)[i]);
+    default: return ((const float *)x)[i];
     }
 }
 
@@ -207,10 +227,19 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
         CHECK(e.held == 0, "%s: %zu device bytes not released", label, e.held);
         if (st == LW_OK && c.dtype == LW_INT32) {
             CHECK(memcmp(ref, y, n * es) == 0, "%s: integer result differs", label);
-        } else if (st == LW_OK) {
+        } else if (st == LW_OK && c.dtype == LW_FLOAT32) {
             double mx, dm;
             lw_test_f32_diff(ref, y, n, &mx, &dm);
             CHECK(dm <= 1e-6 * (mx > 1 ? mx : 1), "%s: max difference %g (max %g)", label, dm, mx);
+        } else if (st == LW_OK) { /* float64 to rounding, the half types to their last bit */
+            const double tol = c.dtype == LW_FLOAT64 ? 1e-12 : c.dtype == LW_FLOAT16 ? 1e-3 : 8e-3;
+            double mx = 0, dm = 0;
+            for (size_t i = 0; i < n; i++) {
+                double r = value(ref, i, c.dtype), v = value(y, i, c.dtype);
+                if (fabs(r) > mx) mx = fabs(r);
+                if (!(fabs(r - v) <= dm)) dm = fabs(r - v);
+            }
+            CHECK(dm <= tol * (mx > 1 ? mx : 1), "%s: max difference %g (max %g)", label, dm, mx);
         }
         if (!inplace) CHECK(memcmp(x, x0, n * es) == 0, "%s: the input changed", label);
         /* one pass without a corner, no wrap: each host row crosses once each way */
@@ -281,6 +310,38 @@ static void sweep(void)
                                     }
                             }
             }
+}
+
+/* float64 and the half types on a subset: the slabs move elements of every size */
+static void sweep_dtypes(void)
+{
+    static const struct { int rank; int64_t shape[3]; int naxes, axes[2]; } sh[] = {
+        {2, {203, 37}, 0, {0, 0}}, {3, {32, 16, 24}, 0, {0, 0}}, {3, {5, 40, 30}, 2, {1, 2}}};
+    static const lw_wavelet wav[] = {LW_HAAR, LW_CDF97, LW_DD137};
+    static const lw_dtype dts[] = {LW_FLOAT64, LW_FLOAT16, LW_BFLOAT16};
+    char label[256];
+    for (size_t si = 0; si < 3; si++)
+        for (size_t wi = 0; wi < 3; wi++)
+            for (size_t ti = 0; ti < 3; ti++)
+                for (int mode = 0; mode < 2; mode++)
+                    for (int lay = 0; lay < 2; lay++)
+                        for (int L = 1; L <= 2; L++)
+                            for (int dir = 0; dir < 2; dir++)
+                                for (int ip = 0; ip < 2; ip++) {
+                                    if (only_shape >= 0) return;
+                                    lw_config c;
+                                    lw_config_init(&c);
+                                    c.rank = sh[si].rank, c.naxes = sh[si].naxes;
+                                    memcpy(c.shape, sh[si].shape, sizeof sh[si].shape);
+                                    for (int a = 0; a < 2; a++) c.axes[a] = sh[si].axes[a];
+                                    c.wavelet = wav[wi], c.dtype = dts[ti], c.mode = (lw_mode)mode;
+                                    c.layout = (lw_layout)lay, c.levels = L == 2 ? LW_LEVELS_MAX : 1;
+                                    c.direction = (lw_direction)dir;
+                                    snprintf(label, sizeof label, "dtypes: shape #%zu wavelet %d dtype %d mode %d layout %d "
+                                             "levels %s dir %d %s", si, (int)wav[wi], (int)dts[ti], mode, lay,
+                                             L == 2 ? "max" : "1", dir, ip ? "in place" : "out of place");
+                                    one(&c, 150, ip, (int)((si + ti + (size_t)ip) & 1), label);
+                                }
 }
 
 /* ---- the pieces ------------------------------------------------------------------------ */
@@ -357,6 +418,7 @@ int main(int argc, char **argv)
     permutation();
     too_small();
     sweep();
+    sweep_dtypes();
     printf("out of core: %ld runs compared, %ld refused as over budget, %ld with the bytes moved counted\n", ran,
            refused, exact_moves);
     CHECK(ran > 20 * refused, "most runs fit the budgets: %ld ran, %ld refused", ran, refused);
