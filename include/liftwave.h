@@ -293,6 +293,8 @@ lw_status lw_plan_create(lw_plan **plan, const lw_config *cfg);
  * in == out is allowed (in place); otherwise the buffers must not overlap and
  * in is not modified (unless the plan has LW_FLAG_DESTROY_INPUT).  With device
  * pointers the call is asynchronous on the plan's stream.
+ * A CUDA plan for host pointers refuses device memory with
+ * LW_ERR_INVALID_ARGUMENT (it would otherwise be read as host memory).
  * On failure the content of out is unspecified (it may be partly
  * transformed); in is unchanged when in != out (unless the plan has
  * LW_FLAG_DESTROY_INPUT).  In particular an integer transform that returns

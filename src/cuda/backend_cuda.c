@@ -370,6 +370,15 @@ static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in,
     return exec_device_on(plan, im, in, out, st);
 }
 
+/* a host-pointer call given device memory (it would be read as host memory) */
+static lw_status not_host(int in_how, int out_how)
+{
+    if (in_how != LW_HOST_NOT_HOST && out_how != LW_HOST_NOT_HOST) return LW_OK;
+    return lw_fail(LW_ERR_INVALID_ARGUMENT, "cuda: the %s is device memory but the plan takes host pointers: plan "
+                   "with LW_FLAG_DEVICE_POINTERS, or LW_FLAG_DEVICE_INPUT / LW_FLAG_DEVICE_OUTPUT for one side",
+                   in_how == LW_HOST_NOT_HOST ? "input" : "output");
+}
+
 /* out of core: the call's host arrays stream through the budget */
 static lw_status exec_ooc(const lw_plan *plan, cuda_impl *im, hctx *c, const void *in, void *out)
 {
@@ -379,6 +388,12 @@ static lw_status exec_ooc(const lw_plan *plan, cuda_impl *im, hctx *c, const voi
     lw_host_hold_begin(in, n, reg, &hin);
     if (out != in) lw_host_hold_begin(out, n, reg, &hout);
     else hout.how = hin.how, hout.reg = NULL;
+    lw_status bad = not_host(hin.how, hout.how);
+    if (bad != LW_OK) {
+        lw_host_hold_end(&hin);
+        lw_host_hold_end(&hout);
+        return bad;
+    }
     lw_ooc_cuda oc;
     memset(&oc, 0, sizeof oc);
     oc.stg = c->stg, oc.in = in, oc.out = out, oc.bytes = n, oc.subs = &im->ooc_subs;
@@ -420,6 +435,13 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     if (!im->dev_in) lw_host_hold_begin(in, n, reg, &hin);
     if (out == in) hout.how = hin.how, hout.reg = NULL;
     else if (!im->dev_out) lw_host_hold_begin(out, n, reg, &hout);
+    lw_status bad = not_host(hin.how, hout.how);
+    if (bad != LW_OK) {
+        lw_host_hold_end(&hin);
+        lw_host_hold_end(&hout);
+        ctx_release(im, c);
+        return bad;
+    }
     lw_host_call h;
     memset(&h, 0, sizeof h);
     h.p = plan, h.s = &im->s, h.stg = c->stg;

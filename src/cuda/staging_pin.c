@@ -18,14 +18,17 @@ typedef struct host_reg {
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static host_reg *g_regs;
 
-static int user_pinned(const void *p)
+/* what the CUDA runtime knows of p: pinned host memory, device memory (not
+ * readable by the host), or nothing (pageable; managed memory is readable) */
+static int user_kind(const void *p)
 {
     struct cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
         cudaGetLastError();
-        return 0;
+        return LW_HOST_PAGEABLE;
     }
-    return a.type == cudaMemoryTypeHost;
+    return a.type == cudaMemoryTypeHost ? LW_HOST_PINNED : a.type == cudaMemoryTypeDevice ? LW_HOST_NOT_HOST
+                                                                                           : LW_HOST_PAGEABLE;
 }
 
 void lw_host_hold_begin(const void *p, size_t bytes, int want_register, lw_host_hold *h)
@@ -46,8 +49,9 @@ void lw_host_hold_begin(const void *p, size_t bytes, int want_register, lw_host_
             return;
         }
     }
-    if (user_pinned(p)) {
-        h->how = LW_HOST_PINNED;
+    const int kind = user_kind(p);
+    if (kind != LW_HOST_PAGEABLE) {
+        h->how = kind;
     } else if (want_register) {
         host_reg *r = malloc(sizeof *r);
         if (r && cudaHostRegister((void *)p, bytes, cudaHostRegisterDefault) == cudaSuccess) {

@@ -43,7 +43,8 @@ cudaError_t lw_copy_box(void *dst, size_t dpitch, size_t dplane, const void *src
 /* How the host side of one call is moved: pinned by the user, registered
  * by the library for the call (shared by concurrent calls on the same range,
  * unregistered by the last), or pageable (staged). */
-enum { LW_HOST_PAGEABLE = 0, LW_HOST_PINNED = 1, LW_HOST_REGISTERED = 2 };
+enum { LW_HOST_PAGEABLE = 0, LW_HOST_PINNED = 1, LW_HOST_REGISTERED = 2,
+       LW_HOST_NOT_HOST = 3 /* device memory passed as a host pointer: the call refuses it */ };
 typedef struct lw_host_hold {
     int how;
     void *reg; /* the registration held (LW_HOST_REGISTERED) */

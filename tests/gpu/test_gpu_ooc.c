@@ -12,7 +12,8 @@
  *   - one side on the device (LW_FLAG_DEVICE_INPUT: G->C, LW_FLAG_DEVICE_OUTPUT:
  *     C->G) equal to the host-pointer run on 1-D, 2-D (both layouts, both
  *     modes, 1 and 3 levels), 3-D and a batch, forward and inverse, float32
- *     and int32; the device input left as it was; in == out refused;
+ *     and int32; the device input left as it was; in == out refused; device
+ *     memory given to a host-pointer plan refused with a clear error;
  *   - timing (information, LW_GPU_QUICK skips it): 8192^2 float32 cdf97, 1
  *     and 5 levels, forward, pinned, a 64 MiB budget, against the copy
  *     engines' bound measured in the same run.
@@ -238,6 +239,21 @@ static void placement(int quick)
     lw_plan *p = NULL;
     CHECK(lw_plan_create(&p, &c) == LW_ERR_INVALID_ARGUMENT, "LW_FLAG_IN_PLACE with LW_FLAG_DEVICE_INPUT accepted");
     lw_destroy(p);
+    /* device memory given to a host-pointer plan (in core and out of core): refused, never read as host memory */
+    void *d = NULL;
+    float *h = calloc(64 * 64, sizeof *h);
+    cudaMalloc(&d, 64 * 64 * sizeof(float));
+    for (int k = 0; k < 2; k++) {
+        c.flags = 0, p = NULL;
+        CHECK(make(&p, &c, k ? 4096 : 0) == LW_OK, "host plan: %s", lw_last_error());
+        CHECK(lw_execute(p, d, h) == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "device memory"),
+              "a device input to a host-pointer plan (%s): %s", k ? "out of core" : "in core", lw_last_error());
+        CHECK(lw_execute(p, h, d) == LW_ERR_INVALID_ARGUMENT, "a device output to a host-pointer plan: %s",
+              lw_last_error());
+        lw_destroy(p);
+    }
+    cudaFree(d);
+    free(h);
 }
 
 static double now(void)
