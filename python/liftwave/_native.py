@@ -15,6 +15,7 @@ liftwave.torch.  Converted or non-contiguous input is copied
 once; otherwise nothing is copied.
 """
 import collections
+import operator
 import threading
 
 from . import _liftwave
@@ -80,9 +81,12 @@ def _dtype_name(dtype):
 
 def _byte_count(n):
     """device_memory_limit: a non-negative whole number of bytes."""
-    if isinstance(n, bool) or not isinstance(n, int) and not hasattr(n, "__index__"):
+    if isinstance(n, bool):
         raise TypeError("liftwave: device_memory_limit is a whole number of bytes, not %r" % (n,))
-    n = int(n.__index__() if hasattr(n, "__index__") else n)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("liftwave: device_memory_limit is a whole number of bytes, not %r" % (n,)) from None
     if n < 0 or n >= 1 << 64:
         raise ValueError("liftwave: device_memory_limit must be 0 (what is free) or a positive byte count, not %d" % n)
     return n

@@ -45,10 +45,15 @@ lw_status lw_ooc_sub_for(ooc_pass *P, int64_t m, const sub_entry **out)
     return LW_OK;
 }
 
-static void drop_plans(ooc_pass *P)
+static void drop_subs(ooc_pass *P)
 {
     for (int i = 0; i < P->nsub; i++) P->mv->drop_sub(P->mv->ctx, P->sub[i].plan);
     P->nsub = 0, P->scr_max = 0;
+}
+
+static void drop_plans(ooc_pass *P)
+{
+    drop_subs(P);
     if (P->tail) P->mv->drop_sub(P->mv->ctx, P->tail);
     P->tail = NULL, P->tail_scr = 0;
 }
@@ -91,6 +96,16 @@ static lw_status make_tail(ooc_pass *P, int L1, int on_device)
     return P->mv->make_sub(P->mv->ctx, &c, &P->tail, &P->tail_scr);
 }
 
+/* The core rows a slab aims at: SLAB_TARGET bytes, at most an eighth of
+ * the rows (the copies of several slabs overlap), a multiple of a. */
+static int64_t slab_cap(const ooc_pass *P, int64_t a)
+{
+    int64_t cap = SLAB_TARGET / (int64_t)P->row, eighth = (P->shape[0] + 7) / 8;
+    if (cap > eighth) cap = eighth;
+    cap = round_down(cap + a - 1, a);
+    return cap < a ? a : cap;
+}
+
 /* Slabs of cores of Z rows (a multiple of 2^L1): the largest Z up to the
  * target whose buffers fit the budget, halving from there; 0 when none. */
 static lw_status fit_slabs(ooc_pass *P, int L1, int64_t E, int64_t cap, int *ok)
@@ -101,8 +116,7 @@ static lw_status fit_slabs(ooc_pass *P, int L1, int64_t E, int64_t cap, int *ok)
     int64_t Z = cap;
     while (Z >= a) {
         P->sl.Z = Z, P->sl.E = E, P->sl.L1 = L1, P->sl.n = (N + Z - 1) / Z;
-        for (int i = 0; i < P->nsub; i++) P->mv->drop_sub(P->mv->ctx, P->sub[i].plan);
-        P->nsub = 0, P->scr_max = 0;
+        drop_subs(P);
         size_t need = 0;
         lw_status st = make_subs(P, &need);
         if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) need = (size_t)-1, lw_clear_error();
@@ -179,10 +193,7 @@ static lw_status plan_slabs(ooc_pass *P)
                     continue;
                 }
                 LW_TRY(st);
-                int64_t cap = SLAB_TARGET / (int64_t)R, eighth = (N + 7) / 8;
-                if (cap > eighth) cap = eighth;
-                cap = round_down(cap + a - 1, a);
-                if (cap < a) cap = a;
+                int64_t cap = slab_cap(P, a);
                 if (!relax && cap * 8 < E) cap = round_down(E / 8 + a - 1, a) + a;
                 int ok = 0;
                 LW_TRY(fit_slabs(P, L1, E, cap, &ok));
@@ -319,37 +330,36 @@ static void copy_host(char *dst, const char *src, size_t n)
     }
 }
 
-/* An array whose axis 0 is transformed: a pass of slabs, and a pass over
- * the corner for the levels the first one leaves to the host. */
+/* The pass of an array whose axis 0 is transformed: whole when it fits the
+ * budget (a last corner, a short axis 0: one slab without halo, the
+ * transform itself in any mode), else slabs. */
+static lw_status plan_array(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, const ooc_array *A, int inplace)
+{
+    pass_init(P, p, mv, A, inplace);
+    P->t0 = P->in_bands = P->out_bands = P->host_bands = P->sl.periodic = 0;
+    P->sl.Z = A->shape[0], P->sl.E = 0, P->sl.L1 = 0, P->sl.n = 1;
+    size_t need = 0;
+    lw_status st = make_subs(P, &need);
+    if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) st = LW_OK, need = (size_t)-1, lw_clear_error();
+    if (st != LW_OK || need <= mv->budget) return st;
+    drop_plans(P);
+    pass_init(P, p, mv, A, inplace);
+    return plan_slabs(P);
+}
+
+/* An array whose axis 0 is transformed: its pass, and a pass over the
+ * corner for the levels the first one leaves to the host. */
 static lw_status run_array(const lw_plan *p, const lw_ooc_mover *mv, const ooc_array *A, const char *in, char *out)
 {
     ooc_pass P;
-    { /* an array that fits the budget whole (a last corner, a short axis 0) is one slab without halo:
-       * the transform itself, in any mode */
-        pass_init(&P, p, mv, A, in == out);
-        P.t0 = P.in_bands = P.out_bands = P.host_bands = P.sl.periodic = 0;
-        P.sl.Z = A->shape[0], P.sl.E = 0, P.sl.L1 = 0, P.sl.n = 1;
-        size_t need = 0;
-        lw_status sg = make_subs(&P, &need);
-        if (sg == LW_ERR_DEVICE_OUT_OF_MEMORY) sg = LW_OK, need = (size_t)-1, lw_clear_error();
-        if (sg == LW_OK && need <= mv->budget) {
-            sg = run_pass(&P, in, out);
-            drop_plans(&P);
-            return sg;
-        }
-        drop_plans(&P);
-        LW_TRY(sg);
-    }
-    pass_init(&P, p, mv, A, in == out);
-    lw_status st = plan_slabs(&P);
+    lw_status st = plan_array(&P, p, mv, A, in == out);
     if (st == LW_OK && P.host_cont && P.coef_in && in != out) {
         /* the corner's levels must come first, in place: on a copy of the input */
         size_t bytes = (size_t)A->shape[0] * (size_t)A->hs[0];
         drop_plans(&P);
         copy_host(out, in, bytes);
         in = out;
-        pass_init(&P, p, mv, A, 1);
-        st = plan_slabs(&P);
+        st = plan_array(&P, p, mv, A, 1);
     }
     ooc_array C;
     if (st == LW_OK && P.host_cont) {
@@ -398,12 +408,8 @@ static lw_status plan_top(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv,
     if (from > 0) {
         array_of(p, from, 1, A);
         pass_init(P, p, mv, A, inplace);
-        const int64_t N = P->shape[0];
-        int64_t cap = SLAB_TARGET / (int64_t)P->row, eighth = (N + 7) / 8;
-        if (cap > eighth) cap = eighth;
-        if (cap < 1) cap = 1;
         int ok = 0;
-        LW_TRY(fit_slabs(P, 0, 0, cap, &ok));
+        LW_TRY(fit_slabs(P, 0, 0, slab_cap(P, 1), &ok));
         if (ok) {
             *groups = 1;
             return LW_OK;
@@ -441,14 +447,14 @@ lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, char *buf, si
     int64_t items = 1;
     int groups = 0;
     LW_TRY(plan_top(&P, p, m, 0, &A, &items, &groups));
-    if (!groups) {
-        pass_init(&P, p, m, &A, 0);
-        LW_TRY(plan_slabs(&P));
-    }
+    if (!groups) LW_TRY(plan_array(&P, p, m, &A, 0));
     size_t used = strlen(buf), need = 0;
     lw_status st = make_subs(&P, &need);
     if (st == LW_OK && used < len) {
-        if (!groups)
+        if (!groups && !P.t0)
+            snprintf(buf + used, len - used, "out of core: %lld item(s), each whole within the budget, %zu device "
+                     "bytes\n", (long long)items, need);
+        else if (!groups)
             snprintf(buf + used, len - used,
                      "out of core: %lld item(s), each %lld slabs of %lld rows (halo %lld, %d level(s) per pass%s), "
                      "%zu device bytes\n",

@@ -10,26 +10,44 @@
 
 /* ---- copies ------------------------------------------------------------------- */
 
+/* Dims of counts cnt (outer first) with byte strides a and b (b may be
+ * NULL) in place: those of one element dropped, each that follows the next
+ * on both sides merged with it.  Returns how many are left; 0 when a count
+ * is 0 (nothing to do) or all were single. */
+static int merge_dims(int nd, int64_t *cnt, int64_t *a, int64_t *b)
+{
+    int n = 0;
+    for (int d = 0; d < nd; d++) {
+        if (cnt[d] <= 0) return 0;
+        if (cnt[d] == 1) continue;
+        cnt[n] = cnt[d], a[n] = a[d], n++;
+        if (b) b[n - 1] = b[d];
+    }
+    for (int i = n - 1; i >= 1; i--)
+        if (a[i - 1] == cnt[i] * a[i] && (!b || b[i - 1] == cnt[i] * b[i])) {
+            cnt[i - 1] *= cnt[i], a[i - 1] = a[i];
+            if (b) b[i - 1] = b[i];
+            for (int j = i; j < n - 1; j++) {
+                cnt[j] = cnt[j + 1], a[j] = a[j + 1];
+                if (b) b[j] = b[j + 1];
+            }
+            n--;
+        }
+    return n;
+}
+
 /* An n-D strided copy (counts, byte strides of each side, outer first) as
- * boxes: dims of one element dropped, dims that follow each other merged,
- * a contiguous innermost dim made the box's row, two more its rows and
- * planes, the rest looped. */
+ * boxes: the dims merged (merge_dims), a contiguous innermost dim made the
+ * box's row, two more its rows and planes, the rest looped. */
 static lw_status copy_nd(const ooc_pass *P, int kind, char *dst, const char *src, int nd, const int64_t *cnt0,
                          const int64_t *ds0, const int64_t *ss0, int q)
 {
     int64_t cnt[LW_MAX_RANK + 1], ds[LW_MAX_RANK + 1], ss[LW_MAX_RANK + 1];
-    int n = 0;
     for (int d = 0; d < nd; d++) {
         if (cnt0[d] <= 0) return LW_OK;
-        if (cnt0[d] == 1) continue;
-        cnt[n] = cnt0[d], ds[n] = ds0[d], ss[n] = ss0[d], n++;
+        cnt[d] = cnt0[d], ds[d] = ds0[d], ss[d] = ss0[d];
     }
-    for (int i = n - 1; i >= 1; i--)
-        if (ds[i - 1] == cnt[i] * ds[i] && ss[i - 1] == cnt[i] * ss[i]) {
-            cnt[i - 1] *= cnt[i], ds[i - 1] = ds[i], ss[i - 1] = ss[i];
-            for (int j = i; j < n - 1; j++) cnt[j] = cnt[j + 1], ds[j] = ds[j + 1], ss[j] = ss[j + 1];
-            n--;
-        }
+    int n = merge_dims(nd, cnt, ds, ss);
     const int64_t es = (int64_t)P->es;
     size_t width = (size_t)es;
     if (n > 0 && ds[n - 1] == es && ss[n - 1] == es) width = (size_t)(cnt[n - 1] * es), n--;
@@ -259,17 +277,11 @@ lw_status lw_ooc_permute_host(const ooc_pass *P, char *base, int to_mallat)
         for (int bx = 0; bx < P->reg[r].nbox; bx++) {
             const struct region *rg = &P->reg[r];
             int64_t cnt[LW_MAX_RANK], st[LW_MAX_RANK], off0 = 0;
-            int n = 0;
             for (int d = 1; d < P->rank; d++) {
                 off0 += rg->lo[bx][d] * P->hs[d];
-                if (rg->hi[bx][d] - rg->lo[bx][d] > 1) cnt[n] = rg->hi[bx][d] - rg->lo[bx][d], st[n] = P->hs[d], n++;
+                cnt[d - 1] = rg->hi[bx][d] - rg->lo[bx][d], st[d - 1] = P->hs[d];
             }
-            for (int i = n - 1; i >= 1; i--)
-                if (st[i - 1] == cnt[i] * st[i]) {
-                    cnt[i - 1] *= cnt[i], st[i - 1] = st[i];
-                    for (int j = i; j < n - 1; j++) cnt[j] = cnt[j + 1], st[j] = st[j + 1];
-                    n--;
-                }
+            int n = merge_dims(P->rank - 1, cnt, st, NULL);
             size_t run = P->es;
             if (n > 0 && st[n - 1] == (int64_t)P->es) run = (size_t)cnt[--n] * P->es;
             int64_t runs = 1;

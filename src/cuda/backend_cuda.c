@@ -370,44 +370,49 @@ static lw_status exec_device(const lw_plan *plan, cuda_impl *im, const void *in,
     return exec_device_on(plan, im, in, out, st);
 }
 
-/* a host-pointer call given device memory (it would be read as host memory) */
-static lw_status not_host(int in_how, int out_how)
+/* How the host sides of one call move (lw_host_hold): pinned, registered
+ * or staged; a side on the device (LW_FLAG_DEVICE_INPUT / _OUTPUT) is not
+ * held.  Device memory passed as a host pointer is refused (it would be read
+ * as host memory), with nothing held. */
+static lw_status holds_begin(const cuda_impl *im, const void *in, void *out, lw_host_hold *hin, lw_host_hold *hout)
 {
-    if (in_how != LW_HOST_NOT_HOST && out_how != LW_HOST_NOT_HOST) return LW_OK;
+    const size_t n = im->s.bytes;
+    const int reg = lw_stage_use_register(&im->stage, n);
+    hin->how = hout->how = LW_HOST_PINNED, hin->reg = hout->reg = NULL;
+    if (!im->dev_in) lw_host_hold_begin(in, n, reg, hin);
+    if (out == in) hout->how = hin->how;
+    else if (!im->dev_out) lw_host_hold_begin(out, n, reg, hout);
+    if (hin->how != LW_HOST_NOT_HOST && hout->how != LW_HOST_NOT_HOST) return LW_OK;
+    lw_host_hold_end(hin);
+    lw_host_hold_end(hout);
     return lw_fail(LW_ERR_INVALID_ARGUMENT, "cuda: the %s is device memory but the plan takes host pointers: plan "
                    "with LW_FLAG_DEVICE_POINTERS, or LW_FLAG_DEVICE_INPUT / LW_FLAG_DEVICE_OUTPUT for one side",
-                   in_how == LW_HOST_NOT_HOST ? "input" : "output");
+                   hin->how == LW_HOST_NOT_HOST ? "input" : "output");
+}
+
+/* after a failed call: the context idle and clean for the next one */
+static void ctx_settle(hctx *c)
+{
+    for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
+    lw_stage_abort(c->stg);
+    cudaGetLastError();
 }
 
 /* out of core: the call's host arrays stream through the budget */
 static lw_status exec_ooc(const lw_plan *plan, cuda_impl *im, hctx *c, const void *in, void *out)
 {
-    const size_t n = im->s.bytes;
-    const int reg = lw_stage_use_register(&im->stage, n);
     lw_host_hold hin, hout;
-    lw_host_hold_begin(in, n, reg, &hin);
-    if (out != in) lw_host_hold_begin(out, n, reg, &hout);
-    else hout.how = hin.how, hout.reg = NULL;
-    lw_status bad = not_host(hin.how, hout.how);
-    if (bad != LW_OK) {
-        lw_host_hold_end(&hin);
-        lw_host_hold_end(&hout);
-        return bad;
-    }
+    LW_TRY(holds_begin(im, in, out, &hin, &hout));
     lw_ooc_cuda oc;
     memset(&oc, 0, sizeof oc);
-    oc.stg = c->stg, oc.in = in, oc.out = out, oc.bytes = n, oc.subs = &im->ooc_subs;
+    oc.stg = c->stg, oc.in = in, oc.out = out, oc.bytes = im->s.bytes, oc.subs = &im->ooc_subs;
     oc.din = hin.how != LW_HOST_PAGEABLE, oc.dout = hout.how != LW_HOST_PAGEABLE;
     for (int k = 0; k < LW_OOC_QUEUES; k++) oc.st[k] = c->st[k];
     for (int k = 0; k < LW_OOC_EVENTS; k++) oc.ev[k] = c->oev[k];
     lw_ooc_mover m;
     lw_ooc_cuda_mover(&oc, im->ooc_budget, &m);
     lw_status st = lw_ooc_execute(plan, &m, in, out);
-    if (st != LW_OK) {
-        for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
-        lw_stage_abort(c->stg);
-        cudaGetLastError();
-    }
+    if (st != LW_OK) ctx_settle(c);
     lw_host_hold_end(&hin);
     lw_host_hold_end(&hout);
     return st;
@@ -430,15 +435,9 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
             return sa;
         }
     }
-    const int reg = lw_stage_use_register(&im->stage, n);
-    lw_host_hold hin = {LW_HOST_PINNED, NULL}, hout = {LW_HOST_PINNED, NULL};
-    if (!im->dev_in) lw_host_hold_begin(in, n, reg, &hin);
-    if (out == in) hout.how = hin.how, hout.reg = NULL;
-    else if (!im->dev_out) lw_host_hold_begin(out, n, reg, &hout);
-    lw_status bad = not_host(hin.how, hout.how);
+    lw_host_hold hin, hout;
+    lw_status bad = holds_begin(im, in, out, &hin, &hout);
     if (bad != LW_OK) {
-        lw_host_hold_end(&hin);
-        lw_host_hold_end(&hout);
         ctx_release(im, c);
         return bad;
     }
@@ -465,11 +464,7 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
         }
     }
     lw_status st = lw_host_run(&h, in, out);
-    if (st != LW_OK) { /* leave the context idle and clean for the next call */
-        for (int k = 0; k < 3; k++) cudaStreamSynchronize(c->st[k]);
-        lw_stage_abort(c->stg);
-        cudaGetLastError();
-    }
+    if (st != LW_OK) ctx_settle(c);
     lw_host_hold_end(&hin);
     lw_host_hold_end(&hout);
     ctx_release(im, c);
