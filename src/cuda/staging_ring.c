@@ -268,22 +268,19 @@ static lw_status take(lw_stager *s, int r, slot **out)
     return LW_OK;
 }
 
-/* a box between two places on the device; nothing when they are the same */
-static lw_status device_box(const lw_box *b, void *to, size_t tp, size_t tpl, const void *from, size_t fp, size_t fpl,
-                            cudaStream_t st)
+/* direct == LW_STAGE_DEVICE: both sides on the device; nothing to do when they are the same place */
+static int same_place(const lw_box *b, const void *to, size_t tp, size_t tpl, const void *from, size_t fp, size_t fpl)
 {
-    if (to == from && tp == fp && (b->nz <= 1 || tpl == fpl)) return LW_OK;
-    CK(lw_copy_box(to, tp, tpl, from, fp, fpl, b->row, b->ny, b->nz, cudaMemcpyDeviceToDevice, st),
-       "cudaMemcpyAsync (device to device)");
-    return LW_OK;
+    return to == from && tp == fp && (b->nz <= 1 || tpl == fpl);
 }
 
 lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev, int direct, cudaStream_t st)
 {
-    if (direct == LW_STAGE_DEVICE) return device_box(b, dev, b->dpitch, b->dplane, host, b->hpitch, b->hplane, st);
     if (direct) {
+        if (direct == LW_STAGE_DEVICE && same_place(b, dev, b->dpitch, b->dplane, host, b->hpitch, b->hplane))
+            return LW_OK;
         CK(lw_copy_box(dev, b->dpitch, b->dplane, host, b->hpitch, b->hplane, b->row, b->ny, b->nz,
-                       cudaMemcpyHostToDevice, st),
+                       direct == LW_STAGE_DEVICE ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, st),
            "cudaMemcpyAsync (host to device)");
         return LW_OK;
     }
@@ -303,10 +300,11 @@ lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev
 
 lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *dev, int direct, cudaStream_t st)
 {
-    if (direct == LW_STAGE_DEVICE) return device_box(b, host, b->hpitch, b->hplane, dev, b->dpitch, b->dplane, st);
     if (direct) {
+        if (direct == LW_STAGE_DEVICE && same_place(b, host, b->hpitch, b->hplane, dev, b->dpitch, b->dplane))
+            return LW_OK;
         CK(lw_copy_box(host, b->hpitch, b->hplane, dev, b->dpitch, b->dplane, b->row, b->ny, b->nz,
-                       cudaMemcpyDeviceToHost, st),
+                       direct == LW_STAGE_DEVICE ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost, st),
            "cudaMemcpyAsync (device to host)");
         return LW_OK;
     }
