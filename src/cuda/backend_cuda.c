@@ -266,6 +266,15 @@ static lw_status choose_ooc(const lw_plan *plan, cuda_impl *im)
         return lw_fail(LW_ERR_UNSUPPORTED, "cuda: the papers' schemes (engine %s) run whole arrays only; this one needs "
                        "%zu device bytes, over the budget of %zu: use scheme auto to stream it", im->s.engine_name,
                        need, budget);
+    if (im->ooc) { /* the slabs planned now: a budget too small for them fails here, not at the first call */
+        lw_ooc_cuda oc;
+        memset(&oc, 0, sizeof oc);
+        oc.subs = &im->ooc_subs;
+        lw_ooc_mover m;
+        lw_ooc_cuda_mover(&oc, budget, &m);
+        char line[512] = "";
+        LW_TRY(lw_ooc_describe(plan, &m, line, sizeof line));
+    }
     return LW_OK;
 }
 

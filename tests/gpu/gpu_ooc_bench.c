@@ -6,7 +6,12 @@
  * without a copy.
  *   gpu_ooc_bench --shape 146000x146000 [--levels L] [--limit BYTES|auto]
  *                 [--pinned] [--out-of-place] [--wavelet NAME] [--repeat N]
- *                 [--json FILE]
+ *                 [--tune KEYS] [--json FILE]
+ *   gpu_ooc_bench --host-probe [--probe-gib G]
+ *                 the host's side of the bound: memcpy between two pageable
+ *                 buffers with 1..all threads, and the cost of pinning
+ *                 pageable memory (cudaHostRegister / Unregister, one thread
+ *                 and 4 threads on quarters), G GiB (default 2)
  * Prints the times and one JSON record per direction (device, commit from
  * LW_COMMIT, the command, array bytes, device_memory_limit, the bound). */
 #define _POSIX_C_SOURCE 200809L
@@ -19,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static double now(void)
 {
@@ -76,6 +84,65 @@ static int pcie_bound(size_t chunk, double *gbps)
     return 0;
 }
 
+/* host memcpy with t threads, each on its own part: bytes copied per second (best of 3) */
+static double host_copy_gbps(char *dst, const char *src, size_t bytes, int t)
+{
+    double best = 1e30;
+    for (int r = 0; r < 4; r++) {
+        double a = now();
+#pragma omp parallel for schedule(static, 1) num_threads(t)
+        for (int i = 0; i < t; i++) {
+            size_t per = (bytes / (size_t)t) & ~(size_t)4095, o = (size_t)i * per;
+            memcpy(dst + o, src + o, i == t - 1 ? bytes - o : per);
+        }
+        double e = now() - a;
+        if (r > 0 && e < best) best = e;
+    }
+    return (double)bytes / best * 1e-9;
+}
+
+/* pin `bytes` of pageable memory in `parts` pieces at once, then unpin: seconds each */
+static int register_time(char *x, size_t bytes, int parts, double *reg, double *unreg)
+{
+    int bad = 0;
+    size_t per = (bytes / (size_t)parts) & ~(size_t)4095;
+    double a = now();
+#pragma omp parallel for schedule(static, 1) num_threads(parts) reduction(| : bad)
+    for (int i = 0; i < parts; i++)
+        bad |= cudaHostRegister(x + (size_t)i * per, i == parts - 1 ? bytes - (size_t)i * per : per, 0) != cudaSuccess;
+    *reg = now() - a;
+    a = now();
+#pragma omp parallel for schedule(static, 1) num_threads(parts)
+    for (int i = 0; i < parts; i++) cudaHostUnregister(x + (size_t)i * per);
+    *unreg = now() - a;
+    return bad;
+}
+
+static int host_probe(double gib)
+{
+    const size_t bytes = (size_t)(gib * 1073741824.0) & ~(size_t)4095;
+    char *a = malloc(bytes), *b = malloc(bytes);
+    if (!a || !b) return fprintf(stderr, "cannot allocate 2 x %zu bytes\n", bytes), 1;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < (int64_t)(bytes >> 12); i++) a[(size_t)i << 12] = (char)i, b[(size_t)i << 12] = 0;
+    int maxt = 1;
+#ifdef _OPENMP
+    maxt = omp_get_max_threads();
+#endif
+    for (int t = 1; t <= maxt; t *= 2) {
+        printf("host memcpy, %2d thread(s): %.1f GB/s copied\n", t, host_copy_gbps(b, a, bytes, t));
+        if (t < maxt && 2 * t > maxt) t = maxt / 2;
+    }
+    for (int parts = 1; parts <= 4; parts *= 4) {
+        double r, u;
+        if (register_time(a, bytes, parts, &r, &u)) printf("cudaHostRegister failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+        else printf("pin %.2f GiB in %d piece(s) at once: register %.3f s (%.1f GB/s), unregister %.3f s\n",
+                    bytes / 1073741824.0, parts, r, bytes / r * 1e-9, u);
+    }
+    free(a), free(b);
+    return 0;
+}
+
 static int parse_shape(const char *s, lw_config *c)
 {
     c->rank = 0;
@@ -96,7 +163,8 @@ int main(int argc, char **argv)
     lw_config_init(&c);
     c.backend = LW_BACKEND_CUDA;
     const char *json = NULL, *limit = "auto";
-    int pinned = 0, oop = 0, repeat = 1;
+    int pinned = 0, oop = 0, repeat = 1, probe = 0;
+    double probe_gib = 2;
     char cmd[1024] = "";
     for (int i = 0; i < argc; i++) {
         strncat(cmd, argv[i], sizeof cmd - strlen(cmd) - 2);
@@ -114,16 +182,20 @@ int main(int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--repeat") && v) repeat = atoi(v), i++;
         else if (!strcmp(a, "--json") && v) json = v, i++;
+        else if (!strcmp(a, "--tune") && v) c.tuning = v, i++;
+        else if (!strcmp(a, "--probe-gib") && v) probe_gib = atof(v), i++;
+        else if (!strcmp(a, "--host-probe")) probe = 1;
         else if (!strcmp(a, "--pinned")) pinned = 1;
         else if (!strcmp(a, "--out-of-place")) oop = 1;
         else return fprintf(stderr, "usage: %s --shape RxC[xD] [--levels L] [--limit BYTES|auto] [--pinned] "
-                                    "[--out-of-place] [--wavelet W] [--repeat N] [--json FILE]\n", argv[0]), 2;
+                                    "[--out-of-place] [--wavelet W] [--repeat N] [--tune KEYS] [--json FILE] | --host-probe [--probe-gib G]\n", argv[0]), 2;
     }
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
         printf("SKIP: no CUDA device\n");
         return 77;
     }
+    if (probe) return host_probe(probe_gib);
     if (!c.rank) return fprintf(stderr, "--shape is required\n"), 2;
     c.device_memory_limit = strcmp(limit, "auto") ? strtoull(limit, NULL, 10) : 0;
     uint64_t n = 1;
