@@ -315,7 +315,9 @@ static lw_status cuda_plan(lw_plan *plan)
         /* without it (it fails only where the whole plan would) the pyramid runs whole;
          * in place the host pipelines (out of place only) are not made */
         lw_config sc[3];
-        if (only_in_place || im->ooc) {
+        /* the host pipelines work on the device copy of the input as their own: a caller's device input
+         * (LW_FLAG_DEVICE_INPUT) must be left as it was, so such plans run whole */
+        if (only_in_place || im->ooc || im->dev_in) {
         } else if (lw_host_pyramid_tail_config(plan, &im->s, &tc)) {
             if (lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL;
         } else if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc, &tc)) {
