@@ -100,7 +100,8 @@ static lw_status make_tail(ooc_pass *P, int L1, int on_device)
  * the rows (the copies of several slabs overlap), a multiple of a. */
 static int64_t slab_cap(const ooc_pass *P, int64_t a)
 {
-    int64_t cap = SLAB_TARGET / (int64_t)P->row, eighth = (P->shape[0] + 7) / 8;
+    const int64_t target = P->p->tune.ooc_slab_mb ? P->p->tune.ooc_slab_mb << 20 : SLAB_TARGET;
+    int64_t cap = target / (int64_t)P->row, eighth = (P->shape[0] + 7) / 8;
     if (cap > eighth) cap = eighth;
     cap = round_down(cap + a - 1, a);
     return cap < a ? a : cap;
@@ -180,6 +181,7 @@ static lw_status plan_slabs(ooc_pass *P)
     const size_t R = P->row;
     int lcap = 0; /* levels that split axis 0 (ceil(N / 2^(j-1)) >= 2 for j <= L1) */
     while (lcap < P->L && N > ((int64_t)1 << lcap)) lcap++;
+    if (P->p->tune.ooc_pass_levels && lcap > P->p->tune.ooc_pass_levels) lcap = (int)P->p->tune.ooc_pass_levels;
     for (int relax = 0; relax < 2; relax++)
         for (int L1 = lcap; L1 >= 1; L1--)
             for (int host_cont = 0; host_cont < 2; host_cont++) {

@@ -54,6 +54,10 @@ static const knob knobs[] = {
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy",
      "cuda, in == out on a fused engine: lean (in place, at most 1% of the array more device memory; auto) or "
      "copy (the fused engine into a full-size scratch, then one device copy: faster, the array's size more)"},
+    {"ooc_slab_mb", K_INT, OFF(ooc_slab_mb), 0, 1 << 16, NULL,
+     "cuda, out of core: MiB of rows a slab aims at, halos not counted (0: 64)"},
+    {"ooc_pass_levels", K_INT, OFF(ooc_pass_levels), 0, 64, NULL,
+     "cuda, out of core: most levels of axis 0 one pass over the slabs runs (0: as many as the halos fit)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

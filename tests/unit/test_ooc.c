@@ -411,12 +411,45 @@ static void too_small(void)
     lw_destroy(p);
 }
 
+/* the tuning keys ooc_pass_levels and ooc_slab_mb: the plan follows them, results unchanged */
+static void tuning_keys(void)
+{
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = 2, c.shape[0] = 600, c.shape[1] = 120, c.levels = 3, c.backend = LW_BACKEND_CPU;
+    const char *keys[] = {NULL, "ooc_pass_levels=1", "ooc_pass_levels=2,ooc_slab_mb=1"};
+    const char *want[] = {"slabs", "1 level(s) per pass", "2 level(s) per pass"};
+    for (int k = 0; k < 3; k++)
+        for (int dir = 0; dir < 2; dir++) {
+            c.tuning = keys[k], c.direction = (lw_direction)dir;
+            lw_plan *p = NULL;
+            CHECK(lw_plan_create(&p, &c) == LW_OK, "plan with %s: %s", keys[k] ? keys[k] : "defaults", lw_last_error());
+            emu e;
+            memset(&e, 0, sizeof e);
+            lw_ooc_mover m = mover(&e, (size_t)120 * 4 * 400);
+            char buf[512] = "";
+            CHECK(p && lw_ooc_describe(p, &m, buf, sizeof buf) == LW_OK && strstr(buf, want[k]),
+                  "tuning %s: wanted \"%s\" in: %s", keys[k] ? keys[k] : "none", want[k], buf);
+            lw_destroy(p);
+            char label[96];
+            snprintf(label, sizeof label, "tuning %s dir %d", keys[k] ? keys[k] : "none", dir);
+            one(&c, 400, 0, 0, label);
+            one(&c, 400, 1, 1, label);
+        }
+    c.tuning = "ooc_pass_levels=-1";
+    lw_plan *p = NULL;
+    CHECK(lw_plan_create(&p, &c) == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "ooc_pass_levels"),
+          "a negative ooc_pass_levels: %s", lw_last_error());
+    lw_destroy(p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) only_shape = atoi(argv[1]);
     lw_rng_seed(20261126);
     permutation();
     too_small();
+    tuning_keys();
     sweep();
     sweep_dtypes();
     printf("out of core: %ld runs compared, %ld refused as over budget, %ld with the bytes moved counted\n", ran,
