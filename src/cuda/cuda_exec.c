@@ -76,7 +76,8 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
     s->scratch = need;
     if (!need || g->rank < 2 || g->axes[0] != g->rank - 2 || need > s->bytes) return;
     unsigned fl = p->cfg.flags;
-    int destroy = (fl & LW_FLAG_DESTROY_INPUT) || !(fl & LW_FLAG_DEVICE_POINTERS); /* host: our own copy */
+    /* host pointers: the input's device copy is ours; a caller's device input (LW_FLAG_DEVICE_INPUT) is not */
+    int destroy = (fl & LW_FLAG_DESTROY_INPUT) || !(fl & (LW_FLAG_DEVICE_POINTERS | LW_FLAG_DEVICE_INPUT));
     lw_band_geo *bg = &s->bg;
     bg->R = g->len[0][0], bg->C = g->len[0][1], bg->hr = g->len[1][0], bg->hc = g->len[1][1];
     /* the fused kernels' halo: the wavelet's reach rounded up to even (d4: 3 -> 4) */
