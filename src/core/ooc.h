@@ -10,10 +10,14 @@
  * coefficients are those of the whole array.  Each host row goes up once:
  * the rows a slab shares with the one before come from that slab's device
  * copy.  The core comes down to its place: Mallat bands along axis 0 out of
- * place; in place the rows stay where they were read (the interleaved order
- * along axis 0, which no later slab still needs), and one permutation of
- * whole rows on the host puts them in Mallat order (the inverse: the
- * opposite permutation first).  Levels L1+1..L run on the level-L1 lowpass
+ * place.  In place, a row may come down only once no later slab still reads
+ * it from the host: where the device can hold the rows that wait (about a
+ * quarter of the array, one level along axis 0 per pass, symmetric mode),
+ * they wait there and go down to their Mallat places as soon as their host
+ * rows have been read ("held"); else the rows stay where they were read (the
+ * interleaved order along axis 0, which no later slab still needs), and one
+ * permutation of whole rows on the host puts them in Mallat order (the
+ * inverse: the opposite permutation first).  Levels L1+1..L run on the level-L1 lowpass
  * corner (Mallat) or grid (interleaved), kept compact on the device.
  *
  * The moves, the sub-plans and the queues are a backend's (lw_ooc_mover):
@@ -32,7 +36,7 @@ extern "C" {
 #endif
 
 #define LW_OOC_QUEUES 3
-#define LW_OOC_EVENTS 10
+#define LW_OOC_EVENTS 16
 
 /* One copy of the streaming: nz planes of ny rows of `row` bytes, with the
  * pitches of each side (bytes between rows, between planes). */
@@ -119,6 +123,8 @@ lw_status lw_ooc_execute(const lw_plan *p, const lw_ooc_mover *m, const void *in
  * pass over the first item ("slabs": n, Z, E, L1; "groups": items per
  * group) as one line appended to buf. */
 lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, char *buf, size_t len);
+/* the same for a call in place (inplace 1) or out of place (0) */
+lw_status lw_ooc_describe_call(const lw_plan *p, const lw_ooc_mover *m, int inplace, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

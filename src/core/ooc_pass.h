@@ -7,7 +7,15 @@
 
 /* events: a slot's input complete, a slab's copy from the slot before it
  * done, a queue's last work, the corner's levels done */
-enum { EV_UP = 0, EV_OVL = LW_OOC_QUEUES, EV_END = 2 * LW_OOC_QUEUES, EV_TAIL = 3 * LW_OOC_QUEUES };
+enum {
+    EV_UP = 0,
+    EV_OVL = LW_OOC_QUEUES,
+    EV_END = 2 * LW_OOC_QUEUES,
+    EV_TAIL = 3 * LW_OOC_QUEUES,
+    EV_HOLD = 3 * LW_OOC_QUEUES + 1, /* a queue's last copy into the held rows */
+    EV_REL = 4 * LW_OOC_QUEUES + 1,  /* a queue's last download of held rows */
+};
+_Static_assert(EV_REL + LW_OOC_QUEUES <= LW_OOC_EVENTS, "LW_OOC_EVENTS too small");
 
 #define MAX_SUBS 8
 #define SLAB_TARGET ((int64_t)64 << 20) /* bytes of core a slab aims at: a few per GiB keep the copies overlapped */
@@ -33,6 +41,13 @@ typedef struct ooc_pass {
     int coef_in, mallat, inplace;
     int in_bands, out_bands; /* the slot's input / output in Mallat bands along axis 0 */
     int host_bands;         /* the host's coefficients in Mallat bands along axis 0 (else rows) */
+    /* in place without the permutation (ooc_hold.c): downloads whose host rows a later slab still
+     * reads wait in a ring of `cells` cells of cell_rows rows on the device, released in order */
+    int hold;
+    int64_t cells, cell_rows;
+    void *hbuf;
+    struct held { int64_t rel, h0, cnt; } *held;
+    int64_t nheld, held0; /* items waiting; index of the first in the ring */
     /* the parts of a row by the levels axis 0 went through (Mallat, see make_regions) */
     int nreg;
     struct region {
@@ -85,5 +100,15 @@ lw_status lw_ooc_corner_rows(const ooc_pass *P, int kind, char *full, int64_t fs
 lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out);
 /* the host rows between interleaved and Mallat order along axis 0, each part by its levels */
 lw_status lw_ooc_permute_host(const ooc_pass *P, char *base, int to_mallat);
+
+/* ooc_hold.c: in place, held rows.  Whether the pass may hold (in place, axis 0 transformed, Mallat,
+ * not periodic), the ring the slabs need (P->cells, P->cell_rows; 0 cells: nothing waits), cnt rows
+ * of slab k down to host rows h0.. of `out` now or held, the held rows whose host rows slab k has
+ * read (all: k = INT64_MAX) down. */
+int lw_ooc_hold_applies(const ooc_pass *P);
+lw_status lw_ooc_hold_size(ooc_pass *P);
+lw_status lw_ooc_hold_down(ooc_pass *P, int64_t k, char *out, int64_t h0, const char *dev, int64_t d0, int64_t cnt,
+                           int q);
+lw_status lw_ooc_hold_release(ooc_pass *P, int64_t k, char *out, int q);
 
 #endif

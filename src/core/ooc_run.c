@@ -74,6 +74,8 @@ static lw_status make_subs(ooc_pass *P, size_t *bytes)
     size_t b = nq * (2 * P->slot_bytes + P->scr_max);
     if (P->tail) b += 2 * (size_t)P->N0 * P->crow + P->tail_scr;
     if (P->inplace && P->sl.periodic) b += (size_t)P->sl.E * P->row;
+    LW_TRY(lw_ooc_hold_size(P));
+    b += (size_t)(P->cells * P->cell_rows) * P->row;
     *bytes = b;
     return LW_OK;
 }
@@ -182,6 +184,7 @@ static lw_status plan_slabs(ooc_pass *P)
     int lcap = 0; /* levels that split axis 0 (ceil(N / 2^(j-1)) >= 2 for j <= L1) */
     while (lcap < P->L && N > ((int64_t)1 << lcap)) lcap++;
     if (P->p->tune.ooc_pass_levels && lcap > P->p->tune.ooc_pass_levels) lcap = (int)P->p->tune.ooc_pass_levels;
+    if (P->hold && lcap > 1) lcap = 1; /* held rows: one level along axis 0 per pass */
     for (int relax = 0; relax < 2; relax++)
         for (int L1 = lcap; L1 >= 1; L1--)
             for (int host_cont = 0; host_cont < 2; host_cont++) {
@@ -226,6 +229,12 @@ static lw_status alloc_pass(ooc_pass *P)
         LW_TRY(mv->alloc(mv->ctx, &P->tscr, P->tail_scr, "the corner's scratch"));
     }
     if (P->inplace && P->sl.periodic) LW_TRY(mv->alloc(mv->ctx, &P->head, (size_t)P->sl.E * P->row, "the first rows"));
+    if (P->cells) {
+        LW_TRY(mv->alloc(mv->ctx, &P->hbuf, (size_t)(P->cells * P->cell_rows) * P->row, "the held rows"));
+        P->held = calloc((size_t)P->cells, sizeof *P->held);
+        if (!P->held) return lw_fail(LW_ERR_OUT_OF_MEMORY, "out of core: cannot allocate the list of held rows");
+    }
+    P->nheld = P->held0 = 0;
     return LW_OK;
 }
 
@@ -237,8 +246,10 @@ static void free_buffers(ooc_pass *P)
         P->slot_in[q] = P->slot_out[q] = P->scr[q] = NULL;
     }
     mv->release(mv->ctx, P->ll), mv->release(mv->ctx, P->ll2), mv->release(mv->ctx, P->tscr);
-    mv->release(mv->ctx, P->head);
-    P->ll = P->ll2 = P->tscr = P->head = NULL;
+    mv->release(mv->ctx, P->head), mv->release(mv->ctx, P->hbuf);
+    free(P->held);
+    P->ll = P->ll2 = P->tscr = P->head = P->hbuf = NULL;
+    P->held = NULL;
 }
 
 /* The slabs, with the levels on the device's corner (first for coefficients
@@ -246,7 +257,7 @@ static void free_buffers(ooc_pass *P)
 static lw_status run_slabs(ooc_pass *P, const char *in, char *out)
 {
     const lw_ooc_mover *mv = P->mv;
-    const int reorder = P->inplace && P->mallat && P->t0;
+    const int reorder = P->inplace && P->mallat && P->t0 && !P->hold;
     const int64_t ls = lw_ooc_low_stride(P);
     if (P->tail && P->coef_in) { /* the corner up before the rows move, its levels while they do */
         LW_TRY(lw_ooc_corner_rows(P, LW_OOC_UP, (char *)in, ls * P->hs[0], 1, P->ll, P->N0, 1, 0));
@@ -260,6 +271,7 @@ static lw_status run_slabs(ooc_pass *P, const char *in, char *out)
         for (int q = 1; q < LW_OOC_QUEUES; q++) LW_TRY(mv->wait(mv->ctx, EV_TAIL, q));
     }
     for (int64_t k = 0; k < P->sl.n; k++) LW_TRY(lw_ooc_run_slab(P, k, in, out));
+    LW_TRY(lw_ooc_hold_release(P, INT64_MAX, out, 0)); /* every host row read: the rest of the held rows */
     if (P->tail && !P->coef_in) { /* the corner's levels once every slab has written its part */
         for (int q = 1; q < LW_OOC_QUEUES; q++) {
             LW_TRY(mv->record(mv->ctx, EV_END + q, q));
@@ -346,6 +358,13 @@ static lw_status plan_array(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *m
     if (st != LW_OK || need <= mv->budget) return st;
     drop_plans(P);
     pass_init(P, p, mv, A, inplace);
+    if (lw_ooc_hold_applies(P)) { /* in place: held rows where they fit, else the permutation */
+        P->hold = 1, P->host_bands = 1;
+        st = plan_slabs(P);
+        if (st != LW_ERR_DEVICE_OUT_OF_MEMORY) return st;
+        lw_clear_error();
+        pass_init(P, p, mv, A, inplace);
+    }
     return plan_slabs(P);
 }
 
@@ -444,12 +463,17 @@ lw_status lw_ooc_execute(const lw_plan *p, const lw_ooc_mover *m, const void *in
 
 lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, char *buf, size_t len)
 {
+    return lw_ooc_describe_call(p, m, 0, buf, len);
+}
+
+lw_status lw_ooc_describe_call(const lw_plan *p, const lw_ooc_mover *m, int inplace, char *buf, size_t len)
+{
     ooc_pass P;
     ooc_array A;
     int64_t items = 1;
     int groups = 0;
-    LW_TRY(plan_top(&P, p, m, 0, &A, &items, &groups));
-    if (!groups) LW_TRY(plan_array(&P, p, m, &A, 0));
+    LW_TRY(plan_top(&P, p, m, inplace, &A, &items, &groups));
+    if (!groups) LW_TRY(plan_array(&P, p, m, &A, inplace));
     size_t used = strlen(buf), need = 0;
     lw_status st = make_subs(&P, &need);
     if (st == LW_OK && used < len) {
@@ -458,11 +482,13 @@ lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, char *buf, si
                      "bytes\n", (long long)items, need);
         else if (!groups)
             snprintf(buf + used, len - used,
-                     "out of core: %lld item(s), each %lld slabs of %lld rows (halo %lld, %d level(s) per pass%s), "
+                     "out of core: %lld item(s), each %lld slabs of %lld rows (halo %lld, %d level(s) per pass%s%s), "
                      "%zu device bytes\n",
                      (long long)items, (long long)P.sl.n, (long long)P.sl.Z, (long long)P.sl.E, P.sl.L1,
                      P.tail ? ", the rest on the lowpass corner on the device"
                             : P.host_cont ? ", the rest by passes over the lowpass corner" : "",
+                     P.hold ? ", in place: rows held on the device until their places are read"
+                     : inplace && P.mallat ? ", in place: rows reordered on the host" : "",
                      need);
         else
             snprintf(buf + used, len - used, "out of core: %lld groups of %lld items, %zu device bytes\n",

@@ -237,15 +237,20 @@ lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
     LW_TRY(mv->record(mv->ctx, EV_OVL + q, q));
     if (P->tail && P->coef_in) LW_TRY(overlay_corner(P, si, e0, m, q));
     LW_TRY(mv->record(mv->ctx, EV_UP + q, q));
+    LW_TRY(lw_ooc_hold_release(P, k, out, q)); /* held rows whose host rows are read now */
     LW_TRY(mv->run(mv->ctx, sub->plan, si, so, P->scr[q], q));
-    /* the core down: its rows, or each part of them band by band */
-    if (!P->out_bands) LW_TRY(lw_ooc_move_rows(P, LW_OOC_DOWN, out, z0, 1, so, z0 - e0, z1 - z0, q));
+    /* the core down: its rows, or each part of them band by band (held rows: when their places are read) */
+    if (!P->out_bands) LW_TRY(lw_ooc_hold_down(P, k, out, z0, so, z0 - e0, z1 - z0, q));
     for (int r = 0; P->out_bands && r < P->nreg; r++)
         for (int bx = 0; bx < P->reg[r].nbox; bx++)
             for (int b = 0; b <= P->reg[r].k; b++) {
                 const int L = P->reg[r].k;
                 band_map x = band_of(P, b, 1, L, e0, m);
                 const int64_t g0 = lw_ooc_band_count(b, L, z0), g1 = lw_ooc_band_count(b, L, z1);
+                if (P->hold) { /* one region of whole rows, Mallat places on the host */
+                    LW_TRY(lw_ooc_hold_down(P, k, out, x.hbase + g0, so, x.sbase + g0 - x.vb, g1 - g0, q));
+                    continue;
+                }
                 LW_TRY(move_box(P, LW_OOC_DOWN, &P->reg[r], bx, host_side(out, x.hbase + g0 * x.hs, x.hs),
                                 dev_side(so, x.sbase + g0 - x.vb), g1 - g0, q));
             }

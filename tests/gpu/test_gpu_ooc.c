@@ -7,6 +7,8 @@
  *     same plan without a limit (in core), float32 within 1e-5 relative;
  *   - the plan says so (lw_plan_describe: "out_of_core"), the input of an
  *     out-of-place call is left as it was;
+ *   - in place with the rows held on the device (a budget with room for the
+ *     quarter of the array that waits), every wavelet and level count;
  *   - a budget too small for the halos: plan creation fails with
  *     LW_ERR_DEVICE_OUT_OF_MEMORY naming device_memory_limit;
  *   - one side on the device (LW_FLAG_DEVICE_INPUT: G->C, LW_FLAG_DEVICE_OUTPUT:
@@ -433,6 +435,36 @@ static void placement_timing(void)
     cudaFreeHost(x), cudaFreeHost(y), cudaFree(d0), cudaFree(d1);
 }
 
+/* in place with the rows held on the device (symmetric, Mallat, a budget of
+ * about the array's rows: room for the quarter that waits) against in core */
+static void held(int quick)
+{
+    static const shape_case sh[] = {
+        {2, 0, {0}, {600, 500}, 600 * 500 * 4},
+        {3, 0, {0}, {160, 40, 36}, 160 * 40 * 36 * 5},
+        {1, 0, {0}, {300000}, 300000 * 4 * 3 / 4},
+    };
+    static const int levels[] = {1, 2, LW_LEVELS_MAX};
+    char label[200];
+    for (size_t si = 0; si < (quick ? 1 : sizeof sh / sizeof *sh); si++)
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (size_t li = 0; li < 3; li++)
+                for (int dir = 0; dir < 2; dir++)
+                    for (int integer = 0; integer < 2; integer++) {
+                        if (quick && (li != 0 || w != LW_CDF97)) continue;
+                        if (integer && !(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_INTEGER)) continue;
+                        lw_config c;
+                        lw_config_init(&c);
+                        c.rank = sh[si].rank;
+                        memcpy(c.shape, sh[si].shape, sizeof c.shape);
+                        c.wavelet = (lw_wavelet)w, c.levels = levels[li], c.direction = (lw_direction)dir;
+                        if (integer) c.dtype = LW_INT32, c.integer = 1;
+                        snprintf(label, sizeof label, "held shape #%zu %s L%d dir %d int %d", si,
+                                 lw_wavelet_name(c.wavelet), c.levels, dir, integer);
+                        one(&sh[si], &c, 1, (w + dir) & 1, label);
+                    }
+}
+
 int main(void)
 {
     int n = 0;
@@ -444,6 +476,7 @@ int main(void)
     int quick = getenv("LW_GPU_QUICK") != NULL;
     too_small();
     sweep(quick);
+    held(quick);
     printf("out of core: %ld runs against in core, %ld plans described out_of_core\n", g_ooc_runs, g_described);
     placement(quick);
     printf("one side on the device: %ld configurations, G->C and C->G each\n", g_placed);
