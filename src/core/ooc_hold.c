@@ -13,10 +13,11 @@
  * bookkeeping over the slabs without moving anything.
  *
  * Queues: a held copy is made on the slab's queue after its transform and
- * marks EV_HOLD; releases on a later slab's queue wait for the other queues'
- * EV_HOLD (so every held copy made before is complete) and mark EV_REL; a
- * copy into a cell waits for the other queues' EV_REL (so the cell's last
- * download is complete). */
+ * marks EV_HOLD; releases go on a later slab's queue after its own moves,
+ * wait for the other queues' EV_HOLD (so every held copy made before is
+ * complete) and mark EV_REL; a copy into a cell released on another queue
+ * waits for that queue's EV_REL (its last mark is at or after the cell's
+ * download). */
 #include "ooc_pass.h"
 
 #include <stdlib.h>
@@ -85,8 +86,7 @@ lw_status lw_ooc_hold_size(ooc_pass *P)
     int64_t *rel = malloc((size_t)(2 * P->sl.n + 1) * sizeof *rel);
     if (!rel) return lw_fail(LW_ERR_OUT_OF_MEMORY, "out of core: cannot size the held rows");
     int64_t head = 0, tail = 0, peak = 0, rows = 0;
-    for (int64_t k = 0; k < P->sl.n; k++) {
-        while (head < tail && rel[head] <= k) head++;
+    for (int64_t k = 0; k < P->sl.n; k++) { /* as lw_ooc_run_slab: its rows held, then the releases */
         int64_t h0[2], cnt[2];
         const int n = slab_items(P, k, h0, cnt);
         for (int i = 0; i < n; i++) {
@@ -97,6 +97,7 @@ lw_status lw_ooc_hold_size(ooc_pass *P)
             if (cnt[i] > rows) rows = cnt[i];
         }
         if (tail - head > peak) peak = tail - head;
+        while (head < tail && rel[head] <= k) head++;
     }
     free(rel);
     P->cells = peak, P->cell_rows = rows;
@@ -124,6 +125,12 @@ static lw_status wait_others(const ooc_pass *P, int ev, int q)
     return LW_OK;
 }
 
+void lw_ooc_hold_reset(ooc_pass *P)
+{
+    P->nheld = P->held0 = 0;
+    for (int64_t i = 0; i < P->cells; i++) P->held[i].freed_on = -1;
+}
+
 lw_status lw_ooc_hold_down(ooc_pass *P, int64_t k, char *out, int64_t h0, const char *dev, int64_t d0, int64_t cnt,
                            int q)
 {
@@ -133,10 +140,10 @@ lw_status lw_ooc_hold_down(ooc_pass *P, int64_t k, char *out, int64_t h0, const 
     if (P->nheld >= P->cells || cnt > P->cell_rows)
         return lw_fail(LW_ERR_INTERNAL, "out of core: more rows wait than the ring was sized for");
     const int64_t i = P->held0 + P->nheld;
-    LW_TRY(wait_others(P, EV_REL, q));
+    struct held *h = &P->held[i % P->cells];
+    if (h->freed_on >= 0 && h->freed_on != q) LW_TRY(P->mv->wait(P->mv->ctx, EV_REL + h->freed_on, q));
     LW_TRY(dev_rows(P, cell(P, i), dev + (size_t)d0 * P->row, cnt, q));
     LW_TRY(P->mv->record(P->mv->ctx, EV_HOLD + q, q));
-    struct held *h = &P->held[i % P->cells];
     h->rel = rel, h->h0 = h0, h->cnt = cnt;
     P->nheld++;
     return LW_OK;
@@ -146,10 +153,11 @@ lw_status lw_ooc_hold_release(ooc_pass *P, int64_t k, char *out, int q)
 {
     int waited = 0;
     while (P->nheld > 0 && P->held[P->held0 % P->cells].rel <= k) {
-        const struct held *h = &P->held[P->held0 % P->cells];
+        struct held *h = &P->held[P->held0 % P->cells];
         if (!waited) LW_TRY(wait_others(P, EV_HOLD, q));
         waited = 1;
         LW_TRY(lw_ooc_move_rows(P, LW_OOC_DOWN, out, h->h0, 1, cell(P, P->held0), 0, h->cnt, q));
+        h->freed_on = q;
         P->held0++, P->nheld--;
     }
     if (waited) LW_TRY(P->mv->record(P->mv->ctx, EV_REL + q, q));

@@ -46,7 +46,7 @@ typedef struct ooc_pass {
     int hold;
     int64_t cells, cell_rows;
     void *hbuf;
-    struct held { int64_t rel, h0, cnt; } *held;
+    struct held { int64_t rel, h0, cnt; int freed_on; } *held; /* freed_on: the queue of the cell's last release */
     int64_t nheld, held0; /* items waiting; index of the first in the ring */
     /* the parts of a row by the levels axis 0 went through (Mallat, see make_regions) */
     int nreg;
@@ -110,5 +110,6 @@ lw_status lw_ooc_hold_size(ooc_pass *P);
 lw_status lw_ooc_hold_down(ooc_pass *P, int64_t k, char *out, int64_t h0, const char *dev, int64_t d0, int64_t cnt,
                            int q);
 lw_status lw_ooc_hold_release(ooc_pass *P, int64_t k, char *out, int q);
+void lw_ooc_hold_reset(ooc_pass *P); /* the ring empty, its list allocated */
 
 #endif

@@ -173,10 +173,66 @@ static void make_regions(ooc_pass *P)
     }
 }
 
-/* The levels of one pass, the corner's place, the slabs.  Levels past the
- * pass run on the compact corner on the device where it fits beside the
- * slabs, else by a pass of their own over the host's corner.  Preferred: the
- * most levels per pass, with the slabs' compute within 16x their core. */
+/* The fixed costs of the moves, in bytes of PCIe traffic, fitted to the
+ * 16 GiB 2-D transforms of 1 to 5 levels on an H100 (bench/NOTES-outofcore.md):
+ * a copy, a row segment of a strided copy (the narrow parts of rows that
+ * the bands of deep levels come in), and a pass over the host's corner per
+ * byte of the corner (its rows strided, its own slabs). */
+#define COPY_BYTES (64.0 * 1024)
+#define SEGMENT_BYTES (8.0 * 1024)
+#define HOST_CORNER_FACTOR 6.0
+
+/* What a planned pass costs, in bytes each way: the array once; each copy;
+ * each row segment (a slab moves whole rows one way and, Mallat along axis
+ * 0, each band of each part of its rows the other way); the corner's moves
+ * that overlap nothing (on the device: up before the slabs or down after
+ * them) or its passes over the host (out of place with the coefficients
+ * first, also a copy of the input and an in-place pass on it). */
+static double pass_cost(const ooc_pass *P)
+{
+    const double array = (double)P->shape[0] * (double)P->row, corner = (double)P->N0 * (double)P->crow;
+    int nt = 0;
+    for (int d = 1; d < P->rank; d++) nt += lw_ooc_transformed(P, d);
+    const int L1 = P->sl.L1;
+    double copies = 2, boxes = 1; /* per slab; boxes: parts of a row, each its own segment */
+    if (P->mallat) {
+        copies = 1 + L1 + 1; /* whole rows one way; the region of L1 levels, its bands, the other */
+        for (int k = nt ? 1 : L1; k < L1; k++) copies += (double)nt * (k + 1), boxes += nt;
+    }
+    double c = array + (double)P->sl.n * copies * COPY_BYTES + (double)P->shape[0] * boxes * SEGMENT_BYTES;
+    if (P->tail) c += corner;
+    else if (P->host_cont) c += HOST_CORNER_FACTOR * corner + (P->coef_in && !P->inplace ? 4 * array : 0);
+    return c;
+}
+
+/* Candidate (L1, host_cont) of a pass: its corner's place and its slabs;
+ * *ok when the slabs fit (with relax 0: their compute within 16x their
+ * core). */
+static lw_status try_pass(ooc_pass *P, int L1, int host_cont, int relax, int *ok)
+{
+    const int64_t a = (int64_t)1 << L1, E = lw_ooc_halo(P->p->wav->halo, L1);
+    *ok = 0;
+    if ((P->sl.periodic && E >= P->shape[0]) || (host_cont && L1 == P->L)) return LW_OK;
+    drop_plans(P);
+    P->host_cont = host_cont;
+    lw_status st = make_tail(P, L1, !host_cont);
+    if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) {
+        lw_clear_error();
+        return LW_OK;
+    }
+    LW_TRY(st);
+    int64_t cap = slab_cap(P, a);
+    if (!relax && cap * 8 < E) cap = round_down(E / 8 + a - 1, a) + a;
+    int fit = 0;
+    LW_TRY(fit_slabs(P, L1, E, cap, &fit));
+    *ok = fit && (relax || P->sl.Z * 8 >= E);
+    return LW_OK;
+}
+
+/* The levels of one pass, the corner's place, the slabs: of the candidates
+ * that fit (levels along axis 0 per pass; the levels past them on the
+ * compact corner on the device where it fits beside the slabs, else by a
+ * pass of their own over the host's corner), the one of least pass_cost. */
 static lw_status plan_slabs(ooc_pass *P)
 {
     const int64_t N = P->shape[0];
@@ -185,28 +241,22 @@ static lw_status plan_slabs(ooc_pass *P)
     while (lcap < P->L && N > ((int64_t)1 << lcap)) lcap++;
     if (P->p->tune.ooc_pass_levels && lcap > P->p->tune.ooc_pass_levels) lcap = (int)P->p->tune.ooc_pass_levels;
     if (P->hold && lcap > 1) lcap = 1; /* held rows: one level along axis 0 per pass */
-    for (int relax = 0; relax < 2; relax++)
+    for (int relax = 0; relax < 2; relax++) {
+        int best_l = 0, best_h = 0, ok = 0;
+        double best = 0;
         for (int L1 = lcap; L1 >= 1; L1--)
             for (int host_cont = 0; host_cont < 2; host_cont++) {
-                const int64_t a = (int64_t)1 << L1, E = lw_ooc_halo(P->p->wav->halo, L1);
-                if ((P->sl.periodic && E >= N) || (host_cont && L1 == P->L)) continue;
-                drop_plans(P);
-                P->host_cont = host_cont;
-                lw_status st = make_tail(P, L1, !host_cont);
-                if (st == LW_ERR_DEVICE_OUT_OF_MEMORY) {
-                    lw_clear_error();
-                    continue;
-                }
-                LW_TRY(st);
-                int64_t cap = slab_cap(P, a);
-                if (!relax && cap * 8 < E) cap = round_down(E / 8 + a - 1, a) + a;
-                int ok = 0;
-                LW_TRY(fit_slabs(P, L1, E, cap, &ok));
-                if (ok && (relax || P->sl.Z * 8 >= E)) {
-                    make_regions(P);
-                    return LW_OK;
-                }
+                LW_TRY(try_pass(P, L1, host_cont, relax, &ok));
+                const double c = ok ? pass_cost(P) : 0;
+                if (ok && (!best_l || c < best)) best = c, best_l = L1, best_h = host_cont;
             }
+        if (best_l) {
+            LW_TRY(try_pass(P, best_l, best_h, relax, &ok));
+            if (!ok) return lw_fail(LW_ERR_INTERNAL, "out of core: the chosen pass no longer fits");
+            make_regions(P);
+            return LW_OK;
+        }
+    }
     drop_plans(P);
     return lw_fail(LW_ERR_DEVICE_OUT_OF_MEMORY,
                    "out of core: a device budget of %zu bytes is too small for slabs of rows of %zu bytes with "
@@ -234,7 +284,7 @@ static lw_status alloc_pass(ooc_pass *P)
         P->held = calloc((size_t)P->cells, sizeof *P->held);
         if (!P->held) return lw_fail(LW_ERR_OUT_OF_MEMORY, "out of core: cannot allocate the list of held rows");
     }
-    P->nheld = P->held0 = 0;
+    lw_ooc_hold_reset(P);
     return LW_OK;
 }
 

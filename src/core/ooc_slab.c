@@ -237,7 +237,6 @@ lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
     LW_TRY(mv->record(mv->ctx, EV_OVL + q, q));
     if (P->tail && P->coef_in) LW_TRY(overlay_corner(P, si, e0, m, q));
     LW_TRY(mv->record(mv->ctx, EV_UP + q, q));
-    LW_TRY(lw_ooc_hold_release(P, k, out, q)); /* held rows whose host rows are read now */
     LW_TRY(mv->run(mv->ctx, sub->plan, si, so, P->scr[q], q));
     /* the core down: its rows, or each part of them band by band (held rows: when their places are read) */
     if (!P->out_bands) LW_TRY(lw_ooc_hold_down(P, k, out, z0, so, z0 - e0, z1 - z0, q));
@@ -260,7 +259,8 @@ lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
         LW_TRY(lw_ooc_corner_rows(P, LW_OOC_D2D, so + (g0 - e0 / a) * ls * R, ls * R, 0, (char *)P->ll + g0 * (int64_t)P->crow,
                            g1 - g0, 1, q));
     }
-    return LW_OK;
+    /* held rows whose host rows are read now (after the slab's own moves, not before its transform) */
+    return lw_ooc_hold_release(P, k, out, q);
 }
 
 static int perm_threads(const ooc_pass *P)
