@@ -238,7 +238,8 @@ int main(int argc, char **argv)
         const char *oc = strstr(desc, "out of core:");
         printf("%s", dir ? "" : desc);
         float *src = dir && oop ? y : x, *dst = dir && oop ? x : oop ? y : x;
-        double best = 1e30;
+        double best = 1e30, ts[64];
+        int nt = 0;
         for (int r = 0; r < repeat && !fail; r++) {
             if (r > 0) { /* back to where this direction starts */
                 lw_plan *q = NULL;
@@ -255,22 +256,30 @@ int main(int argc, char **argv)
             }
             double t = now() - a;
             if (t < best) best = t;
+            if (nt < 64) ts[nt++] = t;
         }
+        for (int i = 0; i < nt; i++) /* the median of the timed calls */
+            for (int j = i + 1; j < nt; j++)
+                if (ts[j] < ts[i]) {
+                    double u = ts[i];
+                    ts[i] = ts[j], ts[j] = u;
+                }
+        const double med = nt ? ts[nt / 2] : 0;
         double tb = (double)bytes / (bound * 1e9); /* up and down overlapped */
-        printf("%s: %.3f s, %.2f GB/s each way, %.3f of the PCIe bound\n", dir ? "inverse" : "forward", best,
+        printf("%s: best %.3f s (median %.3f of %d), %.2f GB/s each way, %.3f of the PCIe bound\n", dir ? "inverse" : "forward", best, med, nt,
                bytes / best * 1e-9, tb / best);
         if (jf) {
             fprintf(jf,
                     "{\"bench\": \"ooc\", \"device\": \"%s\", \"commit\": \"%s\", \"command\": \"%s\", \"wavelet\": \"%s\", "
                     "\"shape\": [%lld, %lld, %lld], \"levels\": %d, \"direction\": \"%s\", \"in_place\": %s, "
                     "\"host_memory\": \"%s\", \"array_bytes\": %zu, \"device_memory_limit\": %llu, "
-                    "\"device_bytes\": %zu, \"median_s\": %.6f, \"pcie_each_way_gbps\": %.3f, "
+                    "\"device_total_bytes\": %zu, \"best_s\": %.6f, \"median_s\": %.6f, \"repeat\": %d, \"pcie_each_way_gbps\": %.3f, "
                     "\"fraction_of_bound\": %.4f, \"plan\": \"%.*s\"}\n",
                     pr.name, getenv("LW_COMMIT") ? getenv("LW_COMMIT") : "?", cmd, lw_wavelet_name(c.wavelet),
                     (long long)c.shape[0], (long long)(c.rank > 1 ? c.shape[1] : 1),
                     (long long)(c.rank > 2 ? c.shape[2] : 1), c.levels, dir ? "inverse" : "forward",
                     oop ? "false" : "true", pinned ? "pinned" : "pageable", bytes,
-                    (unsigned long long)c.device_memory_limit, tot, best, bound, tb / best,
+                    (unsigned long long)c.device_memory_limit, tot, best, med, nt, bound, tb / best,
                     oc ? (int)strcspn(oc, "\n") : 0, oc ? oc : "");
         }
         lw_destroy(p);
