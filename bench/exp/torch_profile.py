@@ -61,7 +61,8 @@ def main():
               (J, wave, events_ms(step), events_ms(fwd)), file=out)
         for direction in ("forward", "inverse"):
             p = liftwave.Plan(tuple(x.shape), "float32", wavelet=wave if wave != "bior4.4" else "cdf97",
-                              levels=J, mode="periodic", axes=(2, 3), backend="cuda", inverse=direction == "inverse")
+                              levels=J, mode="periodic", axes=(2, 3), backend="cuda", device=0,
+                              inverse=direction == "inverse")
             xd = x.detach()
             print("   library %s alone (Plan on torch tensors, Mallat): %.3f ms" %
                   (direction, events_ms(lambda: p(xd, out=y))), file=out)
