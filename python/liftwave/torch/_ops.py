@@ -26,6 +26,7 @@ its adjoint; docs/ADJOINT.md) by the same operators, so gradients of every order
 are exact, nothing but the arguments is saved for the backward pass, and
 torch.compile / torch.export see one opaque node per transform.
 """
+import functools
 from typing import List
 
 import torch
@@ -142,7 +143,7 @@ def _sign(direction):
 
 
 def band_shapes(shape, naxes, levels, stacked):
-    """Shapes of analysis()'s outputs for an input of `shape`."""
+    """Shapes of analysis()'s outputs for an input of `shape` (a tuple; symbolic sizes too)."""
     nb = len(shape) - naxes
     batch = tuple(shape[:nb])
     lens = _bands.lowpass_lengths(shape[nb:], levels)
@@ -176,6 +177,31 @@ def _scaled_copy(dst, src, s):
         torch.mul(src, s, out=dst)
 
 
+# the real kernels' layouts, once per shape (the fake kernels see symbolic sizes: no cache there)
+_concrete_band_shapes = functools.lru_cache(maxsize=512)(band_shapes)
+
+
+@functools.lru_cache(maxsize=512)
+def _band_moves(sizes, naxes, levels, stacked, gain, sign):
+    """The copies between a Mallat array whose transformed (last) axes have `sizes` and its
+    separate bands, made once per layout: (list index, band index along the stacked axis or -1,
+    the Mallat array's index of the band, its factor)."""
+    lens = _bands.lowpass_lengths(sizes, levels)
+    keys = _bands.BAND_KEYS[naxes]
+    moves = [(0, -1, _bands.approx_index(lens, levels), _bands.scale(gain, "a" * naxes, levels, sign))]
+    i = 1
+    for j in range(levels, 0, -1):
+        for b, k in enumerate(keys):
+            idx, f = _bands.band_index(lens, j, k), _bands.scale(gain, k, j, sign)
+            moves.append((i, b, idx, f) if stacked else (i + b, -1, idx, f))
+        i += 1 if stacked else len(keys)
+    return tuple(moves)
+
+
+def _band(lst, i, b, nb):
+    return lst[i].select(nb, b) if b >= 0 else lst[i]
+
+
 @torch.library.custom_op("liftwave::analysis", mutates_args=())
 def analysis(x: torch.Tensor, wavelet: str, levels: int, mode: str, naxes: int, direction: int,
              gain: List[float], stacked: bool) -> List[torch.Tensor]:
@@ -183,18 +209,11 @@ def analysis(x: torch.Tensor, wavelet: str, levels: int, mode: str, naxes: int, 
     x = x.contiguous()
     c = torch.empty_like(x, memory_format=torch.contiguous_format)
     _execute(x, c, wavelet, levels, mode, "mallat", naxes, direction)
-    outs = [x.new_empty(s) for s in band_shapes(tuple(x.shape), naxes, levels, stacked)]
+    shape = tuple(x.shape)
+    outs = [x.new_empty(s) for s in _concrete_band_shapes(shape, naxes, levels, stacked)]
     nb = x.dim() - naxes
-    lens = _bands.lowpass_lengths(tuple(x.shape[nb:]), levels)
-    keys = _bands.BAND_KEYS[naxes]
-    sign = _sign(direction)
-    _scaled_copy(outs[0], c[_bands.approx_index(lens, levels)], _bands.scale(gain, "a" * naxes, levels, sign))
-    i = 1
-    for j in range(levels, 0, -1):
-        for b, k in enumerate(keys):
-            dst = outs[i].select(nb, b) if stacked else outs[i + b]
-            _scaled_copy(dst, c[_bands.band_index(lens, j, k)], _bands.scale(gain, k, j, sign))
-        i += 1 if stacked else len(keys)
+    for i, b, idx, f in _band_moves(shape[nb:], naxes, levels, stacked, tuple(gain), _sign(direction)):
+        _scaled_copy(_band(outs, i, b, nb), c[idx], f)
     return outs
 
 
@@ -229,15 +248,9 @@ def synthesis(approx: torch.Tensor, details: List[torch.Tensor], wavelet: str, m
     levels = len(details) if stacked else len(details) // len(keys)
     buf = approx.new_empty(full)
     nb = approx.dim() - naxes
-    lens = _bands.lowpass_lengths(full[nb:], levels)
-    sign = _sign(direction)
-    _scaled_copy(buf[_bands.approx_index(lens, levels)], approx, _bands.scale(gain, "a" * naxes, levels, sign))
-    i = 0
-    for j in range(levels, 0, -1):
-        for b, k in enumerate(keys):
-            src = details[i].select(nb, b) if stacked else details[i + b]
-            _scaled_copy(buf[_bands.band_index(lens, j, k)], src, _bands.scale(gain, k, j, sign))
-        i += 1 if stacked else len(keys)
+    bands = [approx] + list(details)
+    for i, b, idx, f in _band_moves(tuple(full[nb:]), naxes, levels, stacked, tuple(gain), _sign(direction)):
+        _scaled_copy(buf[idx], _band(bands, i, b, nb), f)
     if not buf.is_cuda:  # in place: no second array
         _execute(buf, buf, wavelet, levels, mode, "mallat", naxes, direction)
         return buf
