@@ -109,14 +109,16 @@ def _execute(x, out, wavelet, levels, mode, layout, naxes, direction, destroy_in
         plan._plan.execute(x.view(merged), out.view(merged), _stream(x))
 
 
-@torch.library.custom_op("liftwave::transform", mutates_args=())
-def transform(x: torch.Tensor, wavelet: str, levels: int, mode: str, layout: str, naxes: int,
+def _transform_impl(x: torch.Tensor, wavelet: str, levels: int, mode: str, layout: str, naxes: int,
               direction: int) -> torch.Tensor:
     """See the module docstring; callers check arguments with check_args first."""
     x = x.contiguous()
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     _execute(x, out, wavelet, levels, mode, layout, naxes, direction)
     return out
+
+
+transform = torch.library.custom_op("liftwave::transform", mutates_args=())(_transform_impl)
 
 
 @transform.register_fake
@@ -202,8 +204,7 @@ def _band(lst, i, b, nb):
     return lst[i].select(nb, b) if b >= 0 else lst[i]
 
 
-@torch.library.custom_op("liftwave::analysis", mutates_args=())
-def analysis(x: torch.Tensor, wavelet: str, levels: int, mode: str, naxes: int, direction: int,
+def _analysis_impl(x: torch.Tensor, wavelet: str, levels: int, mode: str, naxes: int, direction: int,
              gain: List[float], stacked: bool) -> List[torch.Tensor]:
     """See the module docstring."""
     x = x.contiguous()
@@ -215,6 +216,9 @@ def analysis(x: torch.Tensor, wavelet: str, levels: int, mode: str, naxes: int, 
     for i, b, idx, f in _band_moves(shape[nb:], naxes, levels, stacked, tuple(gain), _sign(direction)):
         _scaled_copy(_band(outs, i, b, nb), c[idx], f)
     return outs
+
+
+analysis = torch.library.custom_op("liftwave::analysis", mutates_args=())(_analysis_impl)
 
 
 @analysis.register_fake
@@ -239,8 +243,7 @@ def _analysis_backward(ctx, grads):
 analysis.register_autograd(_analysis_backward, setup_context=_analysis_setup)
 
 
-@torch.library.custom_op("liftwave::synthesis", mutates_args=())
-def synthesis(approx: torch.Tensor, details: List[torch.Tensor], wavelet: str, mode: str, naxes: int,
+def _synthesis_impl(approx: torch.Tensor, details: List[torch.Tensor], wavelet: str, mode: str, naxes: int,
               direction: int, gain: List[float], stacked: bool) -> torch.Tensor:
     """See the module docstring."""
     full = synthesis_shape(tuple(approx.shape), [tuple(d.shape) for d in details], naxes, stacked)
@@ -259,6 +262,9 @@ def synthesis(approx: torch.Tensor, details: List[torch.Tensor], wavelet: str, m
     out = torch.empty_like(buf)
     _execute(buf, out, wavelet, levels, mode, "mallat", naxes, direction, destroy_input=True)
     return out
+
+
+synthesis = torch.library.custom_op("liftwave::synthesis", mutates_args=())(_synthesis_impl)
 
 
 @synthesis.register_fake
@@ -281,3 +287,82 @@ def _synthesis_backward(ctx, grad):
 
 
 synthesis.register_autograd(_synthesis_backward, setup_context=_synthesis_setup)
+
+
+# ---- eager calls ---------------------------------------------------------------------
+# The dispatcher and torch.library's autograd wrapper cost about as much host time per call
+# as the operator's own work at the layers' usual sizes, and a training step is bound by it
+# (bench/NOTES-torch.md).  Eager calls on ordinary tensors therefore run the same kernels
+# through autograd.Functions whose backward is again these calls (so every order of
+# gradient stays exact); torch.compile, torch.export, fake and functorch tensors and tensor
+# subclasses go through the registered operators.
+def _is_wrapped(t):
+    f = getattr(getattr(torch._C, "_functorch", None), "is_functorch_wrapped_tensor", None)
+    return f(t) if f is not None else False
+
+
+def _plain(*ts):
+    if torch.compiler.is_compiling():
+        return False
+    return all(type(t) is torch.Tensor and not _is_wrapped(t) for t in ts)
+
+
+class _TransformFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, wavelet, levels, mode, layout, naxes, direction):
+        ctx.args = (wavelet, levels, mode, layout, naxes, direction)
+        return _transform_impl(x, wavelet, levels, mode, layout, naxes, direction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        wavelet, levels, mode, layout, naxes, direction = ctx.args
+        return (transform_call(grad, wavelet, levels, mode, layout, naxes, direction ^ 2),) + (None,) * 6
+
+
+class _AnalysisFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, wavelet, levels, mode, naxes, direction, gain, stacked):
+        ctx.args = (wavelet, levels, mode, naxes, direction, gain, stacked)
+        return tuple(_analysis_impl(x, wavelet, levels, mode, naxes, direction, gain, stacked))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        wavelet, levels, mode, naxes, direction, gain, stacked = ctx.args
+        gx = synthesis_call(grads[0], list(grads[1:]), wavelet, mode, naxes, direction ^ 2, gain, stacked)
+        return (gx,) + (None,) * 7
+
+
+class _SynthesisFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, wavelet, mode, naxes, direction, gain, stacked, approx, *details):
+        keys = _bands.BAND_KEYS[naxes]
+        levels = len(details) if stacked else len(details) // len(keys)
+        ctx.args = (wavelet, levels, mode, naxes, direction, gain, stacked)
+        return _synthesis_impl(approx, list(details), wavelet, mode, naxes, direction, gain, stacked)
+
+    @staticmethod
+    def backward(ctx, grad):
+        wavelet, levels, mode, naxes, direction, gain, stacked = ctx.args
+        outs = analysis_call(grad, wavelet, levels, mode, naxes, direction ^ 2, gain, stacked)
+        return (None,) * 6 + tuple(outs)
+
+
+def transform_call(x, wavelet, levels, mode, layout, naxes, direction):
+    """transform(), eagerly through _TransformFn where it can (see above)."""
+    if _plain(x):
+        return _TransformFn.apply(x, wavelet, levels, mode, layout, naxes, direction)
+    return transform(x, wavelet, levels, mode, layout, naxes, direction)
+
+
+def analysis_call(x, wavelet, levels, mode, naxes, direction, gain, stacked):
+    """analysis(), eagerly through _AnalysisFn where it can (see above)."""
+    if _plain(x):
+        return list(_AnalysisFn.apply(x, wavelet, levels, mode, naxes, direction, gain, stacked))
+    return analysis(x, wavelet, levels, mode, naxes, direction, gain, stacked)
+
+
+def synthesis_call(approx, details, wavelet, mode, naxes, direction, gain, stacked):
+    """synthesis(), eagerly through _SynthesisFn where it can (see above)."""
+    if _plain(approx, *details):
+        return _SynthesisFn.apply(wavelet, mode, naxes, direction, gain, stacked, approx, *details)
+    return synthesis(approx, details, wavelet, mode, naxes, direction, gain, stacked)

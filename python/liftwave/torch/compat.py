@@ -15,7 +15,9 @@ Gradients are the exact adjoints (liftwave::analysis / synthesis).
 """
 from .. import _pywt_core
 from . import functional as F
-from ._ops import FORWARD, INVERSE, analysis, check_tensor, synthesis
+from ._ops import FORWARD, INVERSE, check_tensor
+from ._ops import analysis_call as analysis
+from ._ops import synthesis_call as synthesis
 from .modules import DeviceBound
 
 __all__ = ["DWTForward", "DWTInverse"]

@@ -14,7 +14,10 @@ is a new tensor on the same device, computed on the current stream.  Gradients
 are the exact adjoint transforms (docs/ADJOINT.md).
 """
 from . import _bands
-from ._ops import FORWARD, INVERSE, analysis, check_args, check_mode, check_tensor, synthesis, transform
+from ._ops import FORWARD, INVERSE, check_args, check_mode, check_tensor
+from ._ops import analysis_call as analysis
+from ._ops import synthesis_call as synthesis
+from ._ops import transform_call as transform
 
 __all__ = ["dwt", "idwt", "dwt2", "idwt2", "dwt3", "idwt3", "wavedec", "waverec", "wavedec2", "waverec2",
            "wavedec3", "waverec3"]
