@@ -273,7 +273,7 @@ static lw_status choose_ooc(const lw_plan *plan, cuda_impl *im)
         lw_ooc_mover m;
         lw_ooc_cuda_mover(&oc, budget, &m);
         char line[512] = "";
-        LW_TRY(lw_ooc_describe(plan, &m, line, sizeof line));
+        LW_TRY(lw_ooc_describe_call(plan, &m, only_in_place, line, sizeof line));
     }
     return LW_OK;
 }
@@ -534,7 +534,8 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         oc.subs = (lw_ooc_subs *)&im->ooc_subs;
         lw_ooc_mover m;
         lw_ooc_cuda_mover(&oc, im->ooc_budget, &m);
-        if (lw_ooc_describe(plan, &m, line, sizeof line) == LW_OK) lw_appendf(buf, len, "%s", line);
+        if (lw_ooc_describe_call(plan, &m, (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0, line, sizeof line) == LW_OK)
+            lw_appendf(buf, len, "%s", line);
         else lw_clear_error();
     } else if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
         lw_appendf(buf, len,
