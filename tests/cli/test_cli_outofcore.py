@@ -462,7 +462,7 @@ def t_cuda_budget(d):
         save_random(d, shape, dt)
         # less than the in-core run needs; room for nine slab buffers of a few rows with their halos
         # (the 3-D case's planes are 12 KiB, dd137's halo 8 planes a level)
-        dl = "4M" if len(shape) == 3 else "512K"
+        dl = "6M" if len(shape) == 3 else "512K"
         for direction in ["forward", "inverse"]:
             src = "x.npy" if direction == "forward" else "ref_f.npy"
             o = opts if direction == "forward" else []
