@@ -16,7 +16,10 @@ once; otherwise nothing is copied.
 """
 import collections
 import operator
+import sys
 import threading
+
+import numpy as np
 
 from . import _liftwave
 from ._arrays import adapt, is_device
@@ -74,7 +77,6 @@ def _dtype_name(dtype):
         return s[6:]
     if s == "bfloat16":  # a name NumPy does not know (liftwave.torch passes it)
         return s
-    import numpy as np
 
     return np.dtype(dtype).name
 
@@ -116,11 +118,18 @@ class Plan:
     device_memory_limit: host arrays on the cuda backend: the device bytes a
     call may hold (0: what is free); a larger transform streams the array
     through the device in slabs (docs/OUT_OF_CORE.md).
+    placement: one side on device N (device=N is then required): "C2G" takes
+    a host input (NumPy, PyTorch CPU) and writes a device output (CuPy,
+    PyTorch CUDA), "G2C" the reverse; the output, when not given, is made on
+    the other side by the same library (NumPy <-> CuPy; PyTorch's G2C output
+    is pinned).  The call runs on the library's own streams: it waits for the
+    caller's current stream before reading a device input, and returns when
+    the output is complete (LW_FLAG_DEVICE_INPUT / LW_FLAG_DEVICE_OUTPUT).
     """
 
     def __init__(self, shape, dtype, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None,
                  integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme="",
-                 threads=0, adjoint=False, gain=None, in_place=False, device_memory_limit=0):
+                 threads=0, adjoint=False, gain=None, in_place=False, device_memory_limit=0, placement=None):
         shape = tuple(int(n) for n in shape)
         if not shape:
             raise ValueError("liftwave: 0-d arrays have nothing to transform")
@@ -131,6 +140,13 @@ class Plan:
         self.run_dtype = compute_dtype(self.dtype, bool(integer))  # what the library computes in and returns
         if backend not in _BACKENDS:
             raise ValueError("liftwave: unknown backend %r (choose %s)" % (backend, ", ".join(_BACKENDS)))
+        if placement not in _PLACEMENTS:
+            raise ValueError("liftwave: placement must be None, 'C2G' or 'G2C', not %r" % (placement,))
+        if placement is not None and device is None:
+            raise ValueError("liftwave: placement %r puts one side on a CUDA device: give device=N" % placement)
+        if placement is not None and in_place:
+            raise ValueError("liftwave: placement %r has its input and output on different sides: not in_place"
+                             % placement)
         if device is not None:
             if backend not in ("auto", "cuda"):
                 raise ValueError("liftwave: device arrays run on backend 'cuda', not %r" % backend)
@@ -138,12 +154,14 @@ class Plan:
         elif backend == "auto":
             backend = "cpu"
         self.device = device
+        self.placement = placement
         self._plan = _liftwave.Plan(shape, list(_normalize_axes(axes, len(shape))), self.run_dtype, str(wavelet),
                                     str(mode), str(layout), _normalize_levels(levels),
                                     int(bool(inverse)) | (int(bool(adjoint)) << 1), bool(integer),
-                                    backend, device is not None, -1 if device is None else int(device),
+                                    backend, device is not None and placement is None,
+                                    -1 if device is None else int(device),
                                     bool(destroy_input), scheme or "", int(threads), *_normalize_gain(gain),
-                                    bool(in_place), _byte_count(device_memory_limit))
+                                    bool(in_place), _byte_count(device_memory_limit), _PLACEMENTS[placement])
         self.in_place = bool(in_place)
 
     @property
@@ -176,6 +194,8 @@ class Plan:
     def _run(self, ad, x, name, out):
         """Transform x (shape and dtype already checked) into out or a new array."""
         on_device = is_device(ad, x)
+        if self.placement is not None:
+            return self._run_placed(ad, x, name, out, on_device)
         if on_device != (self.device is not None):
             raise ValueError("liftwave: the plan takes %s arrays, got a %s array in %s memory" % (
                 "device" if self.device is not None else "host", ad.name, "device" if on_device else "host"))
@@ -198,6 +218,55 @@ class Plan:
             _check_out(ad, out, self.shape, self.run_dtype)
         self._plan.execute(x, out, ad.stream(x) if on_device else 0)
         return out
+
+
+    def _run_placed(self, ad, x, name, out, on_device):
+        """One side on the device (placement): x on its side, out on the other."""
+        in_dev = self.placement == "G2C"
+        side = {True: "device", False: "host"}
+        if on_device != in_dev:
+            raise ValueError("liftwave: a %s plan takes its input in %s memory, got a %s array in %s memory" % (
+                self.placement, side[in_dev], ad.name, side[on_device]))
+        if on_device and ad.device(x) != self.device:
+            raise ValueError("liftwave: the input is on CUDA device %d, the plan on device %d" % (
+                ad.device(x), self.device))
+        if name != self.run_dtype:
+            x = ad.astype(x, self.run_dtype)
+        elif not ad.is_contiguous(x):
+            x = ad.contiguous(x)
+        if out is None:
+            out = _empty_other_side(ad, x, self.shape, self.run_dtype, self.device)
+        else:
+            oad, out = adapt(out)
+            if is_device(oad, out) == in_dev:
+                raise ValueError("liftwave: a %s plan writes its output in %s memory, got out in %s memory" % (
+                    self.placement, side[not in_dev], side[in_dev]))
+            _check_out(oad, out, self.shape, self.run_dtype)
+        self._plan.execute(x, out, ad.stream(x) if on_device else 0)
+        return out
+
+
+# placement name -> the extension's code (0: both operands on one side)
+_PLACEMENTS = {None: 0, "G2C": 1, "C2G": 2}
+
+
+def _empty_other_side(ad, x, shape, dtype, device):
+    """A new array on the side of a one-sided plan that x is not on: PyTorch for PyTorch (a
+    pinned host tensor, or one on CUDA device `device`); NumPy for CuPy, CuPy for NumPy."""
+    if ad.name == "torch":
+        torch = sys.modules["torch"]
+        if x.is_cuda:
+            return torch.empty(tuple(shape), dtype=getattr(torch, dtype), pin_memory=True)
+        return torch.empty(tuple(shape), dtype=getattr(torch, dtype), device="cuda:%d" % device)
+    if ad.name == "cupy":
+        return np.empty(shape, dtype)
+    try:
+        import cupy
+    except ImportError:
+        raise ValueError("liftwave: a C2G plan given a NumPy array makes its device output with CuPy, which is not "
+                         "installed: pass out= a device array") from None
+    with cupy.cuda.Device(device):
+        return cupy.empty(shape, dtype)
 
 
 def _normalize_gain(gain):
@@ -235,14 +304,14 @@ _cache_lock = threading.Lock()
 
 
 def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, direction, gain=None,
-                destroy_input=False):
+                destroy_input=False, placement=None):
     """A Plan from the cache, made on first use.  direction: 0 forward, 1 inverse
     (False / True do), 2 the forward's adjoint, 3 the inverse's (the library's lw_direction);
     gain: None or a (lowpass, highpass) pair of floats; destroy_input: the caller's input is
     scratch (LW_FLAG_DESTROY_INPUT)."""
     direction = int(direction)
     key = (shape, dtype, device, wavelet, levels, mode, layout, axes, integer, backend, direction, gain,
-           bool(destroy_input))
+           bool(destroy_input), placement)
     with _cache_lock:
         plan = _cache.get(key)
         if plan is not None:
@@ -255,7 +324,8 @@ def cached_plan(shape, dtype, device, wavelet, levels, mode, layout, axes, integ
             size *= n
         threads = 1 if size < SMALL_SAMPLES else 0
     plan = Plan(shape, dtype, wavelet, levels, mode, layout, axes, integer, backend, direction & 1, device,
-                threads=threads, adjoint=direction >> 1, gain=gain, destroy_input=bool(destroy_input))
+                threads=threads, adjoint=direction >> 1, gain=gain, destroy_input=bool(destroy_input),
+                placement=placement)
     with _cache_lock:
         _cache[key] = plan
         while len(_cache) > _CACHE_SIZE:
@@ -269,6 +339,12 @@ def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, di
     if not shape:
         raise ValueError("liftwave: 0-d arrays have nothing to transform")
     device = ad.device(x) if is_device(ad, x) else None
+    placement = None
+    if out is not None:  # out on the other side of x: one side on the device (C->G or G->C)
+        oad, out = adapt(out)
+        if is_device(oad, out) != (device is not None):
+            placement = "G2C" if device is not None else "C2G"
+            device = device if device is not None else oad.device(out)
     if device is not None and backend not in ("auto", "cuda"):
         raise ValueError("liftwave: a %s array in CUDA memory cannot run on backend %r" % (ad.name, backend))
     if axes is not None:
@@ -277,14 +353,15 @@ def _transform(x, wavelet, levels, mode, layout, axes, integer, backend, out, di
     if gain is not None:
         gain = _normalize_gain(gain)
     plan = cached_plan(shape, name, device, wavelet, levels, mode, layout, axes, bool(integer), backend, direction,
-                       gain)
+                       gain, placement=placement)
     return plan._run(ad, x, name, out)
 
 
 def forward(x, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None, integer=False,
             backend="auto", out=None, gain=None):
     """Forward transform of x (NumPy, CuPy, PyTorch): a new array of the same
-    library on the same device, or `out`.  levels: an integer or 'max';
+    library on the same device, or `out` (on the other side of x: host data to
+    device coefficients or the reverse, see Plan's placement).  levels: an integer or 'max';
     axes: the 1-3 axes to transform (default all, rank <= 3; the others are a
     batch); integer: the reversible int32 variant (haar, cdf53, dd137, fs);
     backend: 'auto' (the array's device: CPU for host arrays, CUDA for device

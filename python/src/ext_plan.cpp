@@ -79,8 +79,12 @@ public:
          const std::string &wavelet, const std::string &mode, const std::string &layout, int levels, int direction,
          bool integer, const std::string &backend, bool device_pointers, int device, bool destroy_input,
          const std::string &scheme, int threads, double gain_low, double gain_high, bool in_place,
-         uint64_t device_memory_limit)
+         uint64_t device_memory_limit, int placement)
     {
+        /* placement: 0 both operands on one side (device_pointers says which), 1 the input on the
+         * device and the output in host memory (G->C), 2 the reverse (C->G) */
+        if (placement < 0 || placement > 2 || (placement && device_pointers))
+            lwpy_fail(PyExc_ValueError, "placement must be 0, or 1 / 2 on a plan for host pointers");
         if (shape.empty() || shape.size() > LW_MAX_RANK)
             lwpy_fail(PyExc_ValueError, "rank %zu is not supported (1..%d after merging batch axes)", shape.size(), LW_MAX_RANK);
         if (axes.size() > LW_MAX_AXES) lwpy_fail(PyExc_ValueError, "%zu axes: a plan transforms at most %d", axes.size(), LW_MAX_AXES);
@@ -99,7 +103,8 @@ public:
         c.direction = (lw_direction)direction; /* lw_direction; the library validates it */
         c.integer = integer;
         c.flags = (device_pointers ? LW_FLAG_DEVICE_POINTERS : 0u) | (destroy_input ? LW_FLAG_DESTROY_INPUT : 0u) |
-                  (in_place ? LW_FLAG_IN_PLACE : 0u);
+                  (in_place ? LW_FLAG_IN_PLACE : 0u) | (placement == 1 ? LW_FLAG_DEVICE_INPUT : 0u) |
+                  (placement == 2 ? LW_FLAG_DEVICE_OUTPUT : 0u);
         c.scheme = scheme.empty() ? nullptr : scheme.c_str();
         c.threads = threads;
         c.gain[0] = gain_low;
@@ -107,6 +112,7 @@ public:
         c.device_memory_limit = device_memory_limit;
         device_ = device;
         device_pointers_ = device_pointers;
+        placement_ = placement;
         lw_status st;
         {
             DeviceGuard g(device);
@@ -141,8 +147,8 @@ public:
      * with device pointers. */
     void execute(nb::ndarray<nb::ro> in, nb::ndarray<> out, uintptr_t stream)
     {
-        check(in, "input");
-        check(out, "output");
+        check(in, "input", device_pointers_ || placement_ == 1);
+        check(out, "output", device_pointers_ || placement_ == 2);
         const void *src = in.data();
         void *dst = out.data();
         /* the library takes the same buffer (in place) or two apart, never a partial overlap */
@@ -152,7 +158,11 @@ public:
                                         "separate array");
         lw_status st;
         const char *stream_error = nullptr;
-        if (!device_pointers_) {
+        if (placement_) {
+            DeviceGuard g(device_);
+            nb::gil_scoped_release nogil;
+            st = run_placed(src, dst, stream, &stream_error);
+        } else if (!device_pointers_) {
             DeviceGuard g(cuda_ ? device_ : -1);
             nb::gil_scoped_release nogil;
             st = lw_execute(p_, src, dst);
@@ -180,7 +190,9 @@ public:
         {
             DeviceGuard g(device_pointers_ || cuda_ ? device_ : -1);
             nb::gil_scoped_release nogil;
-            if (!device_pointers_) {
+            if (placement_) {
+                st = run_placed((const void *)in, (void *)out, stream, &stream_error);
+            } else if (!device_pointers_) {
                 st = lw_execute(p_, (const void *)in, (void *)out);
             } else {
                 std::lock_guard<std::mutex> lock(mu_);
@@ -224,15 +236,34 @@ public:
         d["threads"] = c->threads;
         d["gain"] = nb::make_tuple(c->gain[0], c->gain[1]);
         d["device_memory_limit"] = (uint64_t)c->device_memory_limit;
+        d["placement"] = std::string(placement_ == 1 ? "G2C" : placement_ == 2 ? "C2G" : "");
         size_t ws = 0;
         if (lw_workspace_size(p_, &ws) == LW_OK) d["workspace_bytes"] = ws;
         return d;
     }
 
 private:
-    /* shape, dtype, C-contiguity and device of one operand */
+    /* one side on the device: the call runs on the library's own streams and returns when the
+     * output is complete; a device input is first waited for on the caller's stream */
+    lw_status run_placed(const void *src, void *dst, uintptr_t stream, const char **error)
+    {
+#ifdef LW_HAVE_CUDA
+        if (placement_ == 1) {
+            cudaError_t e = cudaStreamSynchronize((cudaStream_t)stream);
+            if (e != cudaSuccess) {
+                *error = cudaGetErrorString(e);
+                return LW_ERR_CUDA;
+            }
+        }
+#else
+        (void)stream, (void)error;
+#endif
+        return lw_execute(p_, src, dst);
+    }
+
+    /* shape, dtype, C-contiguity and device of one operand (on_device: in CUDA device memory) */
     template <typename A>
-    void check(const A &a, const char *what) const
+    void check(const A &a, const char *what, bool on_device) const
     {
         size_t ndim = a.ndim();
         if (ndim != shape_.size()) lwpy_fail(PyExc_ValueError, "%s has %zu axes, the plan %zu", what, ndim, shape_.size());
@@ -247,13 +278,13 @@ private:
         }
         if (a.dtype() != dtype_) lwpy_fail(PyExc_TypeError, "%s dtype does not match the plan's", what);
         int dt = a.device_type();
-        if (device_pointers_) {
+        if (on_device) {
             if (dt != DL_CUDA && dt != DL_CUDA_MANAGED)
-                lwpy_fail(PyExc_ValueError, "%s is not in CUDA device memory but the plan takes device arrays", what);
+                lwpy_fail(PyExc_ValueError, "%s is not in CUDA device memory but the plan takes it there", what);
             if (a.device_id() != device_)
                 lwpy_fail(PyExc_ValueError, "%s is on CUDA device %d, the plan on device %d", what, a.device_id(), device_);
         } else if (dt != DL_CPU && dt != DL_CUDA_HOST) {
-            lwpy_fail(PyExc_ValueError, "%s is not in host memory but the plan takes host arrays", what);
+            lwpy_fail(PyExc_ValueError, "%s is not in host memory but the plan takes it there", what);
         }
     }
 
@@ -282,6 +313,7 @@ private:
     lw_plan *p_ = nullptr;
     int device_ = -1;
     bool device_pointers_ = false, cuda_ = false, used_ = false;
+    int placement_ = 0;
     std::vector<int64_t> shape_;
     nb::dlpack::dtype dtype_;
     uintptr_t stream_ = 0;
@@ -298,12 +330,12 @@ void lwpy_bind_plan(nb::module_ &m)
     nb::class_<Plan>(m, "Plan")
         .def(nb::init<const std::vector<int64_t> &, const std::vector<int> &, const std::string &, const std::string &,
                       const std::string &, const std::string &, int, int, bool, const std::string &, bool, int, bool,
-                      const std::string &, int, double, double, bool, uint64_t>(),
+                      const std::string &, int, double, double, bool, uint64_t, int>(),
              nb::arg("shape"), nb::arg("axes"), nb::arg("dtype"), nb::arg("wavelet"), nb::arg("mode"), nb::arg("layout"),
              nb::arg("levels"), nb::arg("direction"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
              nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0,
              nb::arg("gain_low") = 1.0, nb::arg("gain_high") = 1.0, nb::arg("in_place") = false,
-             nb::arg("device_memory_limit") = 0)
+             nb::arg("device_memory_limit") = 0, nb::arg("placement") = 0)
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("execute_ptr", &Plan::execute_ptr, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("config", &Plan::config)

@@ -284,3 +284,57 @@ def test_host_array_larger_than_the_device_budget(rng, in_place):
     assert rel_err(got, ref) < 1e-5
     back = liftwave.Plan(x.shape, np.float32, levels=3, backend="cuda", inverse=True, device_memory_limit=512 << 10)
     assert rel_err(back(got), x) < 1e-5
+
+
+# ---- one side on the device (placement C2G / G2C) -----------------------------------
+def _placement_cases(rng, lib):
+    """(host input, device input) of one array for lib ("cupy" / "torch")."""
+    x = rng.standard_normal((300, 260)).astype(np.float32)
+    if lib == "cupy":
+        return x, cupy.asarray(x)
+    return torch.from_numpy(x), torch.from_numpy(x).cuda()
+
+
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_placement_equals_the_host_run(rng, lib):
+    """C2G (host data, device coefficients) and G2C (the reverse), by Plan(placement=) and by
+    forward/inverse with out= on the other side: equal to the host-pointer run; the output made
+    on the other side by the same library; the device input left as it was."""
+    if lib == "cupy" and (cupy is None or not CUDA_BUILT):
+        pytest.skip(CUPY_WHY or "liftwave was built without the CUDA backend")
+    if lib == "torch" and (not TORCH_CUDA or not CUDA_BUILT):
+        pytest.skip("PyTorch with CUDA and a CUDA build of liftwave are needed")
+    xh, xd = _placement_cases(rng, lib)
+    xn = _host(xh)
+    ref = liftwave.Plan(xn.shape, np.float32, levels=3, backend="cuda")(xn)
+    c2g = liftwave.Plan(xn.shape, np.float32, levels=3, device=0, placement="C2G")
+    y = c2g(xh)
+    assert (isinstance(y, cupy.ndarray) if lib == "cupy" else y.is_cuda)
+    assert np.array_equal(_host(y), ref)
+    assert c2g.config["placement"] == "C2G"
+    g2c = liftwave.Plan(xn.shape, np.float32, levels=3, device=0, placement="G2C")
+    z = g2c(xd)
+    assert (isinstance(z, np.ndarray) if lib == "cupy" else not z.is_cuda)
+    assert np.array_equal(_host(z), ref)
+    assert np.array_equal(_host(xd), xn)
+    # the functional API picks the placement from out's side
+    out_d = cupy.empty(xn.shape, np.float32) if lib == "cupy" else torch.empty(xn.shape, device="cuda")
+    liftwave.forward(xh, "cdf97", levels=3, out=out_d)
+    assert np.array_equal(_host(out_d), ref)
+    out_h = np.empty(xn.shape, np.float32) if lib == "cupy" else torch.empty(xn.shape)
+    back = liftwave.inverse(out_d, "cdf97", levels=3, out=out_h)
+    assert rel_err(_host(back), xn) < 1e-5
+
+
+@need_torch_cuda
+def test_placement_errors():
+    """A one-sided plan given arrays on the wrong sides: one clear error each."""
+    x = torch.zeros((64, 64))
+    c2g = liftwave.Plan((64, 64), np.float32, device=0, placement="C2G")
+    with pytest.raises(ValueError, match="input in host memory"):
+        c2g(x.cuda())
+    with pytest.raises(ValueError, match="output in device memory"):
+        c2g(x, out=torch.zeros((64, 64)))
+    g2c = liftwave.Plan((64, 64), np.float32, device=0, placement="G2C")
+    with pytest.raises(ValueError, match="input in device memory"):
+        g2c(x)

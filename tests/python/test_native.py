@@ -306,3 +306,17 @@ def test_device_memory_limit_option(rng):
     for bad in (1.5, True, "1M"):
         with pytest.raises(TypeError, match="device_memory_limit"):
             liftwave.Plan(x.shape, np.float32, device_memory_limit=bad)
+
+
+def test_placement_option():
+    """placement (one side on the device): the values, device= required, not in place; off CUDA the
+    plan's creation says the backend is missing."""
+    with pytest.raises(ValueError, match="placement must be"):
+        liftwave.Plan((64, 64), np.float32, placement="X")
+    with pytest.raises(ValueError, match="give device=N"):
+        liftwave.Plan((64, 64), np.float32, placement="C2G")
+    with pytest.raises(ValueError, match="not in_place"):
+        liftwave.Plan((64, 64), np.float32, device=0, placement="G2C", in_place=True)
+    if not liftwave._liftwave.backend_available("cuda"):
+        with pytest.raises(RuntimeError, match="cuda"):
+            liftwave.Plan((64, 64), np.float32, device=0, placement="C2G")
