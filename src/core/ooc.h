@@ -119,12 +119,11 @@ lw_status lw_ooc_permute_rows(void *base, int64_t N, size_t pitch, size_t row, i
  * the mover's budget.  The sub-plans and device buffers live for the call. */
 lw_status lw_ooc_execute(const lw_plan *p, const lw_ooc_mover *m, const void *in, void *out);
 
-/* What lw_ooc_execute would do, for lw_plan_describe and the tests: the
- * pass over the first item ("slabs": n, Z, E, L1; "groups": items per
- * group) as one line appended to buf. */
-lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, char *buf, size_t len);
-/* the same for a call in place (inplace 1) or out of place (0) */
-lw_status lw_ooc_describe_call(const lw_plan *p, const lw_ooc_mover *m, int inplace, char *buf, size_t len);
+/* What lw_ooc_execute would do for a call in place (inplace 1) or out of
+ * place (0), for lw_plan_describe and the tests: the pass over the first item
+ * ("slabs": n, Z, E, L1; "groups": items per group) as one line appended to
+ * buf. */
+lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, int inplace, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

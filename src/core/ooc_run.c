@@ -511,12 +511,7 @@ lw_status lw_ooc_execute(const lw_plan *p, const lw_ooc_mover *m, const void *in
     return LW_OK;
 }
 
-lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, char *buf, size_t len)
-{
-    return lw_ooc_describe_call(p, m, 0, buf, len);
-}
-
-lw_status lw_ooc_describe_call(const lw_plan *p, const lw_ooc_mover *m, int inplace, char *buf, size_t len)
+lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, int inplace, char *buf, size_t len)
 {
     ooc_pass P;
     ooc_array A;

@@ -247,6 +247,18 @@ static void transposed_plan(lw_plan *plan, cuda_impl *im)
  * out of place two; the workspace; a pyramid's lowpass bands), against the
  * budget: lw_config.device_memory_limit, or the free memory now less a
  * margin.  Over it, the calls stream (out of core). */
+/* the out-of-core pass the plan's calls will make (in place with LW_FLAG_IN_PLACE), as
+ * lw_ooc_describe's line; planning it makes the sub-plans the calls reuse */
+static lw_status describe_ooc(const lw_plan *plan, const cuda_impl *im, char *line, size_t len)
+{
+    lw_ooc_cuda oc;
+    memset(&oc, 0, sizeof oc);
+    oc.subs = (lw_ooc_subs *)&im->ooc_subs;
+    lw_ooc_mover m;
+    lw_ooc_cuda_mover(&oc, im->ooc_budget, &m);
+    return lw_ooc_describe(plan, &m, (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0, line, len);
+}
+
 static lw_status choose_ooc(const lw_plan *plan, cuda_impl *im)
 {
     const size_t n = im->s.bytes, scr = im->s.scratch > im->s.inplace_scratch ? im->s.scratch : im->s.inplace_scratch;
@@ -267,13 +279,8 @@ static lw_status choose_ooc(const lw_plan *plan, cuda_impl *im)
                        "%zu device bytes, over the budget of %zu: use scheme auto to stream it", im->s.engine_name,
                        need, budget);
     if (im->ooc) { /* the slabs planned now: a budget too small for them fails here, not at the first call */
-        lw_ooc_cuda oc;
-        memset(&oc, 0, sizeof oc);
-        oc.subs = &im->ooc_subs;
-        lw_ooc_mover m;
-        lw_ooc_cuda_mover(&oc, budget, &m);
         char line[512] = "";
-        LW_TRY(lw_ooc_describe_call(plan, &m, only_in_place, line, sizeof line));
+        LW_TRY(describe_ooc(plan, im, line, sizeof line));
     }
     return LW_OK;
 }
@@ -529,13 +536,7 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         char line[512] = "";
         lw_appendf(buf, len, "out_of_core: the transform needs more than the %zu bytes of device budget\n",
                    im->ooc_budget);
-        lw_ooc_cuda oc;
-        memset(&oc, 0, sizeof oc);
-        oc.subs = (lw_ooc_subs *)&im->ooc_subs;
-        lw_ooc_mover m;
-        lw_ooc_cuda_mover(&oc, im->ooc_budget, &m);
-        if (lw_ooc_describe_call(plan, &m, (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0, line, sizeof line) == LW_OK)
-            lw_appendf(buf, len, "%s", line);
+        if (describe_ooc(plan, im, line, sizeof line) == LW_OK) lw_appendf(buf, len, "%s", line);
         else lw_clear_error();
     } else if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS))
         lw_appendf(buf, len,

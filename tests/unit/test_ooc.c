@@ -207,7 +207,7 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
     e.defer = defer;
     lw_ooc_mover m = mover(&e, budget_rows * row);
     char plan_text[512] = "";
-    lw_ooc_describe_call(p, &m, inplace, plan_text, sizeof plan_text);
+    lw_ooc_describe(p, &m, inplace, plan_text, sizeof plan_text);
     lw_status st;
     if (inplace) {
         memcpy(y, x, n * es);
@@ -406,7 +406,7 @@ static void too_small(void)
     CHECK(e.held == 0, "nothing held after the refusal");
     char buf[512] = "";
     m.budget = 200 * 4 * 400;
-    CHECK(lw_ooc_describe(p, &m, buf, sizeof buf) == LW_OK && strstr(buf, "slabs"), "describe: %s", buf);
+    CHECK(lw_ooc_describe(p, &m, 0, buf, sizeof buf) == LW_OK && strstr(buf, "slabs"), "describe: %s", buf);
     free(x), free(y);
     lw_destroy(p);
 }
@@ -445,7 +445,7 @@ static void held(void)
                         memset(&e, 0, sizeof e);
                         lw_ooc_mover m = mover(&e, rows * row);
                         char buf[512] = "";
-                        lw_status st = lw_ooc_describe_call(p, &m, 1, buf, sizeof buf);
+                        lw_status st = lw_ooc_describe(p, &m, 1, buf, sizeof buf);
                         snprintf(label, sizeof label, "held: shape #%zu %s L%d %s%s", si, lw_wavelet_name(c.wavelet),
                                  c.levels, dir ? "inverse" : "forward", integer ? " integer" : "");
                         CHECK(st == LW_OK && strstr(buf, "held"), "%s: not held under %zu rows: %s", label, rows,
@@ -473,7 +473,7 @@ static void tuning_keys(void)
             memset(&e, 0, sizeof e);
             lw_ooc_mover m = mover(&e, (size_t)120 * 4 * 400);
             char buf[512] = "";
-            CHECK(p && lw_ooc_describe(p, &m, buf, sizeof buf) == LW_OK && strstr(buf, want[k]),
+            CHECK(p && lw_ooc_describe(p, &m, 0, buf, sizeof buf) == LW_OK && strstr(buf, want[k]),
                   "tuning %s: wanted \"%s\" in: %s", keys[k] ? keys[k] : "none", want[k], buf);
             lw_destroy(p);
             char label[96];
