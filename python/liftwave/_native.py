@@ -208,10 +208,7 @@ class Plan:
                 raise ValueError("liftwave: an in_place plan writes into its input: out must be the input or None")
             self._plan.execute(x, x, ad.stream(x) if on_device else 0)
             return x
-        if name != self.run_dtype:
-            x = ad.astype(x, self.run_dtype)  # the documented promotion (one copy)
-        elif not ad.is_contiguous(x):
-            x = ad.contiguous(x)  # the documented copy of non-contiguous input
+        x = self._input(ad, x, name)
         if out is None:
             out = ad.empty(x.shape, self.run_dtype, x)
         else:
@@ -219,6 +216,13 @@ class Plan:
         self._plan.execute(x, out, ad.stream(x) if on_device else 0)
         return out
 
+
+    def _input(self, ad, x, name):
+        """x as the library reads it: the documented promotion to the computed dtype, or the
+        documented copy of a non-contiguous input (one copy at most)."""
+        if name != self.run_dtype:
+            return ad.astype(x, self.run_dtype)
+        return x if ad.is_contiguous(x) else ad.contiguous(x)
 
     def _run_placed(self, ad, x, name, out, on_device):
         """One side on the device (placement): x on its side, out on the other."""
@@ -230,10 +234,7 @@ class Plan:
         if on_device and ad.device(x) != self.device:
             raise ValueError("liftwave: the input is on CUDA device %d, the plan on device %d" % (
                 ad.device(x), self.device))
-        if name != self.run_dtype:
-            x = ad.astype(x, self.run_dtype)
-        elif not ad.is_contiguous(x):
-            x = ad.contiguous(x)
+        x = self._input(ad, x, name)
         if out is None:
             out = _empty_other_side(ad, x, self.shape, self.run_dtype, self.device)
         else:
