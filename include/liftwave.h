@@ -301,6 +301,49 @@ lw_status lw_plan_create(lw_plan **plan, const lw_config *cfg);
  * LW_ERR_INTEGER_OVERFLOW leaves out partly written. */
 lw_status lw_execute(const lw_plan *plan, const void *in, void *out);
 
+/* ---- bands in memory of their own ---------------------------------------
+ * A Mallat plan's coefficients need not form one array: lw_execute_bands
+ * writes (or reads) each band through a view of its own, for example the
+ * separate tensors of a neural-network layer, the subbands of a codec, or
+ * pywt-style coefficient lists, with no Mallat array in between where the
+ * engine allows (cuda, 2-D levels of the fused engine: the kernels store
+ * every band in place; elsewhere through a workspace of the array's size).
+ *
+ * Band i, for i in [0, lw_band_count): 0 is the approximation (lowpass on
+ * every transformed axis after the last level L); then level L's detail
+ * bands, level L-1's, ..., level 1's, 2^naxes - 1 of them a level.  Within a
+ * level a band is numbered by its mask m = 1 .. 2^naxes - 1: bit
+ * (naxes - 1 - a) of m set means highpass along transformed axis a (2-D:
+ * 1 = rows lowpass / columns highpass, 2 = the reverse, 3 = both highpass).
+ * A band's shape is the array's, with each transformed axis cut to its
+ * lowpass length at that level (lw_lowpass_length) or the highpass rest;
+ * some bands are empty (a transformed axis of length 1 has no highpass). */
+typedef struct lw_band {
+    void *data;                   /* the band's first element; may be NULL for an empty band */
+    int64_t strides[LW_MAX_RANK]; /* element strides of the band's axes (rank of the plan) */
+} lw_band;
+
+/* Number of bands of a Mallat plan: 1 + levels * (2^naxes - 1); 0 for a NULL
+ * plan or the interleaved layout. */
+int lw_band_count(const lw_plan *plan);
+
+/* Shape of band i (rank entries), its level (1 = finest; the approximation
+ * reports the plan's levels) and its mask (0 for the approximation).
+ * Pointers may be NULL. */
+lw_status lw_band_shape(const lw_plan *plan, int i, int64_t *shape, int *level, unsigned *mask);
+
+/* Run the plan between `samples` (a dense array of the planned shape) and
+ * bands[0 .. lw_band_count-1]: forward and LW_INVERSE_ADJOINT plans read
+ * samples and write the bands; LW_INVERSE and LW_FORWARD_ADJOINT plans read
+ * the bands and write samples.  Results equal lw_execute into (from) a Mallat
+ * array whose bands are then copied out (in), bit for bit.  Memory as for
+ * lw_execute: host memory, or device memory for LW_FLAG_DEVICE_POINTERS plans
+ * (asynchronous on the plan's stream).  Bands must not overlap each other or
+ * samples.  Not for LW_FLAG_IN_PLACE plans, one-sided plans
+ * (LW_FLAG_DEVICE_INPUT / _OUTPUT) or the interleaved layout
+ * (LW_ERR_INVALID_ARGUMENT). */
+lw_status lw_execute_bands(const lw_plan *plan, void *samples, const lw_band *bands);
+
 /* Free a plan.  NULL is accepted. */
 void lw_destroy(lw_plan *plan);
 

@@ -261,7 +261,17 @@ typedef struct lw_backend_ops {
     void (*describe)(const lw_plan *plan, char *buf, size_t len);
     int (*engine_count)(void);
     const char *(*engine_name)(int i, const char **about);
+    /* lw_execute_bands (validated); NULL: the transform through a host array (lw_bands_via_array) */
+    lw_status (*execute_bands)(const lw_plan *plan, void *samples, const lw_band *bands);
 } lw_backend_ops;
+
+/* ---- bands in memory of their own (bands.c) ------------------------------ */
+/* Band i's region of the Mallat array: offset and length per array axis. */
+lw_status lw_band_region(const lw_plan *p, int i, int64_t *off, int64_t *len, int *level, unsigned *mask);
+/* 1 when the plan writes coefficients (forward, inverse adjoint): samples -> bands */
+int lw_bands_to_coefficients(const lw_plan *p);
+/* lw_execute into (from) a host array of the plan's size, the bands copied out (in) */
+lw_status lw_bands_via_array(const lw_plan *p, void *samples, const lw_band *bands);
 
 extern const lw_backend_ops lw_backend_cpu_ref;
 extern const lw_backend_ops lw_backend_cpu;
