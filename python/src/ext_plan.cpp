@@ -205,6 +205,44 @@ public:
         if (st != LW_OK) lwpy_raise(st);
     }
 
+    /* lw_execute_bands on raw addresses: the samples array and, per library
+     * band (lw_band_count of them, in its order), a data pointer and element
+     * strides (one per axis of the plan); for callers that checked shapes,
+     * dtypes and devices (liftwave.torch's layers) */
+    void execute_bands_ptr(uintptr_t samples, const std::vector<uintptr_t> &ptrs,
+                           const std::vector<std::vector<int64_t>> &strides, uintptr_t stream)
+    {
+        const int n = lw_band_count(p_), rank = lw_plan_config(p_)->rank;
+        if (!samples) lwpy_fail(PyExc_ValueError, "NULL data pointer");
+        if (placement_) lwpy_fail(PyExc_ValueError, "bands: not with one side on the device (placement)");
+        if ((int)ptrs.size() != n || (int)strides.size() != n)
+            lwpy_fail(PyExc_ValueError, "bands: the plan has %d bands, got %zu pointers and %zu stride lists", n,
+                      ptrs.size(), strides.size());
+        std::vector<lw_band> bands((size_t)n);
+        for (int i = 0; i < n; i++) {
+            if ((int)strides[i].size() != rank)
+                lwpy_fail(PyExc_ValueError, "bands: band %d has %zu strides, the plan %d axes", i, strides[i].size(), rank);
+            bands[i].data = (void *)ptrs[i];
+            for (int d = 0; d < rank; d++) bands[i].strides[d] = strides[i][d];
+        }
+        lw_status st;
+        const char *stream_error = nullptr;
+        {
+            DeviceGuard g(device_pointers_ || cuda_ ? device_ : -1);
+            nb::gil_scoped_release nogil;
+            if (!device_pointers_) {
+                st = lw_execute_bands(p_, (void *)samples, bands.data());
+            } else {
+                std::lock_guard<std::mutex> lock(mu_);
+                st = switch_stream(stream, &stream_error);
+                if (st == LW_OK) st = lw_execute_bands(p_, (void *)samples, bands.data());
+                if (st == LW_OK) used_ = true;
+            }
+        }
+        if (stream_error) lwpy_fail(PyExc_RuntimeError, "ordering the CUDA streams failed: %s", stream_error);
+        if (st != LW_OK) lwpy_raise(st);
+    }
+
     std::string describe() const
     {
         char buf[4096];
@@ -338,6 +376,8 @@ void lwpy_bind_plan(nb::module_ &m)
              nb::arg("device_memory_limit") = 0, nb::arg("placement") = 0)
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("execute_ptr", &Plan::execute_ptr, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
+        .def("execute_bands_ptr", &Plan::execute_bands_ptr, nb::arg("samples"), nb::arg("pointers"),
+             nb::arg("strides"), nb::arg("stream") = 0)
         .def("config", &Plan::config)
         .def("describe", &Plan::describe);
 }

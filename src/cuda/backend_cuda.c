@@ -12,6 +12,7 @@
  * whose transform needs more device memory than the plan's budget streams
  * through it in slabs (ooc_cuda.c, src/core/ooc_run.c): its context holds
  * no device buffers, only the stager, the streams and the events. */
+#include "bands_exec.h"
 #include "cuda_exec.h"
 #include "ooc_cuda.h"
 #include "staging_exec.h"
@@ -497,6 +498,24 @@ static lw_status cuda_execute(const lw_plan *plan, const void *in, void *out)
     return exec_host(plan, im, in, out);
 }
 
+static lw_status cuda_execute_bands(const lw_plan *plan, void *samples, const lw_band *bands)
+{
+    if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)) return lw_bands_via_array(plan, samples, bands);
+    const cuda_impl *im = plan->impl;
+    CK(cudaSetDevice(im->device), "cudaSetDevice");
+    const lw_plan *rp = im->tr ? im->tr : plan;
+    const cuda_impl *ri = rp->impl;
+    return lw_cuda_run_bands(plan, rp, &ri->s, ri->scratch, samples, bands, (cudaStream_t)plan->stream);
+}
+
+int lw_cuda_bands_direct(const lw_plan *p, const lw_band *bands)
+{
+    if (!p || p->ops != &lw_backend_cuda || !(p->cfg.flags & LW_FLAG_DEVICE_POINTERS)) return 0;
+    const cuda_impl *im = p->impl;
+    const lw_plan *rp = im->tr ? im->tr : p;
+    return lw_cuda_bands_direct_for(rp, &((const cuda_impl *)rp->impl)->s, bands);
+}
+
 static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
 {
     const cuda_impl *im = plan->impl;
@@ -556,7 +575,7 @@ const lw_backend_ops lw_backend_cuda = {
     .name = "cuda", .id = LW_BACKEND_CUDA, .auto_rank = 1, .device_pointers = 1,
     .available = cuda_available, .plan = cuda_plan, .execute = cuda_execute, .destroy = cuda_destroy,
     .workspace = cuda_workspace, .describe = cuda_describe, .engine_count = lw_cuda_engine_count,
-    .engine_name = cuda_engine_name,
+    .engine_name = cuda_engine_name, .execute_bands = cuda_execute_bands,
 };
 
 int lw_cuda_plan_engine(const lw_plan *p)

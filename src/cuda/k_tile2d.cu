@@ -37,6 +37,25 @@ __device__ __forceinline__ int64_t map_idx(int64_t i, int64_t n, int mode)
     return (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
 }
 
+/* Offsets of the detail bands LH, HL, HH from a detail plane's base (row r,
+ * column c of a band at base + o[band] + r * rs + c): Mallat positions, or a
+ * split plane's own. */
+__device__ __forceinline__ void det_offsets(const lwk_plane &d, int64_t hr, int64_t hc, int64_t o[3])
+{
+    o[0] = d.split ? d.off[0] : hc;
+    o[1] = d.split ? d.off[1] : hr * d.rs;
+    o[2] = d.split ? d.off[2] : hr * d.rs + hc;
+}
+
+/* 16-byte (8 for the half types) vector stores of 4 band samples: rows,
+ * bands and batches all start on 4-sample boundaries. */
+template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, const lwk_plane &d, const int64_t o[3])
+{
+    const int64_t m = ll.rs | d.rs | o[0] | o[1] | o[2] | ll.bs[0] | ll.bs[1] | d.bs[0] | d.bs[1];
+    const uintptr_t a = (uintptr_t)ll.p | (uintptr_t)d.p;
+    return (m & 3) == 0 && (a & (4 * sizeof(S) - 1)) == 0;
+}
+
 /* Vertical pass first (registers), then horizontal (registers, from one
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
  * bands (Mallat positions).  INV (float types only: the axis order then
@@ -56,7 +75,9 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
     const int64_t c0 = (int64_t)blockIdx.x * TW;
     const int64_t nbatch = t.blen[0] * t.blen[1];
     const int64_t ntr = (t.row_hi - t.row_lo + TH - 1) / TH;
-    const bool vec = INV ? (c.rs % 4) == 0 : ((b.rs % 4) == 0 && (c.rs % 4) == 0 && (hc % 4) == 0);
+    int64_t o[3];
+    det_offsets(INV ? b : c, hr, hc, o);
+    const bool vec = INV ? (c.rs % 4) == 0 : vec_ok<S>(b, c, o);
 
     for (int64_t bb = blockIdx.z; bb < nbatch; bb += gridDim.z) {
         const int64_t b1 = bb % t.blen[1], b0 = bb / t.blen[1];
@@ -68,14 +89,14 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
             /* 1. vertical lifting of one window column per thread */
             if (tid < WC) {
                 const int64_t cm = map_idx(c0 - H + tid, cols, t.mode);
-                const int64_t ci = INV ? ((cm & 1) ? hc + (cm >> 1) : (cm >> 1)) : cm;
+                const int64_t cj = cm >> 1; /* INV: the column within its band */
                 const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
                 T v[TH + 2 * H];
                 if (INV && rin) { /* rows alternate between the low and the high half: two strided streams */
                     const int64_t rl = (r0 - H) >> 1;
-                    const S *pl = (cm & 1) ? (const S *)bp + rl * b.rs + ci : ap + rl * a.rs + ci;
+                    const S *pl = (cm & 1) ? (const S *)bp + o[0] + rl * b.rs + cj : ap + rl * a.rs + cj;
                     const int64_t sl = (cm & 1) ? b.rs : a.rs;
-                    const S *ph = (const S *)bp + (hr + rl) * b.rs + ci;
+                    const S *ph = (const S *)bp + ((cm & 1) ? o[2] : o[1]) + rl * b.rs + cj;
 #pragma unroll
                     for (int j = 0; j < TH + 2 * H; j++)
                         v[j] = (j & 1) ? lwd_ldg(ph + (j >> 1) * b.rs) : lwd_ldg(pl + (j >> 1) * sl);
@@ -84,8 +105,10 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
                     for (int j = 0; j < TH + 2 * H; j++) {
                         const int64_t rm = rin ? r0 - H + j : map_idx(r0 - H + j, rows, t.mode);
                         if (INV) {
-                            const int64_t ri = (rm & 1) ? hr + (rm >> 1) : (rm >> 1);
-                            v[j] = ((rm | cm) & 1) ? lwd_ldg((const S *)bp + ri * b.rs + ci) : lwd_ldg(ap + ri * a.rs + ci);
+                            const int band = (int)(((rm & 1) << 1) | (cm & 1)); /* 0 LL, 1 LH, 2 HL, 3 HH */
+                            const int64_t ob = band == 1 ? o[0] : band == 2 ? o[1] : o[2]; /* registers, no local array */
+                            v[j] = band ? lwd_ldg((const S *)bp + ob + (rm >> 1) * b.rs + cj)
+                                        : lwd_ldg(ap + (rm >> 1) * a.rs + cj);
                         } else {
                             v[j] = lwd_ldg(ap + rm * a.rs + cm);
                         }
@@ -122,11 +145,11 @@ __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_pl
                     }
                     S *lo, *hi;
                     if (r & 1) {
-                        lo = cp + (hr + (r >> 1)) * c.rs + (cb >> 1);
-                        hi = cp + (hr + (r >> 1)) * c.rs + hc + (cb >> 1);
+                        lo = cp + o[1] + (r >> 1) * c.rs + (cb >> 1);
+                        hi = cp + o[2] + (r >> 1) * c.rs + (cb >> 1);
                     } else {
                         lo = bp + (r >> 1) * b.rs + (cb >> 1);
-                        hi = cp + (r >> 1) * c.rs + hc + (cb >> 1);
+                        hi = cp + o[0] + (r >> 1) * c.rs + (cb >> 1);
                     }
                     if (cb + K <= cols) {
                         store4<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);

@@ -108,6 +108,12 @@ typedef struct lwk_plane {
     const void *p; /* base pointer */
     int64_t rs;    /* row stride (elements); column stride is 1 */
     int64_t bs[2]; /* batch strides */
+    /* A detail plane of the float tile2d engine (tile_vh) holds LH (rows lowpass,
+     * columns highpass), HL and HH at Mallat positions (hc, hr*rs, hr*rs + hc
+     * from p), or with split set at p + off[0..2]: bands in memory of their own
+     * (lw_execute_bands) sharing rs and bs. */
+    int64_t off[3];
+    int split;
 } lwk_plane;
 
 typedef struct lwk_tile2d {
@@ -190,6 +196,15 @@ lw_status lw_cuda_check_at(const char *file, int line, cudaError_t e, const char
 #define lw_cuda_check(e, what) lw_cuda_check_at(__FILE__, __LINE__, (e), (what))
 #endif
 /* Return the failure of a CUDA call from the enclosing function. */
+/* ---- band copies (k_bandcopy.cu): a band's region of a dense array (offset
+ * aoff, strides ast) to its own view (strides bst), or back (to_band 0) */
+typedef struct lwk_bandcopy {
+    int rank, to_band;
+    int64_t len[LW_MAX_RANK], ast[LW_MAX_RANK], bst[LW_MAX_RANK];
+    int64_t aoff;
+} lwk_bandcopy;
+cudaError_t lwk_bandcopy_launch(int dtype, const lwk_bandcopy *c, const void *src, void *dst, cudaStream_t s);
+
 #define CK(call, what) LW_TRY(lw_cuda_check((call), (what)))
 void lwk_wave_from_def(lwk_wave *w, const lw_wavelet_def *d, int integer);
 

@@ -19,6 +19,8 @@ typedef struct bands_mem {
     void (*get)(void *host, const void *src, size_t bytes);
     unsigned flags; /* LW_FLAG_DEVICE_POINTERS or 0 */
     lw_backend backend;
+    int (*direct)(const lw_plan *p, const lw_band *bands); /* NULL, or: the backend writes the bands in place */
+    long ndirect;                                            /* calls that did */
 } bands_mem;
 
 enum { BANDS_SEPARATE = 0, BANDS_STRIDED = 1, BANDS_STACKED = 2, BANDS_STYLES = 3 };
@@ -156,7 +158,7 @@ static void bands_fill(void *x, size_t n, lw_dtype t, int integer)
 }
 
 /* One case: 1 ran, 0 the plan was refused (reported, not a failure). */
-static int bands_run_case(const bands_case *c, const bands_mem *m)
+static int bands_run_case(const bands_case *c, bands_mem *m)
 {
     char what[256];
     bands_describe(c, what, sizeof what);
@@ -189,6 +191,7 @@ static int bands_run_case(const bands_case *c, const bands_mem *m)
         bv[i].data = (unsigned char *)dpool + (size_t)off[i] * es;
         memcpy(bv[i].strides, st[i], sizeof bv[i].strides);
     }
+    if (m->direct) m->ndirect += m->direct(pf, bv) + m->direct(pi, bv);
     /* samples -> bands */
     lw_status s1 = lw_execute(pf, dx, dref), s2 = lw_execute_bands(pf, dx, bv);
     CHECK(s1 == LW_OK && s2 == LW_OK, "%s: execute %d, execute_bands %d (%s)", what, s1, s2, lw_last_error());

@@ -21,32 +21,8 @@ def lowpass_lengths(sizes, levels):
     return lens
 
 
-def approx_index(lens, levels):
-    return (Ellipsis,) + tuple(slice(0, n) for n in lens[levels])
-
-
-def band_index(lens, j, key):
-    """Index (tensor[...]) of detail band `key` of level j >= 1."""
-    idx = [Ellipsis]
-    for i, c in enumerate(key):
-        lo = lens[j][i]
-        idx.append(slice(0, lo) if c == "a" else slice(lo, lens[j - 1][i]))
-    return tuple(idx)
-
-
 def band_shape(low, high, key):
     return tuple(high[i] if c == "d" else low[i] for i, c in enumerate(key))
-
-
-def scale(gain, key, level, sign):
-    """Factor of band `key` of level `level` (the approximation: all 'a') to the
-    caller's units: per axis and level lowpass x gain[0], highpass x gain[1];
-    sign -1 gives the reciprocal."""
-    lo, hi = gain
-    s = 1.0
-    for c in key:
-        s *= lo ** (level - 1) * (lo if c == "a" else hi)
-    return s if sign > 0 else 1.0 / s
 
 
 def full_sizes(approx_sizes, level_highs):

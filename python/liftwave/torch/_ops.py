@@ -7,16 +7,18 @@
         forward's adjoint, 3 the inverse's adjoint; a new tensor of x's shape.
     liftwave::analysis(Tensor x, str wavelet, int levels, str mode, int naxes,
                        int direction, float[2] gain, bool stacked) -> Tensor[]
-        direction 0 or 3 (samples -> coefficients) in the Mallat layout, returned
+        direction 0 or 3 (samples -> coefficients) of the Mallat plan, returned
         as separate bands: [approximation, the detail bands of level J, ..., of
         level 1] (_bands.BAND_KEYS order), or with stacked=True one tensor per
-        level, (..., bands, *band shape).  Each band is multiplied by its gain
-        (per axis and level lowpass x gain[0], highpass x gain[1]; the reciprocal
-        for direction 3) as it is copied out.
+        level, (..., bands, *band shape).  The plan's gains (lw_config.gain: per
+        axis and level lowpass x gain[0], highpass x gain[1], the reciprocal for
+        direction 3) set the bands' units.
     liftwave::synthesis(Tensor approx, Tensor[] details, str wavelet, str mode,
                         int naxes, int direction, float[2] gain, bool stacked) -> Tensor
-        the reverse: bands (scaled back for direction 1, by the gains for 2) into
-        one Mallat array, transformed in place by direction 1 or 2.
+        the reverse, direction 1 or 2.
+The bands are written (read) by the library in place (lw_execute_bands): on CUDA
+tensors of the fused 2-D engine's cases the kernels store every band where it
+belongs, with no Mallat array in between.
 
 Each runs a cached liftwave plan on the tensors' memory: host pointers for CPU
 tensors, device pointers on the current stream for CUDA tensors.  Registered with
@@ -84,16 +86,22 @@ def _stream(x):
     return torch.cuda.current_stream(x.device).cuda_stream if x.is_cuda else 0
 
 
-def _execute(x, out, wavelet, levels, mode, layout, naxes, direction, destroy_input=False):
-    """Run the cached plan of x's shape on contiguous x into contiguous out (may be x;
-    destroy_input: x is scratch).  The operators' own checks (they may be called as
-    torch.ops.liftwave.*)."""
+def _check_operand(x, naxes):
+    """The operators' own checks (they may be called as torch.ops.liftwave.*): dtype and
+    naxes; returns the library's dtype name."""
     dtype = DTYPES.get(x.dtype)
     if dtype is None:
         check_tensor(x, "liftwave operator")
     if naxes not in (1, 2, 3) or naxes > x.dim():
         raise ValueError("liftwave.torch: naxes must be 1, 2 or 3 and at most the rank, not %r for shape %s"
                          % (naxes, tuple(x.shape)))
+    return dtype
+
+
+def _execute(x, out, wavelet, levels, mode, layout, naxes, direction, destroy_input=False):
+    """Run the cached plan of x's shape on contiguous x into contiguous out (may be x;
+    destroy_input: x is scratch)."""
+    dtype = _check_operand(x, naxes)
     shape = tuple(x.shape)
     batch = 1
     for n in shape[:len(shape) - naxes]:
@@ -139,11 +147,6 @@ transform.register_autograd(_transform_backward, setup_context=_transform_setup)
 
 
 # ---- bands: analysis and synthesis -------------------------------------------------
-def _sign(direction):
-    """+1 where the bands are multiplied by their gains (forward, forward adjoint), -1 divided."""
-    return 1 if direction in (FORWARD, FORWARD_ADJOINT) else -1
-
-
 def band_shapes(shape, naxes, levels, stacked):
     """Shapes of analysis()'s outputs for an input of `shape` (a tuple; symbolic sizes too)."""
     nb = len(shape) - naxes
@@ -172,49 +175,77 @@ def synthesis_shape(approx_shape, detail_shapes, naxes, stacked):
     return tuple(approx_shape[:nb]) + _bands.full_sizes(approx_shape[nb:], highs)
 
 
-def _scaled_copy(dst, src, s):
-    if s == 1.0:
-        dst.copy_(src)
-    else:
-        torch.mul(src, s, out=dst)
-
-
 # the real kernels' layouts, once per shape (the fake kernels see symbolic sizes: no cache there)
 _concrete_band_shapes = functools.lru_cache(maxsize=512)(band_shapes)
 
 
-@functools.lru_cache(maxsize=512)
-def _band_moves(sizes, naxes, levels, stacked, gain, sign):
-    """The copies between a Mallat array whose transformed (last) axes have `sizes` and its
-    separate bands, made once per layout: (list index, band index along the stacked axis or -1,
-    the Mallat array's index of the band, its factor)."""
-    lens = _bands.lowpass_lengths(sizes, levels)
+@functools.lru_cache(maxsize=8)
+def _band_order(naxes, levels, stacked):
+    """For each of the library's bands (lw_execute_bands: the approximation, then per level from
+    the coarsest the masks 1 .. 2^naxes - 1, bit naxes-1-a = highpass along axis a): the list index
+    of the tensor holding it and its index along the stacked axis (-1: the tensor is the band)."""
     keys = _bands.BAND_KEYS[naxes]
-    moves = [(0, -1, _bands.approx_index(lens, levels), _bands.scale(gain, "a" * naxes, levels, sign))]
-    i = 1
-    for j in range(levels, 0, -1):
-        for b, k in enumerate(keys):
-            idx, f = _bands.band_index(lens, j, k), _bands.scale(gain, k, j, sign)
-            moves.append((i, b, idx, f) if stacked else (i + b, -1, idx, f))
-        i += 1 if stacked else len(keys)
-    return tuple(moves)
+    per = len(keys)
+    order = [(0, -1)]
+    for lv in range(levels):
+        for m in range(1, per + 1):
+            key = "".join("d" if (m >> (naxes - 1 - a)) & 1 else "a" for a in range(naxes))
+            k = keys.index(key)
+            order.append((1 + lv, k) if stacked else (1 + lv * per + k, -1))
+    return tuple(order)
 
 
-def _band(lst, i, b, nb):
-    return lst[i].select(nb, b) if b >= 0 else lst[i]
+def _band_view(t, nb):
+    """(pointer, element strides) of band tensor t (nb leading batch axes) as an array of the
+    plan's merged shape (one batch axis, then the transformed axes); None when the batch axes
+    do not merge into one stride."""
+    st = t.stride()
+    sh = t.shape
+    for d in range(nb - 1):
+        if sh[d] > 1 and st[d] != st[d + 1] * sh[d + 1]:
+            return None
+    return t.data_ptr(), [st[nb - 1] if nb else 0] + list(st[nb:])
+
+
+def _run_bands(samples, tensors, wavelet, levels, mode, naxes, direction, gain, stacked):
+    """lw_execute_bands between the samples tensor (contiguous) and the band tensors (the
+    analysis outputs / synthesis inputs, stacked or not) on the cached plan of samples' shape;
+    gains by the plan (lw_config.gain)."""
+    nb = samples.dim() - naxes
+    shape = tuple(samples.shape)
+    batch = 1
+    for n in shape[:nb]:
+        batch *= n
+    if not batch:
+        return
+    merged = (batch,) + shape[nb:]
+    device = None
+    if samples.is_cuda:
+        device = samples.device.index if samples.device.index is not None else torch.cuda.current_device()
+    g = (float(gain[0]), float(gain[1]))
+    plan = _native.cached_plan(merged, DTYPES[samples.dtype], device, wavelet, levels, mode, "mallat",
+                               tuple(range(1, naxes + 1)), False, "auto", direction,
+                               gain=None if g == (1.0, 1.0) else g)
+    ptrs, strides = [], []
+    for i, b in _band_order(naxes, levels, stacked):
+        t = tensors[i].select(nb, b) if b >= 0 else tensors[i]
+        v = _band_view(t, nb)
+        if v is None:  # batch axes that do not merge (a caller's strided band): a dense copy
+            t = t.contiguous()
+            tensors.append(t)  # kept alive until the call returns
+            v = _band_view(t, nb)
+        ptrs.append(v[0])
+        strides.append(v[1])
+    plan._plan.execute_bands_ptr(samples.data_ptr(), ptrs, strides, _stream(samples))
 
 
 def _analysis_impl(x: torch.Tensor, wavelet: str, levels: int, mode: str, naxes: int, direction: int,
              gain: List[float], stacked: bool) -> List[torch.Tensor]:
     """See the module docstring."""
+    _check_operand(x, naxes)
     x = x.contiguous()
-    c = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _execute(x, c, wavelet, levels, mode, "mallat", naxes, direction)
-    shape = tuple(x.shape)
-    outs = [x.new_empty(s) for s in _concrete_band_shapes(shape, naxes, levels, stacked)]
-    nb = x.dim() - naxes
-    for i, b, idx, f in _band_moves(shape[nb:], naxes, levels, stacked, tuple(gain), _sign(direction)):
-        _scaled_copy(_band(outs, i, b, nb), c[idx], f)
+    outs = [x.new_empty(s) for s in _concrete_band_shapes(tuple(x.shape), naxes, levels, stacked)]
+    _run_bands(x, list(outs), wavelet, levels, mode, naxes, direction, gain, stacked)
     return outs
 
 
@@ -246,21 +277,12 @@ analysis.register_autograd(_analysis_backward, setup_context=_analysis_setup)
 def _synthesis_impl(approx: torch.Tensor, details: List[torch.Tensor], wavelet: str, mode: str, naxes: int,
               direction: int, gain: List[float], stacked: bool) -> torch.Tensor:
     """See the module docstring."""
+    _check_operand(approx, naxes)
     full = synthesis_shape(tuple(approx.shape), [tuple(d.shape) for d in details], naxes, stacked)
     keys = _bands.BAND_KEYS[naxes]
     levels = len(details) if stacked else len(details) // len(keys)
-    buf = approx.new_empty(full)
-    nb = approx.dim() - naxes
-    bands = [approx] + list(details)
-    for i, b, idx, f in _band_moves(tuple(full[nb:]), naxes, levels, stacked, tuple(gain), _sign(direction)):
-        _scaled_copy(buf[idx], _band(bands, i, b, nb), f)
-    if not buf.is_cuda:  # in place: no second array
-        _execute(buf, buf, wavelet, levels, mode, "mallat", naxes, direction)
-        return buf
-    # on the GPU out of place (buf as the engines' scratch): the fused out-of-place engines run
-    # several times faster than the in-place walk, for one more array of the output's size
-    out = torch.empty_like(buf)
-    _execute(buf, out, wavelet, levels, mode, "mallat", naxes, direction, destroy_input=True)
+    out = approx.new_empty(full)
+    _run_bands(out, [approx] + list(details), wavelet, levels, mode, naxes, direction, gain, stacked)
     return out
 
 

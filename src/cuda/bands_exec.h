@@ -1,0 +1,26 @@
+/* lw_execute_bands on device memory (bands_exec.c). */
+#ifndef LW_BANDS_EXEC_H
+#define LW_BANDS_EXEC_H
+
+#include "cuda_exec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* p: the caller's plan; rp, s, scratch: the plan that runs (p, or its
+ * transposed internal plan) with its schedule and scratch.  On stream st. */
+lw_status lw_cuda_run_bands(const lw_plan *p, const lw_plan *rp, const lw_cuda_sched *s, void *scratch,
+                            void *samples, const lw_band *bands, cudaStream_t st);
+
+/* 1 when rp (schedule s) writes (reads) these bands in place */
+int lw_cuda_bands_direct_for(const lw_plan *rp, const lw_cuda_sched *s, const lw_band *bands);
+/* 1 when lw_execute_bands of device-pointer plan p on these bands takes the
+ * direct path (for the tests). */
+int lw_cuda_bands_direct(const lw_plan *p, const lw_band *bands);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
