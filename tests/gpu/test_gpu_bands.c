@@ -34,7 +34,8 @@ static void layer_cases(bands_mem *m, int quick)
 {
     static const lw_wavelet ws[] = {LW_HAAR, LW_CDF97, LW_CDF53, LW_D4, LW_DD137};
     static const lw_dtype ts[] = {LW_FLOAT32, LW_FLOAT64, LW_FLOAT16, LW_BFLOAT16};
-    static const int64_t sizes[][3] = {{6, 64, 64}, {3, 96, 160}, {2, 66, 62}, {1, 130, 258}};
+    /* planes the fused 2-D engine takes (not the small engine's whole items) at both levels */
+    static const int64_t sizes[][3] = {{3, 256, 256}, {2, 258, 514}, {2, 512, 384}, {1, 384, 1030}};
     int ran = 0;
     long before = m->ndirect;
     for (int w = 0; w < 5; w++)
@@ -47,8 +48,8 @@ static void layer_cases(bands_mem *m, int quick)
                 memcpy(c.shape, sizes[z], sizeof sizes[z]);
                 c.w = ws[w], c.t = ts[t];
                 c.m = (w + z) % 2 ? LW_SYMMETRIC : LW_PERIODIC;
-                if (c.m == LW_PERIODIC && z == 2) c.shape[1] = 64, c.shape[2] = 64;
-                c.levels = 1 + (w + t + z) % 3;
+                if (c.m == LW_PERIODIC) c.shape[1] = (c.shape[1] + 3) & ~3, c.shape[2] = (c.shape[2] + 3) & ~3;
+                c.levels = 1 + (w + t + z) % 2;
                 c.d = (t + z) % 2 ? LW_INVERSE_ADJOINT : LW_FORWARD;
                 c.gain[0] = c.gain[1] = 1;
                 if (c.w == LW_CDF97 && t % 2) c.gain[0] = 1.4142135623730951, c.gain[1] = 0.7071067811865476;
@@ -56,7 +57,9 @@ static void layer_cases(bands_mem *m, int quick)
                 ran += bands_run_case(&c, m);
             }
     printf("bands, layer shapes: %d cases, %ld of %d calls direct\n", ran, m->ndirect - before, 2 * ran);
-    CHECK(m->ndirect - before > ran / 2, "the direct path ran on %ld of %d calls only", m->ndirect - before, 2 * ran);
+    /* not direct: d4 in symmetric mode (the pass engines below 4096^2), haar on odd lengths, the separate layout of
+     * odd-sized bands (unequal row strides) */
+    CHECK(m->ndirect - before >= ran, "the direct path ran on %ld of %d calls only", m->ndirect - before, 2 * ran);
 }
 
 static double time_ms(const lw_plan *p, void *x, void *y, const lw_band *bv, int bands, int reps)

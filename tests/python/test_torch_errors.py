@@ -147,3 +147,20 @@ def test_operators_called_directly():
         torch.ops.liftwave.analysis(torch.ones(2, 4, 4, 4, 4), "haar", 1, "symmetric", 4, 0, [1.0, 1.0], False)
     with pytest.raises(ValueError, match="unknown wavelet"):  # the library's message
         torch.ops.liftwave.transform(torch.ones(4, 4), "db7", 1, "symmetric", "mallat", 2, 0)
+
+
+def test_synthesis_operator_checks_the_bands():
+    """The library reads the bands through raw pointers: torch.ops.liftwave.synthesis refuses
+    bands whose shape, dtype or device do not fit the array they make (never reads past them)."""
+    a = torch.ones(2, 4, 4)
+    d = [torch.ones(2, 3, 4, 4)]
+    out = torch.ops.liftwave.synthesis(a, d, "haar", "periodic", 2, 1, [1.0, 1.0], True)
+    assert out.shape == (2, 8, 8)
+    with pytest.raises(ValueError, match="band 1"):
+        torch.ops.liftwave.synthesis(a, [torch.ones(2, 3, 4, 3)], "haar", "periodic", 2, 1, [1.0, 1.0], True)
+    with pytest.raises(ValueError, match="band 1"):
+        torch.ops.liftwave.synthesis(a, [torch.ones(2, 3, 4, 4, dtype=torch.float64)], "haar", "periodic", 2, 1,
+                                     [1.0, 1.0], True)
+    with pytest.raises(ValueError, match="band 3"):  # the third detail band (list index 3)
+        torch.ops.liftwave.synthesis(a, [torch.ones(2, 4, 4), torch.ones(2, 4, 4), torch.ones(2, 4, 5)], "haar",
+                                     "periodic", 2, 1, [1.0, 1.0], False)

@@ -195,10 +195,31 @@ def _band_order(naxes, levels, stacked):
     return tuple(order)
 
 
+@functools.lru_cache(maxsize=512)
+def _dense_bands(shape, naxes, levels, stacked, esize):
+    """Contiguous band tensors of the shapes band_shapes gives: per library band (tensor index,
+    byte offset in it), and its element strides as an array of the plan's merged shape (one
+    batch axis, then the transformed axes)."""
+    nb = len(shape) - naxes
+    shapes = band_shapes(shape, naxes, levels, stacked)
+    where, strides = [], []
+    for i, b in _band_order(naxes, levels, stacked):
+        sh = list(shapes[i])
+        st = [1] * len(sh)
+        for d in range(len(sh) - 2, -1, -1):
+            st[d] = st[d + 1] * sh[d + 1]
+        off = 0
+        if b >= 0:
+            off = b * st[nb] * esize
+            del sh[nb], st[nb]
+        where.append((i, off))
+        strides.append([st[nb - 1] if nb else 0] + st[nb:])
+    return tuple(where), strides
+
+
 def _band_view(t, nb):
     """(pointer, element strides) of band tensor t (nb leading batch axes) as an array of the
-    plan's merged shape (one batch axis, then the transformed axes); None when the batch axes
-    do not merge into one stride."""
+    plan's merged shape; None when the batch axes do not merge into one stride."""
     st = t.stride()
     sh = t.shape
     for d in range(nb - 1):
@@ -209,8 +230,8 @@ def _band_view(t, nb):
 
 def _run_bands(samples, tensors, wavelet, levels, mode, naxes, direction, gain, stacked):
     """lw_execute_bands between the samples tensor (contiguous) and the band tensors (the
-    analysis outputs / synthesis inputs, stacked or not) on the cached plan of samples' shape;
-    gains by the plan (lw_config.gain)."""
+    analysis outputs / synthesis inputs, stacked or not, of the shapes band_shapes gives) on
+    the cached plan of samples' shape; gains by the plan (lw_config.gain)."""
     nb = samples.dim() - naxes
     shape = tuple(samples.shape)
     batch = 1
@@ -226,16 +247,20 @@ def _run_bands(samples, tensors, wavelet, levels, mode, naxes, direction, gain, 
     plan = _native.cached_plan(merged, DTYPES[samples.dtype], device, wavelet, levels, mode, "mallat",
                                tuple(range(1, naxes + 1)), False, "auto", direction,
                                gain=None if g == (1.0, 1.0) else g)
-    ptrs, strides = [], []
-    for i, b in _band_order(naxes, levels, stacked):
-        t = tensors[i].select(nb, b) if b >= 0 else tensors[i]
-        v = _band_view(t, nb)
-        if v is None:  # batch axes that do not merge (a caller's strided band): a dense copy
-            t = t.contiguous()
-            tensors.append(t)  # kept alive until the call returns
+    if all(t.is_contiguous() for t in tensors):  # the layers' case: layouts made once per shape
+        where, strides = _dense_bands(shape, naxes, levels, stacked, samples.element_size())
+        ptrs = [tensors[i].data_ptr() + off for i, off in where]
+    else:
+        ptrs, strides = [], []
+        for i, b in _band_order(naxes, levels, stacked):
+            t = tensors[i].select(nb, b) if b >= 0 else tensors[i]
             v = _band_view(t, nb)
-        ptrs.append(v[0])
-        strides.append(v[1])
+            if v is None:  # batch axes that do not merge (a caller's strided band): a dense copy
+                t = t.contiguous()
+                tensors.append(t)  # kept alive until the call returns
+                v = _band_view(t, nb)
+            ptrs.append(v[0])
+            strides.append(v[1])
     plan._plan.execute_bands_ptr(samples.data_ptr(), ptrs, strides, _stream(samples))
 
 
@@ -281,8 +306,14 @@ def _synthesis_impl(approx: torch.Tensor, details: List[torch.Tensor], wavelet: 
     full = synthesis_shape(tuple(approx.shape), [tuple(d.shape) for d in details], naxes, stacked)
     keys = _bands.BAND_KEYS[naxes]
     levels = len(details) if stacked else len(details) // len(keys)
+    bands = [approx] + list(details)
+    want = _concrete_band_shapes(full, naxes, levels, stacked)
+    for i, t in enumerate(bands):  # the library reads through raw pointers: shapes, dtypes, devices must fit
+        if tuple(t.shape) != want[i] or t.dtype != approx.dtype or t.device != approx.device:
+            raise ValueError("liftwave.torch: band %d is %s %s on %s; the bands of a %s array are %s, all %s on %s"
+                             % (i, tuple(t.shape), t.dtype, t.device, full, list(want), approx.dtype, approx.device))
     out = approx.new_empty(full)
-    _run_bands(out, [approx] + list(details), wavelet, levels, mode, naxes, direction, gain, stacked)
+    _run_bands(out, bands, wavelet, levels, mode, naxes, direction, gain, stacked)
     return out
 
 
