@@ -59,6 +59,7 @@ typedef struct cuda_impl {
     int device;
     void *scratch;    /* device-pointer runs */
     void *ip_scratch; /* in-place device-pointer runs, allocated on first use */
+    void *bd_scratch; /* lw_execute_bands' direct path where the plan's scratch is smaller, on first use */
     pthread_mutex_t mu;
     hctx *pool;
     lw_stage_cfg stage; /* host pointers: how pageable memory moves */
@@ -206,9 +207,10 @@ static void cuda_destroy(lw_plan *plan)
 {
     cuda_impl *im = plan->impl;
     if (!im) return;
-    if (im->scratch || im->ip_scratch || im->pool) cudaDeviceSynchronize();
+    if (im->scratch || im->ip_scratch || im->bd_scratch || im->pool) cudaDeviceSynchronize();
     cudaFree(im->scratch);
     cudaFree(im->ip_scratch);
+    cudaFree(im->bd_scratch);
     lw_cuda_sched_release(&im->s);
     lw_destroy(im->tr);
     lw_destroy(im->tail);
@@ -504,8 +506,18 @@ static lw_status cuda_execute_bands(const lw_plan *plan, void *samples, const lw
     const cuda_impl *im = plan->impl;
     CK(cudaSetDevice(im->device), "cudaSetDevice");
     const lw_plan *rp = im->tr ? im->tr : plan;
-    const cuda_impl *ri = rp->impl;
-    return lw_cuda_run_bands(plan, rp, &ri->s, ri->scratch, samples, bands, (cudaStream_t)plan->stream);
+    cuda_impl *ri = rp->impl;
+    void *scr = ri->scratch;
+    const size_t need = lw_cuda_bands_direct_scratch(rp, &ri->s);
+    if (need > ri->s.scratch && lw_cuda_bands_direct_for(rp, &ri->s, bands)) { /* e.g. an inverse whose
+                                                                                * lw_execute works inside out */
+        pthread_mutex_lock(&ri->mu);
+        lw_status s = ri->bd_scratch ? LW_OK : lw_cuda_alloc(&ri->bd_scratch, need, "the bands' scratch");
+        pthread_mutex_unlock(&ri->mu);
+        LW_TRY(s);
+        scr = ri->bd_scratch;
+    }
+    return lw_cuda_run_bands(plan, rp, &ri->s, scr, samples, bands, (cudaStream_t)plan->stream);
 }
 
 int lw_cuda_bands_direct(const lw_plan *p, const lw_band *bands)

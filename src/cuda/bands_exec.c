@@ -62,7 +62,7 @@ int lw_cuda_bands_direct_for(const lw_plan *p, const lw_cuda_sched *s, const lw_
 }
 
 /* bytes of the compact lowpass bands of levels 1 .. L-1 (two alternating buffers) */
-static size_t direct_scratch(const lw_plan *p, const lw_cuda_sched *s)
+size_t lw_cuda_bands_direct_scratch(const lw_plan *p, const lw_cuda_sched *s)
 {
     const int L = p->geo.levels;
     if (L < 2) return 0;
@@ -120,17 +120,10 @@ static lw_status run_via_array(const lw_plan *p, int dtype, void *samples, const
 lw_status lw_cuda_run_bands(const lw_plan *p, const lw_plan *rp, const lw_cuda_sched *s, void *scratch,
                             void *samples, const lw_band *bands, cudaStream_t st)
 {
-    const int direct = lw_cuda_bands_direct_for(rp, s, bands);
-    const size_t need = direct ? direct_scratch(rp, s) : s->bytes;
-    void *tmp = NULL;
-    if (!direct || (need && s->scratch < need)) { /* the plan's scratch is sized for lw_execute */
-        CK(cudaMallocAsync(&tmp, need ? need : 1, st), "cudaMallocAsync (bands workspace)");
-    }
-    lw_status r = direct ? run_direct(rp, s, samples, bands, tmp ? tmp : scratch, st)
-                         : run_via_array(p, s->dtype, samples, bands, tmp, st);
-    if (tmp) {
-        lw_status f = lw_cuda_check(cudaFreeAsync(tmp, st), "cudaFreeAsync (bands workspace)");
-        if (r == LW_OK) r = f;
-    }
-    return r;
+    if (lw_cuda_bands_direct_for(rp, s, bands)) return run_direct(rp, s, samples, bands, scratch, st);
+    void *tmp = NULL; /* the coefficient array, for this call only */
+    CK(cudaMallocAsync(&tmp, s->bytes ? s->bytes : 1, st), "cudaMallocAsync (bands: the coefficient array)");
+    lw_status r = run_via_array(p, s->dtype, samples, bands, tmp, st);
+    lw_status f = lw_cuda_check(cudaFreeAsync(tmp, st), "cudaFreeAsync (bands: the coefficient array)");
+    return r == LW_OK ? f : r;
 }

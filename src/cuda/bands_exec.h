@@ -8,11 +8,14 @@
 extern "C" {
 #endif
 
-/* p: the caller's plan; rp, s, scratch: the plan that runs (p, or its
- * transposed internal plan) with its schedule and scratch.  On stream st. */
+/* p: the caller's plan; rp, s: the plan that runs (p, or its transposed
+ * internal plan) with its schedule; scratch: lw_cuda_bands_direct_scratch
+ * bytes when the bands take the direct path.  On stream st. */
 lw_status lw_cuda_run_bands(const lw_plan *p, const lw_plan *rp, const lw_cuda_sched *s, void *scratch,
                             void *samples, const lw_band *bands, cudaStream_t st);
 
+/* device scratch of the direct path (the inner levels' lowpass bands) */
+size_t lw_cuda_bands_direct_scratch(const lw_plan *rp, const lw_cuda_sched *s);
 /* 1 when rp (schedule s) writes (reads) these bands in place */
 int lw_cuda_bands_direct_for(const lw_plan *rp, const lw_cuda_sched *s, const lw_band *bands);
 /* 1 when lw_execute_bands of device-pointer plan p on these bands takes the

@@ -50,13 +50,21 @@ template <class S> struct lwd_store {
 template <> struct lwd_store<__half> {
     typedef float C;
     __device__ static __forceinline__ float ld(const __half *p) { return __half2float(*p); }
-    __device__ static __forceinline__ float ldg(const __half *p) { return __half2float(__ldg(p)); }
+    /* the 16 bits by the built-in __ldg (not the half headers' inline asm, which the
+     * compiler does not batch: each load then waits for the one before) */
+    __device__ static __forceinline__ float ldg(const __half *p)
+    {
+        return __half2float(__ushort_as_half(__ldg((const unsigned short *)p)));
+    }
     __device__ static __forceinline__ void st(__half *p, float v) { *p = __float2half_rn(v); }
 };
 template <> struct lwd_store<__nv_bfloat16> {
     typedef float C;
     __device__ static __forceinline__ float ld(const __nv_bfloat16 *p) { return __bfloat162float(*p); }
-    __device__ static __forceinline__ float ldg(const __nv_bfloat16 *p) { return __bfloat162float(__ldg(p)); }
+    __device__ static __forceinline__ float ldg(const __nv_bfloat16 *p) /* exact: the high half of a float */
+    {
+        return __uint_as_float((unsigned)__ldg((const unsigned short *)p) << 16);
+    }
     __device__ static __forceinline__ void st(__nv_bfloat16 *p, float v) { *p = __float2bfloat16_rn(v); }
 };
 template <class S> using lwd_c = typename lwd_store<S>::C;
