@@ -156,26 +156,7 @@ public:
         if (a != b && a < b + out.nbytes() && b < a + in.nbytes())
             lwpy_fail(PyExc_ValueError, "out overlaps the input without being it: pass out=x for in place, or a "
                                         "separate array");
-        lw_status st;
-        const char *stream_error = nullptr;
-        if (placement_) {
-            DeviceGuard g(device_);
-            nb::gil_scoped_release nogil;
-            st = run_placed(src, dst, stream, &stream_error);
-        } else if (!device_pointers_) {
-            DeviceGuard g(cuda_ ? device_ : -1);
-            nb::gil_scoped_release nogil;
-            st = lw_execute(p_, src, dst);
-        } else {
-            DeviceGuard g(device_);
-            nb::gil_scoped_release nogil;
-            std::lock_guard<std::mutex> lock(mu_);
-            st = switch_stream(stream, &stream_error);
-            if (st == LW_OK) st = lw_execute(p_, src, dst);
-            if (st == LW_OK) used_ = true;
-        }
-        if (stream_error) lwpy_fail(PyExc_RuntimeError, "ordering the CUDA streams failed: %s", stream_error);
-        if (st != LW_OK) lwpy_raise(st);
+        run(stream, [&] { return lw_execute(p_, src, dst); }, src, dst);
     }
 
     /* execute on raw addresses, for callers that checked shape, dtype,
@@ -185,24 +166,7 @@ public:
     void execute_ptr(uintptr_t in, uintptr_t out, uintptr_t stream)
     {
         if (!in || !out) lwpy_fail(PyExc_ValueError, "NULL data pointer");
-        lw_status st;
-        const char *stream_error = nullptr;
-        {
-            DeviceGuard g(device_pointers_ || cuda_ ? device_ : -1);
-            nb::gil_scoped_release nogil;
-            if (placement_) {
-                st = run_placed((const void *)in, (void *)out, stream, &stream_error);
-            } else if (!device_pointers_) {
-                st = lw_execute(p_, (const void *)in, (void *)out);
-            } else {
-                std::lock_guard<std::mutex> lock(mu_);
-                st = switch_stream(stream, &stream_error);
-                if (st == LW_OK) st = lw_execute(p_, (const void *)in, (void *)out);
-                if (st == LW_OK) used_ = true;
-            }
-        }
-        if (stream_error) lwpy_fail(PyExc_RuntimeError, "ordering the CUDA streams failed: %s", stream_error);
-        if (st != LW_OK) lwpy_raise(st);
+        run(stream, [&] { return lw_execute(p_, (const void *)in, (void *)out); }, (const void *)in, (void *)out);
     }
 
     /* lw_execute_bands on raw addresses: the samples array and, per library
@@ -225,22 +189,7 @@ public:
             bands[i].data = (void *)ptrs[i];
             for (int d = 0; d < rank; d++) bands[i].strides[d] = strides[i][d];
         }
-        lw_status st;
-        const char *stream_error = nullptr;
-        {
-            DeviceGuard g(device_pointers_ || cuda_ ? device_ : -1);
-            nb::gil_scoped_release nogil;
-            if (!device_pointers_) {
-                st = lw_execute_bands(p_, (void *)samples, bands.data());
-            } else {
-                std::lock_guard<std::mutex> lock(mu_);
-                st = switch_stream(stream, &stream_error);
-                if (st == LW_OK) st = lw_execute_bands(p_, (void *)samples, bands.data());
-                if (st == LW_OK) used_ = true;
-            }
-        }
-        if (stream_error) lwpy_fail(PyExc_RuntimeError, "ordering the CUDA streams failed: %s", stream_error);
-        if (st != LW_OK) lwpy_raise(st);
+        run(stream, [&] { return lw_execute_bands(p_, (void *)samples, bands.data()); });
     }
 
     std::string describe() const
@@ -281,6 +230,33 @@ public:
     }
 
 private:
+    /* Run call() (an lw_execute*) without the GIL on the plan's device: host-pointer plans
+     * directly; device-pointer plans on `stream`, under the plan's mutex (the stream switch
+     * and the enqueue together); one-sided plans (placement) through run_placed on src/dst.
+     * Raises the library's error. */
+    template <class F>
+    void run(uintptr_t stream, F &&call, const void *src = nullptr, void *dst = nullptr)
+    {
+        lw_status st;
+        const char *stream_error = nullptr;
+        {
+            DeviceGuard g(device_pointers_ || cuda_ ? device_ : -1);
+            nb::gil_scoped_release nogil;
+            if (placement_) {
+                st = run_placed(src, dst, stream, &stream_error);
+            } else if (!device_pointers_) {
+                st = call();
+            } else {
+                std::lock_guard<std::mutex> lock(mu_);
+                st = switch_stream(stream, &stream_error);
+                if (st == LW_OK) st = call();
+                if (st == LW_OK) used_ = true;
+            }
+        }
+        if (stream_error) lwpy_fail(PyExc_RuntimeError, "ordering the CUDA streams failed: %s", stream_error);
+        if (st != LW_OK) lwpy_raise(st);
+    }
+
     /* one side on the device: the call runs on the library's own streams and returns when the
      * output is complete; a device input is first waited for on the caller's stream */
     lw_status run_placed(const void *src, void *dst, uintptr_t stream, const char **error)

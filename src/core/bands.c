@@ -49,9 +49,11 @@ lw_status lw_band_shape(const lw_plan *p, int i, int64_t *shape, int *level, uns
 
 int lw_bands_to_coefficients(const lw_plan *p) { return !lw_dir_coarse_first(p->cfg.direction); }
 
-/* Copy between band i's region of the Mallat array `arr` and its view. */
-static void band_copy(const lw_plan *p, int i, char *arr, const lw_band *b, int to_band)
+/* Copy between band i's region of the Mallat array `arr` (host memory) and its view. */
+static lw_status band_copy(const lw_plan *p, int i, void *array, const lw_band *b, int to_band, void *ctx)
 {
+    (void)ctx;
+    char *arr = array;
     const lw_geometry *g = &p->geo;
     const size_t es = lw_dtype_size(p->cfg.dtype);
     int64_t off[LW_MAX_RANK], len[LW_MAX_RANK], idx[LW_MAX_RANK] = {0};
@@ -59,7 +61,7 @@ static void band_copy(const lw_plan *p, int i, char *arr, const lw_band *b, int 
     const int r = g->rank;
     int64_t count = 1;
     for (int d = 0; d < r; d++) count *= len[d];
-    if (count == 0) return;
+    if (count == 0) return LW_OK;
     const int64_t rows = count / len[r - 1], n = len[r - 1], bs = b->strides[r - 1];
     for (int64_t row = 0; row < rows; row++) {
         int64_t ao = 0, bo = 0;
@@ -80,6 +82,17 @@ static void band_copy(const lw_plan *p, int i, char *arr, const lw_band *b, int 
             idx[d] = 0;
         }
     }
+    return LW_OK;
+}
+
+lw_status lw_bands_through_array(const lw_plan *p, void *samples, const lw_band *bands, void *arr,
+                                 lw_band_copy_fn copy, void *ctx)
+{
+    const int n = lw_band_count(p), to = lw_bands_to_coefficients(p);
+    if (to) LW_TRY(lw_execute(p, samples, arr));
+    for (int i = 0; i < n; i++) LW_TRY(copy(p, i, arr, &bands[i], to, ctx));
+    if (!to) LW_TRY(lw_execute(p, arr, samples));
+    return LW_OK;
 }
 
 lw_status lw_bands_via_array(const lw_plan *p, void *samples, const lw_band *bands)
@@ -87,15 +100,7 @@ lw_status lw_bands_via_array(const lw_plan *p, void *samples, const lw_band *ban
     const size_t bytes = (size_t)p->geo.total * lw_dtype_size(p->cfg.dtype);
     char *arr = malloc(bytes ? bytes : 1);
     if (!arr) return lw_fail(LW_ERR_OUT_OF_MEMORY, "bands: cannot allocate %zu bytes for the coefficient array", bytes);
-    const int n = lw_band_count(p), to = lw_bands_to_coefficients(p);
-    lw_status st = LW_OK;
-    if (to) {
-        st = lw_execute(p, samples, arr);
-        for (int i = 0; st == LW_OK && i < n; i++) band_copy(p, i, arr, &bands[i], 1);
-    } else {
-        for (int i = 0; i < n; i++) band_copy(p, i, arr, &bands[i], 0);
-        st = lw_execute(p, arr, samples);
-    }
+    lw_status st = lw_bands_through_array(p, samples, bands, arr, band_copy, NULL);
     free(arr);
     return st;
 }

@@ -270,7 +270,13 @@ typedef struct lw_backend_ops {
 lw_status lw_band_region(const lw_plan *p, int i, int64_t *off, int64_t *len, int *level, unsigned *mask);
 /* 1 when the plan writes coefficients (forward, inverse adjoint): samples -> bands */
 int lw_bands_to_coefficients(const lw_plan *p);
-/* lw_execute into (from) a host array of the plan's size, the bands copied out (in) */
+/* Copy between band i's region of the coefficient array arr and its view b (to_band: arr -> b). */
+typedef lw_status (*lw_band_copy_fn)(const lw_plan *p, int i, void *arr, const lw_band *b, int to_band, void *ctx);
+/* lw_execute into (from) arr, an array of the plan's size in the plan's memory, the bands copied
+ * out (in) by copy */
+lw_status lw_bands_through_array(const lw_plan *p, void *samples, const lw_band *bands, void *arr,
+                                 lw_band_copy_fn copy, void *ctx);
+/* the same through a host array made for the call */
 lw_status lw_bands_via_array(const lw_plan *p, void *samples, const lw_band *bands);
 
 extern const lw_backend_ops lw_backend_cpu_ref;

@@ -505,19 +505,20 @@ static lw_status cuda_execute_bands(const lw_plan *plan, void *samples, const lw
     if (!(plan->cfg.flags & LW_FLAG_DEVICE_POINTERS)) return lw_bands_via_array(plan, samples, bands);
     const cuda_impl *im = plan->impl;
     CK(cudaSetDevice(im->device), "cudaSetDevice");
+    cudaStream_t st = (cudaStream_t)plan->stream;
     const lw_plan *rp = im->tr ? im->tr : plan;
     cuda_impl *ri = rp->impl;
+    if (!lw_cuda_bands_direct_for(rp, &ri->s, bands)) return lw_cuda_run_bands_via_array(plan, &im->s, samples, bands, st);
     void *scr = ri->scratch;
     const size_t need = lw_cuda_bands_direct_scratch(rp, &ri->s);
-    if (need > ri->s.scratch && lw_cuda_bands_direct_for(rp, &ri->s, bands)) { /* e.g. an inverse whose
-                                                                                * lw_execute works inside out */
+    if (need > ri->s.scratch) { /* e.g. an inverse whose lw_execute works inside out */
         pthread_mutex_lock(&ri->mu);
         lw_status s = ri->bd_scratch ? LW_OK : lw_cuda_alloc(&ri->bd_scratch, need, "the bands' scratch");
         pthread_mutex_unlock(&ri->mu);
         LW_TRY(s);
         scr = ri->bd_scratch;
     }
-    return lw_cuda_run_bands(plan, rp, &ri->s, scr, samples, bands, (cudaStream_t)plan->stream);
+    return lw_cuda_run_bands_direct(rp, &ri->s, samples, bands, scr, st);
 }
 
 int lw_cuda_bands_direct(const lw_plan *p, const lw_band *bands)

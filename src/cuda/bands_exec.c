@@ -69,9 +69,10 @@ size_t lw_cuda_bands_direct_scratch(const lw_plan *p, const lw_cuda_sched *s)
     return s->scr_off[0] + (L >= 3 ? (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize : 0);
 }
 
-static lw_status run_direct(const lw_plan *p, const lw_cuda_sched *s, void *samples, const lw_band *bands,
-                            char *ws, cudaStream_t st)
+lw_status lw_cuda_run_bands_direct(const lw_plan *p, const lw_cuda_sched *s, void *samples, const lw_band *bands,
+                                   void *scratch, cudaStream_t st)
 {
+    char *ws = scratch;
     const int L = p->geo.levels;
     const lwk_plane low = band_plane(p, &bands[0]);
     if (p->cfg.direction == LW_FORWARD) {
@@ -97,33 +98,33 @@ static lw_status run_direct(const lw_plan *p, const lw_cuda_sched *s, void *samp
     return LW_OK;
 }
 
-/* the transform into (from) a device array, the bands copied out (in) */
-static lw_status run_via_array(const lw_plan *p, int dtype, void *samples, const lw_band *bands, void *arr,
-                               cudaStream_t st)
+/* band i between its region of the device array arr and its view, on the stream in ctx */
+typedef struct copy_ctx {
+    int dtype;
+    cudaStream_t st;
+} copy_ctx;
+
+static lw_status band_copy_device(const lw_plan *p, int i, void *arr, const lw_band *b, int to_band, void *ctx)
 {
+    const copy_ctx *c = ctx;
     const lw_geometry *g = &p->geo;
-    const int n = lw_band_count(p), to = lw_bands_to_coefficients(p);
-    if (to) LW_TRY(lw_execute(p, samples, arr));
-    for (int i = 0; i < n; i++) {
-        lwk_bandcopy c;
-        memset(&c, 0, sizeof c);
-        int64_t off[LW_MAX_RANK];
-        lw_band_region(p, i, off, c.len, NULL, NULL);
-        c.rank = g->rank, c.to_band = to;
-        for (int d = 0; d < g->rank; d++) c.ast[d] = g->strides[d], c.bst[d] = bands[i].strides[d], c.aoff += off[d] * g->strides[d];
-        CK(lwk_bandcopy_launch(dtype, &c, to ? arr : bands[i].data, to ? bands[i].data : arr, st), "band copy launch");
-    }
-    if (!to) LW_TRY(lw_execute(p, arr, samples));
+    lwk_bandcopy k;
+    memset(&k, 0, sizeof k);
+    int64_t off[LW_MAX_RANK];
+    lw_band_region(p, i, off, k.len, NULL, NULL);
+    k.rank = g->rank, k.to_band = to_band;
+    for (int d = 0; d < g->rank; d++) k.ast[d] = g->strides[d], k.bst[d] = b->strides[d], k.aoff += off[d] * g->strides[d];
+    CK(lwk_bandcopy_launch(c->dtype, &k, to_band ? arr : b->data, to_band ? b->data : arr, c->st), "band copy launch");
     return LW_OK;
 }
 
-lw_status lw_cuda_run_bands(const lw_plan *p, const lw_plan *rp, const lw_cuda_sched *s, void *scratch,
-                            void *samples, const lw_band *bands, cudaStream_t st)
+lw_status lw_cuda_run_bands_via_array(const lw_plan *p, const lw_cuda_sched *s, void *samples, const lw_band *bands,
+                                      cudaStream_t st)
 {
-    if (lw_cuda_bands_direct_for(rp, s, bands)) return run_direct(rp, s, samples, bands, scratch, st);
-    void *tmp = NULL; /* the coefficient array, for this call only */
-    CK(cudaMallocAsync(&tmp, s->bytes ? s->bytes : 1, st), "cudaMallocAsync (bands: the coefficient array)");
-    lw_status r = run_via_array(p, s->dtype, samples, bands, tmp, st);
-    lw_status f = lw_cuda_check(cudaFreeAsync(tmp, st), "cudaFreeAsync (bands: the coefficient array)");
+    void *arr = NULL; /* the coefficient array, for this call only */
+    CK(cudaMallocAsync(&arr, s->bytes ? s->bytes : 1, st), "cudaMallocAsync (bands: the coefficient array)");
+    copy_ctx c = {s->dtype, st};
+    lw_status r = lw_bands_through_array(p, samples, bands, arr, band_copy_device, &c);
+    lw_status f = lw_cuda_check(cudaFreeAsync(arr, st), "cudaFreeAsync (bands: the coefficient array)");
     return r == LW_OK ? f : r;
 }

@@ -8,12 +8,14 @@
 extern "C" {
 #endif
 
-/* p: the caller's plan; rp, s: the plan that runs (p, or its transposed
- * internal plan) with its schedule; scratch: lw_cuda_bands_direct_scratch
- * bytes when the bands take the direct path.  On stream st. */
-lw_status lw_cuda_run_bands(const lw_plan *p, const lw_plan *rp, const lw_cuda_sched *s, void *scratch,
-                            void *samples, const lw_band *bands, cudaStream_t st);
-
+/* rp, s: the plan that runs (the caller's, or its transposed internal plan)
+ * and its schedule, when lw_cuda_bands_direct_for says the bands take the
+ * direct path; scratch: lw_cuda_bands_direct_scratch bytes.  On stream st. */
+lw_status lw_cuda_run_bands_direct(const lw_plan *rp, const lw_cuda_sched *s, void *samples, const lw_band *bands,
+                                   void *scratch, cudaStream_t st);
+/* Any other case: the caller's plan p (schedule s) through a device array made for the call. */
+lw_status lw_cuda_run_bands_via_array(const lw_plan *p, const lw_cuda_sched *s, void *samples, const lw_band *bands,
+                                      cudaStream_t st);
 /* device scratch of the direct path (the inner levels' lowpass bands) */
 size_t lw_cuda_bands_direct_scratch(const lw_plan *rp, const lw_cuda_sched *s);
 /* 1 when rp (schedule s) writes (reads) these bands in place */

@@ -143,7 +143,7 @@ static int64_t bands_compare(const lw_plan *p, int i, const unsigned char *malla
     return bad;
 }
 
-static void bands_fill(void *x, size_t n, lw_dtype t, int integer)
+static void bands_fill(void *x, size_t n, lw_dtype t)
 {
     for (size_t i = 0; i < n; i++) {
         double v = lw_rng_unit() * 2 - 1;
@@ -154,7 +154,6 @@ static void bands_fill(void *x, size_t n, lw_dtype t, int integer)
         default: ((uint16_t *)x)[i] = (uint16_t)(0x3c00 + (lw_rng_u64() & 0x3ff)); break; /* half or bf16: finite */
         }
     }
-    (void)integer;
 }
 
 /* One case: 1 ran, 0 the plan was refused (reported, not a failure). */
@@ -182,7 +181,7 @@ static int bands_run_case(const bands_case *c, bands_mem *m)
     const int64_t pool_n = bands_layout(pf, c->style, off, st);
     unsigned char *hx = malloc(bytes + 1), *href = malloc(bytes + 1), *hpool = malloc((size_t)pool_n * es + 1),
                   *hout = malloc(bytes + 1);
-    bands_fill(hx, (size_t)total, c->t, c->integer);
+    bands_fill(hx, (size_t)total, c->t);
     void *dx = bands_alloc(m, bytes), *dref = bands_alloc(m, bytes), *dpool = bands_alloc(m, (size_t)pool_n * es);
     memset(hpool, 0x7f, (size_t)pool_n * es);
     bands_put(m, dpool, hpool, (size_t)pool_n * es);
