@@ -300,7 +300,7 @@ static lw_status cuda_plan(lw_plan *plan)
     if (st == LW_OK) transposed_plan(plan, im);
     const int only_in_place = (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0;
     if (st == LW_OK && only_in_place) { /* the in-place workspace only, within its bound */
-        const size_t held = im->s.inplace_scratch + im->s.leaders_bytes;
+        const size_t held = im->s.inplace_scratch + im->s.leaders_bytes + im->s.ip2d_lead_bytes;
         const size_t bound = im->s.bytes >= ((size_t)100 << 20) ? im->s.bytes / 100 : ((size_t)1 << 20);
         /* the papers' schemes and the fs engine copy the input first */
         const int copies = im->s.engine == LWE_SCHEME || (im->s.engine == LWE_FS && im->s.inplace_scratch >= im->s.bytes);
@@ -562,8 +562,11 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");
+    if (s->ip2d)
+        lw_appendf(buf, len, "in_place: tile kernel, every level (a ring of %lld halo slots%s)\n", (long long)s->ip2d_slots,
+                   plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,
-               s->inplace_scratch, s->leaders_bytes);
+               s->inplace_scratch, s->leaders_bytes + s->ip2d_lead_bytes);
     if (im->ooc) {
         char line[512] = "";
         lw_appendf(buf, len, "out_of_core: the transform needs more than the %zu bytes of device budget\n",

@@ -219,6 +219,14 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
     return 1;
 }
 
+/* 2-D interleaved: the in-place tile kernel level by level (tile2d_inplace.c) */
+static int applies_tile2d_il(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && mirror_worth(p, g->len[0][0], g->len[0][1]) &&
+           lw_ip2d_applies(p, s);
+}
+
 static void ws_tile3d(const lw_plan *p, lw_cuda_sched *s);
 static int applies_tile3d_yx(const lw_plan *p, const lw_cuda_sched *s) { return applies_tile3d_axis(p, s, 0); }
 static int applies_tile3d_zx(const lw_plan *p, const lw_cuda_sched *s) { return applies_tile3d_axis(p, s, 1); }
@@ -241,6 +249,7 @@ static lw_status run_tile2d(run_ctx *r, void *scratch);
 static lw_status run_fused3d(run_ctx *r, void *scratch);
 static lw_status run_tile3d(run_ctx *r, void *scratch);
 static lw_status run_generic(run_ctx *r, void *scratch);
+static lw_status run_tile2d_il(run_ctx *r, void *scratch);
 
 typedef struct engine_rec {
     const char *name;
@@ -264,6 +273,8 @@ static const engine_rec engines[] = {
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
      "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place"},
     {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_tile3d, run_tile3d, "3-D one level: fused (z, x) planes, then y by the column pass"},
+    {"tile2d-il", LWE_TILE2D_IL, 1, applies_tile2d_il, ws_in_place, run_tile2d_il,
+     "fused 2-D, interleaved layout: one kernel a level, in place (tiles in ticket order, halo originals stashed) or not"},
     {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic, "one pass a level and axis, any rank, layout and batch"},
 };
 #define NENGINES ((int)(sizeof engines / sizeof engines[0]))
@@ -274,6 +285,14 @@ const char *lw_cuda_engine_name(int i, const char **about)
     if (i < 0 || i >= NENGINES) return NULL;
     if (about) *about = engines[i].about;
     return engines[i].name;
+}
+
+const char *lw_cuda_engine_id_name(int engine)
+{
+    if (engine == LWE_SCHEME) return "scheme";
+    for (int i = 0; i < NENGINES; i++)
+        if (engines[i].id == engine) return engine == LWE_TILE3D ? "tile3d" : engines[i].name;
+    return "?";
 }
 
 int lw_cuda_is_paper_scheme(const char *name)
@@ -340,6 +359,11 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     LW_TRY(lw_cuda_walk_prepare(p, s));
     s->inplace_scratch = (s->walk_stash + 255) & ~(size_t)255;
     e->workspace(p, s);
+    if (e->id == LWE_TILE2D || e->id == LWE_TILE2D_IL) { /* in place by the tile kernel where it fits */
+        LW_TRY(lw_ip2d_prepare(p, s));
+        if (s->ip2d) s->inplace_scratch = s->ip2d_bytes;
+        if (e->id == LWE_TILE2D_IL && g->levels > 1) s->scratch = s->ip2d_bytes; /* levels 2.. in place on out */
+    }
     if (p->tune.inplace == 2 && is_fused(s->engine)) /* in place by copy: the output, then the engine's scratch */
         s->inplace_scratch = align256(s->bytes) + s->scratch;
     return LW_OK;
@@ -427,6 +451,11 @@ static lw_status run_generic(run_ctx *r, void *scratch)
     }
     if (r->cur == r->in && r->in != r->out) LW_TRY(start_copy(r));
     return LW_OK;
+}
+
+static lw_status run_tile2d_il(run_ctx *r, void *scratch)
+{
+    return lw_ip2d_run(r->p, r->s, r->in, r->out, scratch, r->st);
 }
 
 static lw_status run_fs(run_ctx *r, void *scratch)
@@ -753,7 +782,7 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
     if (s->engine == LWE_SCHEME) return lw_cuda_run_scheme(p, s, in, out, scratch, st);
     const engine_rec *e = &engines[s->engine_index];
     if (inplace && is_fused(e->id)) {
-        if (p->tune.inplace != 2) return run_generic(&r, scratch);
+        if (p->tune.inplace != 2) return s->ip2d ? lw_ip2d_run(p, s, in, out, scratch, st) : run_generic(&r, scratch);
         /* inplace=copy: the engine into the scratch's first part, then back */
         r.out = scratch;
         LW_TRY(e->run(&r, (char *)scratch + align256(s->bytes)));

@@ -17,7 +17,8 @@ enum {
     LWE_TILE3D,     /* 3-D one level: fused planes + one pass */
     LWE_FS,         /* Faber-Schauder */
     LWE_FUSED3D,    /* 3-D one level, float32: one fused kernel */
-    LWE_SCHEME      /* a paper's 2-D scheme at every level (scheme_exec.c) */
+    LWE_SCHEME,     /* a paper's 2-D scheme at every level (scheme_exec.c) */
+    LWE_TILE2D_IL   /* fused 2-D levels, interleaved layout, in place or not */
 };
 
 typedef struct lw_cuda_sched {
@@ -37,6 +38,13 @@ typedef struct lw_cuda_sched {
     int32_t *d_leaders;     /* the Mallat reorder's cycle leaders (device; the plan owns them) */
     size_t leaders_bytes;
     int64_t lead_off[LW_MAX_LEVELS][LW_MAX_AXES], lead_n[LW_MAX_LEVELS][LW_MAX_AXES]; /* per level and axis */
+    int ip2d;                /* the in-place tile path runs this plan (tile2d_inplace.c) */
+    int64_t ip2d_slots;      /* its stash ring */
+    size_t ip2d_flag_off;    /* its flags' offset in the workspace */
+    size_t ip2d_bytes;       /* its workspace */
+    int32_t *ip2d_lead;      /* Mallat: each level's row-cycle leaders (device) */
+    size_t ip2d_lead_bytes;
+    int64_t ip2d_lead_off[LW_MAX_LEVELS], ip2d_lead_n[LW_MAX_LEVELS];
     const struct lwk_scheme *scheme; /* LWE_SCHEME: the paper's algorithm */
     size_t scheme_off;               /* LWE_SCHEME: offset of its own scratch */
     int fwd_bands;   /* tile2d forward: LL workspace inside `in` (bands below) */
@@ -56,6 +64,16 @@ void lw_cuda_sched_release(lw_cuda_sched *s);
 lw_status lw_cuda_walk_pass(const lw_cuda_sched *s, int k, int a, const lwk_pass *ps, void *data, void *stash,
                             cudaStream_t st);
 
+/* 2-D by the in-place tile kernel (tile2d_inplace.c): whether the plan's
+ * levels suit it; prepare: its workspace within the in-place bound and the
+ * row-cycle leaders (s->ip2d stays 0 where the bound cannot be met); run: the
+ * interleaved layout in place or out of place, the Mallat layout in place
+ * (in == out), with the workspace of s->ip2d_bytes. */
+int lw_ip2d_applies(const lw_plan *p, const lw_cuda_sched *s);
+lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s);
+void lw_ip2d_release(lw_cuda_sched *s);
+lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *ws, cudaStream_t st);
+
 /* Choose the engine: levels 0 copy; a paper's scheme by name
  * (lw_cuda_choose_scheme); an engine by name, which must apply
  * (LW_ERR_UNSUPPORTED otherwise); "auto": the first engine record that
@@ -64,6 +82,8 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s);
 /* The engine records: count, and name / one-line description of record i. */
 int lw_cuda_engine_count(void);
 const char *lw_cuda_engine_name(int i, const char **about);
+/* A short name of engine id LWE_* (for tests and benchmarks; "?" if none). */
+const char *lw_cuda_engine_id_name(int engine);
 
 /* Enqueue the whole transform on st.  in/out are device pointers (in == out
  * allowed); scratch holds s->scratch bytes, or s->inplace_scratch for an

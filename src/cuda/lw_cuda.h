@@ -134,6 +134,39 @@ cudaError_t lwk_tile2d_forward(int dtype, const lwk_tile2d *t, lwk_plane src, lw
 cudaError_t lwk_tile2d_inverse(int dtype, const lwk_tile2d *t, lwk_plane sll, lwk_plane sdet, lwk_plane dst,
                                cudaStream_t s);
 
+/* ---- fused 2-D engine, interleaved layout, in place (k_tile2d_ip.cu) ------
+ * One level on the grid rows x cols (strides rs, cs) of every plane: each
+ * coefficient lands where its sample was.  LL positions (even row and column)
+ * are read from ll, the others from det; when either is dst the kernel runs
+ * in place (tiles in ticket order, halo originals through a ring of `slots`
+ * stash slots of halo * (tw + th) compute-type elements; flags: a counter and
+ * two flags a tile, zeroed before every launch).  lwk_tile2d_ip_dims: the
+ * tile (tw x th), the halo and the compute type's size. */
+typedef struct lwk_tile2d_ip {
+    lwk_wave w;
+    int64_t rows, cols, rs, cs;
+    int64_t blen[2], bs[2]; /* batch dims (1 if unused) and strides */
+    int mode;
+    int64_t tiles, slots; /* tiles of all planes; slots > tiles a row + 1 */
+    unsigned *flags;      /* 1 + 2 * tiles */
+    void *stash;
+} lwk_tile2d_ip;
+
+void lwk_tile2d_ip_dims(int dtype, int wave_id, int *tw, int *th, int *halo, size_t *csize);
+cudaError_t lwk_tile2d_ip_run(int dtype, int inverse, const lwk_tile2d_ip *t, const void *ll, const void *det,
+                              void *dst, cudaStream_t s);
+
+/* ---- whole rows reordered along cycles (k_rowcycle.cu) --------------------
+ * The Mallat reorder of a rows x cols region (row stride rs, unit columns) of
+ * every plane in place: row q takes row src(q) with its columns reordered
+ * (inverse = 0: interleaved -> Mallat; 1: back), one block a cycle of the
+ * row permutation (leaders: every cycle's smallest row, fixed rows
+ * included), two rows of shared memory.  lwk_rowcycle_max_cols: the widest
+ * rows it takes. */
+int64_t lwk_rowcycle_max_cols(int dtype);
+cudaError_t lwk_rowcycle_launch(int dtype, int inverse, int64_t rows, int64_t cols, int64_t rs, const int64_t blen[2],
+                                const int64_t bs[2], const int32_t *leaders, int64_t nlead, void *data, cudaStream_t s);
+
 /* ---- fused 3-D engine (k_tile3d.cu): one level, float32/float64, dense volume
  * (x stride 1), Mallat, src != dst.  Blocks stream (y, x) tiles along z. */
 typedef struct lwk_tile3d {

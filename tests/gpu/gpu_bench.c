@@ -145,7 +145,6 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
     if (pp) lw_workspace_size(pp, &ws);
     lw_destroy(pp);
     int destroy = (c.flags & LW_FLAG_DESTROY_INPUT) != 0;
-    static const char *en[] = {"copy", "generic", "small", "tile2d", "tile3d", "fs", "fused3d", "scheme"};
     double lev = 0;
     for (int k = 0; k < b->levels; k++) {
         double f = 1;
@@ -160,7 +159,7 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
     if (!pass) *all_pass = 0;
     printf("%-30s %-7s %-4s %9.1f %9.1f %8.3f %8.1f %8.1f %6.3f %7s %-6s %s  ws %.3f MiB extra %.2f MiB err %.1e%s\n",
            b->name,
-           en[eng >= 0 ? eng : 0], b->cfg == LW_BENCH_G2G ? "G2G" : "C2C", r.median_s * 1e6, r.min_s * 1e6,
+           lw_cuda_engine_id_name(eng), b->cfg == LW_BENCH_G2G ? "G2G" : "C2C", r.median_s * 1e6, r.min_s * 1e6,
            (double)n / r.median_s / 1e9, eff, r.bound_gbps, frac,
            b->time_us ? "<=20us" : b->target <= 0 ? "-" : (b->target >= 0.8 ? ">=0.80" : b->target >= 0.75 ? ">=0.75" : b->target >= 0.7 ? ">=0.70" : b->target >= 0.65 ? ">=0.65" : ">=0.60"),
            pass ? "PASS" : "MISS", r.verified ? "verified" : "NOT-VERIFIED", (double)ws / 1048576.0,
@@ -180,7 +179,7 @@ static int run_one(const bcase *b, int repeat, FILE *js, const char *commit, int
                 "\"pass\": %s, \"verified\": %s, \"max_rel_err\": %.3e, \"destroy_input\": %s, \"workspace_bytes\": %zu, "
                 "\"extra_device_bytes\": %zu, \"device\": \"%s\", "
                 "\"commit\": \"%s\", \"date\": \"%s\", \"scheme\": \"%s\", \"command\": \"%s\"}\n",
-                b->name, en[eng >= 0 ? eng : 0], b->cfg == LW_BENCH_G2G ? "G2G" : "C2C", shape,
+                b->name, lw_cuda_engine_id_name(eng), b->cfg == LW_BENCH_G2G ? "G2G" : "C2C", shape,
                 lw_wavelet_name(b->w), b->levels, b->dir ? "inverse" : "forward", r.median_s, r.min_s, r.runs,
                 (double)n / r.median_s / 1e9, r.median_s / (double)n * 1e12, floor_bytes, eff, r.bound, r.bound_gbps, frac,
                 b->target, b->time_us ? "max_median_us" : "min_fraction", pass ? "true" : "false",

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#define LWE_COUNT (LWE_SCHEME + 1)
+#define LWE_COUNT (LWE_TILE2D_IL + 1)
 
 typedef struct gcase {
     int rank;
@@ -33,11 +33,11 @@ typedef struct gcase {
 static cudaStream_t g_stream;
 static long g_cases;
 static long g_engine_count[LWE_COUNT];
+static long g_ip_tiles; /* in-place cases run by the in-place tile kernel */
 
 static const char *engine_name(int e)
 {
-    static const char *n[] = {"copy", "generic", "small", "tile2d", "tile3d", "fs", "fused3d", "scheme"};
-    return e >= 0 && e < LWE_COUNT ? n[e] : "?";
+    return lw_cuda_engine_id_name(e);
 }
 
 static void fill_rand(void *b, lw_dtype t, int64_t n)
@@ -240,6 +240,10 @@ static void run_case(const gcase *c)
         return;
     }
     g_engine_count[lw_cuda_plan_engine(pc)]++;
+    if (c->inplace) {
+        char dsc[4096];
+        if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK && strstr(dsc, "in_place: tile kernel")) g_ip_tiles++;
+    }
     int64_t n = 1;
     for (int i = 0; i < c->rank; i++) n *= c->shape[i];
     size_t bytes = (size_t)n * lw_dtype_size(c->t);

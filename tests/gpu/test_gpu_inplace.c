@@ -79,6 +79,48 @@ static void sweep(int quick)
     printf("in-place walk cases: %ld run\n", g_walk_cases);
 }
 
+/* 2-D shapes for the in-place tile kernel (tile2d_inplace.c): partial tiles
+ * both ways, a batch of planes, a column stride (axes 0, 1 of a 3-D array:
+ * interleaved only, the Mallat rows must be contiguous), wide and tall.  Every
+ * separable wavelet x float32 / float64 / int32 x both layouts x forward /
+ * inverse, one level and the maximum, in place on device pointers and (for
+ * the interleaved engine) out of place; symmetric mode, and periodic on one
+ * shape (which the generic path takes).  Most must run by the tile kernel. */
+static void tile_sweep(int quick)
+{
+    static const shape_case T[] = {
+        {2, 0, {0}, {300, 517}},       {2, 0, {0}, {258, 1030}},    {3, 2, {1, 2}, {3, 130, 270}},
+        {3, 2, {0, 1}, {130, 94, 3}},  {2, 0, {0}, {64, 2000}},     {2, 0, {0}, {1500, 40}},
+        {2, 0, {0}, {1024, 1024}},
+    };
+    static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
+    const int ns = quick ? 2 : (int)(sizeof T / sizeof *T);
+    long k = 0, before = g_ip_tiles, cases = 0;
+    for (int si = 0; si < ns; si++)
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (int ti = 0; ti < 3; ti++)
+                for (int lay = 0; lay < 2; lay++)
+                    for (int d = 0; d < 2; d++)
+                        for (int v = 0; v < 3; v++, k++) {
+                            if (w == LW_FS || (quick && k % 4)) continue;
+                            const int oop = v == 2;
+                            if (oop && lay == LW_MALLAT) continue;
+                            gcase c;
+                            memset(&c, 0, sizeof c);
+                            c.rank = T[si].rank, c.naxes = T[si].naxes;
+                            for (int i = 0; i < c.rank; i++) c.shape[i] = T[si].shape[i];
+                            for (int i = 0; i < c.naxes; i++) c.axes[i] = T[si].axes[i];
+                            c.w = (lw_wavelet)w, c.t = types[ti], c.lay = (lw_layout)lay, c.dir = (lw_direction)d;
+                            c.m = si == 1 && v == 1 ? LW_PERIODIC : LW_SYMMETRIC;
+                            c.levels = v == 0 ? 1 : -1, c.devptr = 1, c.inplace = !oop;
+                            run_case(&c);
+                            cases += !oop;
+                        }
+    const long tiles = g_ip_tiles - before;
+    printf("in-place tile cases: %ld of %ld in-place cases ran by the tile kernel\n", tiles, cases);
+    CHECK(tiles * 2 > cases, "only %ld of %ld in-place 2-D cases took the tile kernel", tiles, cases);
+}
+
 /* device memory and time, 8192^2 float32 cdf97, in place against out of place */
 static void memory_case(int levels, lw_direction d)
 {
@@ -208,6 +250,7 @@ int main(void)
     if (skip) return skip;
     int quick = getenv("LW_GPU_QUICK") != NULL;
     sweep(quick);
+    tile_sweep(quick);
     refusals();
     if (!quick) copy_cases();
     if (!quick)

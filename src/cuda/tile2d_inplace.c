@@ -1,0 +1,198 @@
+/* 2-D transforms by the in-place tile kernel (k_tile2d_ip.cu), level by level:
+ *   - the interleaved layout (engine "tile2d-il"), in place or out of place:
+ *     each level on its grid of step 2^k, coefficients where their samples
+ *     were; out of place the first level reads the input (forward) or the
+ *     details come from it (inverse), the rest runs in place on out;
+ *   - the Mallat layout in place (the tile2d engine's in == out): each level
+ *     lifted in place on its corner region, then its rows moved along the
+ *     cycles of the row permutation with their columns reordered on the way
+ *     (k_rowcycle.cu); the inverse reorders back first, coarsest level first.
+ * Workspace: the kernel's stash ring and flags, at most IP_BUDGET of the
+ * array, and the cycle leaders of each level's rows. */
+#include "cuda_exec.h"
+#include "core/cycles.h"
+#include "core/line_geom.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* workspace bound: half of the in-place limit (1% of the array, 1 MiB below
+ * 100 MiB), leaving room for the allocator's granularity */
+#define IP_BUDGET_DIV 200
+#define IP_BUDGET_SMALL ((size_t)512 << 10)
+/* tiles in flight the ring serves beyond one row of tiles (fewer when the
+ * budget is small, never fewer than IP_MIN_SPARE) */
+#define IP_SPARE 1024
+#define IP_MIN_SPARE 16
+
+typedef struct ip_geo {
+    int tw, th, halo;
+    size_t csize;
+} ip_geo;
+
+static void dims_of(const lw_cuda_sched *s, ip_geo *d)
+{
+    lwk_tile2d_ip_dims(s->dtype, s->w.id, &d->tw, &d->th, &d->halo, &d->csize);
+}
+
+/* the batch dimensions (every array dimension but the two axes) */
+static int batch_of(const lw_plan *p, int64_t blen[2], int64_t bs[2])
+{
+    const lw_geometry *g = &p->geo;
+    int nb = 0;
+    blen[0] = blen[1] = 1, bs[0] = bs[1] = 0;
+    for (int i = 0; i < g->rank; i++)
+        if (!lw_geo_is_axis(g, i)) {
+            if (nb == 2) return 0;
+            blen[nb] = g->shape[i], bs[nb] = g->strides[i], nb++;
+        }
+    return 1;
+}
+
+static int64_t tiles_of(const lw_plan *p, const ip_geo *d, int k, int64_t nbatch)
+{
+    const int64_t *n = p->geo.len[k];
+    return ((n[0] + d->th - 1) / d->th) * ((n[1] + d->tw - 1) / d->tw) * nbatch;
+}
+
+/* The path's workspace for this plan; 0 when its geometry does not suit it
+ * or the workspace would exceed the budget. */
+typedef struct ip_sizes {
+    int64_t slots, lead_off[LW_MAX_LEVELS], lead_n[LW_MAX_LEVELS], nlead;
+    size_t flag_off, bytes;
+} ip_sizes;
+
+static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
+{
+    const lw_geometry *g = &p->geo;
+    const int mallat = p->cfg.layout == LW_MALLAT;
+    int64_t blen[2], bs[2];
+    memset(z, 0, sizeof *z);
+    if (g->naxes != 2 || !p->wav->separable || lw_dir_adjoint(p->cfg.direction) || !batch_of(p, blen, bs)) return 0;
+    /* periodic windows wrap to the far tiles of a plane, outside the ring's reach */
+    if (p->cfg.mode == LW_PERIODIC) return 0;
+    if (mallat && g->strides[g->axes[1]] != 1) return 0;
+    for (int k = 0; k < g->levels; k++) {
+        if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
+        if (!mallat) continue;
+        const int64_t c = lw_mallat_cycle_leaders(g->len[k][0], NULL, 0);
+        if (c < 0 || g->len[k][1] > lwk_rowcycle_max_cols(s->dtype)) return 0;
+        z->lead_off[k] = z->nlead;
+        z->lead_n[k] = c + 1 + (g->len[k][0] % 2 == 0); /* the fixed rows too: their columns move */
+        z->nlead += z->lead_n[k];
+    }
+    ip_geo d;
+    dims_of(s, &d);
+    const int64_t ntc = (g->len[0][1] + d.tw - 1) / d.tw, tiles = tiles_of(p, &d, 0, s->nbatch);
+    const size_t slot = (size_t)d.halo * (size_t)(d.tw + d.th) * d.csize;
+    const size_t flags = ((size_t)(1 + 2 * tiles) * sizeof(unsigned) + 255) & ~(size_t)255;
+    const size_t budget = s->bytes >= ((size_t)100 << 20) ? s->bytes / IP_BUDGET_DIV : IP_BUDGET_SMALL;
+    const size_t fixed = flags + (size_t)z->nlead * sizeof(int32_t);
+    if (fixed >= budget) return 0;
+    int64_t spare = (int64_t)((budget - fixed) / slot) - ntc - 2;
+    if (spare > IP_SPARE) spare = IP_SPARE;
+    if (spare < IP_MIN_SPARE) return 0;
+    z->slots = ntc + 2 + spare;
+    z->flag_off = ((size_t)z->slots * slot + 255) & ~(size_t)255;
+    z->bytes = z->flag_off + flags;
+    return 1;
+}
+
+int lw_ip2d_applies(const lw_plan *p, const lw_cuda_sched *s)
+{
+    ip_sizes z;
+    return sizes_of(p, s, &z);
+}
+
+lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    ip_sizes z;
+    s->ip2d = 0;
+    if (!sizes_of(p, s, &z)) return LW_OK;
+    s->ip2d_slots = z.slots, s->ip2d_flag_off = z.flag_off, s->ip2d_bytes = z.bytes;
+    memcpy(s->ip2d_lead_off, z.lead_off, sizeof z.lead_off);
+    memcpy(s->ip2d_lead_n, z.lead_n, sizeof z.lead_n);
+    if (z.nlead) {
+        int32_t *h = malloc((size_t)z.nlead * sizeof *h);
+        if (!h) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %lld cycle leaders", (long long)z.nlead);
+        for (int k = 0; k < g->levels; k++) {
+            int32_t *o = h + z.lead_off[k];
+            const int64_t n = g->len[k][0], c = lw_mallat_cycle_leaders(n, o, z.lead_n[k]);
+            o[c] = 0;                         /* row 0 stays in place, */
+            if (n % 2 == 0) o[c + 1] = n - 1; /* so does the last of an even count */
+        }
+        s->ip2d_lead_bytes = (size_t)z.nlead * sizeof *h;
+        lw_status st = lw_cuda_check(cudaMalloc((void **)&s->ip2d_lead, s->ip2d_lead_bytes), "cudaMalloc (row cycles)");
+        if (st == LW_OK)
+            st = lw_cuda_check(cudaMemcpy(s->ip2d_lead, h, s->ip2d_lead_bytes, cudaMemcpyHostToDevice),
+                               "cudaMemcpy (row cycles)");
+        free(h);
+        LW_TRY(st);
+    }
+    s->ip2d = 1;
+    return LW_OK;
+}
+
+void lw_ip2d_release(lw_cuda_sched *s)
+{
+    if (s->ip2d_lead) cudaFree(s->ip2d_lead);
+    s->ip2d_lead = NULL, s->ip2d_lead_bytes = 0;
+}
+
+/* level k's grid and the kernel's workspace */
+static void level_of(const lw_plan *p, const lw_cuda_sched *s, const ip_geo *d, int k, void *ws, lwk_tile2d_ip *t)
+{
+    const lw_geometry *g = &p->geo;
+    const int64_t gs = lw_grid_step(p, k);
+    memset(t, 0, sizeof *t);
+    t->w = s->w;
+    t->rows = g->len[k][0], t->cols = g->len[k][1];
+    t->rs = gs * g->strides[g->axes[0]], t->cs = gs * g->strides[g->axes[1]];
+    batch_of(p, t->blen, t->bs);
+    t->mode = (int)p->cfg.mode;
+    t->tiles = tiles_of(p, d, k, s->nbatch);
+    t->slots = s->ip2d_slots;
+    t->stash = ws;
+    t->flags = (unsigned *)((char *)ws + s->ip2d_flag_off);
+}
+
+static lw_status lift(const lw_cuda_sched *s, int inverse, lwk_tile2d_ip *t, const void *ll, const void *det,
+                      void *dst, cudaStream_t st)
+{
+    if (ll == dst || det == dst)
+        CK(cudaMemsetAsync(t->flags, 0, (size_t)(1 + 2 * t->tiles) * sizeof(unsigned), st), "cudaMemsetAsync (tile flags)");
+    CK(lwk_tile2d_ip_run(s->dtype, inverse, t, ll, det, dst, st), "cuda in-place tile kernel launch");
+    return LW_OK;
+}
+
+static lw_status reorder(const lw_cuda_sched *s, int inverse, int k, const lwk_tile2d_ip *t, void *data,
+                         cudaStream_t st)
+{
+    CK(lwk_rowcycle_launch(s->dtype, inverse, t->rows, t->cols, t->rs, t->blen, t->bs, s->ip2d_lead + s->ip2d_lead_off[k],
+                           s->ip2d_lead_n[k], data, st),
+       "cuda row-cycle kernel launch");
+    return LW_OK;
+}
+
+lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *ws, cudaStream_t st)
+{
+    const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE, mallat = p->cfg.layout == LW_MALLAT;
+    if (mallat && in != out) return lw_fail(LW_ERR_INTERNAL, "cuda: the Mallat tile path runs in place only");
+    ip_geo d;
+    dims_of(s, &d);
+    for (int kk = 0; kk < L; kk++) {
+        const int k = inv ? L - 1 - kk : kk;
+        lwk_tile2d_ip t;
+        level_of(p, s, &d, k, ws, &t);
+        if (!inv) {
+            const void *src = k == 0 ? in : out;
+            LW_TRY(lift(s, 0, &t, src, src, out, st));
+            if (mallat) LW_TRY(reorder(s, 0, k, &t, out, st));
+        } else {
+            if (mallat) LW_TRY(reorder(s, 1, k, &t, out, st));
+            LW_TRY(lift(s, 1, &t, k == L - 1 ? in : out, in, out, st));
+        }
+    }
+    return LW_OK;
+}
