@@ -2,10 +2,12 @@
  * level of a 2-D transform in ONE kernel that reads every sample once and
  * writes every coefficient once, at the position its sample had.
  *
- * A block owns a tile of TH rows x TW columns of the level's grid; it loads
- * the tile with a halo of H samples each way into shared memory, lifts the
- * window along both axes (vertical then horizontal; the integer inverse
- * horizontal then vertical, the reverse of its forward) and stores the tile.
+ * A block owns a tile of TH rows x TW columns of the level's grid plus a halo
+ * of H samples each way: a thread loads one window column into registers and
+ * lifts it vertically, the tile's rows go through shared memory, and threads
+ * lift segments of rows horizontally and store them (the integer inverse,
+ * which must undo its forward's axis order, lifts the whole window's rows
+ * first and then the columns).
  *
  * In place (a source is dst), a block must not overwrite samples another
  * block still has to read, and must read the original of every halo sample.
@@ -13,7 +15,7 @@
  * ticket always belongs to a block already running, and work in raster order
  * of tiles within a plane.  Per tile t:
  *   1. load the window, except the parts owned by lower tickets (those tiles
- *      may already be stored);
+ *      may already be stored), into registers;
  *   2. copy its own bottom H rows and right H columns (originals: no tile
  *      writes a tile but itself) to a stash slot and raise stashed[t];
  *   3. wait for stashed[] of the lower tickets of its row and the row above
@@ -46,26 +48,46 @@ __device__ __forceinline__ int64_t ip_map(int64_t i, int64_t n, int mode)
     return (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
 }
 
-__device__ __forceinline__ void ip_wait(const unsigned *f)
+/* acquire load / release store of a flag at device scope */
+__device__ __forceinline__ unsigned ip_ld_acquire(const unsigned *f)
 {
-    while (*(const volatile unsigned *)f == 0) __nanosleep(64);
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(f) : "memory");
+    return v;
 }
 
-/* thread-parallel wait for flags[lo .. hi] (a few tiles) */
+__device__ __forceinline__ void ip_st_release(unsigned *f, unsigned v)
+{
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(f), "r"(v) : "memory");
+}
+
+/* wait for flags[lo .. hi] (a few tiles), one thread a flag: its acquire
+ * load and the barrier order the block's later reads after the writes those
+ * flags publish */
 __device__ __forceinline__ void ip_wait_range(const unsigned *flags, int64_t lo, int64_t hi)
 {
-    for (int64_t x = lo + threadIdx.x; x <= hi; x += blockDim.x) ip_wait(flags + x);
-    __threadfence();
+    for (int64_t x = lo + threadIdx.x; x <= hi; x += blockDim.x)
+        while (ip_ld_acquire(flags + x) == 0) __nanosleep(32);
     __syncthreads();
 }
 
-/* every thread's stores visible device-wide before thread 0 raises the flag */
+/* the block's writes before the barrier published by thread 0's release
+ * store (cumulative through the barrier) */
 __device__ __forceinline__ void ip_raise(unsigned *flag)
 {
-    __threadfence();
     __syncthreads();
-    if (threadIdx.x == 0) atomicExch(flag, 1u);
+    if (threadIdx.x == 0) ip_st_release(flag, 1u);
 }
+
+template <class T, int TH, int TW> struct ip_tile {
+    int64_t ti, tj;
+    /* whether window position (rm, ct) belongs to a lower ticket */
+    __device__ __forceinline__ bool lower(int64_t rm, int64_t ct) const
+    {
+        const int64_t rt = rm / TH;
+        return rt < ti || (rt == ti && ct < tj);
+    }
+};
 
 template <class S, int W, int INV, int HV>
 __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, const S *detsrc, S *dst)
@@ -76,7 +98,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
     constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, NR = TH + 2 * H, SEGS = TW / K, NU = K + 2 * H;
     constexpr int DIR = INV ? -1 : 1, SLOT = H * (TW + TH);
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    T(*win)[WCP] = (T(*)[WCP])smem_raw;
+    T(*win)[WCP] = (T(*)[WCP])smem_raw; /* the TH lifted rows (HV: the whole window) */
     __shared__ int64_t s_ticket;
     const lwk_wave &w = t.w;
     const int tid = threadIdx.x;
@@ -92,64 +114,65 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
         __syncthreads();
         tk = s_ticket;
     }
-    const int64_t b = tk / per, rem = tk - b * per, ti = rem / ntc, tj = rem - ti * ntc;
-    const int64_t r0 = ti * TH, c0 = tj * TW;
+    const int64_t b = tk / per, rem = tk - b * per;
+    ip_tile<T, TH, TW> tile;
+    tile.ti = rem / ntc, tile.tj = rem - tile.ti * ntc;
+    const int64_t r0 = tile.ti * TH, c0 = tile.tj * TW;
     const int64_t off = (b / t.blen[1]) * t.bs[0] + (b % t.blen[1]) * t.bs[1];
     const S *lp = llsrc + off, *dp = detsrc + off;
     S *op = dst + off;
     const int64_t first = b * per; /* the plane's first ticket: planes do not share samples */
     const int64_t lo = tk - ntc - 1 > first ? tk - ntc - 1 : first;
 
-    /* 1. the window, but for the parts of lower tickets */
+    /* 1. the window column of this thread, but for the parts of lower tickets */
     if (ip && tk >= t.slots) ip_wait_range(readdone, tk - t.slots + 1, tk - t.slots + ntc + 1);
-    if (tid < WC) {
-        const int64_t cm = ip_map(c0 - H + tid, cols, t.mode), ct = cm / TW;
-        T v[NR];
+    const bool col = tid < WC;
+    const int64_t cm = ip_map(c0 - H + tid, cols, t.mode), ct = cm / TW;
+    T v[NR];
+    if (col) {
 #pragma unroll
         for (int j = 0; j < NR; j++) {
-            const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
-            const bool lower = ip && (rt < ti || (rt == ti && ct < tj));
+            const int64_t rm = ip_map(r0 - H + j, rows, t.mode);
             const S *src = ((rm | cm) & 1) ? dp : lp;
-            v[j] = lower ? (T)0 : lwd_ldg(src + rm * rs + cm * cs);
+            v[j] = ip && tile.lower(rm, ct) ? (T)0 : lwd_ldg(src + rm * rs + cm * cs);
         }
-#pragma unroll
-        for (int j = 0; j < NR; j++) win[j][tid] = v[j];
     }
     if (ip) {
-        __syncthreads();
         /* 2. this tile's bottom rows and right columns to its slot */
         T *slot = stash + (tk % t.slots) * SLOT;
-        for (int x = tid; x < H * TW; x += blockDim.x) slot[x] = win[TH + x / TW][H + x % TW];
-        for (int x = tid; x < TH * H; x += blockDim.x) slot[H * TW + x] = win[H + x / H][TW + x % H];
+        if (tid >= H && tid < H + TW) {
+#pragma unroll
+            for (int h = 0; h < H; h++) slot[h * TW + tid - H] = v[TH + h];
+        }
+        if (tid >= TW && tid < TW + H) {
+#pragma unroll
+            for (int y = 0; y < TH; y++) slot[H * TW + y * H + tid - TW] = v[H + y];
+        }
         ip_raise(stashed + tk);
         /* 3. the lower tickets' parts from their slots */
         ip_wait_range(stashed, lo, tk - 1);
-        if (tid < WC) {
-            const int64_t cm = ip_map(c0 - H + tid, cols, t.mode), ct = cm / TW;
+        if (col) {
+#pragma unroll
             for (int j = 0; j < NR; j++) {
                 const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
-                if (!(rt < ti || (rt == ti && ct < tj))) continue;
+                if (!tile.lower(rm, ct)) continue;
                 const T *os = stash + ((first + rt * ntc + ct) % t.slots) * SLOT;
                 const int64_t br = rm - (rt + 1) * TH + H, rc = cm - (ct + 1) * TW + H;
                 T x = 0; /* a sample no stored output reaches */
                 if (br >= 0) x = __ldcg(os + br * TW + (cm - ct * TW));
                 else if (rc >= 0) x = __ldcg(os + H * TW + (rm - rt * TH) * H + rc);
-                win[j][tid] = x;
+                v[j] = x;
             }
         }
         ip_raise(readdone + tk);
     }
-    __syncthreads();
 
     /* 4. lift */
     if (!HV) {
-        if (tid < WC) {
-            T v[NR];
-#pragma unroll
-            for (int j = 0; j < NR; j++) v[j] = win[j][tid];
+        if (col) {
             reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
 #pragma unroll
-            for (int j = 0; j < TH; j++) win[H + j][tid] = v[H + j];
+            for (int j = 0; j < TH; j++) win[j][tid] = v[H + j];
         }
         __syncthreads();
         if (ip) ip_wait_range(readdone, lo, tk - 1);
@@ -164,7 +187,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
                 if (r >= rows) break;
                 T u[NU];
 #pragma unroll
-                for (int i = 0; i < NU; i++) u[i] = win[H + rr][seg * K + i];
+                for (int i = 0; i < NU; i++) u[i] = win[rr][seg * K + i];
                 reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
                 S *o = op + r * rs + cb * cs;
                 if (vec && cb + K <= cols) {
@@ -178,6 +201,11 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             }
         }
     } else {
+        if (col) {
+#pragma unroll
+            for (int j = 0; j < NR; j++) win[j][tid] = v[j];
+        }
+        __syncthreads();
         const int rp = blockDim.x / SEGS;
         for (int j0 = 0; j0 < NR; j0 += rp) {
             const int j = j0 + tid / SEGS, seg = tid % SEGS;
@@ -195,7 +223,6 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             }
             __syncthreads();
         }
-        T v[NR];
         if (tid < TW) {
 #pragma unroll
             for (int j = 0; j < NR; j++) v[j] = win[j][H + tid];
@@ -219,7 +246,7 @@ static cudaError_t ip_launch(const lwk_tile2d_ip *t, const void *ll, const void 
     typedef ip_cfg<T> C;
     constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = (WC + 3) & ~3;
     const int threads = (WC + 31) & ~31;
-    const size_t smem = (size_t)(C::TH + 2 * H) * WCP * sizeof(T);
+    const size_t smem = (size_t)(HV ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
     void (*k)(lwk_tile2d_ip, const S *, const S *, S *) = tile_ip<S, W, INV, HV>;
     static const cudaError_t attr = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (attr != cudaSuccess) return attr;
