@@ -61,13 +61,16 @@ __device__ __forceinline__ void ip_st_release(unsigned *f, unsigned v)
     asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(f), "r"(v) : "memory");
 }
 
-/* wait for flags[lo .. hi] (a few tiles), one thread a flag: its acquire
- * load and the barrier order the block's later reads after the writes those
- * flags publish */
-__device__ __forceinline__ void ip_wait_range(const unsigned *flags, int64_t lo, int64_t hi)
+/* wait for the flags of tickets q[0..3] (those >= 0), one thread each: its
+ * acquire load and the barrier order the block's later reads after the writes
+ * those flags publish */
+__device__ __forceinline__ void ip_wait4(const unsigned *flags, const int64_t q[4])
 {
-    for (int64_t x = lo + threadIdx.x; x <= hi; x += blockDim.x)
-        while (ip_ld_acquire(flags + x) == 0) __nanosleep(32);
+    if (threadIdx.x < 4) {
+        const int64_t x = q[threadIdx.x];
+        if (x >= 0)
+            while (ip_ld_acquire(flags + x) == 0) __nanosleep(64);
+    }
     __syncthreads();
 }
 
@@ -79,13 +82,28 @@ __device__ __forceinline__ void ip_raise(unsigned *flag)
     if (threadIdx.x == 0) ip_st_release(flag, 1u);
 }
 
-template <class T, int TH, int TW> struct ip_tile {
-    int64_t ti, tj;
-    /* whether window position (rm, ct) belongs to a lower ticket */
-    __device__ __forceinline__ bool lower(int64_t rm, int64_t ct) const
+/* A tile's place, and the lower tickets whose samples its window holds: the
+ * left neighbour and the three above (mirrored positions at the image's
+ * edges fall in these too, or in the tile itself). */
+template <int TH, int TW> struct ip_tile {
+    int64_t t, ti, tj, ntc;
+    __device__ __forceinline__ void lower4(int64_t q[4]) const
+    {
+        q[0] = tj > 0 ? t - 1 : -1;
+        q[1] = ti > 0 && tj > 0 ? t - ntc - 1 : -1;
+        q[2] = ti > 0 ? t - ntc : -1;
+        q[3] = ti > 0 && tj + 1 < ntc ? t - ntc + 1 : -1;
+    }
+    /* 0..3: the index in lower4 of the owner of sample (rm, column tile ct),
+     * -1 for this tile or a higher ticket, 4 for another lower one (such a
+     * sample feeds no stored output) */
+    __device__ __forceinline__ int owner(int64_t rm, int64_t ct) const
     {
         const int64_t rt = rm / TH;
-        return rt < ti || (rt == ti && ct < tj);
+        if (rt > ti || (rt == ti && ct >= tj)) return -1;
+        if (rt == ti) return ct == tj - 1 ? 0 : 4;
+        if (rt == ti - 1 && ct >= tj - 1 && ct <= tj + 1) return (int)(ct - tj) + 2;
+        return 4;
     }
 };
 
@@ -115,17 +133,20 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
         tk = s_ticket;
     }
     const int64_t b = tk / per, rem = tk - b * per;
-    ip_tile<T, TH, TW> tile;
-    tile.ti = rem / ntc, tile.tj = rem - tile.ti * ntc;
+    ip_tile<TH, TW> tile;
+    tile.t = tk, tile.ntc = ntc, tile.ti = rem / ntc, tile.tj = rem - tile.ti * ntc;
+    int64_t low[4];
+    tile.lower4(low);
     const int64_t r0 = tile.ti * TH, c0 = tile.tj * TW;
     const int64_t off = (b / t.blen[1]) * t.bs[0] + (b % t.blen[1]) * t.bs[1];
     const S *lp = llsrc + off, *dp = detsrc + off;
     S *op = dst + off;
-    const int64_t first = b * per; /* the plane's first ticket: planes do not share samples */
-    const int64_t lo = tk - ntc - 1 > first ? tk - ntc - 1 : first;
 
     /* 1. the window column of this thread, but for the parts of lower tickets */
-    if (ip && tk >= t.slots) ip_wait_range(readdone, tk - t.slots + 1, tk - t.slots + ntc + 1);
+    if (ip && tk >= t.slots) { /* the slot's last tile has been read by its readers */
+        const int64_t x = tk - t.slots, rd[4] = {x + 1, x + ntc - 1, x + ntc, x + ntc + 1};
+        ip_wait4(readdone, rd);
+    }
     const bool col = tid < WC;
     const int64_t cm = ip_map(c0 - H + tid, cols, t.mode), ct = cm / TW;
     T v[NR];
@@ -134,7 +155,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
         for (int j = 0; j < NR; j++) {
             const int64_t rm = ip_map(r0 - H + j, rows, t.mode);
             const S *src = ((rm | cm) & 1) ? dp : lp;
-            v[j] = ip && tile.lower(rm, ct) ? (T)0 : lwd_ldg(src + rm * rs + cm * cs);
+            v[j] = ip && tile.owner(rm, ct) >= 0 ? (T)0 : lwd_ldg(src + rm * rs + cm * cs);
         }
     }
     if (ip) {
@@ -150,17 +171,20 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
         }
         ip_raise(stashed + tk);
         /* 3. the lower tickets' parts from their slots */
-        ip_wait_range(stashed, lo, tk - 1);
+        ip_wait4(stashed, low);
         if (col) {
 #pragma unroll
             for (int j = 0; j < NR; j++) {
                 const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
-                if (!tile.lower(rm, ct)) continue;
-                const T *os = stash + ((first + rt * ntc + ct) % t.slots) * SLOT;
-                const int64_t br = rm - (rt + 1) * TH + H, rc = cm - (ct + 1) * TW + H;
+                const int o = tile.owner(rm, ct);
+                if (o < 0) continue;
                 T x = 0; /* a sample no stored output reaches */
-                if (br >= 0) x = __ldcg(os + br * TW + (cm - ct * TW));
-                else if (rc >= 0) x = __ldcg(os + H * TW + (rm - rt * TH) * H + rc);
+                if (o < 4) {
+                    const T *os = stash + (low[o] % t.slots) * SLOT;
+                    const int64_t br = rm - (rt + 1) * TH + H, rc = cm - (ct + 1) * TW + H;
+                    if (br >= 0) x = __ldcg(os + br * TW + (cm - ct * TW));
+                    else if (rc >= 0) x = __ldcg(os + H * TW + (rm - rt * TH) * H + rc);
+                }
                 v[j] = x;
             }
         }
@@ -175,7 +199,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             for (int j = 0; j < TH; j++) win[j][tid] = v[H + j];
         }
         __syncthreads();
-        if (ip) ip_wait_range(readdone, lo, tk - 1);
+        if (ip) ip_wait4(readdone, low);
         const int rp = blockDim.x / SEGS;
         const bool vec = cs == 1 && (rs % 4) == 0 && (t.bs[0] % 4) == 0 && (t.bs[1] % 4) == 0 &&
                          ((uintptr_t)dst % (4 * sizeof(S))) == 0;
@@ -228,7 +252,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             for (int j = 0; j < NR; j++) v[j] = win[j][H + tid];
             reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
         }
-        if (ip) ip_wait_range(readdone, lo, tk - 1);
+        if (ip) ip_wait4(readdone, low);
         if (tid < TW && c0 + tid < cols) {
 #pragma unroll
             for (int j = 0; j < TH; j++)
