@@ -14,21 +14,26 @@
  * Blocks take tickets in launch order (an atomic counter), so that a lower
  * ticket always belongs to a block already running, and work in raster order
  * of tiles within a plane.  Per tile t:
- *   1. load the window, except the parts owned by lower tickets (those tiles
- *      may already be stored), into registers;
+ *   1. load the window into registers, except the parts owned by lower
+ *      tickets (those tiles may already be stored);
  *   2. copy its own bottom H rows and right H columns (originals: no tile
- *      writes a tile but itself) to a stash slot and raise stashed[t];
- *   3. wait for stashed[] of the lower tickets of its row and the row above
- *      and take their parts of the window from their slots; raise readdone[t];
- *   4. lift; wait for readdone[] of the same lower tickets (they read this
- *      tile's samples from the array); store.
- * Every wait is on a lower ticket, and the lowest unfinished ticket waits on
- * nothing unfinished, so the launch always completes.  The slots form a ring
- * of `slots` > (tiles a row) + 1 entries: a tile reuses the slot of ticket
- * t - slots once the tiles that read it (tickets up to t - slots + row + 1)
- * have raised readdone.  Memory beyond the array: the ring and two flags a
- * tile, Ikuzawa's chunked in-place lifting with a working memory of a few
- * halos per tile in flight.
+ *      writes a tile but itself) to a stash slot;
+ *   3. take the lower tickets' parts of the window from their slots;
+ *   4. lift vertically (every loaded value consumed), raise readdone[t];
+ *      wait for readdone[] of the lower tiles whose windows hold this
+ *      tile's samples (the left one and the three above); lift horizontally
+ *      and store.
+ * No fence orders these steps: every stash word carries a tag (the launch's
+ * base plus the writer's ticket) in the same 64-bit store, so that a reader
+ * spins on the word itself until it holds its writer's tag; readdone is
+ * raised only after the block's loads have delivered their values, and a
+ * store cannot change a value already read.  Every wait is on a lower ticket,
+ * and the lowest unfinished ticket waits on nothing unfinished, so the launch
+ * always completes.  The slots form a ring of `slots` > (tiles a row) + 1
+ * entries: a tile reuses the slot of ticket t - slots once the tiles that
+ * read it (the right one and the three below) have raised readdone.  Memory
+ * beyond the array: the ring and a flag a tile, Ikuzawa's chunked in-place
+ * lifting with a working memory of a few halos per tile in flight.
  *
  * Sources: LL positions (even row and column of the level's grid) from `ll`,
  * the others from `det` (an out-of-place inverse pyramid: the coarser level
@@ -48,38 +53,46 @@ __device__ __forceinline__ int64_t ip_map(int64_t i, int64_t n, int mode)
     return (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
 }
 
-/* acquire load / release store of a flag at device scope */
-__device__ __forceinline__ unsigned ip_ld_acquire(const unsigned *f)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(f) : "memory");
-    return v;
-}
+/* 64-bit words of the stash: 32 bits of a value and a tag; a compute value
+ * of type T takes W words */
+template <class T> struct ip_word {
+    enum { W = sizeof(T) / 4 };
+    __device__ static __forceinline__ void put(unsigned long long *p, T v, unsigned tag)
+    {
+        unsigned b[W];
+        memcpy(b, &v, sizeof v);
+#pragma unroll
+        for (int i = 0; i < W; i++) *(volatile unsigned long long *)(p + i) = ((unsigned long long)tag << 32) | b[i];
+    }
+    /* spin until the words hold tag */
+    __device__ static __forceinline__ T get(const unsigned long long *p, unsigned tag)
+    {
+        unsigned b[W];
+#pragma unroll
+        for (int i = 0; i < W; i++) {
+            unsigned long long x;
+            while (((x = *(const volatile unsigned long long *)(p + i)) >> 32) != tag) __nanosleep(32);
+            b[i] = (unsigned)x;
+        }
+        T v;
+        memcpy(&v, b, sizeof v);
+        return v;
+    }
+};
 
-__device__ __forceinline__ void ip_st_release(unsigned *f, unsigned v)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(f), "r"(v) : "memory");
-}
+/* tags: ticket + IP_TAG0, so that the zeroed workspace holds none */
+#define IP_TAG0 1u
 
-/* wait for the flags of tickets q[0..3] (those >= 0), one thread each: its
- * acquire load and the barrier order the block's later reads after the writes
- * those flags publish */
+/* wait until flags[q[i]] holds q[i]'s tag for the tickets q[0..3] that are
+ * >= 0, one thread each, then the block */
 __device__ __forceinline__ void ip_wait4(const unsigned *flags, const int64_t q[4])
 {
     if (threadIdx.x < 4) {
         const int64_t x = q[threadIdx.x];
         if (x >= 0)
-            while (ip_ld_acquire(flags + x) == 0) __nanosleep(64);
+            while (*(const volatile unsigned *)(flags + x) != IP_TAG0 + (unsigned)x) __nanosleep(32);
     }
     __syncthreads();
-}
-
-/* the block's writes before the barrier published by thread 0's release
- * store (cumulative through the barrier) */
-__device__ __forceinline__ void ip_raise(unsigned *flag)
-{
-    __syncthreads();
-    if (threadIdx.x == 0) ip_st_release(flag, 1u);
 }
 
 /* A tile's place, and the lower tickets whose samples its window holds: the
@@ -114,7 +127,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
     typedef ip_cfg<T> C;
     constexpr int H = sh_halo(W), TW = C::TW, TH = C::TH, K = C::K;
     constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, NR = TH + 2 * H, SEGS = TW / K, NU = K + 2 * H;
-    constexpr int DIR = INV ? -1 : 1, SLOT = H * (TW + TH);
+    constexpr int DIR = INV ? -1 : 1, SLOT = H * (TW + TH) * ip_word<T>::W; /* words */
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T(*win)[WCP] = (T(*)[WCP])smem_raw; /* the TH lifted rows (HV: the whole window) */
     __shared__ int64_t s_ticket;
@@ -123,8 +136,8 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
     const bool ip = llsrc == dst || detsrc == dst;
     const int64_t rows = t.rows, cols = t.cols, rs = t.rs, cs = t.cs;
     const int64_t ntc = (cols + TW - 1) / TW, ntr = (rows + TH - 1) / TH, per = ntc * ntr;
-    unsigned *const stashed = t.flags + 1, *const readdone = t.flags + 1 + t.tiles;
-    T *const stash = (T *)t.stash;
+    unsigned *const readdone = t.flags + 1;
+    unsigned long long *const stash = (unsigned long long *)t.stash;
 
     int64_t tk = blockIdx.x;
     if (ip) {
@@ -132,6 +145,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
         __syncthreads();
         tk = s_ticket;
     }
+    const unsigned tag = IP_TAG0 + (unsigned)tk;
     const int64_t b = tk / per, rem = tk - b * per;
     ip_tile<TH, TW> tile;
     tile.t = tk, tile.ntc = ntc, tile.ti = rem / ntc, tile.tj = rem - tile.ti * ntc;
@@ -159,19 +173,18 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
         }
     }
     if (ip) {
-        /* 2. this tile's bottom rows and right columns to its slot */
-        T *slot = stash + (tk % t.slots) * SLOT;
+        typedef ip_word<T> WD;
+        /* 2. this tile's bottom rows and right columns to its slot, tagged */
+        unsigned long long *slot = stash + (tk % t.slots) * SLOT;
         if (tid >= H && tid < H + TW) {
 #pragma unroll
-            for (int h = 0; h < H; h++) slot[h * TW + tid - H] = v[TH + h];
+            for (int h = 0; h < H; h++) WD::put(slot + (h * TW + tid - H) * WD::W, v[TH + h], tag);
         }
         if (tid >= TW && tid < TW + H) {
 #pragma unroll
-            for (int y = 0; y < TH; y++) slot[H * TW + y * H + tid - TW] = v[H + y];
+            for (int y = 0; y < TH; y++) WD::put(slot + (H * TW + y * H + tid - TW) * WD::W, v[H + y], tag);
         }
-        ip_raise(stashed + tk);
-        /* 3. the lower tickets' parts from their slots */
-        ip_wait4(stashed, low);
+        /* 3. the lower tickets' parts from their slots, once their tags are there */
         if (col) {
 #pragma unroll
             for (int j = 0; j < NR; j++) {
@@ -180,15 +193,15 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
                 if (o < 0) continue;
                 T x = 0; /* a sample no stored output reaches */
                 if (o < 4) {
-                    const T *os = stash + (low[o] % t.slots) * SLOT;
+                    const unsigned long long *os = stash + (low[o] % t.slots) * SLOT;
+                    const unsigned ot = IP_TAG0 + (unsigned)low[o];
                     const int64_t br = rm - (rt + 1) * TH + H, rc = cm - (ct + 1) * TW + H;
-                    if (br >= 0) x = __ldcg(os + br * TW + (cm - ct * TW));
-                    else if (rc >= 0) x = __ldcg(os + H * TW + (rm - rt * TH) * H + rc);
+                    if (br >= 0) x = WD::get(os + (br * TW + (cm - ct * TW)) * WD::W, ot);
+                    else if (rc >= 0) x = WD::get(os + (H * TW + (rm - rt * TH) * H + rc) * WD::W, ot);
                 }
                 v[j] = x;
             }
         }
-        ip_raise(readdone + tk);
     }
 
     /* 4. lift */
@@ -199,7 +212,10 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             for (int j = 0; j < TH; j++) win[j][tid] = v[H + j];
         }
         __syncthreads();
-        if (ip) ip_wait4(readdone, low);
+        if (ip) { /* every load has delivered: the lower tiles may now be overwritten by their right and lower neighbours */
+            if (tid == 0) *(volatile unsigned *)(readdone + tk) = tag;
+            ip_wait4(readdone, low);
+        }
         const int rp = blockDim.x / SEGS;
         const bool vec = cs == 1 && (rs % 4) == 0 && (t.bs[0] % 4) == 0 && (t.bs[1] % 4) == 0 &&
                          ((uintptr_t)dst % (4 * sizeof(S))) == 0;
@@ -230,6 +246,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             for (int j = 0; j < NR; j++) win[j][tid] = v[j];
         }
         __syncthreads();
+        if (ip && tid == 0) *(volatile unsigned *)(readdone + tk) = tag; /* every load has delivered */
         const int rp = blockDim.x / SEGS;
         for (int j0 = 0; j0 < NR; j0 += rp) {
             const int j = j0 + tid / SEGS, seg = tid % SEGS;
@@ -314,7 +331,7 @@ extern "C" void lwk_tile2d_ip_dims(int dtype, int wave_id, int *tw, int *th, int
     const int dbl = dtype == LWK_F64;
     *tw = dbl ? (int)ip_cfg<double>::TW : (int)ip_cfg<float>::TW;
     *th = ip_cfg<float>::TH;
-    *csize = dbl ? 8 : 4;
+    *csize = dbl ? 16 : 8; /* a stash element: 32-bit words, each with its tag */
     *halo = 0;
     lwc_dispatch(wave_id, [&](auto wc) -> cudaError_t {
         *halo = sh_halo(decltype(wc)::value);
