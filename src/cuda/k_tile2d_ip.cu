@@ -64,15 +64,21 @@ template <class T> struct ip_word {
 #pragma unroll
         for (int i = 0; i < W; i++) *(volatile unsigned long long *)(p + i) = ((unsigned long long)tag << 32) | b[i];
     }
-    /* spin until the words hold tag */
-    __device__ static __forceinline__ T get(const unsigned long long *p, unsigned tag)
+    __device__ static __forceinline__ unsigned long long ld(const unsigned long long *p)
+    {
+        return *(const volatile unsigned long long *)p;
+    }
+    /* the value of words x[0..W) read at p, re-read until they hold tag */
+    __device__ static __forceinline__ T value(unsigned long long (&x)[W], const unsigned long long *p, unsigned tag)
     {
         unsigned b[W];
 #pragma unroll
         for (int i = 0; i < W; i++) {
-            unsigned long long x;
-            while (((x = *(const volatile unsigned long long *)(p + i)) >> 32) != tag) __nanosleep(32);
-            b[i] = (unsigned)x;
+            while ((unsigned)(x[i] >> 32) != tag) {
+                __nanosleep(32);
+                x[i] = ld(p + i);
+            }
+            b[i] = (unsigned)x[i];
         }
         T v;
         memcpy(&v, b, sizeof v);
@@ -184,22 +190,42 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
 #pragma unroll
             for (int y = 0; y < TH; y++) WD::put(slot + (H * TW + y * H + tid - TW) * WD::W, v[H + y], tag);
         }
-        /* 3. the lower tickets' parts from their slots, once their tags are there */
+        /* 3. the lower tickets' parts from their slots, once their tags are there:
+         * in batches of independent loads (a thread of the left halo needs a
+         * whole column), each checked and re-read only if not yet written */
         if (col) {
+            constexpr int NB = 8;
 #pragma unroll
-            for (int j = 0; j < NR; j++) {
-                const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
-                const int o = tile.owner(rm, ct);
-                if (o < 0) continue;
-                T x = 0; /* a sample no stored output reaches */
-                if (o < 4) {
+            for (int j0 = 0; j0 < NR; j0 += NB) {
+                const unsigned long long *pa[NB];
+                unsigned long long x[NB][WD::W];
+                unsigned tg[NB];
+                int own[NB];
+#pragma unroll
+                for (int u = 0; u < NB; u++) {
+                    const int j = j0 + u;
+                    own[u] = -1, pa[u] = stash, tg[u] = 0;
+                    if (j >= NR) continue;
+                    const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
+                    const int o = tile.owner(rm, ct);
+                    own[u] = o;
+                    if (o < 0 || o > 3) continue;
                     const unsigned long long *os = stash + (low[o] % t.slots) * SLOT;
-                    const unsigned ot = IP_TAG0 + (unsigned)low[o];
                     const int64_t br = rm - (rt + 1) * TH + H, rc = cm - (ct + 1) * TW + H;
-                    if (br >= 0) x = WD::get(os + (br * TW + (cm - ct * TW)) * WD::W, ot);
-                    else if (rc >= 0) x = WD::get(os + (H * TW + (rm - rt * TH) * H + rc) * WD::W, ot);
+                    if (br >= 0) pa[u] = os + (br * TW + (cm - ct * TW)) * WD::W;
+                    else if (rc >= 0) pa[u] = os + (H * TW + (rm - rt * TH) * H + rc) * WD::W;
+                    else own[u] = 4;
+                    tg[u] = IP_TAG0 + (unsigned)low[o];
                 }
-                v[j] = x;
+#pragma unroll
+                for (int u = 0; u < NB; u++)
+#pragma unroll
+                    for (int i = 0; i < WD::W; i++) x[u][i] = own[u] >= 0 && own[u] < 4 ? WD::ld(pa[u] + i) : 0ull;
+#pragma unroll
+                for (int u = 0; u < NB; u++) {
+                    if (j0 + u >= NR || own[u] < 0) continue;
+                    v[j0 + u] = own[u] < 4 ? WD::value(x[u], pa[u], tg[u]) : (T)0; /* 4: feeds no stored output */
+                }
             }
         }
     }
