@@ -218,7 +218,7 @@ typedef struct lw_tuning {
     int64_t stage_kb, stage_buffers, copy_threads, register_min_mb, host_slabs;
     int pageable;         /* 0 auto, 1 stage, 2 register */
     int tile3d;           /* 0 auto, else 1 + the fused 3-D engine's tile variant */
-    int inplace;          /* cuda, in == out: 0 auto (= 1), 1 lean (no copy), 2 copy (a full-size scratch) */
+    int inplace;          /* cuda, in == out: 0 auto, 1 lean (generic passes), 2 copy (a full-size scratch), 3 tiles */
     int64_t ooc_slab_mb, ooc_pass_levels; /* out of core (src/core/ooc_run.c); 0 = automatic */
 } lw_tuning;
 

@@ -235,6 +235,8 @@ static int applies_tile3d_zx(const lw_plan *p, const lw_cuda_sched *s) { return 
  * in-place one (s->inplace_scratch, preset to the generic path's need) */
 static void ws_full(const lw_plan *p, lw_cuda_sched *s) { (void)p, s->scratch = s->inplace_scratch; }
 static void ws_in_place(const lw_plan *p, lw_cuda_sched *s) { (void)p, s->inplace_scratch = 0; }
+/* in place: the generic path's need (preset) unless the tile kernel takes it (lw_ip2d_prepare) */
+static void ws_generic_in_place(const lw_plan *p, lw_cuda_sched *s) { (void)p, (void)s; }
 static void ws_fs(const lw_plan *p, lw_cuda_sched *s)
 {
     ws_full(p, s);
@@ -273,7 +275,7 @@ static const engine_rec engines[] = {
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
      "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place"},
     {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_tile3d, run_tile3d, "3-D one level: fused (z, x) planes, then y by the column pass"},
-    {"tile2d-il", LWE_TILE2D_IL, 1, applies_tile2d_il, ws_in_place, run_tile2d_il,
+    {"tile2d-il", LWE_TILE2D_IL, 1, applies_tile2d_il, ws_generic_in_place, run_tile2d_il,
      "fused 2-D, interleaved layout: one kernel a level, in place (tiles in ticket order, halo originals stashed) or not"},
     {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic, "one pass a level and axis, any rank, layout and batch"},
 };
@@ -455,6 +457,8 @@ static lw_status run_generic(run_ctx *r, void *scratch)
 
 static lw_status run_tile2d_il(run_ctx *r, void *scratch)
 {
+    /* in place where the tile kernel's memory is not wanted (tuning inplace): the generic passes */
+    if (r->in == r->out && !r->s->ip2d) return run_generic(r, scratch);
     return lw_ip2d_run(r->p, r->s, r->in, r->out, scratch, r->st);
 }
 

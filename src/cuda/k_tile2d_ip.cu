@@ -2,38 +2,31 @@
  * level of a 2-D transform in ONE kernel that reads every sample once and
  * writes every coefficient once, at the position its sample had.
  *
- * A block owns a tile of TH rows x TW columns of the level's grid plus a halo
- * of H samples each way: a thread loads one window column into registers and
- * lifts it vertically, the tile's rows go through shared memory, and threads
- * lift segments of rows horizontally and store them (the integer inverse,
- * which must undo its forward's axis order, lifts the whole window's rows
- * first and then the columns).
+ * A block owns a tile of TH rows x TW columns of the level's grid; it loads
+ * the tile with a halo of H samples each way into shared memory, lifts the
+ * window along both axes (vertical then horizontal; the integer inverse
+ * horizontal then vertical, the reverse of its forward) and stores the tile.
  *
  * In place (a source is dst), a block must not overwrite samples another
  * block still has to read, and must read the original of every halo sample.
  * Blocks take tickets in launch order (an atomic counter), so that a lower
  * ticket always belongs to a block already running, and work in raster order
  * of tiles within a plane.  Per tile t:
- *   1. load the window into registers, except the parts owned by lower
- *      tickets (those tiles may already be stored);
+ *   1. load the window, except the parts owned by lower tickets (those tiles
+ *      may already be stored);
  *   2. copy its own bottom H rows and right H columns (originals: no tile
- *      writes a tile but itself) to a stash slot;
- *   3. take the lower tickets' parts of the window from their slots;
- *   4. lift vertically (every loaded value consumed), raise readdone[t];
- *      wait for readdone[] of the lower tiles whose windows hold this
- *      tile's samples (the left one and the three above); lift horizontally
- *      and store.
- * No fence orders these steps: every stash word carries a tag (the launch's
- * base plus the writer's ticket) in the same 64-bit store, so that a reader
- * spins on the word itself until it holds its writer's tag; readdone is
- * raised only after the block's loads have delivered their values, and a
- * store cannot change a value already read.  Every wait is on a lower ticket,
- * and the lowest unfinished ticket waits on nothing unfinished, so the launch
- * always completes.  The slots form a ring of `slots` > (tiles a row) + 1
- * entries: a tile reuses the slot of ticket t - slots once the tiles that
- * read it (the right one and the three below) have raised readdone.  Memory
- * beyond the array: the ring and a flag a tile, Ikuzawa's chunked in-place
- * lifting with a working memory of a few halos per tile in flight.
+ *      writes a tile but itself) to a stash slot and raise stashed[t];
+ *   3. wait for stashed[] of the lower tickets of its row and the row above
+ *      and take their parts of the window from their slots; raise readdone[t];
+ *   4. lift; wait for readdone[] of the same lower tickets (they read this
+ *      tile's samples from the array); store.
+ * Every wait is on a lower ticket, and the lowest unfinished ticket waits on
+ * nothing unfinished, so the launch always completes.  The slots form a ring
+ * of `slots` > (tiles a row) + 1 entries: a tile reuses the slot of ticket
+ * t - slots once the tiles that read it (tickets up to t - slots + row + 1)
+ * have raised readdone.  Memory beyond the array: the ring and two flags a
+ * tile, Ikuzawa's chunked in-place lifting with a working memory of a few
+ * halos per tile in flight.
  *
  * Sources: LL positions (even row and column of the level's grid) from `ll`,
  * the others from `det` (an out-of-place inverse pyramid: the coarser level
@@ -53,78 +46,26 @@ __device__ __forceinline__ int64_t ip_map(int64_t i, int64_t n, int mode)
     return (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
 }
 
-/* 64-bit words of the stash: 32 bits of a value and a tag; a compute value
- * of type T takes W words */
-template <class T> struct ip_word {
-    enum { W = sizeof(T) / 4 };
-    __device__ static __forceinline__ void put(unsigned long long *p, T v, unsigned tag)
-    {
-        unsigned b[W];
-        memcpy(b, &v, sizeof v);
-#pragma unroll
-        for (int i = 0; i < W; i++) *(volatile unsigned long long *)(p + i) = ((unsigned long long)tag << 32) | b[i];
-    }
-    __device__ static __forceinline__ unsigned long long ld(const unsigned long long *p)
-    {
-        return *(const volatile unsigned long long *)p;
-    }
-    /* the value of words x[0..W) read at p, re-read until they hold tag */
-    __device__ static __forceinline__ T value(unsigned long long (&x)[W], const unsigned long long *p, unsigned tag)
-    {
-        unsigned b[W];
-#pragma unroll
-        for (int i = 0; i < W; i++) {
-            while ((unsigned)(x[i] >> 32) != tag) {
-                __nanosleep(32);
-                x[i] = ld(p + i);
-            }
-            b[i] = (unsigned)x[i];
-        }
-        T v;
-        memcpy(&v, b, sizeof v);
-        return v;
-    }
-};
-
-/* tags: ticket + IP_TAG0, so that the zeroed workspace holds none */
-#define IP_TAG0 1u
-
-/* wait until flags[q[i]] holds q[i]'s tag for the tickets q[0..3] that are
- * >= 0, one thread each, then the block */
-__device__ __forceinline__ void ip_wait4(const unsigned *flags, const int64_t q[4])
+__device__ __forceinline__ void ip_wait(const unsigned *f)
 {
-    if (threadIdx.x < 4) {
-        const int64_t x = q[threadIdx.x];
-        if (x >= 0)
-            while (*(const volatile unsigned *)(flags + x) != IP_TAG0 + (unsigned)x) __nanosleep(32);
-    }
+    while (*(const volatile unsigned *)f == 0) __nanosleep(64);
+}
+
+/* thread-parallel wait for flags[lo .. hi] (a few tiles) */
+__device__ __forceinline__ void ip_wait_range(const unsigned *flags, int64_t lo, int64_t hi)
+{
+    for (int64_t x = lo + threadIdx.x; x <= hi; x += blockDim.x) ip_wait(flags + x);
+    __threadfence();
     __syncthreads();
 }
 
-/* A tile's place, and the lower tickets whose samples its window holds: the
- * left neighbour and the three above (mirrored positions at the image's
- * edges fall in these too, or in the tile itself). */
-template <int TH, int TW> struct ip_tile {
-    int64_t t, ti, tj, ntc;
-    __device__ __forceinline__ void lower4(int64_t q[4]) const
-    {
-        q[0] = tj > 0 ? t - 1 : -1;
-        q[1] = ti > 0 && tj > 0 ? t - ntc - 1 : -1;
-        q[2] = ti > 0 ? t - ntc : -1;
-        q[3] = ti > 0 && tj + 1 < ntc ? t - ntc + 1 : -1;
-    }
-    /* 0..3: the index in lower4 of the owner of sample (rm, column tile ct),
-     * -1 for this tile or a higher ticket, 4 for another lower one (such a
-     * sample feeds no stored output) */
-    __device__ __forceinline__ int owner(int64_t rm, int64_t ct) const
-    {
-        const int64_t rt = rm / TH;
-        if (rt > ti || (rt == ti && ct >= tj)) return -1;
-        if (rt == ti) return ct == tj - 1 ? 0 : 4;
-        if (rt == ti - 1 && ct >= tj - 1 && ct <= tj + 1) return (int)(ct - tj) + 2;
-        return 4;
-    }
-};
+/* every thread's stores visible device-wide before thread 0 raises the flag */
+__device__ __forceinline__ void ip_raise(unsigned *flag)
+{
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) atomicExch(flag, 1u);
+}
 
 template <class S, int W, int INV, int HV>
 __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, const S *detsrc, S *dst)
@@ -133,17 +74,17 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
     typedef ip_cfg<T> C;
     constexpr int H = sh_halo(W), TW = C::TW, TH = C::TH, K = C::K;
     constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, NR = TH + 2 * H, SEGS = TW / K, NU = K + 2 * H;
-    constexpr int DIR = INV ? -1 : 1, SLOT = H * (TW + TH) * ip_word<T>::W; /* words */
+    constexpr int DIR = INV ? -1 : 1, SLOT = H * (TW + TH);
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    T(*win)[WCP] = (T(*)[WCP])smem_raw; /* the TH lifted rows (HV: the whole window) */
+    T(*win)[WCP] = (T(*)[WCP])smem_raw;
     __shared__ int64_t s_ticket;
     const lwk_wave &w = t.w;
     const int tid = threadIdx.x;
     const bool ip = llsrc == dst || detsrc == dst;
     const int64_t rows = t.rows, cols = t.cols, rs = t.rs, cs = t.cs;
     const int64_t ntc = (cols + TW - 1) / TW, ntr = (rows + TH - 1) / TH, per = ntc * ntr;
-    unsigned *const readdone = t.flags + 1;
-    unsigned long long *const stash = (unsigned long long *)t.stash;
+    unsigned *const stashed = t.flags + 1, *const readdone = t.flags + 1 + t.tiles;
+    T *const stash = (T *)t.stash;
 
     int64_t tk = blockIdx.x;
     if (ip) {
@@ -151,97 +92,67 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
         __syncthreads();
         tk = s_ticket;
     }
-    const unsigned tag = IP_TAG0 + (unsigned)tk;
-    const int64_t b = tk / per, rem = tk - b * per;
-    ip_tile<TH, TW> tile;
-    tile.t = tk, tile.ntc = ntc, tile.ti = rem / ntc, tile.tj = rem - tile.ti * ntc;
-    int64_t low[4];
-    tile.lower4(low);
-    const int64_t r0 = tile.ti * TH, c0 = tile.tj * TW;
+    const int64_t b = tk / per, rem = tk - b * per, ti = rem / ntc, tj = rem - ti * ntc;
+    const int64_t r0 = ti * TH, c0 = tj * TW;
     const int64_t off = (b / t.blen[1]) * t.bs[0] + (b % t.blen[1]) * t.bs[1];
     const S *lp = llsrc + off, *dp = detsrc + off;
     S *op = dst + off;
+    const int64_t first = b * per; /* the plane's first ticket: planes do not share samples */
+    const int64_t lo = tk - ntc - 1 > first ? tk - ntc - 1 : first;
 
-    /* 1. the window column of this thread, but for the parts of lower tickets */
-    if (ip && tk >= t.slots) { /* the slot's last tile has been read by its readers */
-        const int64_t x = tk - t.slots, rd[4] = {x + 1, x + ntc - 1, x + ntc, x + ntc + 1};
-        ip_wait4(readdone, rd);
-    }
-    const bool col = tid < WC;
-    const int64_t cm = ip_map(c0 - H + tid, cols, t.mode), ct = cm / TW;
-    T v[NR];
-    if (col) {
+    /* 1. the window, but for the parts of lower tickets */
+    if (ip && tk >= t.slots) ip_wait_range(readdone, tk - t.slots + 1, tk - t.slots + ntc + 1);
+    if (tid < WC) {
+        const int64_t cm = ip_map(c0 - H + tid, cols, t.mode), ct = cm / TW;
+        T v[NR];
 #pragma unroll
         for (int j = 0; j < NR; j++) {
-            const int64_t rm = ip_map(r0 - H + j, rows, t.mode);
+            const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
+            const bool lower = ip && (rt < ti || (rt == ti && ct < tj));
             const S *src = ((rm | cm) & 1) ? dp : lp;
-            v[j] = ip && tile.owner(rm, ct) >= 0 ? (T)0 : lwd_ldg(src + rm * rs + cm * cs);
+            v[j] = lower ? (T)0 : lwd_ldg(src + rm * rs + cm * cs);
         }
+#pragma unroll
+        for (int j = 0; j < NR; j++) win[j][tid] = v[j];
     }
     if (ip) {
-        typedef ip_word<T> WD;
-        /* 2. this tile's bottom rows and right columns to its slot, tagged */
-        unsigned long long *slot = stash + (tk % t.slots) * SLOT;
-        if (tid >= H && tid < H + TW) {
-#pragma unroll
-            for (int h = 0; h < H; h++) WD::put(slot + (h * TW + tid - H) * WD::W, v[TH + h], tag);
-        }
-        if (tid >= TW && tid < TW + H) {
-#pragma unroll
-            for (int y = 0; y < TH; y++) WD::put(slot + (H * TW + y * H + tid - TW) * WD::W, v[H + y], tag);
-        }
-        /* 3. the lower tickets' parts from their slots, once their tags are there:
-         * in batches of independent loads (a thread of the left halo needs a
-         * whole column), each checked and re-read only if not yet written */
-        if (col) {
-            constexpr int NB = 8;
-#pragma unroll
-            for (int j0 = 0; j0 < NR; j0 += NB) {
-                const unsigned long long *pa[NB];
-                unsigned long long x[NB][WD::W];
-                unsigned tg[NB];
-                int own[NB];
-#pragma unroll
-                for (int u = 0; u < NB; u++) {
-                    const int j = j0 + u;
-                    own[u] = -1, pa[u] = stash, tg[u] = 0;
-                    if (j >= NR) continue;
-                    const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
-                    const int o = tile.owner(rm, ct);
-                    own[u] = o;
-                    if (o < 0 || o > 3) continue;
-                    const unsigned long long *os = stash + (low[o] % t.slots) * SLOT;
-                    const int64_t br = rm - (rt + 1) * TH + H, rc = cm - (ct + 1) * TW + H;
-                    if (br >= 0) pa[u] = os + (br * TW + (cm - ct * TW)) * WD::W;
-                    else if (rc >= 0) pa[u] = os + (H * TW + (rm - rt * TH) * H + rc) * WD::W;
-                    else own[u] = 4;
-                    tg[u] = IP_TAG0 + (unsigned)low[o];
-                }
-#pragma unroll
-                for (int u = 0; u < NB; u++)
-#pragma unroll
-                    for (int i = 0; i < WD::W; i++) x[u][i] = own[u] >= 0 && own[u] < 4 ? WD::ld(pa[u] + i) : 0ull;
-#pragma unroll
-                for (int u = 0; u < NB; u++) {
-                    if (j0 + u >= NR || own[u] < 0) continue;
-                    v[j0 + u] = own[u] < 4 ? WD::value(x[u], pa[u], tg[u]) : (T)0; /* 4: feeds no stored output */
-                }
+        __syncthreads();
+        /* 2. this tile's bottom rows and right columns to its slot */
+        T *slot = stash + (tk % t.slots) * SLOT;
+        for (int x = tid; x < H * TW; x += blockDim.x) slot[x] = win[TH + x / TW][H + x % TW];
+        for (int x = tid; x < TH * H; x += blockDim.x) slot[H * TW + x] = win[H + x / H][TW + x % H];
+        ip_raise(stashed + tk);
+        /* 3. the lower tickets' parts from their slots */
+        ip_wait_range(stashed, lo, tk - 1);
+        if (tid < WC) {
+            const int64_t cm = ip_map(c0 - H + tid, cols, t.mode), ct = cm / TW;
+            for (int j = 0; j < NR; j++) {
+                const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
+                if (!(rt < ti || (rt == ti && ct < tj))) continue;
+                const T *os = stash + ((first + rt * ntc + ct) % t.slots) * SLOT;
+                const int64_t br = rm - (rt + 1) * TH + H, rc = cm - (ct + 1) * TW + H;
+                T x = 0; /* a sample no stored output reaches */
+                if (br >= 0) x = __ldcg(os + br * TW + (cm - ct * TW));
+                else if (rc >= 0) x = __ldcg(os + H * TW + (rm - rt * TH) * H + rc);
+                win[j][tid] = x;
             }
         }
+        ip_raise(readdone + tk);
     }
+    __syncthreads();
 
     /* 4. lift */
     if (!HV) {
-        if (col) {
+        if (tid < WC) {
+            T v[NR];
+#pragma unroll
+            for (int j = 0; j < NR; j++) v[j] = win[j][tid];
             reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
 #pragma unroll
-            for (int j = 0; j < TH; j++) win[j][tid] = v[H + j];
+            for (int j = 0; j < TH; j++) win[H + j][tid] = v[H + j];
         }
         __syncthreads();
-        if (ip) { /* every load has delivered: the lower tiles may now be overwritten by their right and lower neighbours */
-            if (tid == 0) *(volatile unsigned *)(readdone + tk) = tag;
-            ip_wait4(readdone, low);
-        }
+        if (ip) ip_wait_range(readdone, lo, tk - 1);
         const int rp = blockDim.x / SEGS;
         const bool vec = cs == 1 && (rs % 4) == 0 && (t.bs[0] % 4) == 0 && (t.bs[1] % 4) == 0 &&
                          ((uintptr_t)dst % (4 * sizeof(S))) == 0;
@@ -253,7 +164,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
                 if (r >= rows) break;
                 T u[NU];
 #pragma unroll
-                for (int i = 0; i < NU; i++) u[i] = win[rr][seg * K + i];
+                for (int i = 0; i < NU; i++) u[i] = win[H + rr][seg * K + i];
                 reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
                 S *o = op + r * rs + cb * cs;
                 if (vec && cb + K <= cols) {
@@ -267,12 +178,6 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             }
         }
     } else {
-        if (col) {
-#pragma unroll
-            for (int j = 0; j < NR; j++) win[j][tid] = v[j];
-        }
-        __syncthreads();
-        if (ip && tid == 0) *(volatile unsigned *)(readdone + tk) = tag; /* every load has delivered */
         const int rp = blockDim.x / SEGS;
         for (int j0 = 0; j0 < NR; j0 += rp) {
             const int j = j0 + tid / SEGS, seg = tid % SEGS;
@@ -290,12 +195,13 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             }
             __syncthreads();
         }
+        T v[NR];
         if (tid < TW) {
 #pragma unroll
             for (int j = 0; j < NR; j++) v[j] = win[j][H + tid];
             reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
         }
-        if (ip) ip_wait4(readdone, low);
+        if (ip) ip_wait_range(readdone, lo, tk - 1);
         if (tid < TW && c0 + tid < cols) {
 #pragma unroll
             for (int j = 0; j < TH; j++)
@@ -313,7 +219,7 @@ static cudaError_t ip_launch(const lwk_tile2d_ip *t, const void *ll, const void 
     typedef ip_cfg<T> C;
     constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = (WC + 3) & ~3;
     const int threads = (WC + 31) & ~31;
-    const size_t smem = (size_t)(HV ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
+    const size_t smem = (size_t)(C::TH + 2 * H) * WCP * sizeof(T);
     void (*k)(lwk_tile2d_ip, const S *, const S *, S *) = tile_ip<S, W, INV, HV>;
     static const cudaError_t attr = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (attr != cudaSuccess) return attr;
@@ -357,7 +263,7 @@ extern "C" void lwk_tile2d_ip_dims(int dtype, int wave_id, int *tw, int *th, int
     const int dbl = dtype == LWK_F64;
     *tw = dbl ? (int)ip_cfg<double>::TW : (int)ip_cfg<float>::TW;
     *th = ip_cfg<float>::TH;
-    *csize = dbl ? 16 : 8; /* a stash element: 32-bit words, each with its tag */
+    *csize = dbl ? 8 : 4;
     *halo = 0;
     lwc_dispatch(wave_id, [&](auto wc) -> cudaError_t {
         *halo = sh_halo(decltype(wc)::value);

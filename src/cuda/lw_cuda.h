@@ -139,17 +139,16 @@ cudaError_t lwk_tile2d_inverse(int dtype, const lwk_tile2d *t, lwk_plane sll, lw
  * coefficient lands where its sample was.  LL positions (even row and column)
  * are read from ll, the others from det; when either is dst the kernel runs
  * in place (tiles in ticket order, halo originals through a ring of `slots`
- * stash slots of halo * (tw + th) elements; flags: a counter and a flag a
- * tile; the stash and the flags zeroed before every in-place launch).
- * lwk_tile2d_ip_dims: the tile (tw x th), the halo and the bytes of a stash
- * element. */
+ * stash slots of halo * (tw + th) compute-type elements; flags: a counter and
+ * two flags a tile, zeroed before every launch).  lwk_tile2d_ip_dims: the
+ * tile (tw x th), the halo and the compute type's size. */
 typedef struct lwk_tile2d_ip {
     lwk_wave w;
     int64_t rows, cols, rs, cs;
     int64_t blen[2], bs[2]; /* batch dims (1 if unused) and strides */
     int mode;
     int64_t tiles, slots; /* tiles of all planes; slots > tiles a row + 1 */
-    unsigned *flags;      /* 1 + tiles */
+    unsigned *flags;      /* 1 + 2 * tiles */
     void *stash;
 } lwk_tile2d_ip;
 

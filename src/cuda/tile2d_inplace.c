@@ -85,7 +85,7 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     dims_of(s, &d);
     const int64_t ntc = (g->len[0][1] + d.tw - 1) / d.tw, tiles = tiles_of(p, &d, 0, s->nbatch);
     const size_t slot = (size_t)d.halo * (size_t)(d.tw + d.th) * d.csize;
-    const size_t flags = ((size_t)(1 + tiles) * sizeof(unsigned) + 255) & ~(size_t)255;
+    const size_t flags = ((size_t)(1 + 2 * tiles) * sizeof(unsigned) + 255) & ~(size_t)255;
     const size_t budget = s->bytes >= ((size_t)100 << 20) ? s->bytes / IP_BUDGET_DIV : IP_BUDGET_SMALL;
     const size_t fixed = flags + (size_t)z->nlead * sizeof(int32_t);
     if (fixed >= budget) return 0;
@@ -108,7 +108,7 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     ip_sizes z;
-    s->ip2d = 0;
+    s->ip2d = 0, s->ip2d_bytes = 0;
     if (!sizes_of(p, s, &z)) return LW_OK;
     s->ip2d_slots = z.slots, s->ip2d_flag_off = z.flag_off, s->ip2d_bytes = z.bytes;
     memcpy(s->ip2d_lead_off, z.lead_off, sizeof z.lead_off);
@@ -130,7 +130,11 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
         free(h);
         LW_TRY(st);
     }
-    s->ip2d = 1;
+    /* in-place calls take it (tuning inplace: auto where its device memory,
+     * in the allocator's 2 MiB units, stays within 1% of the array; tiles
+     * always; lean and copy never) */
+    const size_t pages = (z.bytes + ((size_t)2 << 20) - 1) & ~(((size_t)2 << 20) - 1);
+    s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100);
     return LW_OK;
 }
 
@@ -160,8 +164,8 @@ static void level_of(const lw_plan *p, const lw_cuda_sched *s, const ip_geo *d, 
 static lw_status lift(const lw_cuda_sched *s, int inverse, lwk_tile2d_ip *t, const void *ll, const void *det,
                       void *dst, cudaStream_t st)
 {
-    if (ll == dst || det == dst) /* no tag left from an earlier launch */
-        CK(cudaMemsetAsync(t->stash, 0, s->ip2d_bytes, st), "cudaMemsetAsync (in-place workspace)");
+    if (ll == dst || det == dst)
+        CK(cudaMemsetAsync(t->flags, 0, (size_t)(1 + 2 * t->tiles) * sizeof(unsigned), st), "cudaMemsetAsync (tile flags)");
     CK(lwk_tile2d_ip_run(s->dtype, inverse, t, ll, det, dst, st), "cuda in-place tile kernel launch");
     return LW_OK;
 }

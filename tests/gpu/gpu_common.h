@@ -28,6 +28,7 @@ typedef struct gcase {
     lw_direction dir;
     int devptr, inplace, generic;
     const char *scheme; /* cuda scheme (overrides generic) */
+    const char *tuning; /* cuda plan tuning string */
 } gcase;
 
 static cudaStream_t g_stream;
@@ -85,6 +86,7 @@ static lw_status make(lw_plan **p, const gcase *c, int levels, lw_backend b)
     if (b == LW_BACKEND_CUDA) {
         cfg.flags = c->devptr ? LW_FLAG_DEVICE_POINTERS : 0;
         cfg.scheme = c->scheme ? c->scheme : (c->generic ? "generic" : NULL);
+        cfg.tuning = c->tuning;
     }
     return lw_plan_create(p, &cfg);
 }
