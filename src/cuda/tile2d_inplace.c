@@ -113,6 +113,14 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     s->ip2d_slots = z.slots, s->ip2d_flag_off = z.flag_off, s->ip2d_bytes = z.bytes;
     memcpy(s->ip2d_lead_off, z.lead_off, sizeof z.lead_off);
     memcpy(s->ip2d_lead_n, z.lead_n, sizeof z.lead_n);
+    /* in-place calls take it (tuning inplace: auto where its device memory,
+     * the leaders included, in the allocator's 2 MiB units, stays within 1%
+     * of the array; tiles always; lean and copy never); only they need the
+     * row-cycle leaders */
+    const size_t unit = (size_t)2 << 20, lead = (size_t)z.nlead * sizeof(int32_t);
+    const size_t pages = (z.bytes + lead + unit - 1) / unit * unit;
+    s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100);
+    if (!s->ip2d) return LW_OK;
     if (z.nlead) {
         int32_t *h = malloc((size_t)z.nlead * sizeof *h);
         if (!h) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %lld cycle leaders", (long long)z.nlead);
@@ -130,11 +138,6 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
         free(h);
         LW_TRY(st);
     }
-    /* in-place calls take it (tuning inplace: auto where its device memory,
-     * in the allocator's 2 MiB units, stays within 1% of the array; tiles
-     * always; lean and copy never) */
-    const size_t pages = (z.bytes + ((size_t)2 << 20) - 1) & ~(((size_t)2 << 20) - 1);
-    s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100);
     return LW_OK;
 }
 
