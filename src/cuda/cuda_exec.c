@@ -171,7 +171,8 @@ static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
 /* the engines that read neighbours another block writes: in place they run
- * the generic path, or (tuning inplace=copy) themselves into a scratch copy */
+ * the in-place tile kernel (2-D, s->ip2d), the generic path, or (tuning
+ * inplace=copy) themselves into a scratch copy */
 static int is_fused(int engine) { return engine == LWE_TILE2D || engine == LWE_TILE3D || engine == LWE_FUSED3D; }
 static size_t octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
@@ -259,7 +260,7 @@ typedef struct engine_rec {
     int by_default; /* "auto" takes it when it applies */
     int (*applies)(const lw_plan *p, const lw_cuda_sched *s);
     void (*workspace)(const lw_plan *p, lw_cuda_sched *s);
-    lw_status (*run)(run_ctx *r, void *scratch); /* out of place; in place runs the generic path */
+    lw_status (*run)(run_ctx *r, void *scratch); /* out of place (fused ones; in place: lw_cuda_run) */
     const char *about;
 } engine_rec;
 
