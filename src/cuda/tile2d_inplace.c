@@ -7,8 +7,8 @@
  *     lifted in place on its corner region, then its rows moved along the
  *     cycles of the row permutation with their columns reordered on the way
  *     (k_rowcycle.cu); the inverse reorders back first, coarsest level first.
- * Workspace: the kernel's stash ring and flags, at most IP_BUDGET of the
- * array, and the cycle leaders of each level's rows. */
+ * Workspace: the kernel's stash ring and flags, at most 0.5% of the array
+ * (512 KiB below 100 MiB), and the cycle leaders of each level's rows. */
 #include "cuda_exec.h"
 #include "core/cycles.h"
 #include "core/line_geom.h"
