@@ -7,14 +7,14 @@
  * Pinned host memory (cudaMallocHost, or registered) goes straight through
  * the copy engines.  Pageable memory goes through a stager: a ring of pinned
  * buffers, each reused only once the copy it fed (or that filled it) has
- * finished (an event per buffer); several host threads memcpy between the
- * user's buffer and the ring while the copy engines move the previous
- * chunks.  Or, by the plan's tuning, the user's buffer is registered
+ * finished (an event per buffer); a pool of host threads, each taking whole
+ * chunks, memcpys between the user's buffer and the rings while the copy
+ * engines move other chunks.  Or, by the plan's tuning, the user's buffer is registered
  * (cudaHostRegister) for the call and moved like pinned memory.
  *
  * staging_sched.c: the chunk schedule (pure C, unit-tested on the CPU);
- * staging.c: the ring, the copy threads and the copies;
- * host_pin.c: which host ranges are pinned, registered by whom. */
+ * staging_ring.c: the rings, the copy threads and the copies;
+ * staging_pin.c: which host ranges are pinned, registered by whom. */
 #ifndef LW_STAGING_H
 #define LW_STAGING_H
 
@@ -51,23 +51,16 @@ size_t lw_chunk_bytes(const lw_chunk *c);
  * and chunk i of them (in order: planes, rows, bytes).  An empty box has 0. */
 int64_t lw_chunk_count(const lw_box *b, size_t limit);
 void lw_chunk_at(const lw_box *b, size_t limit, int64_t i, lw_chunk *c);
-/* Part k of `parts` of a chunk, for the copy threads: a range of its rows
- * (row r of the chunk is plane z0 + r / ny, row y0 + r % ny), or, for a chunk
- * of one row, a 64-byte aligned range of its bytes.  Parts may be empty
- * (rows == 0 or nx == 0). */
-typedef struct lw_chunk_part {
-    int64_t r0, rows; /* rows of the chunk, linear */
-    size_t x0, nx;    /* bytes of each row, relative to the chunk's x0 */
-} lw_chunk_part;
-void lw_chunk_part_at(const lw_chunk *c, int k, int parts, lw_chunk_part *p);
-/* Byte offsets of row r of a chunk (linear, as in lw_chunk_part) on the host
- * and on the device side of the box; in the compact ring buffer it is at
- * r * c->nx. */
+/* Byte offsets of row r of a chunk (rows linear: row r is plane z0 + r / ny,
+ * row y0 + r % ny) on the host and on the device side of the box; in the
+ * compact ring buffer it is at r * c->nx. */
 size_t lw_chunk_row_host(const lw_box *b, const lw_chunk *c, int64_t r);
 size_t lw_chunk_row_dev(const lw_box *b, const lw_chunk *c, int64_t r);
-/* How many copy threads a chunk of `bytes` deserves (1 .. threads): each at
- * least min_per_thread bytes, so that small chunks skip the hand-off. */
-int lw_copy_threads_for(size_t bytes, int threads, size_t min_per_thread);
+/* Copy a chunk between the host side of its box (host: the box's first
+ * byte) and a compact buffer (row r at r * c->nx): to_buf 1 host -> buffer,
+ * 0 buffer -> host.  One memcpy where the chunk's rows are contiguous on the
+ * host. */
+void lw_chunk_copy(const lw_box *b, const lw_chunk *c, char *host, char *buf, int to_buf);
 
 /* 3-D volumes in slabs of planes along axis 0 (staging_slabs.c): slab k
  * computes output planes [z0, z1) (its core) from input planes [e0, e1),
@@ -104,6 +97,9 @@ typedef struct lw_stage_cfg {
  * them, at least 2), so that small plans pin little memory. */
 void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64_t threads, int pageable,
                           int64_t register_min_mb, int cores, size_t bytes);
+/* The chunk size for a transfer of `bytes`: the buffers' size, or less (at
+ * least 256 KiB), so that each copy thread gets a chunk of it. */
+size_t lw_stage_chunk_for(const lw_stage_cfg *c, size_t bytes);
 /* 1: register a pageable buffer of `bytes` for the call; 0: stage it. */
 int lw_stage_use_register(const lw_stage_cfg *c, size_t bytes);
 

@@ -1,122 +1,198 @@
-/* The stager (staging_ring.h): pageable host memory through a ring of pinned
- * buffers.
+/* The stager (staging_ring.h): pageable host memory through rings of pinned
+ * buffers, copied by a pool of threads that each take whole chunks.
  *
- * Two rings of cfg.nbuf buffers: one for uploads, one for downloads, so that
- * an upload never waits for a download that waits for a kernel.
- * Upload of a chunk: take the next buffer of the upload ring (waiting for
- * the copy it last fed), memcpy the chunk into it with the copy threads,
- * enqueue its host-to-device copy, record the buffer's event.  Download of
- * a chunk: take the next buffer of the download ring (copying out the chunk
- * it last received, once its copy finished), enqueue the device-to-host copy
- * into it, record the event and leave it pending; it is copied out when the
- * ring comes round to it again, when lw_stage_drain runs, or earlier when
- * its copy is seen finished.  So the copy threads fill and empty buffers
- * while both copy engines move others, and each buffer is reused only after
- * its copy finished. */
+ * Two rings: one for uploads, one for downloads, so that an upload never
+ * waits for a download that waits for a kernel.
+ * Upload of a box (lw_stage_up): its chunks are published as one batch; each
+ * copy thread (and the caller) takes the next chunk and a free upload
+ * buffer (the one whose copy was enqueued longest ago, waited for), memcpys
+ * the chunk into it, enqueues its host-to-device copy on the caller's
+ * stream and records the buffer's event.  lw_stage_up returns once every
+ * chunk's copy is enqueued, so the caller's next kernel on that stream
+ * follows them.
+ * Download of a box (lw_stage_down): the caller takes the download ring's
+ * buffers in turn (waiting for a buffer still being copied out), enqueues
+ * the device-to-host copies and records the events; the copy threads copy
+ * each buffer out to the user's memory as soon as its copy has finished
+ * (oldest first; one thread at a time waits for the oldest event, the others
+ * take buffers already finished), so that downloads drain while the next
+ * uploads are copied in.  lw_stage_drain waits for all of it.
+ *
+ * Why whole chunks per thread: splitting every chunk among all threads and
+ * joining after each (the stager's first form) moved about 24 GB/s both ways
+ * on a 16-core host whose PCIe link moves 88 GB/s; threads owning chunks,
+ * copying into and out of the rings at once, moved 73 GB/s on the same host
+ * (bench/exp/hostcopy.c, bench/NOTES-matrix.md). */
 #include "staging_ring.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* below this many bytes per thread a chunk's memcpy is not handed off */
-#define MIN_PER_THREAD ((size_t)256 << 10)
-
-enum { SLOT_IDLE = 0, SLOT_UP, SLOT_DOWN };
+enum {
+    SLOT_FREE = 0, /* upload: not being filled; download: nothing pending */
+    SLOT_FILL,     /* upload: a thread copies a chunk into it */
+    SLOT_SETUP,    /* download: the caller is enqueueing its copy */
+    SLOT_PEND,     /* download: copy enqueued, to be copied out */
+    SLOT_OUT,      /* download: a thread waits for it or copies it out */
+};
 
 typedef struct slot {
     void *buf;
     cudaEvent_t ev;
     int state;
+    int used; /* ev recorded at least once */
     /* a pending download: where its chunk goes */
     lw_box box;
     lw_chunk c;
     char *host;
 } slot;
 
-/* one memcpy between a chunk of a host box and a compact ring buffer */
-typedef struct copy_job {
-    const lw_box *box;
-    lw_chunk c;
-    char *host;
-    char *buf;
-    int to_buf; /* 1: host -> buffer (upload), 0: buffer -> host */
-    int parts;
-} copy_job;
+/* the upload in progress: chunks [next, n) of box not yet taken */
+typedef struct up_batch {
+    lw_box box;
+    const char *host;
+    char *dev;
+    cudaStream_t st;
+    size_t limit;
+    int64_t n, next, done;
+} up_batch;
 
 struct lw_stager {
     lw_stage_cfg cfg;
+    int device;
     slot *slots; /* 2 * cfg.nbuf: the upload ring, then the download ring */
-    int next[2];
-    /* copy threads: workers 1 .. cfg.threads-1, the caller is part 0 */
+    int *upfree; /* upload buffers free to fill, oldest recorded first */
+    int up_head, up_count;
+    int next_down; /* the download buffer the caller takes next (the oldest) */
+    up_batch up;
+    int waiter;  /* a thread waits for the oldest pending download's event */
+    int cancel;  /* lw_stage_abort: pending downloads are dropped */
+    cudaError_t err;
+    const char *err_what;
     pthread_t *th;
-    int nth;
+    int nth, quit;
     pthread_mutex_t mu;
-    pthread_cond_t go, done;
-    unsigned long gen;
-    int left, quit;
-    copy_job job;
+    pthread_cond_t work;  /* copy threads wait for work */
+    pthread_cond_t state; /* callers wait for a batch, a buffer, the drain */
 };
 
-typedef struct worker_arg {
-    lw_stager *s;
-    int k;
-} worker_arg;
-
-static void copy_part(const copy_job *j, int k)
+static void wake(lw_stager *s)
 {
-    lw_chunk_part p;
-    lw_chunk_part_at(&j->c, k, j->parts, &p);
-    const lw_box *b = j->box;
-    const lw_chunk *c = &j->c;
-    for (int64_t r = p.r0; r < p.r0 + p.rows && p.nx; r++) {
-        char *h = j->host + lw_chunk_row_host(b, c, r) + p.x0;
-        char *s = j->buf + (size_t)r * c->nx + p.x0;
-        if (j->to_buf) memcpy(s, h, p.nx);
-        else memcpy(h, s, p.nx);
+    pthread_cond_broadcast(&s->work);
+    pthread_cond_broadcast(&s->state);
+}
+
+static void note_err(lw_stager *s, cudaError_t e, const char *what)
+{
+    if (e != cudaSuccess && s->err == cudaSuccess) s->err = e, s->err_what = what;
+}
+
+/* device place of a chunk, and its copy to or from a compact ring buffer */
+static cudaError_t chunk_dma(const lw_box *b, const lw_chunk *c, void *buf, const void *dev, int up, cudaStream_t st)
+{
+    size_t bp = c->nx, bpl = c->nx * (size_t)c->ny;
+    char *d = (char *)dev + lw_chunk_row_dev(b, c, 0);
+    if (up) return lw_copy_box(d, b->dpitch, b->dplane, buf, bp, bpl, c->nx, c->ny, c->nz, cudaMemcpyHostToDevice, st);
+    return lw_copy_box(buf, bp, bpl, d, b->dpitch, b->dplane, c->nx, c->ny, c->nz, cudaMemcpyDeviceToHost, st);
+}
+
+/* Upload one chunk of the batch (lock held on entry and on return). */
+static void do_up(lw_stager *s)
+{
+    int k = s->upfree[s->up_head];
+    s->up_head = (s->up_head + 1) % s->cfg.nbuf, s->up_count--;
+    slot *x = &s->slots[k];
+    x->state = SLOT_FILL;
+    const up_batch u = s->up;
+    const int64_t i = s->up.next++;
+    const int used = x->used;
+    pthread_mutex_unlock(&s->mu);
+    cudaError_t e = used ? cudaEventSynchronize(x->ev) : cudaSuccess;
+    const char *what = "staged upload (a ring buffer's previous copy)";
+    lw_chunk c;
+    lw_chunk_at(&u.box, u.limit, i, &c);
+    if (e == cudaSuccess) {
+        lw_chunk_copy(&u.box, &c, (char *)u.host, x->buf, 1);
+        e = chunk_dma(&u.box, &c, x->buf, u.dev, 1, u.st), what = "cudaMemcpyAsync (staged, host to device)";
     }
+    if (e == cudaSuccess) e = cudaEventRecord(x->ev, u.st), what = "cudaEventRecord (staged upload)";
+    pthread_mutex_lock(&s->mu);
+    note_err(s, e, what);
+    x->used = 1, x->state = SLOT_FREE;
+    s->upfree[(s->up_head + s->up_count) % s->cfg.nbuf] = k, s->up_count++;
+    s->up.done++;
+    wake(s);
+}
+
+/* Copy out a pending download: its copy finished with status e, or (wait)
+ * wait for it as the one waiter (lock held on entry and on return). */
+static void do_out(lw_stager *s, slot *x, int wait, cudaError_t e)
+{
+    x->state = SLOT_OUT;
+    if (wait) s->waiter = 1;
+    const int cancel = s->cancel;
+    pthread_mutex_unlock(&s->mu);
+    if (wait) e = cudaEventSynchronize(x->ev);
+    if (wait) { /* the ones behind it have likely finished too: let the others look */
+        pthread_mutex_lock(&s->mu);
+        s->waiter = 0;
+        pthread_cond_broadcast(&s->work);
+        pthread_mutex_unlock(&s->mu);
+    }
+    if (e == cudaSuccess && !cancel) lw_chunk_copy(&x->box, &x->c, x->host, x->buf, 0);
+    pthread_mutex_lock(&s->mu);
+    note_err(s, e, "transform or staged download");
+    x->state = SLOT_FREE;
+    wake(s);
+}
+
+/* One piece of work, if there is one (lock held): the upload batch's next
+ * chunk first (the caller waits for it), then a download whose copy has
+ * finished, then (wait_event) waiting for the oldest pending download.
+ * ups_only: the caller inside lw_stage_up. 1 if work was done. */
+static int step(lw_stager *s, int wait_event, int ups_only)
+{
+    if (s->up.next < s->up.n && s->up_count > 0) {
+        do_up(s);
+        return 1;
+    }
+    if (ups_only) return 0;
+    slot *ring = s->slots + s->cfg.nbuf, *oldest = NULL;
+    for (int i = 0; i < s->cfg.nbuf; i++) {
+        slot *x = &ring[(s->next_down + i) % s->cfg.nbuf];
+        if (x->state != SLOT_PEND) continue;
+        cudaError_t e = cudaEventQuery(x->ev);
+        if (e == cudaErrorNotReady) {
+            cudaGetLastError();
+            if (!oldest) oldest = x;
+            break; /* copies on a stream finish in order: later ones rarely did */
+        }
+        do_out(s, x, 0, e); /* finished, or failed */
+        return 1;
+    }
+    if (oldest && wait_event && !s->waiter) {
+        do_out(s, oldest, 1, cudaSuccess);
+        return 1;
+    }
+    return 0;
 }
 
 static void *worker(void *arg)
 {
-    worker_arg *wa = arg;
-    lw_stager *s = wa->s;
-    const int k = wa->k;
-    free(wa);
-    unsigned long seen = 0;
+    lw_stager *s = arg;
+    cudaSetDevice(s->device);
     pthread_mutex_lock(&s->mu);
-    for (;;) {
-        while (s->gen == seen && !s->quit) pthread_cond_wait(&s->go, &s->mu);
-        if (s->quit) break;
-        seen = s->gen;
-        copy_job j = s->job;
-        pthread_mutex_unlock(&s->mu);
-        if (k < j.parts) copy_part(&j, k);
-        pthread_mutex_lock(&s->mu);
-        if (--s->left == 0) pthread_cond_signal(&s->done);
-    }
+    while (!s->quit)
+        if (!step(s, 1, 0)) pthread_cond_wait(&s->work, &s->mu);
     pthread_mutex_unlock(&s->mu);
     return NULL;
 }
 
-/* the memcpy of one chunk, shared by the copy threads */
-static void run_copy(lw_stager *s, copy_job *j)
+/* the first failure since the last drain or abort, as a status (lock held) */
+static lw_status err_status(lw_stager *s)
 {
-    j->parts = lw_copy_threads_for(lw_chunk_bytes(&j->c), s->nth + 1, MIN_PER_THREAD);
-    if (j->parts == 1) {
-        copy_part(j, 0);
-        return;
-    }
-    pthread_mutex_lock(&s->mu);
-    s->job = *j;
-    s->left = s->nth;
-    s->gen++;
-    pthread_cond_broadcast(&s->go);
-    pthread_mutex_unlock(&s->mu);
-    copy_part(j, 0);
-    pthread_mutex_lock(&s->mu);
-    while (s->left > 0) pthread_cond_wait(&s->done, &s->mu);
-    pthread_mutex_unlock(&s->mu);
+    return s->err == cudaSuccess ? LW_OK : lw_cuda_check(s->err, s->err_what);
 }
 
 const lw_stage_cfg *lw_stager_cfg(const lw_stager *s) { return &s->cfg; }
@@ -127,14 +203,14 @@ void lw_stager_free(lw_stager *s)
     if (s->th) {
         pthread_mutex_lock(&s->mu);
         s->quit = 1;
-        pthread_cond_broadcast(&s->go);
+        pthread_cond_broadcast(&s->work);
         pthread_mutex_unlock(&s->mu);
         for (int i = 0; i < s->nth; i++) pthread_join(s->th[i], NULL);
         free(s->th);
     }
     pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->go);
-    pthread_cond_destroy(&s->done);
+    pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->state);
     if (s->slots)
         for (int i = 0; i < 2 * s->cfg.nbuf; i++) {
             if (s->slots[i].ev) {
@@ -145,6 +221,7 @@ void lw_stager_free(lw_stager *s)
         }
     cudaGetLastError();
     free(s->slots);
+    free(s->upfree);
     free(s);
 }
 
@@ -154,28 +231,26 @@ lw_status lw_stager_new(const lw_stage_cfg *cfg, lw_stager **out)
     lw_stager *s = calloc(1, sizeof *s);
     if (!s) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate a stager");
     s->cfg = *cfg;
+    if (s->cfg.threads < 1) s->cfg.threads = 1;
     pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->go, NULL);
-    pthread_cond_init(&s->done, NULL);
+    pthread_cond_init(&s->work, NULL);
+    pthread_cond_init(&s->state, NULL);
+    lw_status st = lw_cuda_check(cudaGetDevice(&s->device), "cudaGetDevice");
     s->slots = calloc(2 * (size_t)cfg->nbuf, sizeof *s->slots);
-    lw_status st = s->slots ? LW_OK : lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the staging ring");
+    s->upfree = calloc((size_t)cfg->nbuf, sizeof *s->upfree);
+    if (st == LW_OK && (!s->slots || !s->upfree)) st = lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the staging ring");
     for (int i = 0; i < 2 * cfg->nbuf && st == LW_OK; i++) {
         st = lw_cuda_check(cudaMallocHost(&s->slots[i].buf, cfg->chunk), "cudaMallocHost (staging ring)");
         if (st == LW_OK)
             st = lw_cuda_check(cudaEventCreateWithFlags(&s->slots[i].ev, cudaEventDisableTiming), "cudaEventCreate");
     }
-    if (st == LW_OK && cfg->threads > 1) {
-        s->th = calloc((size_t)cfg->threads - 1, sizeof *s->th);
+    for (int i = 0; st == LW_OK && i < cfg->nbuf; i++) s->upfree[i] = i;
+    s->up_count = st == LW_OK ? cfg->nbuf : 0;
+    if (st == LW_OK && s->cfg.threads > 1) {
+        s->th = calloc((size_t)s->cfg.threads - 1, sizeof *s->th);
         if (!s->th) st = lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the copy threads");
-        for (int i = 0; st == LW_OK && i < cfg->threads - 1; i++) {
-            worker_arg *wa = malloc(sizeof *wa);
-            if (!wa) {
-                st = lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the copy threads");
-                break;
-            }
-            wa->s = s, wa->k = i + 1;
-            if (pthread_create(&s->th[i], NULL, worker, wa) != 0) {
-                free(wa);
+        for (int i = 0; st == LW_OK && i < s->cfg.threads - 1; i++) {
+            if (pthread_create(&s->th[i], NULL, worker, s) != 0) {
                 st = lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot start a staging copy thread");
                 break;
             }
@@ -218,56 +293,6 @@ cudaError_t lw_copy_box(void *dst, size_t dpitch, size_t dplane, const void *src
     return cudaSuccess;
 }
 
-/* device place of a chunk, and its copy to or from a compact ring buffer */
-static cudaError_t chunk_dma(const lw_box *b, const lw_chunk *c, void *buf, const void *dev, int up, cudaStream_t st)
-{
-    size_t bp = c->nx, bpl = c->nx * (size_t)c->ny;
-    char *d = (char *)dev + lw_chunk_row_dev(b, c, 0);
-    if (up) return lw_copy_box(d, b->dpitch, b->dplane, buf, bp, bpl, c->nx, c->ny, c->nz, cudaMemcpyHostToDevice, st);
-    return lw_copy_box(buf, bp, bpl, d, b->dpitch, b->dplane, c->nx, c->ny, c->nz, cudaMemcpyDeviceToHost, st);
-}
-
-/* finish what a slot holds: wait for its copy; a download is copied out */
-static lw_status settle(lw_stager *s, slot *x)
-{
-    if (x->state == SLOT_IDLE) return LW_OK;
-    CK(cudaEventSynchronize(x->ev), "transform or staged copy");
-    if (x->state == SLOT_DOWN) {
-        copy_job j = {&x->box, x->c, x->host, x->buf, 0, 1};
-        run_copy(s, &j);
-    }
-    x->state = SLOT_IDLE;
-    return LW_OK;
-}
-
-/* copy out the downloads whose copies have finished, oldest first, without waiting */
-static lw_status settle_ready(lw_stager *s)
-{
-    slot *ring = s->slots + s->cfg.nbuf;
-    for (int i = 0; i < s->cfg.nbuf; i++) {
-        slot *x = &ring[(s->next[1] + i) % s->cfg.nbuf];
-        if (x->state != SLOT_DOWN) continue;
-        cudaError_t e = cudaEventQuery(x->ev);
-        if (e == cudaErrorNotReady) {
-            cudaGetLastError();
-            break;
-        }
-        LW_TRY(settle(s, x));
-    }
-    return LW_OK;
-}
-
-/* the next buffer of ring r (0 upload, 1 download), free */
-static lw_status take(lw_stager *s, int r, slot **out)
-{
-    LW_TRY(settle_ready(s));
-    slot *x = &s->slots[r * s->cfg.nbuf + s->next[r]];
-    s->next[r] = (s->next[r] + 1) % s->cfg.nbuf;
-    LW_TRY(settle(s, x));
-    *out = x;
-    return LW_OK;
-}
-
 /* direct == LW_STAGE_DEVICE: both sides on the device; nothing to do when they are the same place */
 static int same_place(const lw_box *b, const void *to, size_t tp, size_t tpl, const void *from, size_t fp, size_t fpl)
 {
@@ -284,18 +309,19 @@ lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev
            "cudaMemcpyAsync (host to device)");
         return LW_OK;
     }
-    int64_t n = lw_chunk_count(b, s->cfg.chunk);
-    for (int64_t i = 0; i < n; i++) {
-        slot *x;
-        LW_TRY(take(s, 0, &x));
-        copy_job j = {b, {0, 0, 0, 0, 0, 0}, (char *)host, x->buf, 1, 1};
-        lw_chunk_at(b, s->cfg.chunk, i, &j.c);
-        run_copy(s, &j);
-        CK(chunk_dma(b, &j.c, x->buf, dev, 1, st), "cudaMemcpyAsync (staged, host to device)");
-        CK(cudaEventRecord(x->ev, st), "cudaEventRecord");
-        x->state = SLOT_UP;
-    }
-    return LW_OK;
+    const size_t limit = lw_stage_chunk_for(&s->cfg, lw_box_bytes(b));
+    const int64_t n = lw_chunk_count(b, limit);
+    if (n == 0) return LW_OK;
+    pthread_mutex_lock(&s->mu);
+    s->up.box = *b, s->up.host = host, s->up.dev = dev, s->up.st = st, s->up.limit = limit;
+    s->up.n = n, s->up.next = 0, s->up.done = 0;
+    pthread_cond_broadcast(&s->work);
+    while (s->up.done < s->up.n) /* the caller copies chunks too */
+        if (!step(s, 0, 1)) pthread_cond_wait(&s->state, &s->mu);
+    s->up.n = s->up.next = s->up.done = 0;
+    lw_status r = err_status(s);
+    pthread_mutex_unlock(&s->mu);
+    return r;
 }
 
 lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *dev, int direct, cudaStream_t st)
@@ -308,32 +334,66 @@ lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *d
            "cudaMemcpyAsync (device to host)");
         return LW_OK;
     }
-    int64_t n = lw_chunk_count(b, s->cfg.chunk);
-    for (int64_t i = 0; i < n; i++) {
-        slot *x;
-        LW_TRY(take(s, 1, &x));
-        lw_chunk_at(b, s->cfg.chunk, i, &x->c);
-        CK(chunk_dma(b, &x->c, x->buf, dev, 0, st), "cudaMemcpyAsync (staged, device to host)");
-        CK(cudaEventRecord(x->ev, st), "cudaEventRecord");
-        x->box = *b, x->host = host, x->state = SLOT_DOWN;
+    const size_t limit = lw_stage_chunk_for(&s->cfg, lw_box_bytes(b));
+    const int64_t n = lw_chunk_count(b, limit);
+    slot *ring = s->slots + s->cfg.nbuf;
+    lw_status r = LW_OK;
+    pthread_mutex_lock(&s->mu);
+    for (int64_t i = 0; i < n && r == LW_OK; i++) {
+        slot *x = &ring[s->next_down];
+        while (x->state != SLOT_FREE) /* still being copied out: help */
+            if (!step(s, 1, 0)) pthread_cond_wait(&s->state, &s->mu);
+        r = err_status(s);
+        if (r != LW_OK) break;
+        s->next_down = (s->next_down + 1) % s->cfg.nbuf;
+        x->state = SLOT_SETUP;
+        x->box = *b, x->host = host;
+        lw_chunk_at(b, limit, i, &x->c);
+        pthread_mutex_unlock(&s->mu);
+        cudaError_t e = chunk_dma(b, &x->c, x->buf, dev, 0, st);
+        const char *what = "cudaMemcpyAsync (staged, device to host)";
+        if (e == cudaSuccess) e = cudaEventRecord(x->ev, st), what = "cudaEventRecord (staged download)";
+        pthread_mutex_lock(&s->mu);
+        if (e == cudaSuccess) {
+            x->used = 1, x->state = SLOT_PEND;
+            pthread_cond_signal(&s->work);
+        } else {
+            x->state = SLOT_FREE;
+            r = lw_cuda_check(e, what);
+        }
     }
-    return LW_OK;
+    pthread_mutex_unlock(&s->mu);
+    return r;
+}
+
+static int downloads_busy(const lw_stager *s)
+{
+    for (int i = 0; i < s->cfg.nbuf; i++)
+        if (s->slots[s->cfg.nbuf + i].state != SLOT_FREE) return 1;
+    return 0;
 }
 
 lw_status lw_stage_drain(lw_stager *s)
 {
-    for (int r = 0; r < 2; r++)
-        for (int i = 0; i < s->cfg.nbuf; i++)
-            LW_TRY(settle(s, &s->slots[r * s->cfg.nbuf + (s->next[r] + i) % s->cfg.nbuf]));
-    return LW_OK;
+    pthread_mutex_lock(&s->mu);
+    while (downloads_busy(s))
+        if (!step(s, 1, 0)) pthread_cond_wait(&s->state, &s->mu);
+    lw_status r = err_status(s);
+    s->err = cudaSuccess;
+    pthread_mutex_unlock(&s->mu);
+    return r;
 }
 
 void lw_stage_abort(lw_stager *s)
 {
-    for (int i = 0; i < 2 * s->cfg.nbuf; i++) {
-        slot *x = &s->slots[i];
-        if (x->state != SLOT_IDLE) cudaEventSynchronize(x->ev);
-        x->state = SLOT_IDLE;
-    }
+    pthread_mutex_lock(&s->mu);
+    s->cancel = 1; /* pending downloads are waited for, not copied out */
+    while (downloads_busy(s))
+        if (!step(s, 1, 0)) pthread_cond_wait(&s->state, &s->mu);
+    s->cancel = 0;
+    s->err = cudaSuccess;
+    pthread_mutex_unlock(&s->mu);
+    for (int i = 0; i < s->cfg.nbuf; i++)
+        if (s->slots[i].used) cudaEventSynchronize(s->slots[i].ev);
     cudaGetLastError();
 }

@@ -4,6 +4,8 @@
  * tests/unit/test_staging_sched.c runs it on the CPU. */
 #include "staging.h"
 
+#include <string.h>
+
 lw_box lw_box_linear(size_t n)
 {
     lw_box b = {n, 1, 1, n, n, n, n};
@@ -69,25 +71,6 @@ void lw_chunk_at(const lw_box *b, size_t limit, int64_t i, lw_chunk *c)
     }
 }
 
-void lw_chunk_part_at(const lw_chunk *c, int k, int parts, lw_chunk_part *p)
-{
-    int64_t rows = c->nz * c->ny;
-    if (parts < 1) parts = 1;
-    if (rows > 1 || parts == 1) {
-        p->r0 = rows * k / parts;
-        p->rows = rows * (k + 1) / parts - p->r0;
-        p->x0 = 0, p->nx = c->nx;
-        return;
-    }
-    /* one row: byte ranges, 64-byte aligned so that threads do not share lines */
-    size_t units = (c->nx + 63) / 64;
-    size_t u0 = units * (size_t)k / (size_t)parts, u1 = units * (size_t)(k + 1) / (size_t)parts;
-    p->r0 = 0, p->rows = rows;
-    p->x0 = u0 * 64 < c->nx ? u0 * 64 : c->nx;
-    size_t x1 = u1 * 64 < c->nx ? u1 * 64 : c->nx;
-    p->nx = x1 - p->x0;
-}
-
 size_t lw_chunk_row_host(const lw_box *b, const lw_chunk *c, int64_t r)
 {
     return (size_t)(c->z0 + r / c->ny) * b->hplane + (size_t)(c->y0 + r % c->ny) * b->hpitch + c->x0;
@@ -98,40 +81,55 @@ size_t lw_chunk_row_dev(const lw_box *b, const lw_chunk *c, int64_t r)
     return (size_t)(c->z0 + r / c->ny) * b->dplane + (size_t)(c->y0 + r % c->ny) * b->dpitch + c->x0;
 }
 
-int lw_copy_threads_for(size_t bytes, int threads, size_t min_per_thread)
+size_t lw_stage_chunk_for(const lw_stage_cfg *c, size_t bytes)
 {
-    if (threads < 1) threads = 1;
-    if (min_per_thread == 0) return threads;
-    size_t t = bytes / min_per_thread;
-    if (t < 1) t = 1;
-    return t < (size_t)threads ? (int)t : threads;
+    const size_t min_chunk = (size_t)256 << 10;
+    size_t t = c->threads > 1 ? (size_t)c->threads : 1, per = (bytes + t - 1) / t;
+    per = (per + 65535) & ~(size_t)65535;
+    if (per < min_chunk) per = min_chunk;
+    return per < c->chunk ? per : c->chunk;
 }
 
 void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64_t threads, int pageable,
                           int64_t register_min_mb, int cores, size_t bytes)
 {
     /* 4 MiB chunks: large enough that a chunk's copy costs far more than its
-     * launch (~10 us at 25 GB/s is 250 KB), small enough that the first
-     * chunk's memcpy delays the pipeline little; 16 per ring hold two row
-     * bands of a 16384-wide float image, so that a band's download never
-     * waits for the previous band's */
+     * launch and its event (~10 us), small enough that the rings of a
+     * 16-core host's threads stay within a server's last-level cache, which
+     * the copy engines read and write too (16 MiB chunks moved 40% less in
+     * bench/exp/hostcopy.c); twice as many buffers per ring as copy threads,
+     * so that every thread has a buffer while the copies of as many more
+     * are in flight */
+    /* every core copies: one memcpy thread moves 8-10 GB/s on its own and
+     * about 4 GB/s once the memory is busy with the copy engines too, and a
+     * PCIe 5 x16 link moves about 88 GB/s both ways at once (the caller's
+     * thread is one of them; it waits for the copies anyway) */
+    c->threads = threads > 0 ? (int)threads : cores < 1 ? 1 : cores > 16 ? 16 : cores;
     c->chunk = (size_t)(stage_kb > 0 ? stage_kb : 4096) << 10;
-    c->nbuf = nbuf > 0 ? (int)nbuf : 16;
+    c->chunk = lw_stage_chunk_for(c, bytes); /* a transfer of fewer chunks than threads: smaller buffers */
+    c->nbuf = nbuf > 0 ? (int)nbuf : 2 * c->threads < 16 ? 16 : 2 * c->threads;
     if (c->nbuf < 2) c->nbuf = 2;
     if (bytes < c->chunk) c->chunk = bytes < 4096 ? 4096 : (bytes + 4095) & ~(size_t)4095;
     size_t need = (bytes + c->chunk - 1) / c->chunk;
     if (need < (size_t)c->nbuf) c->nbuf = need < 2 ? 2 : (int)need;
-    /* one memcpy thread moves roughly 8-12 GB/s: four keep up with one
-     * direction of a PCIe 5 x16 link and eight with both, but never more
-     * than half the cores (the caller's own threads run too) */
-    if (threads > 0) {
-        c->threads = (int)threads;
-    } else {
-        int t = cores / 2;
-        c->threads = t < 1 ? 1 : t > 8 ? 8 : t;
-    }
     c->pageable = pageable;
     c->register_min = register_min_mb > 0 ? (size_t)register_min_mb << 20 : 0;
+}
+
+void lw_chunk_copy(const lw_box *b, const lw_chunk *c, char *host, char *buf, int to_buf)
+{
+    const int64_t rows = c->nz * c->ny;
+    if (b->hpitch == c->nx && (c->nz == 1 || b->hplane == b->hpitch * (size_t)c->ny)) { /* one range */
+        char *h = host + lw_chunk_row_host(b, c, 0);
+        if (to_buf) memcpy(buf, h, c->nx * (size_t)rows);
+        else memcpy(h, buf, c->nx * (size_t)rows);
+        return;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+        char *h = host + lw_chunk_row_host(b, c, r), *x = buf + (size_t)r * c->nx;
+        if (to_buf) memcpy(x, h, c->nx);
+        else memcpy(h, x, c->nx);
+    }
 }
 
 int lw_stage_use_register(const lw_stage_cfg *c, size_t bytes)

@@ -2,8 +2,8 @@
  * on the CPU: for random boxes (pitched rows, planes) and chunk limits, the
  * chunks cover every byte of the box once, in order, each within the limit
  * and of one of the three shapes (whole planes, rows of one plane, a segment
- * of one row); the parts of a chunk given to the copy threads cover it once;
- * and a box moved host -> ring buffer -> device and back through the same
+ * of one row); the stager's chunk copy fills the compact buffer with the
+ * chunk's rows in order; and a box moved host -> ring buffer -> device and back through the same
  * offsets the stager uses arrives intact, untouched bytes between rows
  * included.  Also the staging configuration, the register-or-stage rule,
  * the slab schedule of 3-D volumes and the tuning keys that set them. */
@@ -36,8 +36,9 @@ static lw_box random_box(void)
     return b;
 }
 
-/* host -> compact buffer (by parts) -> device, then device -> buffer -> host */
-static void move_box(const lw_box *b, size_t limit, int parts)
+/* host -> compact buffer -> device, then device -> buffer -> host, by the
+ * stager's own chunk copy */
+static void move_box(const lw_box *b, size_t limit)
 {
     size_t hs = box_span_host(b), ds = box_span_dev(b);
     unsigned char *h = malloc(hs), *d = malloc(ds), *back = malloc(hs), *buf = malloc(limit);
@@ -66,55 +67,41 @@ static void move_box(const lw_box *b, size_t limit, int parts)
                   "chunk %lld follows chunk %lld", (long long)i, (long long)i - 1);
         }
         prev = c;
-        /* upload: the parts fill the compact buffer, then the "DMA" */
+        /* upload: the chunk into the compact buffer, row r at r * nx, then the "DMA" */
         memset(buf, 0, limit);
-        size_t pbytes = 0;
-        for (int k = 0; k < parts; k++) {
-            lw_chunk_part p;
-            lw_chunk_part_at(&c, k, parts, &p);
-            CHECK(p.rows >= 0 && p.x0 + p.nx <= c.nx, "part %d inside its chunk", k);
-            if (c.nz * c.ny == 1 && parts > 1) CHECK(p.x0 % 64 == 0 || p.nx == 0, "row part %d 64-byte aligned", k);
-            for (int64_t r = p.r0; r < p.r0 + p.rows; r++) {
-                size_t ho = lw_chunk_row_host(b, &c, r) + p.x0;
-                memcpy(buf + (size_t)r * c.nx + p.x0, h + ho, p.nx);
-                for (size_t x = 0; x < p.nx; x++) cover[ho + x]++;
-                pbytes += p.nx;
-            }
+        lw_chunk_copy(b, &c, (char *)h, (char *)buf, 1);
+        int inbuf = 1;
+        for (int64_t r = 0; r < c.nz * c.ny; r++) {
+            size_t ho = lw_chunk_row_host(b, &c, r);
+            inbuf &= memcmp(buf + (size_t)r * c.nx, h + ho, c.nx) == 0;
+            for (size_t x = 0; x < c.nx; x++) cover[ho + x]++;
         }
-        CHECK(pbytes == cb, "parts of chunk %lld cover %zu of %zu bytes", (long long)i, pbytes, cb);
+        for (size_t x = cb; x < limit; x++) inbuf &= buf[x] == 0;
+        CHECK(inbuf, "chunk %lld in its buffer, nothing beyond (%zu bytes)", (long long)i, cb);
         for (int64_t r = 0; r < c.nz * c.ny; r++) memcpy(d + lw_chunk_row_dev(b, &c, r), buf + (size_t)r * c.nx, c.nx);
     }
     CHECK(total == lw_box_bytes(b), "chunks hold %zu of %zu bytes", total, lw_box_bytes(b));
-    /* every byte of the box once, nothing between rows */
-    int once = 1;
-    for (int64_t z = 0; z < b->nz; z++)
-        for (int64_t y = 0; y < b->ny; y++)
-            for (size_t x = 0; x < b->row; x++) {
-                size_t o = (size_t)z * b->hplane + (size_t)y * b->hpitch + x;
-                once &= cover[o] == 1;
-                cover[o] = 0;
-            }
-    for (size_t i = 0; i < hs; i++) once &= cover[i] == 0;
-    CHECK(once, "every byte of box row=%zu ny=%lld nz=%lld once (limit %zu, %d parts)", b->row, (long long)b->ny,
-          (long long)b->nz, limit, parts);
     /* download through the same schedule */
     for (int64_t i = 0; i < n; i++) {
         lw_chunk c;
         lw_chunk_at(b, limit, i, &c);
         for (int64_t r = 0; r < c.nz * c.ny; r++) memcpy(buf + (size_t)r * c.nx, d + lw_chunk_row_dev(b, &c, r), c.nx);
-        for (int k = 0; k < parts; k++) {
-            lw_chunk_part p;
-            lw_chunk_part_at(&c, k, parts, &p);
-            for (int64_t r = p.r0; r < p.r0 + p.rows; r++)
-                memcpy(back + lw_chunk_row_host(b, &c, r) + p.x0, buf + (size_t)r * c.nx + p.x0, p.nx);
-        }
+        lw_chunk_copy(b, &c, (char *)back, (char *)buf, 0);
     }
-    int same = 1;
+    /* every byte of the box once, back intact; nothing between rows written */
+    int once = 1, same = 1;
     for (int64_t z = 0; z < b->nz; z++)
         for (int64_t y = 0; y < b->ny; y++) {
             size_t o = (size_t)z * b->hplane + (size_t)y * b->hpitch;
             same &= memcmp(back + o, h + o, b->row) == 0;
+            for (size_t x = 0; x < b->row; x++) {
+                once &= cover[o + x] == 1;
+                cover[o + x] = 0;
+            }
         }
+    for (size_t i = 0; i < hs; i++) once &= cover[i] == 0 && (back[i] == 0 || back[i] == h[i]);
+    CHECK(once, "every byte of box row=%zu ny=%lld nz=%lld once (limit %zu)", b->row, (long long)b->ny,
+          (long long)b->nz, limit);
     CHECK(same, "round trip of box row=%zu ny=%lld nz=%lld (limit %zu)", b->row, (long long)b->ny, (long long)b->nz,
           limit);
     free(h), free(d), free(back), free(buf), free(cover);
@@ -155,7 +142,7 @@ int main(void)
     for (int t = 0; t < 3000; t++) {
         lw_box b = random_box();
         size_t lim = (size_t)lw_rng_range(1, (int64_t)(lw_box_bytes(&b) + 100));
-        move_box(&b, lim, (int)lw_rng_range(1, 9));
+        move_box(&b, lim);
     }
     /* the three cuts on a known box: 4 planes of 3 rows of 100 bytes */
     lw_box b = {100, 3, 4, 128, 512, 100, 300};
@@ -169,22 +156,23 @@ int main(void)
     CHECK(lw_chunk_count(&e, 4096) == 0 && lw_box_bytes(&e) == 0, "an empty box has no chunk");
     lw_box l = lw_box_linear(10000);
     CHECK(lw_chunk_count(&l, 4096) == 3, "10000 linear bytes in 4096-byte chunks: 3");
-    /* copy threads: small chunks stay on the calling thread */
-    CHECK(lw_copy_threads_for(100, 8, 1 << 18) == 1, "100 bytes: 1 thread");
-    CHECK(lw_copy_threads_for((size_t)3 << 18, 8, 1 << 18) == 3, "768 KiB: 3 threads");
-    CHECK(lw_copy_threads_for((size_t)64 << 20, 8, 1 << 18) == 8, "64 MiB: all 8");
     /* configuration: automatic values and the register rule */
     lw_stage_cfg s;
     const size_t G = (size_t)1 << 30;
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, G);
-    CHECK(s.chunk == (size_t)4 << 20 && s.nbuf == 16 && s.threads == 8, "defaults on 16 cores: 4 MiB x 16, 8 threads");
+    CHECK(s.chunk == (size_t)4 << 20 && s.nbuf == 32 && s.threads == 16, "defaults on 16 cores: 4 MiB x 32, 16 threads");
+    CHECK(lw_stage_chunk_for(&s, G) == s.chunk && lw_stage_chunk_for(&s, (size_t)33 << 20) == (size_t)33 << 16 &&
+              lw_stage_chunk_for(&s, 1000) == (size_t)256 << 10,
+          "chunks: the buffer's size, a 16th of a 33 MiB box, 256 KiB at least");
+    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 64, G);
+    CHECK(s.threads == 16 && s.nbuf == 32, "64 cores: 16 copy threads");
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, (size_t)10 << 20);
-    CHECK(s.chunk == (size_t)4 << 20 && s.nbuf == 3, "10 MiB transfers: 3 buffers of 4 MiB");
+    CHECK(s.chunk == (size_t)640 << 10 && s.nbuf == 16, "10 MiB transfers: 16 buffers of 640 KiB");
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, 10000);
     CHECK(s.chunk == 12288 && s.nbuf == 2, "10000-byte transfers: 2 buffers of 12 KiB");
     CHECK(!lw_stage_use_register(&s, (size_t)1 << 30), "auto without register_min_mb stages");
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 2, G);
-    CHECK(s.threads == 1, "2 cores: 1 copy thread");
+    CHECK(s.threads == 2 && s.nbuf == 16, "2 cores: 2 copy threads, 16 buffers");
     lw_stage_cfg_resolve(&s, 64, 1, 3, LW_PAGEABLE_AUTO, 256, 16, G);
     CHECK(s.chunk == 65536 && s.nbuf == 2 && s.threads == 3, "explicit values (1 buffer raised to 2)");
     CHECK(lw_stage_use_register(&s, (size_t)256 << 20) && !lw_stage_use_register(&s, ((size_t)256 << 20) - 1),
