@@ -10,8 +10,9 @@
  * stream and records the buffer's event.  lw_stage_up returns once every
  * chunk's copy is enqueued, so the caller's next kernel on that stream
  * follows them.
- * Download of a box (lw_stage_down): the caller takes the download ring's
- * buffers in turn (waiting for a buffer still being copied out), enqueues
+ * Download of a box (lw_stage_down): in chunks of a whole buffer, the caller
+ * takes the download ring's buffers in turn (waiting for a buffer still
+ * being copied out: while it waits, no upload is copied in), enqueues
  * the device-to-host copies and records the events; the copy threads copy
  * each buffer out to the user's memory as soon as its copy has finished
  * (oldest first; one thread at a time waits for the oldest event, the others
@@ -334,7 +335,9 @@ lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *d
            "cudaMemcpyAsync (device to host)");
         return LW_OK;
     }
-    const size_t limit = lw_stage_chunk_for(&s->cfg, lw_box_bytes(b));
+    /* whole buffers: the caller waits for nothing but a free buffer, so the
+     * ring should hold several boxes' chunks while they are copied out */
+    const size_t limit = s->cfg.chunk;
     const int64_t n = lw_chunk_count(b, limit);
     slot *ring = s->slots + s->cfg.nbuf;
     lw_status r = LW_OK;
