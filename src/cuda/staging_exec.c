@@ -50,14 +50,28 @@ static lw_box rows_box(int64_t *r0, int64_t *r1, int64_t lim, int64_t C, int64_t
     return b;
 }
 
-static lw_status up_rows(lw_host_call *h, const void *in, void *d, int64_t r0, int64_t r1, int64_t lim, int64_t C,
-                         int64_t c0, int64_t c1, cudaStream_t st)
+lw_status lw_host_up_begin(lw_host_call *h, lw_host_ups *u, const lw_box *b, const void *host, void *dev,
+                          cudaStream_t st)
+{
+    if (u->n == LW_HOST_UPS) return lw_fail(LW_ERR_INTERNAL, "staging: more than %d uploads in a step", LW_HOST_UPS);
+    return lw_stage_up_begin(h->stg, b, host, dev, h->din, st, &u->t[u->n++]);
+}
+
+lw_status lw_host_ups_end(lw_host_call *h, lw_host_ups *u)
+{
+    for (int k = 0; k < u->n; k++) LW_TRY(lw_stage_up_end(h->stg, u->t[k]));
+    u->n = 0;
+    return LW_OK;
+}
+
+static lw_status up_rows(lw_host_call *h, lw_host_ups *u, const void *in, void *d, int64_t r0, int64_t r1, int64_t lim,
+                         int64_t C, int64_t c0, int64_t c1, cudaStream_t st)
 {
     const size_t es = h->s->esize;
     lw_box b = rows_box(&r0, &r1, lim, C, c0, c1, es);
     if (!b.ny) return LW_OK;
     size_t off = (size_t)(r0 * C + c0) * es;
-    return lw_stage_up(h->stg, &b, (const char *)in + off, (char *)d + off, h->din, st);
+    return lw_host_up_begin(h, u, &b, (const char *)in + off, (char *)d + off, st);
 }
 
 static lw_status down_rows(lw_host_call *h, void *out, const void *d, int64_t r0, int64_t r1, int64_t C, int64_t c0,
@@ -109,21 +123,43 @@ static void level1_tile(const lw_host_call *h, lwk_tile2d *t)
     t->blen[0] = t->blen[1] = 1, t->mode = (int)h->p->cfg.mode;
 }
 
+/* band i: rows [r0, r1) of R in bands of cr rows, on stream i % 3 */
+static void band_at(int64_t i, int64_t cr, int64_t R, int64_t *r0, int64_t *r1)
+{
+    *r0 = i * cr;
+    *r1 = *r0 + cr < R ? *r0 + cr : R;
+}
+
+/* the input rows band i of the forward reads (a halo of CHUNK_HALO rows each side; periodic: wrapped) */
+static lw_status fwd_band_up(lw_host_call *h, const void *in, int64_t i, int64_t cr, lw_host_ups *u)
+{
+    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], H = CHUNK_HALO;
+    const int per = h->p->cfg.mode == LW_PERIODIC;
+    int64_t r0, r1;
+    band_at(i, cr, R, &r0, &r1);
+    cudaStream_t st = h->st[i % 3];
+    LW_TRY(up_rows(h, u, in, h->d_in, r0 - H, r1 + H, R, C, 0, C, st));
+    if (per && r0 == 0) LW_TRY(up_rows(h, u, in, h->d_in, R - H, R, R, C, 0, C, st));
+    if (per && r1 == R) LW_TRY(up_rows(h, u, in, h->d_in, 0, H, R, C, 0, C, st));
+    return LW_OK;
+}
+
 static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
 {
-    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2, H = CHUNK_HALO;
-    const int per = h->p->cfg.mode == LW_PERIODIC, pyr = h->tail != NULL;
-    const int64_t cr = band_rows(R);
+    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
+    const int pyr = h->tail != NULL;
+    const int64_t cr = band_rows(R), nb = (R + cr - 1) / cr;
     lwk_tile2d t;
     level1_tile(h, &t);
     lwk_plane src = plane(h->d_in, C), det = plane(h->d_out, C), ll = pyr ? plane(h->d_ll, hc) : det;
-    int i = 0;
-    for (int64_t r0 = 0; r0 < R; r0 += cr, i++) {
-        int64_t r1 = r0 + cr < R ? r0 + cr : R;
+    lw_host_ups u[2] = {{{0}, 0}, {{0}, 0}};
+    LW_TRY(fwd_band_up(h, in, 0, cr, &u[0]));
+    for (int64_t i = 0; i < nb; i++) {
+        int64_t r0, r1;
+        band_at(i, cr, R, &r0, &r1);
         cudaStream_t st = h->st[i % 3];
-        LW_TRY(up_rows(h, in, h->d_in, r0 - H, r1 + H, R, C, 0, C, st));
-        if (per && r0 == 0) LW_TRY(up_rows(h, in, h->d_in, R - H, R, R, C, 0, C, st));
-        if (per && r1 == R) LW_TRY(up_rows(h, in, h->d_in, 0, H, R, C, 0, C, st));
+        if (i + 1 < nb) LW_TRY(fwd_band_up(h, in, i + 1, cr, &u[(i + 1) % 2]));
+        LW_TRY(lw_host_ups_end(h, &u[i % 2]));
         t.row_lo = r0, t.row_hi = r1;
         CK(lwk_tile2d_forward(h->s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (band)");
         /* lowpass rows: all of them, or (pyramid) their highpass columns */
@@ -142,30 +178,46 @@ static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
     return lw_host_finish(h);
 }
 
-static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
+/* the lowpass and highpass rows band i of the inverse reads */
+static lw_status inv_band_up(lw_host_call *h, const void *in, int64_t i, int64_t cr, lw_host_ups *u)
 {
     const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2, H = CHUNK_HALO;
+    const size_t es = h->s->esize;
+    int64_t r0, r1;
+    band_at(i, cr, R, &r0, &r1);
+    cudaStream_t st = h->st[i % 3];
+    const int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
+    const void *in_h = (const char *)in + (size_t)(hr * C) * es;
+    void *d_h = (char *)h->d_in + (size_t)(hr * C) * es;
+    LW_TRY(up_rows(h, u, in, h->d_in, l0, l1, hr, C, h->tail ? hc : 0, C, st));
+    return up_rows(h, u, in_h, d_h, l0, l1, R - hr, C, 0, C, st);
+}
+
+static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
+{
+    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
     const int pyr = h->tail != NULL;
-    const int64_t cr = band_rows(R);
+    const int64_t cr = band_rows(R), nb = (R + cr - 1) / cr;
     const size_t es = h->s->esize;
     lwk_tile2d t;
     level1_tile(h, &t);
+    lw_host_ups u[2] = {{{0}, 0}, {{0}, 0}};
     if (pyr) { /* the lowpass quarter first, and levels L..2 on it */
         lw_box q = quarter_box(hr, hc, C, es);
         LW_TRY(lw_stage_up(h->stg, &q, in, h->d_ll, h->din, h->st[0]));
+        LW_TRY(inv_band_up(h, in, 0, cr, &u[0]));
         LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, h->d_ll2, h->d_scr, h->st[0]));
         CK(cudaEventRecord(h->ev[0], h->st[0]), "cudaEventRecord");
+    } else {
+        LW_TRY(inv_band_up(h, in, 0, cr, &u[0]));
     }
     lwk_plane det = plane(h->d_in, C), ll = pyr ? plane(h->d_ll2, hc) : det, dst = plane(h->d_out, C);
-    const void *in_h = (const char *)in + (size_t)(hr * C) * es;
-    void *d_h = (char *)h->d_in + (size_t)(hr * C) * es;
-    int i = 0;
-    for (int64_t r0 = 0; r0 < R; r0 += cr, i++) {
-        int64_t r1 = r0 + cr < R ? r0 + cr : R;
+    for (int64_t i = 0; i < nb; i++) {
+        int64_t r0, r1;
+        band_at(i, cr, R, &r0, &r1);
         cudaStream_t st = h->st[i % 3];
-        int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
-        LW_TRY(up_rows(h, in, h->d_in, l0, l1, hr, C, pyr ? hc : 0, C, st));
-        LW_TRY(up_rows(h, in_h, d_h, l0, l1, R - hr, C, 0, C, st));
+        if (i + 1 < nb) LW_TRY(inv_band_up(h, in, i + 1, cr, &u[(i + 1) % 2]));
+        LW_TRY(lw_host_ups_end(h, &u[i % 2]));
         if (pyr && i > 0 && i < 3) CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
         t.row_lo = r0, t.row_hi = r1;
         CK(lwk_tile2d_inverse(h->s->dtype, &t, ll, det, dst, st), "cuda tile2d kernel launch (band)");

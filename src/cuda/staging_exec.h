@@ -34,6 +34,19 @@ typedef struct lw_host_call {
     int whole;                  /* 1: upload, run p whole, download (no pipeline) */
 } lw_host_call;
 
+/* The uploads of one step of a pipeline (a band, a slab), begun while the
+ * previous step's are still being copied in (lw_stage_up_begin), so that
+ * the copy threads always have a box to copy; lw_host_ups_end waits for
+ * them all.  A step has at most LW_HOST_UPS boxes. */
+#define LW_HOST_UPS 3
+typedef struct lw_host_ups {
+    lw_stage_ticket t[LW_HOST_UPS];
+    int n;
+} lw_host_ups;
+lw_status lw_host_up_begin(lw_host_call *h, lw_host_ups *u, const lw_box *b, const void *host, void *dev,
+                          cudaStream_t st);
+lw_status lw_host_ups_end(lw_host_call *h, lw_host_ups *u);
+
 /* The plan of levels 2..L of a 2-D pyramid, as the pyramid path needs it:
  * fills cfg and returns 1, or 0 when the plan does not take that path
  * (engine, rank, layout, levels, periodic inverse). */

@@ -49,7 +49,7 @@ typedef struct slot {
     char *host;
 } slot;
 
-/* the upload in progress: chunks [next, n) of box not yet taken */
+/* an upload in flight: chunks [next, n) of box not yet taken */
 typedef struct up_batch {
     lw_box box;
     const char *host;
@@ -57,7 +57,9 @@ typedef struct up_batch {
     cudaStream_t st;
     size_t limit;
     int64_t n, next, done;
+    lw_stage_ticket id; /* 0: the entry is free */
 } up_batch;
+#define UP_BATCHES 8 /* uploads begun and not yet ended, at most */
 
 struct lw_stager {
     lw_stage_cfg cfg;
@@ -66,7 +68,8 @@ struct lw_stager {
     int *upfree; /* upload buffers free to fill, oldest recorded first */
     int up_head, up_count;
     int next_down; /* the download buffer the caller takes next (the oldest) */
-    up_batch up;
+    up_batch up[UP_BATCHES];
+    lw_stage_ticket last_id;
     int waiter;  /* a thread waits for the oldest pending download's event */
     int cancel;  /* lw_stage_abort: pending downloads are dropped */
     cudaError_t err;
@@ -98,15 +101,26 @@ static cudaError_t chunk_dma(const lw_box *b, const lw_chunk *c, void *buf, cons
     return lw_copy_box(buf, bp, bpl, d, b->dpitch, b->dplane, c->nx, c->ny, c->nz, cudaMemcpyDeviceToHost, st);
 }
 
-/* Upload one chunk of the batch (lock held on entry and on return). */
-static void do_up(lw_stager *s)
+/* the oldest upload with chunks not yet taken, or NULL (lock held) */
+static up_batch *oldest_up(lw_stager *s)
+{
+    up_batch *o = NULL;
+    for (int k = 0; k < UP_BATCHES; k++) {
+        up_batch *b = &s->up[k];
+        if (b->id && b->next < b->n && (!o || b->id < o->id)) o = b;
+    }
+    return o;
+}
+
+/* Upload the next chunk of batch b (lock held on entry and on return). */
+static void do_up(lw_stager *s, up_batch *b)
 {
     int k = s->upfree[s->up_head];
     s->up_head = (s->up_head + 1) % s->cfg.nbuf, s->up_count--;
     slot *x = &s->slots[k];
     x->state = SLOT_FILL;
-    const up_batch u = s->up;
-    const int64_t i = s->up.next++;
+    const up_batch u = *b;
+    const int64_t i = b->next++;
     const int used = x->used;
     pthread_mutex_unlock(&s->mu);
     cudaError_t e = used ? cudaEventSynchronize(x->ev) : cudaSuccess;
@@ -122,7 +136,7 @@ static void do_up(lw_stager *s)
     note_err(s, e, what);
     x->used = 1, x->state = SLOT_FREE;
     s->upfree[(s->up_head + s->up_count) % s->cfg.nbuf] = k, s->up_count++;
-    s->up.done++;
+    b->done++;
     wake(s);
 }
 
@@ -148,14 +162,16 @@ static void do_out(lw_stager *s, slot *x, int wait, cudaError_t e)
     wake(s);
 }
 
-/* One piece of work, if there is one (lock held): the upload batch's next
- * chunk first (the caller waits for it), then a download whose copy has
- * finished, then (wait_event) waiting for the oldest pending download.
- * ups_only: the caller inside lw_stage_up. 1 if work was done. */
+/* One piece of work, if there is one (lock held): the next chunk of the
+ * oldest upload first (the caller waits for them), then a download whose
+ * copy has finished, then (wait_event) waiting for the oldest pending
+ * download.  ups_only: the caller waiting for an upload.  1 if work was
+ * done. */
 static int step(lw_stager *s, int wait_event, int ups_only)
 {
-    if (s->up.next < s->up.n && s->up_count > 0) {
-        do_up(s);
+    up_batch *b = s->up_count > 0 ? oldest_up(s) : NULL;
+    if (b) {
+        do_up(s, b);
         return 1;
     }
     if (ups_only) return 0;
@@ -300,8 +316,10 @@ static int same_place(const lw_box *b, const void *to, size_t tp, size_t tpl, co
     return to == from && tp == fp && (b->nz <= 1 || tpl == fpl);
 }
 
-lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev, int direct, cudaStream_t st)
+lw_status lw_stage_up_begin(lw_stager *s, const lw_box *b, const void *host, void *dev, int direct, cudaStream_t st,
+                           lw_stage_ticket *t)
 {
+    *t = 0;
     if (direct) {
         if (direct == LW_STAGE_DEVICE && same_place(b, dev, b->dpitch, b->dplane, host, b->hpitch, b->hplane))
             return LW_OK;
@@ -314,15 +332,40 @@ lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev
     const int64_t n = lw_chunk_count(b, limit);
     if (n == 0) return LW_OK;
     pthread_mutex_lock(&s->mu);
-    s->up.box = *b, s->up.host = host, s->up.dev = dev, s->up.st = st, s->up.limit = limit;
-    s->up.n = n, s->up.next = 0, s->up.done = 0;
+    up_batch *u = NULL;
+    for (int k = 0; k < UP_BATCHES && !u; k++)
+        if (!s->up[k].id) u = &s->up[k];
+    if (!u) {
+        pthread_mutex_unlock(&s->mu);
+        return lw_fail(LW_ERR_INTERNAL, "staging: more than %d uploads begun and not ended", UP_BATCHES);
+    }
+    u->box = *b, u->host = host, u->dev = dev, u->st = st, u->limit = limit;
+    u->n = n, u->next = 0, u->done = 0, u->id = *t = ++s->last_id;
     pthread_cond_broadcast(&s->work);
-    while (s->up.done < s->up.n) /* the caller copies chunks too */
+    pthread_mutex_unlock(&s->mu);
+    return LW_OK;
+}
+
+lw_status lw_stage_up_end(lw_stager *s, lw_stage_ticket t)
+{
+    if (!t) return LW_OK;
+    pthread_mutex_lock(&s->mu);
+    up_batch *u = NULL;
+    for (int k = 0; k < UP_BATCHES && !u; k++)
+        if (s->up[k].id == t) u = &s->up[k];
+    while (u && u->done < u->n) /* the caller copies chunks too */
         if (!step(s, 0, 1)) pthread_cond_wait(&s->state, &s->mu);
-    s->up.n = s->up.next = s->up.done = 0;
-    lw_status r = err_status(s);
+    if (u) u->id = 0;
+    lw_status r = u ? err_status(s) : lw_fail(LW_ERR_INTERNAL, "staging: no upload %llu in flight", (unsigned long long)t);
     pthread_mutex_unlock(&s->mu);
     return r;
+}
+
+lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev, int direct, cudaStream_t st)
+{
+    lw_stage_ticket t;
+    LW_TRY(lw_stage_up_begin(s, b, host, dev, direct, st, &t));
+    return lw_stage_up_end(s, t);
 }
 
 lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *dev, int direct, cudaStream_t st)
@@ -387,12 +430,20 @@ lw_status lw_stage_drain(lw_stager *s)
     return r;
 }
 
+static int uploads_busy(const lw_stager *s)
+{
+    for (int k = 0; k < UP_BATCHES; k++)
+        if (s->up[k].id && s->up[k].done < s->up[k].n) return 1;
+    return 0;
+}
+
 void lw_stage_abort(lw_stager *s)
 {
     pthread_mutex_lock(&s->mu);
     s->cancel = 1; /* pending downloads are waited for, not copied out */
-    while (downloads_busy(s))
+    while (downloads_busy(s) || uploads_busy(s))
         if (!step(s, 1, 0)) pthread_cond_wait(&s->state, &s->mu);
+    for (int k = 0; k < UP_BATCHES; k++) s->up[k].id = 0; /* begun and never ended (a failed call) */
     s->cancel = 0;
     s->err = cudaSuccess;
     pthread_mutex_unlock(&s->mu);

@@ -28,9 +28,21 @@ void lw_stager_free(lw_stager *s);
 #define LW_STAGE_DEVICE 2 /* direct: the "host" side is device memory too (one side on the device) */
 lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev, int direct, cudaStream_t st);
 lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *dev, int direct, cudaStream_t st);
+/* An upload in two halves, so that the next box's chunks are copied in
+ * while the caller still waits for (or works on) the previous one: _begin
+ * hands the box to the copy threads and returns at once (direct moves are
+ * enqueued on st right away); _end returns once every chunk's copy is
+ * enqueued on st, like lw_stage_up.  Every begun upload must be ended (at
+ * most 8 at a time), or the stager aborted; ticket 0 means nothing to wait
+ * for. */
+typedef unsigned long long lw_stage_ticket;
+lw_status lw_stage_up_begin(lw_stager *s, const lw_box *b, const void *host, void *dev, int direct, cudaStream_t st,
+                           lw_stage_ticket *t);
+lw_status lw_stage_up_end(lw_stager *s, lw_stage_ticket t);
 /* Wait for every pending download and copy it out to the host. */
 lw_status lw_stage_drain(lw_stager *s);
-/* After a failure: wait for the ring's copies, drop pending downloads. */
+/* After a failure: wait for the ring's copies, drop pending downloads and
+ * uploads begun and not ended. */
 void lw_stage_abort(lw_stager *s);
 /* The configuration it was made with. */
 const lw_stage_cfg *lw_stager_cfg(const lw_stager *s);

@@ -57,12 +57,12 @@ int lw_host_slab_configs(const lw_plan *p, int64_t want, lw_slabs *sl, lw_config
 }
 
 /* planes [a, b) of `plane` bytes each, host and device at the same offsets */
-static lw_status up_planes(lw_host_call *h, const void *in, void *d, int64_t a, int64_t b, size_t plane,
-                           cudaStream_t st)
+static lw_status up_planes(lw_host_call *h, lw_host_ups *u, const void *in, void *d, int64_t a, int64_t b,
+                           size_t plane, cudaStream_t st)
 {
     if (b <= a) return LW_OK;
     lw_box x = lw_box_linear((size_t)(b - a) * plane);
-    return lw_stage_up(h->stg, &x, (const char *)in + (size_t)a * plane, (char *)d + (size_t)a * plane, h->din, st);
+    return lw_host_up_begin(h, u, &x, (const char *)in + (size_t)a * plane, (char *)d + (size_t)a * plane, st);
 }
 
 /* device planes [a, b) of d to host planes from `to` */
@@ -93,7 +93,8 @@ static lw_status down_lowpass_rest(lw_host_call *h, void *out, int64_t a, const 
     return lw_stage_down(h->stg, &hi, ho + (size_t)hc * es, dv + (size_t)hc * es, h->dout, st);
 }
 
-static lw_status up_lowpass_rest(lw_host_call *h, const void *in, void *d, int64_t a, int64_t b, cudaStream_t st)
+static lw_status up_lowpass_rest(lw_host_call *h, lw_host_ups *u, const void *in, void *d, int64_t a, int64_t b,
+                                 cudaStream_t st)
 {
     const lw_geometry *g = &h->p->geo;
     const int64_t R = g->shape[1], C = g->shape[2], hr = g->len[1][1], hc = g->len[1][2];
@@ -102,9 +103,9 @@ static lw_status up_lowpass_rest(lw_host_call *h, const void *in, void *d, int64
     const char *hi_ = (const char *)in + (size_t)a * plane;
     char *dv = (char *)d + (size_t)a * plane;
     lw_box lo = {(size_t)(R - hr) * pitch, 1, b - a, plane, plane, plane, plane};
-    LW_TRY(lw_stage_up(h->stg, &lo, hi_ + (size_t)hr * pitch, dv + (size_t)hr * pitch, h->din, st));
+    LW_TRY(lw_host_up_begin(h, u, &lo, hi_ + (size_t)hr * pitch, dv + (size_t)hr * pitch, st));
     lw_box hb = {(size_t)(C - hc) * es, hr, b - a, pitch, plane, pitch, plane};
-    return lw_stage_up(h->stg, &hb, hi_ + (size_t)hc * es, dv + (size_t)hc * es, h->din, st);
+    return lw_host_up_begin(h, u, &hb, hi_ + (size_t)hc * es, dv + (size_t)hc * es, st);
 }
 
 /* the octant part of n lowpass planes: between a level-1 layout (pitch C,
@@ -130,6 +131,31 @@ static lw_box octant_box(const lw_host_call *h)
     return b;
 }
 
+/* What slab k reads that no slab before it uploaded, begun on its stream;
+ * done[]: planes uploaded so far (forward: input planes; inverse: lowpass,
+ * highpass planes) */
+static lw_status slab_up(lw_host_call *h, const void *in, int64_t k, int64_t done[2], lw_host_ups *u)
+{
+    const lw_geometry *g = &h->p->geo;
+    const int64_t hd = (g->shape[0] + 1) / 2;
+    const size_t plane = (size_t)(g->shape[1] * g->shape[2]) * h->s->esize;
+    cudaStream_t st = h->st[k % 3];
+    int64_t z0, z1, e0, e1;
+    lw_slab_at(h->sl, k, &z0, &z1, &e0, &e1);
+    if (h->p->cfg.direction != LW_INVERSE) {
+        LW_TRY(up_planes(h, u, in, h->d_in, done[0], e1, plane, st));
+        done[0] = e1;
+        return LW_OK;
+    }
+    const int64_t l1 = (e1 + 1) / 2, h1 = e1 / 2;
+    if (h->tail) LW_TRY(up_lowpass_rest(h, u, in, h->d_in, done[0], l1, st));
+    else LW_TRY(up_planes(h, u, in, h->d_in, done[0], l1, plane, st));
+    const void *in_h = (const char *)in + (size_t)hd * plane;
+    LW_TRY(up_planes(h, u, in_h, (char *)h->d_in + (size_t)hd * plane, done[1], h1, plane, st));
+    done[0] = l1, done[1] = h1;
+    return LW_OK;
+}
+
 lw_status lw_host_run_slabs(lw_host_call *h, const void *in, void *out)
 {
     const lw_geometry *g = &h->p->geo;
@@ -137,29 +163,24 @@ lw_status lw_host_run_slabs(lw_host_call *h, const void *in, void *out)
     const int64_t D = g->shape[0], hd = (D + 1) / 2;
     const size_t plane = (size_t)(g->shape[1] * g->shape[2]) * h->s->esize;
     const int inv = h->p->cfg.direction == LW_INVERSE, pyr = h->tail != NULL;
+    int64_t done[2] = {0, 0};
+    lw_host_ups u[2] = {{{0}, 0}, {{0}, 0}};
     if (pyr && inv) { /* the octant first, and levels L..2 on it */
         lw_box ob = octant_box(h);
         LW_TRY(lw_stage_up(h->stg, &ob, in, h->d_ll, h->din, h->st[0]));
+        LW_TRY(slab_up(h, in, 0, done, &u[0]));
         LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, h->d_ll2, h->d_scr, h->st[0]));
+    } else {
+        LW_TRY(slab_up(h, in, 0, done, &u[0]));
     }
-    int64_t up = 0, upl = 0, uph = 0; /* planes uploaded: forward; inverse lowpass, highpass */
     for (int64_t k = 0; k < sl->n; k++) {
         const int q = (int)(k % 3), kind = lw_slab_kind(sl, k);
         cudaStream_t st = h->st[q];
         int64_t z0, z1, e0, e1;
         lw_slab_at(sl, k, &z0, &z1, &e0, &e1);
         const int64_t m = e1 - e0, ml = (m + 1) / 2; /* slab planes, its lowpass planes */
-        if (!inv) {
-            LW_TRY(up_planes(h, in, h->d_in, up, e1, plane, st));
-            up = e1;
-        } else {
-            int64_t l1 = (e1 + 1) / 2, h1 = e1 / 2;
-            if (pyr) LW_TRY(up_lowpass_rest(h, in, h->d_in, upl, l1, st));
-            else LW_TRY(up_planes(h, in, h->d_in, upl, l1, plane, st));
-            const void *in_h = (const char *)in + (size_t)hd * plane;
-            LW_TRY(up_planes(h, in_h, (char *)h->d_in + (size_t)hd * plane, uph, h1, plane, st));
-            upl = l1, uph = h1;
-        }
+        if (k + 1 < sl->n) LW_TRY(slab_up(h, in, k + 1, done, &u[(k + 1) % 2]));
+        LW_TRY(lw_host_ups_end(h, &u[k % 2]));
         if (k > 0) CK(cudaStreamWaitEvent(st, h->ev[(k - 1) % 3], 0), "cudaStreamWaitEvent");
         CK(cudaEventRecord(h->ev[q], st), "cudaEventRecord");
         void *so = h->d_sout[q];
