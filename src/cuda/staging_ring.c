@@ -70,6 +70,7 @@ struct lw_stager {
     int next_down; /* the download buffer the caller takes next (the oldest) */
     up_batch up[UP_BATCHES];
     lw_stage_ticket last_id;
+    int pending; /* downloads enqueued and not yet taken to be copied out */
     int waiter;  /* a thread waits for the oldest pending download's event */
     int cancel;  /* lw_stage_abort: pending downloads are dropped */
     cudaError_t err;
@@ -144,7 +145,7 @@ static void do_up(lw_stager *s, up_batch *b)
  * wait for it as the one waiter (lock held on entry and on return). */
 static void do_out(lw_stager *s, slot *x, int wait, cudaError_t e)
 {
-    x->state = SLOT_OUT;
+    x->state = SLOT_OUT, s->pending--;
     if (wait) s->waiter = 1;
     const int cancel = s->cancel;
     pthread_mutex_unlock(&s->mu);
@@ -162,19 +163,11 @@ static void do_out(lw_stager *s, slot *x, int wait, cudaError_t e)
     wake(s);
 }
 
-/* One piece of work, if there is one (lock held): the next chunk of the
- * oldest upload first (the caller waits for them), then a download whose
- * copy has finished, then (wait_event) waiting for the oldest pending
- * download.  ups_only: the caller waiting for an upload.  1 if work was
- * done. */
-static int step(lw_stager *s, int wait_event, int ups_only)
+/* a pending download whose copy has finished, else (wait_event, and no
+ * thread waits yet) the oldest pending one, waited for: 1 if work was done
+ * (lock held) */
+static int try_down(lw_stager *s, int wait_event)
 {
-    up_batch *b = s->up_count > 0 ? oldest_up(s) : NULL;
-    if (b) {
-        do_up(s, b);
-        return 1;
-    }
-    if (ups_only) return 0;
     slot *ring = s->slots + s->cfg.nbuf, *oldest = NULL;
     for (int i = 0; i < s->cfg.nbuf; i++) {
         slot *x = &ring[(s->next_down + i) % s->cfg.nbuf];
@@ -193,6 +186,22 @@ static int step(lw_stager *s, int wait_event, int ups_only)
         return 1;
     }
     return 0;
+}
+
+/* One piece of work, if there is one (lock held): the next chunk of the
+ * oldest upload (the caller waits for them), or a pending download (first
+ * when half the download ring waits to be copied out, so that the caller
+ * rarely finds its next download buffer busy).  ups_only: the caller
+ * waiting for an upload.  1 if work was done. */
+static int step(lw_stager *s, int wait_event, int ups_only)
+{
+    if (!ups_only && 2 * s->pending >= s->cfg.nbuf && try_down(s, wait_event)) return 1;
+    up_batch *b = s->up_count > 0 ? oldest_up(s) : NULL;
+    if (b) {
+        do_up(s, b);
+        return 1;
+    }
+    return !ups_only && try_down(s, wait_event);
 }
 
 static void *worker(void *arg)
@@ -401,7 +410,7 @@ lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *d
         if (e == cudaSuccess) e = cudaEventRecord(x->ev, st), what = "cudaEventRecord (staged download)";
         pthread_mutex_lock(&s->mu);
         if (e == cudaSuccess) {
-            x->used = 1, x->state = SLOT_PEND;
+            x->used = 1, x->state = SLOT_PEND, s->pending++;
             pthread_cond_signal(&s->work);
         } else {
             x->state = SLOT_FREE;

@@ -93,10 +93,10 @@ size_t lw_stage_chunk_for(const lw_stage_cfg *c, size_t bytes)
 void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64_t threads, int pageable,
                           int64_t register_min_mb, int cores, size_t bytes)
 {
-    /* 4 MiB chunks: large enough that a chunk's copy costs far more than its
+    /* 2 MiB chunks: large enough that a chunk's copy costs far more than its
      * launch and its event (~10 us), small enough that the rings of a
      * 16-core host's threads stay within a server's last-level cache, which
-     * the copy engines read and write too (16 MiB chunks moved 40% less in
+     * the copy engines read and write too (2 MiB chunks moved 10-20% more than 4 MiB ones, 16 MiB chunks 40% less, in
      * bench/exp/hostcopy.c); twice as many buffers per ring as copy threads,
      * so that every thread has a buffer while the copies of as many more
      * are in flight */
@@ -105,7 +105,7 @@ void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64
      * PCIe 5 x16 link moves about 88 GB/s both ways at once (the caller's
      * thread is one of them; it waits for the copies anyway) */
     c->threads = threads > 0 ? (int)threads : cores < 1 ? 1 : cores > 16 ? 16 : cores;
-    c->chunk = (size_t)(stage_kb > 0 ? stage_kb : 4096) << 10;
+    c->chunk = (size_t)(stage_kb > 0 ? stage_kb : 2048) << 10;
     c->chunk = lw_stage_chunk_for(c, bytes); /* a transfer of fewer chunks than threads: smaller buffers */
     c->nbuf = nbuf > 0 ? (int)nbuf : 2 * c->threads < 16 ? 16 : 2 * c->threads;
     if (c->nbuf < 2) c->nbuf = 2;

@@ -160,10 +160,10 @@ int main(void)
     lw_stage_cfg s;
     const size_t G = (size_t)1 << 30;
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, G);
-    CHECK(s.chunk == (size_t)4 << 20 && s.nbuf == 32 && s.threads == 16, "defaults on 16 cores: 4 MiB x 32, 16 threads");
-    CHECK(lw_stage_chunk_for(&s, G) == s.chunk && lw_stage_chunk_for(&s, (size_t)33 << 20) == (size_t)33 << 16 &&
+    CHECK(s.chunk == (size_t)2 << 20 && s.nbuf == 32 && s.threads == 16, "defaults on 16 cores: 2 MiB x 32, 16 threads");
+    CHECK(lw_stage_chunk_for(&s, G) == s.chunk && lw_stage_chunk_for(&s, (size_t)33 << 20) == (size_t)2 << 20 && lw_stage_chunk_for(&s, (size_t)17 << 20) == (size_t)17 << 16 &&
               lw_stage_chunk_for(&s, 1000) == (size_t)256 << 10,
-          "chunks: the buffer's size, a 16th of a 33 MiB box, 256 KiB at least");
+          "chunks: the buffer's size, a 16th of a 17 MiB box, 256 KiB at least");
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 64, G);
     CHECK(s.threads == 16 && s.nbuf == 32, "64 cores: 16 copy threads");
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, (size_t)10 << 20);
