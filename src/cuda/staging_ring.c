@@ -3,27 +3,28 @@
  *
  * Two rings: one for uploads, one for downloads, so that an upload never
  * waits for a download that waits for a kernel.
- * Upload of a box (lw_stage_up): its chunks are published as one batch; each
- * copy thread (and the caller) takes the next chunk and a free upload
- * buffer (the one whose copy was enqueued longest ago, waited for), memcpys
- * the chunk into it, enqueues its host-to-device copy on the caller's
- * stream and records the buffer's event.  lw_stage_up returns once every
- * chunk's copy is enqueued, so the caller's next kernel on that stream
- * follows them.
+ * Upload of a box (lw_stage_up_begin): its chunks are published as one
+ * batch; each copy thread takes the next chunk of the oldest batch and a
+ * free upload buffer (the one whose copy was enqueued longest ago, waited
+ * for), memcpys the chunk into it, enqueues its host-to-device copy on the
+ * caller's stream and records the buffer's event.  lw_stage_up_end returns
+ * once every chunk's copy is enqueued (the caller copies chunks too while
+ * it waits), so the caller's next kernel on that stream follows them; the
+ * next box, begun before, is being copied meanwhile.
  * Download of a box (lw_stage_down): in chunks of a whole buffer, the caller
- * takes the download ring's buffers in turn (waiting for a buffer still
- * being copied out: while it waits, no upload is copied in), enqueues
+ * takes the download ring's buffers in turn (waiting for, or copying out,
+ * a buffer still pending), enqueues
  * the device-to-host copies and records the events; the copy threads copy
  * each buffer out to the user's memory as soon as its copy has finished
  * (oldest first; one thread at a time waits for the oldest event, the others
  * take buffers already finished), so that downloads drain while the next
  * uploads are copied in.  lw_stage_drain waits for all of it.
  *
- * Why whole chunks per thread: splitting every chunk among all threads and
- * joining after each (the stager's first form) moved about 24 GB/s both ways
- * on a 16-core host whose PCIe link moves 88 GB/s; threads owning chunks,
- * copying into and out of the rings at once, moved 73 GB/s on the same host
- * (bench/exp/hostcopy.c, bench/NOTES-matrix.md). */
+ * Why whole chunks per thread: a chunk split among all threads and joined
+ * after each leaves the threads waiting for the slowest part and the copy
+ * engines waiting for the join; threads that own whole chunks, copying
+ * uploads in and downloads out at the same time, keep both busy
+ * (measurements: bench/NOTES-matrix.md, bench/exp/hostcopy.c). */
 #include "staging_ring.h"
 
 #include <pthread.h>
@@ -70,7 +71,6 @@ struct lw_stager {
     int next_down; /* the download buffer the caller takes next (the oldest) */
     up_batch up[UP_BATCHES];
     lw_stage_ticket last_id;
-    int pending; /* downloads enqueued and not yet taken to be copied out */
     int waiter;  /* a thread waits for the oldest pending download's event */
     int cancel;  /* lw_stage_abort: pending downloads are dropped */
     cudaError_t err;
@@ -145,7 +145,7 @@ static void do_up(lw_stager *s, up_batch *b)
  * wait for it as the one waiter (lock held on entry and on return). */
 static void do_out(lw_stager *s, slot *x, int wait, cudaError_t e)
 {
-    x->state = SLOT_OUT, s->pending--;
+    x->state = SLOT_OUT;
     if (wait) s->waiter = 1;
     const int cancel = s->cancel;
     pthread_mutex_unlock(&s->mu);
@@ -163,11 +163,19 @@ static void do_out(lw_stager *s, slot *x, int wait, cudaError_t e)
     wake(s);
 }
 
-/* a pending download whose copy has finished, else (wait_event, and no
- * thread waits yet) the oldest pending one, waited for: 1 if work was done
- * (lock held) */
-static int try_down(lw_stager *s, int wait_event)
+/* One piece of work, if there is one (lock held): the next chunk of the
+ * oldest upload first (the caller waits for them), then a download whose
+ * copy has finished, then (wait_event) waiting for the oldest pending
+ * download.  ups_only: the caller waiting for an upload.  1 if work was
+ * done. */
+static int step(lw_stager *s, int wait_event, int ups_only)
 {
+    up_batch *b = s->up_count > 0 ? oldest_up(s) : NULL;
+    if (b) {
+        do_up(s, b);
+        return 1;
+    }
+    if (ups_only) return 0;
     slot *ring = s->slots + s->cfg.nbuf, *oldest = NULL;
     for (int i = 0; i < s->cfg.nbuf; i++) {
         slot *x = &ring[(s->next_down + i) % s->cfg.nbuf];
@@ -186,22 +194,6 @@ static int try_down(lw_stager *s, int wait_event)
         return 1;
     }
     return 0;
-}
-
-/* One piece of work, if there is one (lock held): the next chunk of the
- * oldest upload (the caller waits for them), or a pending download (first
- * when half the download ring waits to be copied out, so that the caller
- * rarely finds its next download buffer busy).  ups_only: the caller
- * waiting for an upload.  1 if work was done. */
-static int step(lw_stager *s, int wait_event, int ups_only)
-{
-    if (!ups_only && 2 * s->pending >= s->cfg.nbuf && try_down(s, wait_event)) return 1;
-    up_batch *b = s->up_count > 0 ? oldest_up(s) : NULL;
-    if (b) {
-        do_up(s, b);
-        return 1;
-    }
-    return !ups_only && try_down(s, wait_event);
 }
 
 static void *worker(void *arg)
@@ -410,7 +402,7 @@ lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *d
         if (e == cudaSuccess) e = cudaEventRecord(x->ev, st), what = "cudaEventRecord (staged download)";
         pthread_mutex_lock(&s->mu);
         if (e == cudaSuccess) {
-            x->used = 1, x->state = SLOT_PEND, s->pending++;
+            x->used = 1, x->state = SLOT_PEND;
             pthread_cond_signal(&s->work);
         } else {
             x->state = SLOT_FREE;

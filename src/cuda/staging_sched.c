@@ -94,16 +94,16 @@ void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64
                           int64_t register_min_mb, int cores, size_t bytes)
 {
     /* 2 MiB chunks: large enough that a chunk's copy costs far more than its
-     * launch and its event (~10 us), small enough that the rings of a
-     * 16-core host's threads stay within a server's last-level cache, which
-     * the copy engines read and write too (2 MiB chunks moved 10-20% more than 4 MiB ones, 16 MiB chunks 40% less, in
-     * bench/exp/hostcopy.c); twice as many buffers per ring as copy threads,
-     * so that every thread has a buffer while the copies of as many more
-     * are in flight */
-    /* every core copies: one memcpy thread moves 8-10 GB/s on its own and
-     * about 4 GB/s once the memory is busy with the copy engines too, and a
-     * PCIe 5 x16 link moves about 88 GB/s both ways at once (the caller's
-     * thread is one of them; it waits for the copies anyway) */
+     * launch and its event, small enough that the rings stay within a
+     * server's last-level cache, which the copy engines read and write too
+     * (larger chunks moved less, bench/NOTES-matrix.md); twice as many
+     * buffers per ring as copy threads, so that every thread has a buffer
+     * while the copies of as many more are in flight.  Every core copies
+     * (at most 16): one memcpy thread alone moves a fraction of what the
+     * memory can, and far less once the copy engines use it too, while a
+     * PCIe 5 x16 link moves both ways at once about as much as the memory
+     * bandwidth a host's memcpy reaches; the calling thread is one of them
+     * (it waits for the copies anyway). */
     c->threads = threads > 0 ? (int)threads : cores < 1 ? 1 : cores > 16 ? 16 : cores;
     c->chunk = (size_t)(stage_kb > 0 ? stage_kb : 2048) << 10;
     c->chunk = lw_stage_chunk_for(c, bytes); /* a transfer of fewer chunks than threads: smaller buffers */
