@@ -2,8 +2,9 @@
  * trailing ones, the leading dimensions count independent items) in groups
  * of items: group k goes up, is transformed by a plan of its own item count
  * (device pointers) and comes down on stream k % 3, so that the copy
- * engines move group k+1 up while group k-1 comes down.  Items share no
- * neighbours: no margins, no ordering between streams. */
+ * engines move group k+1 up while group k-1 comes down; group k+1's upload
+ * is begun before group k's is waited for.  Items share no neighbours: no
+ * margins, no ordering between streams. */
 #include "staging_exec.h"
 
 #include <string.h>
@@ -37,20 +38,34 @@ int lw_host_item_configs(const lw_plan *p, int64_t want, int64_t *per, int64_t *
     return 1;
 }
 
+/* group k: items [a, b) on stream k % 3 */
+static lw_box group_box(const lw_host_call *h, int64_t k, size_t item, int64_t n, size_t *off)
+{
+    int64_t a = k * h->per, b = k == h->groups - 1 ? n : a + h->per;
+    *off = (size_t)a * item;
+    return lw_box_linear((size_t)(b - a) * item);
+}
+
 lw_status lw_host_run_items(lw_host_call *h, const void *in, void *out)
 {
     const lw_geometry *g = &h->p->geo;
-    size_t item = h->s->esize;
+    size_t item = h->s->esize, off;
     for (int i = g->rank - g->naxes; i < g->rank; i++) item *= (size_t)g->shape[i];
     int64_t n = 1;
     for (int i = 0; i < g->rank - g->naxes; i++) n *= g->shape[i];
+    lw_host_ups u[2] = {{{0}, 0}, {{0}, 0}};
+    lw_box x = group_box(h, 0, item, n, &off);
+    LW_TRY(lw_host_up_begin(h, &u[0], &x, (const char *)in + off, (char *)h->d_in + off, h->st[0]));
     for (int64_t k = 0; k < h->groups; k++) {
         const int q = (int)(k % 3), last = k == h->groups - 1;
         cudaStream_t st = h->st[q];
-        int64_t a = k * h->per, b = last ? n : a + h->per;
-        size_t off = (size_t)a * item;
-        lw_box x = lw_box_linear((size_t)(b - a) * item);
-        LW_TRY(lw_stage_up(h->stg, &x, (const char *)in + off, (char *)h->d_in + off, h->din, st));
+        if (!last) { /* the next group's upload is copied in while this one is waited for */
+            x = group_box(h, k + 1, item, n, &off);
+            LW_TRY(lw_host_up_begin(h, &u[(k + 1) % 2], &x, (const char *)in + off, (char *)h->d_in + off,
+                                    h->st[(k + 1) % 3]));
+        }
+        LW_TRY(lw_host_ups_end(h, &u[k % 2]));
+        x = group_box(h, k, item, n, &off);
         LW_TRY(lw_cuda_run(h->slab[last], h->slab_s[last], (char *)h->d_in + off, (char *)h->d_out + off, h->d_sscr[q],
                            st));
         LW_TRY(lw_stage_down(h->stg, &x, (char *)out + off, (const char *)h->d_out + off, h->dout, st));
