@@ -175,7 +175,7 @@ template <class T, int W>
 __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk_plane sdet, lwk_plane dst)
 {
     constexpr int H = sh_halo(W), TW = tile_cfg<T, 0>::TW, TH = tile_cfg<T, 0>::TH, K = tile_cfg<T, 0>::K;
-    constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, SEGS = TW / K, NU = K + 2 * H, NR = TH + 2 * H;
+    constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, SEGS = TW / K, NR = TH + 2 * H;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T(*sm)[WCP] = (T(*)[WCP])smem_raw;
     const lwk_wave &w = t.w;
@@ -209,23 +209,7 @@ __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk
             }
             __syncthreads();
             /* 2. horizontal inverse lifting, in place, a batch of rows at a time */
-            const int rp = blockDim.x / SEGS;
-            for (int j0 = 0; j0 < NR; j0 += rp) {
-                const int j = j0 + tid / SEGS, seg = tid % SEGS;
-                const bool act = tid < rp * SEGS && j < NR;
-                T u[NU];
-                if (act) {
-#pragma unroll
-                    for (int i = 0; i < NU; i++) u[i] = sm[j][seg * K + i];
-                    reg_lift_line<W, -1>(u, w, c0 + seg * K - H, cols, t.mode);
-                }
-                __syncthreads();
-                if (act) {
-#pragma unroll
-                    for (int i = 0; i < K; i++) sm[j][H + seg * K + i] = u[H + i];
-                }
-                __syncthreads();
-            }
+            smem_rows_lift<W, -1, NR, K, H, SEGS>(sm, w, c0, cols, t.mode);
             /* 3. vertical inverse lifting, one output column per thread */
             if (tid < TW && c0 + tid < cols) {
                 T v[NR];

@@ -178,23 +178,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             }
         }
     } else {
-        const int rp = blockDim.x / SEGS;
-        for (int j0 = 0; j0 < NR; j0 += rp) {
-            const int j = j0 + tid / SEGS, seg = tid % SEGS;
-            const bool act = tid < rp * SEGS && j < NR;
-            T u[NU];
-            if (act) {
-#pragma unroll
-                for (int i = 0; i < NU; i++) u[i] = win[j][seg * K + i];
-                reg_lift_line<W, DIR>(u, w, c0 + seg * K - H, cols, t.mode);
-            }
-            __syncthreads();
-            if (act) {
-#pragma unroll
-                for (int i = 0; i < K; i++) win[j][H + seg * K + i] = u[H + i];
-            }
-            __syncthreads();
-        }
+        smem_rows_lift<W, DIR, NR, K, H, SEGS>(win, w, c0, cols, t.mode);
         T v[NR];
         if (tid < TW) {
 #pragma unroll

@@ -143,6 +143,34 @@ __device__ __forceinline__ void reg_lift_line(T (&v)[N], const lwk_wave &w, int6
 /* Four consecutive values of storage type T, computed in lwd_c<T>: one
  * 16-byte store (two for double, one 8-byte store for the half types) if
  * aligned. */
+/* Horizontal lifting of the NR rows of a shared-memory window in place:
+ * each active thread lifts the K outputs of one row segment from its
+ * K + 2H window samples (segment seg covers columns c0 + seg*K - H ...),
+ * the rows in batches of blockDim.x / SEGS.  Every thread of the block
+ * calls it (barriers inside). */
+template <int W, int DIR, int NR, int K, int H, int SEGS, class T, int WCP>
+__device__ __forceinline__ void smem_rows_lift(T (*win)[WCP], const lwk_wave &w, int64_t c0, int64_t cols, int mode)
+{
+    constexpr int NU = K + 2 * H;
+    const int tid = threadIdx.x, rp = blockDim.x / SEGS;
+    for (int j0 = 0; j0 < NR; j0 += rp) {
+        const int j = j0 + tid / SEGS, seg = tid % SEGS;
+        const bool act = tid < rp * SEGS && j < NR;
+        T u[NU];
+        if (act) {
+#pragma unroll
+            for (int i = 0; i < NU; i++) u[i] = win[j][seg * K + i];
+            reg_lift_line<W, DIR>(u, w, c0 + seg * K - H, cols, mode);
+        }
+        __syncthreads();
+        if (act) {
+#pragma unroll
+            for (int i = 0; i < K; i++) win[j][H + seg * K + i] = u[H + i];
+        }
+        __syncthreads();
+    }
+}
+
 template <class T>
 __device__ __forceinline__ void store4(T *p, lwd_c<T> a, lwd_c<T> b, lwd_c<T> c, lwd_c<T> d, bool vec)
 {
