@@ -519,7 +519,7 @@ def t_cuda_slabs(d):
     open(os.path.join(d, "c.y4m"), "wb").write(y4m_bytes([Y], W, H, "mono"))
     save(d, "Y.npy", Y)
     expect_ok(d, ["forward", "Y.npy", "ref.npy", "-b", "cuda", "-w", "d4", "-l", "3"])
-    streamed(d, ["forward", "c.y4m", "v.npy", "-b", "cuda", "-w", "d4", "-l", "3", "--memory-limit", "300K"])
+    streamed(d, ["forward", "c.y4m", "v.npy", "-b", "cuda", "-w", "d4", "-l", "3", "--memory-limit", "400K"])
     ref, got = load(d, "ref.npy"), load(d, "v.npy")
     err = float(np.max(np.abs(ref.astype(np.float64) - got))) / float(np.max(np.abs(ref)))
     check(err <= 1e-6, "cuda video: relative error %.3g" % err)
