@@ -107,6 +107,8 @@ class Records:
             line += "  %s %10.3f ms  speedup %.1fx" % (peer, peer_median_s * 1e3, r["speedup"])
         if "fraction_of_copy" in extra:
             line += "  fraction of copy %.2f" % extra["fraction_of_copy"]
+        if "loop_speedup" in extra:
+            line += "  in a loop: %.3f ms, speedup %.1fx" % (extra["loop_median_s"] * 1e3, extra["loop_speedup"])
         print(line, flush=True)
 
 
@@ -143,7 +145,9 @@ class GpuTimer:
     def __init__(self, lib):
         self.lib = lib
 
-    def median(self, fn, repeat):
+    def median(self, fn, repeat, inner=1):
+        """Median seconds per call over `repeat` samples; a sample times `inner` calls back to back
+        (inner > 1: the host's launch gaps between calls overlap the device's work, as in a loop)."""
         if self.lib == "torch":
             import torch
             ev = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
@@ -158,11 +162,12 @@ class GpuTimer:
         for _ in range(repeat):
             a, b = ev(), ev()
             a.record()
-            fn()
+            for _ in range(inner):
+                fn()
             b.record()
             b.synchronize()
             ts.append((a.elapsed_time(b) if self.lib == "torch" else __import__("cupy").cuda.get_elapsed_time(a, b))
-                      / 1e3)
+                      / 1e3 / inner)
         return statistics.median(ts)
 
 

@@ -18,7 +18,10 @@ CUDA events on the current stream:
   fwdbwd-dwt2-64x3x512x512-L{1,3}-{haar,bior4.4}-bfloat16, fwdbwd-wavedec3-...-L2-haar-bfloat16
       the same layers on bfloat16 tensors, no peer (target >= 0.6 of the device copy)
 Each record: case, median_s, direction "forward+backward", peer, peer_median_s,
-speedup (peer / ours), copy_median_s (a device copy of the input, same run) and
+speedup (peer / ours) (each sample one step between two events: the host's time
+to issue the step counts whenever it exceeds the device's), loop_median_s,
+peer_loop_median_s and loop_speedup (each sample --loop steps back to back,
+per step: a training loop's pace, launch gaps hidden behind the device's work), copy_median_s (a device copy of the input, same run) and
 fraction_of_copy = 2 x copy / ours (forward + backward move at least twice the
 input's bytes each way), peak_bytes: torch.cuda.max_memory_allocated during one
 forward + backward above what was allocated before it (the input and the incoming
@@ -80,15 +83,20 @@ def _rel(a, b):
     return float((a - b).abs().max() / b.abs().max())
 
 
+LOOP = 10  # steps back to back in a loop sample (--loop)
+
+
 def _case(rec, t, reps, case, leaves, ours, peers, copy_s, target, device):
-    """Time ours() and each (name, fn, check) peer with gradients into `leaves`;
-    one record per peer (one without a peer when none ran)."""
+    """Time ours() and each (name, fn, check) peer with gradients into `leaves`, one step per
+    sample and LOOP steps back to back; one record per peer (one without a peer when none ran)."""
     grads, out_bytes = _setup(ours)
     run = _step(ours, leaves, grads)
     ours_s = t.median(run, reps)
+    ours_loop = t.median(run, reps, LOOP)
     peak = _peak(run, device)
     in_bytes = sum(v.numel() * v.element_size() for v in leaves)
     common = dict(direction="forward+backward", copy_median_s=copy_s, fraction_of_copy=2 * copy_s / ours_s,
+                  loop_median_s=ours_loop, loop=LOOP, loop_fraction_of_copy=2 * copy_s / ours_loop,
                   peak_bytes=peak, bound_bytes=out_bytes + in_bytes, target=target)
     done = 0
     for name, fn, check in peers:
@@ -97,7 +105,9 @@ def _case(rec, t, reps, case, leaves, ours, peers, copy_s, target, device):
             err = check(fn()) if check is not None else None
             prun = _step(fn, leaves, pg)
             peer_s = t.median(prun, reps)
-            extra = dict(common, peer_peak_bytes=_peak(prun, device))
+            peer_loop = t.median(prun, reps, LOOP)
+            extra = dict(common, peer_peak_bytes=_peak(prun, device), peer_loop_median_s=peer_loop,
+                         loop_speedup=peer_loop / ours_loop)
             if err is not None:
                 extra["max_rel_diff"] = err
             rec.add(case, ours_s, name, peer_s, **extra)
@@ -112,8 +122,8 @@ class HostTimer:
     """For --device cpu (a smoke test of this script where there is no GPU)."""
 
     @staticmethod
-    def median(fn, repeat):
-        return pc.host_median(fn, repeat)
+    def median(fn, repeat, inner=1):
+        return pc.host_median(fn, repeat, inner)
 
 
 def torch_layer_cases(rec, quick, device="cuda"):
@@ -198,13 +208,18 @@ def torch_layer_cases(rec, quick, device="cuda"):
 
 
 def main():
+    global LOOP
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, few repeats (a smoke test)")
     ap.add_argument("--out", help="JSON file for the records")
     ap.add_argument("--no-save", action="store_true")
     ap.add_argument("--device", default="cuda", help="cuda (the records), or cpu: a smoke test without a GPU")
     ap.add_argument("--tag", default=pc.platform.node() or "host", help="machine name in the file name")
+    ap.add_argument("--loop", type=int, default=LOOP, help="steps back to back in a loop sample [%(default)s]")
     args = ap.parse_args()
+    if args.loop < 1:
+        ap.error("--loop must be at least 1")
+    LOOP = args.loop
     import torch
     if args.device == "cuda" and not torch.cuda.is_available():
         print("torch_compare: PyTorch sees no CUDA device; nothing to time (--device cpu: a smoke test)")
