@@ -105,6 +105,10 @@ void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64
      * bandwidth a host's memcpy reaches; the calling thread is one of them
      * (it waits for the copies anyway). */
     c->threads = threads > 0 ? (int)threads : cores < 1 ? 1 : cores > 16 ? 16 : cores;
+    if (threads <= 0) { /* small transfers: no more threads than chunks of the smallest size */
+        size_t most = bytes / ((size_t)256 << 10);
+        if (most < (size_t)c->threads) c->threads = most < 1 ? 1 : (int)most;
+    }
     c->chunk = (size_t)(stage_kb > 0 ? stage_kb : 2048) << 10;
     c->chunk = lw_stage_chunk_for(c, bytes); /* a transfer of fewer chunks than threads: smaller buffers */
     c->nbuf = nbuf > 0 ? (int)nbuf : 2 * c->threads < 16 ? 16 : 2 * c->threads;

@@ -169,7 +169,11 @@ int main(void)
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, (size_t)10 << 20);
     CHECK(s.chunk == (size_t)640 << 10 && s.nbuf == 16, "10 MiB transfers: 16 buffers of 640 KiB");
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, 10000);
-    CHECK(s.chunk == 12288 && s.nbuf == 2, "10000-byte transfers: 2 buffers of 12 KiB");
+    CHECK(s.chunk == 12288 && s.nbuf == 2 && s.threads == 1, "10000-byte transfers: 2 buffers of 12 KiB, 1 thread");
+    lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 16, (size_t)1 << 20);
+    CHECK(s.threads == 4 && s.chunk == (size_t)256 << 10, "1 MiB transfers: 4 threads of 256 KiB chunks");
+    lw_stage_cfg_resolve(&s, 0, 0, 6, LW_PAGEABLE_AUTO, 0, 16, 10000);
+    CHECK(s.threads == 6, "copy_threads given: kept whatever the size");
     CHECK(!lw_stage_use_register(&s, (size_t)1 << 30), "auto without register_min_mb stages");
     lw_stage_cfg_resolve(&s, 0, 0, 0, LW_PAGEABLE_AUTO, 0, 2, G);
     CHECK(s.threads == 2 && s.nbuf == 16, "2 cores: 2 copy threads, 16 buffers");
