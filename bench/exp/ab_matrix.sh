@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A/B of matrix cells between an older tree and this one, on the same GPU machine, in one run:
+# both CLIs built side by side (default engines, -DLW_CUDA_SCHEMES=OFF), then the cells run
+# old, new, old, new, so that clock and thermal drift show up as old-vs-old spread.
+#   OLD=path/to/tree.tgz (git archive of the older commit; the device copy has no .git)
+#   CELLS='2d-l1-cdf53-*,batch-l1-cdf97-*'   cells (liftwave bench --matrix-only patterns)
+#   OUT=dir                                  records ab-{old,new}-{1,2}.json and ab-summary.txt
+# Usage on the device: OLD=.ab/tree-fdce97e.tgz CELLS='...' bash bench/exp/ab_matrix.sh
+set -u -o pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/ab-out}
+CELLS=${CELLS:?CELLS: the matrix cells to compare}
+OLD=${OLD:?OLD: a tar.gz of the older tree}
+REPEAT=${REPEAT:-20}
+mkdir -p "$OUT" /tmp/ab-old
+tar xzf "$OLD" -C /tmp/ab-old
+build() { # tree build-dir
+  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_CUDA_SCHEMES=OFF >"$2.log" 2>&1 &&
+    cmake --build "$2" -j8 --target liftwave >>"$2.log" 2>&1
+}
+t0=$(date +%s)
+build /tmp/ab-old /tmp/ab-old-build & p1=$!
+build "$ROOT" /tmp/ab-new-build & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+echo "builds: old rc=$r1 new rc=$r2 in $(( $(date +%s) - t0 ))s" | tee "$OUT/ab-summary.txt"
+[ $r1 -eq 0 ] && [ $r2 -eq 0 ] || { tail -20 /tmp/ab-old-build.log /tmp/ab-new-build.log; exit 1; }
+for i in 1 2; do
+  for side in old new; do
+    /tmp/ab-$side-build/liftwave bench --backend cuda --matrix --json --repeat "$REPEAT" --matrix-only "$CELLS" \
+      >"$OUT/ab-$side-$i.json" 2>"$OUT/ab-$side-$i.err"
+  done
+done
+python3 - "$OUT" <<'EOF' | tee -a "$OUT/ab-summary.txt"
+import json, os, sys
+out = sys.argv[1]
+runs = {}
+for side in ("old", "new"):
+    for i in (1, 2):
+        for line in open(os.path.join(out, "ab-%s-%d.json" % (side, i))):
+            r = json.loads(line)
+            runs.setdefault(r["cell"], {}).setdefault(side, []).append((r["median_s"], r.get("engine")))
+print("%-28s %-22s %-22s %s" % ("cell", "old ms (2 runs)", "new ms (2 runs)", "new / old"))
+for cell, d in runs.items():
+    o, n = [t for t, _ in d.get("old", [])], [t for t, _ in d.get("new", [])]
+    if not o or not n:
+        continue
+    print("%-28s %-22s %-22s %.3f  (%s)" % (cell, " ".join("%.3f" % (t * 1e3) for t in o),
+                                            " ".join("%.3f" % (t * 1e3) for t in n), min(n) / min(o),
+                                            d["new"][0][1]))
+EOF
