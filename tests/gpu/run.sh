@@ -50,6 +50,10 @@
 #   win, e.g. LW_INPLACE_ARGS="--repeat 3 -w cdf97,haar").  Estimated 4-5 minutes on an H100 (224 pairs;
 #   the random data, references and 1 GiB downloads and comparisons on the host are most of it)
 #   stage "ooc": issue 17's GPU rows, out of core (see the stage below)
+#   stage "ab": matrix cells of an older tree against this one on this machine, old/new/old/new
+#   (bench/exp/ab_matrix.sh; LW_AB_OLD: a tar.gz of the older tree, e.g. `git archive --format=tar.gz
+#   -o .ab/tree-OLD.tgz OLD` carried in .ab; LW_AB_CELLS: --matrix-only patterns) -> $OUT/ab-*.json and
+#   the table in $OUT/ab-summary.txt
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -462,6 +466,12 @@ fi
 # "budget" (16 GiB under a 1 GiB budget, out of place, pinned, best of 3: 2-D 65536^2 and 3-D
 # 4096x1024^2, 1 and 5 levels; 2-D 1 level pageable; 2-D 1 level in place under 8 GiB, rows held on
 # the device).  Default "budget big".  The rows and their targets: bench/NOTES-outofcore.md.
+if has ab; then
+  OUT=$OUT OLD=${LW_AB_OLD:?LW_AB_OLD: a tar.gz of the older tree} CELLS=${LW_AB_CELLS:?LW_AB_CELLS: the cells} \
+    bash "$ROOT/bench/exp/ab_matrix.sh" >"$OUT/ab.log" 2>&1
+  say "ab: rc=$?"
+  cat "$OUT/ab-summary.txt" 2>/dev/null | tee -a "$SUMMARY"
+fi
 if has ooc; then
   if [ ! -x "$BUILD/tests/gpu/test_gpu_ooc" ] || [ ! -x "$BUILD/tests/gpu/gpu_ooc_bench" ]; then
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >>"$OUT/build.log" 2>&1
