@@ -384,6 +384,32 @@ int main(void)
         lw_stager_free(s);
     }
     CHECK(failed > 20, "injected failures reported: %d of 40", failed);
+    /* misuse: more uploads begun than the stager holds, an unknown ticket; then it still works */
+    {
+        lw_stage_cfg cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.threads = 2, cfg.nbuf = 4, cfg.chunk = (size_t)4 << 10, cfg.pageable = LW_PAGEABLE_STAGE;
+        lw_stager *s = NULL;
+        CHECK(lw_stager_new(&cfg, &s) == LW_OK, "stager: %s", lw_last_error());
+        static char h[64 << 10], d[64 << 10];
+        lw_stage_ticket t[9];
+        int begun = 0;
+        lw_status r = LW_OK;
+        size_t off = 0; /* each upload its own bytes: 1 + 2 + ... + 9 KiB */
+        for (int i = 0; i < 9 && r == LW_OK; i++) {
+            lw_box b = lw_box_linear((size_t)(i + 1) << 10);
+            r = lw_stage_up_begin(s, &b, h + off, d + off, 0, st[i % 3], &t[i]);
+            begun += r == LW_OK, off += (size_t)(i + 1) << 10;
+        }
+        CHECK(begun == 8 && r == LW_ERR_INTERNAL, "a ninth upload begun: %d begun, %s", begun, lw_last_error());
+        for (int i = 0; i < begun; i++) CHECK(lw_stage_up_end(s, t[i]) == LW_OK, "upload %d ended", i);
+        CHECK(lw_stage_up_end(s, 12345) == LW_ERR_INTERNAL, "an unknown ticket is refused");
+        CHECK(lw_stage_up_end(s, 0) == LW_OK, "ticket 0: nothing to wait for");
+        wait_streams(st);
+        scenario clean = random_scenario();
+        CHECK(one_case(s, st, &clean, 1), "a case after the misuse");
+        lw_stager_free(s);
+    }
     CHECK(recovered == 40, "clean cases after a failure: %d of 40", recovered);
     for (int k = 0; k < 3; k++) stream_free(st[k]);
     return lw_test_finish("stager");
