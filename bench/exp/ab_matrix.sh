@@ -2,7 +2,10 @@
 # A/B of matrix cells between an older tree and this one, on the same GPU machine, in one run:
 # both CLIs built side by side (default engines, -DLW_CUDA_SCHEMES=OFF), then the cells run
 # old, new, old, new, so that clock and thermal drift show up as old-vs-old spread.
-#   OLD=path/to/tree.tgz (git archive of the older commit; the device copy has no .git)
+#   OLD=path/to/tree.tgz (git archive of the older commit; the device copy has no .git), or
+#       OLD=. : this tree on both sides, told apart by their CMake flags
+#   OLD_CMAKE / NEW_CMAKE                    extra cmake arguments of each side, e.g.
+#       NEW_CMAKE=-DCMAKE_CUDA_FLAGS=-DLW_TILE2D_MIN_BLOCKS=3 (the fused 2-D engine's occupancy hint)
 #   CELLS='2d-l1-cdf53-*,batch-l1-cdf97-*'   cells (liftwave bench --matrix-only patterns)
 #   OUT=dir                                  records ab-{old,new}-{1,2}.json and ab-summary.txt
 # Usage on the device: OLD=.ab/tree-fdce97e.tgz CELLS='...' bash bench/exp/ab_matrix.sh
@@ -12,15 +15,20 @@ OUT=${OUT:-$ROOT/ab-out}
 CELLS=${CELLS:?CELLS: the matrix cells to compare}
 OLD=${OLD:?OLD: a tar.gz of the older tree}
 REPEAT=${REPEAT:-20}
-mkdir -p "$OUT" /tmp/ab-old
-tar xzf "$OLD" -C /tmp/ab-old
-build() { # tree build-dir
-  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_CUDA_SCHEMES=OFF >"$2.log" 2>&1 &&
+mkdir -p "$OUT"
+if [ "$OLD" = . ]; then
+  OLD_TREE=$ROOT
+else
+  OLD_TREE=/tmp/ab-old
+  mkdir -p "$OLD_TREE" && tar xzf "$OLD" -C "$OLD_TREE"
+fi
+build() { # tree build-dir extra-cmake-args
+  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_CUDA_SCHEMES=OFF $3 >"$2.log" 2>&1 &&
     cmake --build "$2" -j8 --target liftwave >>"$2.log" 2>&1
 }
 t0=$(date +%s)
-build /tmp/ab-old /tmp/ab-old-build & p1=$!
-build "$ROOT" /tmp/ab-new-build & p2=$!
+build "$OLD_TREE" /tmp/ab-old-build "${OLD_CMAKE:-}" & p1=$!
+build "$ROOT" /tmp/ab-new-build "${NEW_CMAKE:-}" & p2=$!
 wait $p1; r1=$?; wait $p2; r2=$?
 echo "builds: old rc=$r1 new rc=$r2 in $(( $(date +%s) - t0 ))s" | tee "$OUT/ab-summary.txt"
 [ $r1 -eq 0 ] && [ $r2 -eq 0 ] || { tail -20 /tmp/ab-old-build.log /tmp/ab-new-build.log; exit 1; }

@@ -56,12 +56,23 @@ template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, c
     return (m & 3) == 0 && (a & (4 * sizeof(S) - 1)) == 0;
 }
 
+/* LW_TILE2D_MIN_BLOCKS (a build-time experiment: -DLW_TILE2D_MIN_BLOCKS=3 in the CUDA
+ * flags) asks ptxas for that many blocks per SM for the 4-byte compute types (not d4, whose
+ * forward would spill kilobytes): 3 blocks of 288 threads fit at 72 registers, where left
+ * to itself ptxas takes 91-96 for most wavelets (bench/NOTES-matrix.md).  Unset, the bound
+ * is the thread count alone. */
+#ifdef LW_TILE2D_MIN_BLOCKS
+#define TILE_VH_BOUNDS(S, W) __launch_bounds__(288, sizeof(lwd_c<S>) == 4 && (W) % LW_TRANSPOSED_ID != LW_D4 ? LW_TILE2D_MIN_BLOCKS : 1)
+#else
+#define TILE_VH_BOUNDS(S, W) __launch_bounds__(288)
+#endif
+
 /* Vertical pass first (registers), then horizontal (registers, from one
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
  * bands (Mallat positions).  INV (float types only: the axis order then
  * changes only rounding): a = LL band, b = detail bands, c = output. */
 template <class S, int W, int INV, int SM>
-__global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
+__global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
 {
     typedef lwd_c<S> T; /* S in global memory, T in registers and shared memory */
     constexpr int H = sh_halo(W), TW = tile_cfg<T, SM>::TW, TH = tile_cfg<T, SM>::TH, K = tile_cfg<T, SM>::K;

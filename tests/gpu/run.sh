@@ -52,8 +52,9 @@
 #   stage "ooc": issue 17's GPU rows, out of core (see the stage below)
 #   stage "ab": matrix cells of an older tree against this one on this machine, old/new/old/new
 #   (bench/exp/ab_matrix.sh; LW_AB_OLD: a tar.gz of the older tree, e.g. `git archive --format=tar.gz
-#   -o .ab/tree-OLD.tgz OLD` carried in .ab; LW_AB_CELLS: --matrix-only patterns) -> $OUT/ab-*.json and
-#   the table in $OUT/ab-summary.txt
+#   -o .ab/tree-OLD.tgz OLD` carried in .ab, or "." for this tree with LW_AB_OLD_CMAKE / LW_AB_NEW_CMAKE
+#   telling the sides apart; LW_AB_CELLS: --matrix-only patterns) -> $OUT/ab-*.json and the table in
+#   $OUT/ab-summary.txt
 #   stage "ncu": Nsight Compute on one kernel instance per issue-3 target case
 #   (LW_NCU_CASES="case:kernel-regex:launches-to-skip[:gpu_bench,args] ..."): DRAM throughput
 #   (% of peak, GB/s), achieved occupancy, top two warp stall reasons; table
@@ -467,8 +468,8 @@ fi
 # 4096x1024^2, 1 and 5 levels; 2-D 1 level pageable; 2-D 1 level in place under 8 GiB, rows held on
 # the device).  Default "budget big".  The rows and their targets: bench/NOTES-outofcore.md.
 if has ab; then
-  OUT=$OUT OLD=${LW_AB_OLD:?LW_AB_OLD: a tar.gz of the older tree} CELLS=${LW_AB_CELLS:?LW_AB_CELLS: the cells} \
-    bash "$ROOT/bench/exp/ab_matrix.sh" >"$OUT/ab.log" 2>&1
+  OUT=$OUT OLD=${LW_AB_OLD:?LW_AB_OLD: a tar.gz of the older tree, or .} CELLS=${LW_AB_CELLS:?LW_AB_CELLS: the cells} \
+    OLD_CMAKE=${LW_AB_OLD_CMAKE:-} NEW_CMAKE=${LW_AB_NEW_CMAKE:-} bash "$ROOT/bench/exp/ab_matrix.sh" >"$OUT/ab.log" 2>&1
   say "ab: rc=$?"
   cat "$OUT/ab-summary.txt" 2>/dev/null | tee -a "$SUMMARY"
 fi
