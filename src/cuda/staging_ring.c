@@ -317,18 +317,26 @@ static int same_place(const lw_box *b, const void *to, size_t tp, size_t tpl, co
     return to == from && tp == fp && (b->nz <= 1 || tpl == fpl);
 }
 
+/* A direct move (the host side pinned, or on the device: one copy, none when
+ * both sides are the same place) of box b, to (pitches tp, tpl) from (fp,
+ * fpl); up: host to device, else device to host. */
+static lw_status move_direct(const lw_box *b, void *to, size_t tp, size_t tpl, const void *from, size_t fp, size_t fpl,
+                             int direct, int up, cudaStream_t st)
+{
+    if (direct == LW_STAGE_DEVICE && same_place(b, to, tp, tpl, from, fp, fpl)) return LW_OK;
+    const enum cudaMemcpyKind kind = direct == LW_STAGE_DEVICE ? cudaMemcpyDeviceToDevice
+                                     : up                      ? cudaMemcpyHostToDevice
+                                                               : cudaMemcpyDeviceToHost;
+    CK(lw_copy_box(to, tp, tpl, from, fp, fpl, b->row, b->ny, b->nz, kind, st),
+       up ? "cudaMemcpyAsync (host to device)" : "cudaMemcpyAsync (device to host)");
+    return LW_OK;
+}
+
 lw_status lw_stage_up_begin(lw_stager *s, const lw_box *b, const void *host, void *dev, int direct, cudaStream_t st,
                            lw_stage_ticket *t)
 {
     *t = 0;
-    if (direct) {
-        if (direct == LW_STAGE_DEVICE && same_place(b, dev, b->dpitch, b->dplane, host, b->hpitch, b->hplane))
-            return LW_OK;
-        CK(lw_copy_box(dev, b->dpitch, b->dplane, host, b->hpitch, b->hplane, b->row, b->ny, b->nz,
-                       direct == LW_STAGE_DEVICE ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, st),
-           "cudaMemcpyAsync (host to device)");
-        return LW_OK;
-    }
+    if (direct) return move_direct(b, dev, b->dpitch, b->dplane, host, b->hpitch, b->hplane, direct, 1, st);
     const size_t limit = lw_stage_chunk_for(&s->cfg, lw_box_bytes(b));
     const int64_t n = lw_chunk_count(b, limit);
     if (n == 0) return LW_OK;
@@ -371,14 +379,7 @@ lw_status lw_stage_up(lw_stager *s, const lw_box *b, const void *host, void *dev
 
 lw_status lw_stage_down(lw_stager *s, const lw_box *b, void *host, const void *dev, int direct, cudaStream_t st)
 {
-    if (direct) {
-        if (direct == LW_STAGE_DEVICE && same_place(b, host, b->hpitch, b->hplane, dev, b->dpitch, b->dplane))
-            return LW_OK;
-        CK(lw_copy_box(host, b->hpitch, b->hplane, dev, b->dpitch, b->dplane, b->row, b->ny, b->nz,
-                       direct == LW_STAGE_DEVICE ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost, st),
-           "cudaMemcpyAsync (device to host)");
-        return LW_OK;
-    }
+    if (direct) return move_direct(b, host, b->hpitch, b->hplane, dev, b->dpitch, b->dplane, direct, 0, st);
     /* whole buffers: the caller waits for nothing but a free buffer, so the
      * ring should hold several boxes' chunks while they are copied out */
     const size_t limit = s->cfg.chunk;

@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+/* the smallest chunk a transfer is cut in to spread it over the copy threads */
+#define MIN_CHUNK ((size_t)256 << 10)
+
 lw_box lw_box_linear(size_t n)
 {
     lw_box b = {n, 1, 1, n, n, n, n};
@@ -83,10 +86,9 @@ size_t lw_chunk_row_dev(const lw_box *b, const lw_chunk *c, int64_t r)
 
 size_t lw_stage_chunk_for(const lw_stage_cfg *c, size_t bytes)
 {
-    const size_t min_chunk = (size_t)256 << 10;
     size_t t = c->threads > 1 ? (size_t)c->threads : 1, per = (bytes + t - 1) / t;
     per = (per + 65535) & ~(size_t)65535;
-    if (per < min_chunk) per = min_chunk;
+    if (per < MIN_CHUNK) per = MIN_CHUNK;
     return per < c->chunk ? per : c->chunk;
 }
 
@@ -106,7 +108,7 @@ void lw_stage_cfg_resolve(lw_stage_cfg *c, int64_t stage_kb, int64_t nbuf, int64
      * (it waits for the copies anyway). */
     c->threads = threads > 0 ? (int)threads : cores < 1 ? 1 : cores > 16 ? 16 : cores;
     if (threads <= 0) { /* small transfers: no more threads than chunks of the smallest size */
-        size_t most = bytes / ((size_t)256 << 10);
+        size_t most = bytes / MIN_CHUNK;
         if (most < (size_t)c->threads) c->threads = most < 1 ? 1 : (int)most;
     }
     c->chunk = (size_t)(stage_kb > 0 ? stage_kb : 2048) << 10;

@@ -60,11 +60,13 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
     g_walk_cases += g_cases - before;
 }
 
+/* the data types both sweeps run */
+static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
+
 static void sweep(int quick)
 {
     const shape_case *S = quick ? quick_shapes : shapes;
     int ns = quick ? (int)(sizeof quick_shapes / sizeof *quick_shapes) : (int)(sizeof shapes / sizeof *shapes);
-    static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
     long k = 0;
     for (int si = 0; si < ns; si++)
         for (int w = 0; w < LW_WAVELET_COUNT; w++)
@@ -96,7 +98,6 @@ static void tile_sweep(int quick)
         {3, 2, {0, 1}, {130, 94, 3}},  {2, 0, {0}, {64, 2000}},     {2, 0, {0}, {1500, 40}},
         {2, 0, {0}, {1024, 1024}},
     };
-    static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
     const int ns = quick >= 2 ? 1 : quick ? 2 : (int)(sizeof T / sizeof *T);
     long k = 0, before = g_ip_tiles, cases = 0;
     for (int si = 0; si < ns; si++)
