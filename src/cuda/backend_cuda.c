@@ -562,7 +562,12 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");
-    if (s->ip2d)
+    if (s->ip2d && s->ip2d_walk)
+        lw_appendf(buf, len, "in_place: strip walker, every level (level 1: %lld %s a plane, %lld plane groups%s)\n",
+                   (long long)s->ip2d_wl[0].strips, s->ip2d_wl[0].wide ? "strip of whole rows" : "strips of columns",
+                   (long long)s->ip2d_wl[0].groups,
+                   plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
+    else if (s->ip2d)
         lw_appendf(buf, len, "in_place: tile kernel, every level (a ring of %lld halo slots%s)\n", (long long)s->ip2d_slots,
                    plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,

@@ -39,10 +39,16 @@ typedef struct lw_cuda_sched {
     size_t leaders_bytes;
     int64_t lead_off[LW_MAX_LEVELS][LW_MAX_AXES], lead_n[LW_MAX_LEVELS][LW_MAX_AXES]; /* per level and axis */
     int ip2d;                /* the in-place tile path runs this plan (tile2d_inplace.c) */
+    int ip2d_walk;           /* by the strip walker (k_walk2d.cu), every level; else the tile kernel */
+    struct lw_walk_level {
+        int wide;
+        int64_t strips, groups, per_group;
+    } ip2d_wl[LW_MAX_LEVELS]; /* the walker's blocks, level by level */
     int64_t ip2d_slots;      /* its stash ring */
     size_t ip2d_flag_off;    /* its flags' offset in the workspace */
     size_t ip2d_bytes;       /* its workspace */
-    int32_t *ip2d_lead;      /* Mallat: each level's row-cycle leaders (device) */
+    int32_t *ip2d_lead;      /* Mallat: each level's row-cycle leaders (device), */
+    int32_t *ip2d_lead_host; /* or on the host where every level's are few (kernel parameters) */
     size_t ip2d_lead_bytes;
     int64_t ip2d_lead_off[LW_MAX_LEVELS], ip2d_lead_n[LW_MAX_LEVELS];
     const struct lwk_scheme *scheme; /* LWE_SCHEME: the paper's algorithm */

@@ -156,16 +156,45 @@ void lwk_tile2d_ip_dims(int dtype, int wave_id, int *tw, int *th, int *halo, siz
 cudaError_t lwk_tile2d_ip_run(int dtype, int inverse, const lwk_tile2d_ip *t, const void *ll, const void *det,
                               void *dst, cudaStream_t s);
 
+/* ---- fused 2-D engine, interleaved layout, by walked strips (k_walk2d.cu) --
+ * One level on the grid rows x cols (strides rs, cs) of every plane, each
+ * coefficient where its sample was, LL positions read from ll and the others
+ * from det as lwk_tile2d_ip does.  Blocks own strips of columns (wide: one
+ * strip of whole rows) of a group of per_group planes and walk their rows;
+ * in place (a source is dst) with more than one strip, each block waits for
+ * its neighbours through `flags` (strips * groups counters, zeroed before the
+ * launch).  Every block must be resident: strips * groups at most
+ * lwk_walk2d_capacity.  lwk_walk2d_dims: 0 if the kernel does not run this
+ * dtype / wavelet (float, double and int32 only); else the strip width and
+ * the halo. */
+typedef struct lwk_walk2d {
+    lwk_wave w;
+    int64_t rows, cols, rs, cs;
+    int64_t blen[2], bs[2]; /* batch dims (1 if unused) and strides */
+    int mode, wide;
+    int64_t strips, groups, per_group;
+    unsigned *flags;
+} lwk_walk2d;
+
+int lwk_walk2d_dims(int dtype, int wave_id, int wide, int *sw, int *halo);
+cudaError_t lwk_walk2d_capacity(int dtype, int wave_id, int inverse, int wide, int64_t *blocks);
+cudaError_t lwk_walk2d_run(int dtype, int inverse, const lwk_walk2d *t, const void *ll, const void *det, void *dst,
+                           cudaStream_t s);
+
 /* ---- whole rows reordered along cycles (k_rowcycle.cu) --------------------
  * The Mallat reorder of a rows x cols region (row stride rs, unit columns) of
  * every plane in place: row q takes row src(q) with its columns reordered
  * (inverse = 0: interleaved -> Mallat; 1: back), one block a cycle of the
  * row permutation (leaders: every cycle's smallest row, fixed rows
- * included), two rows of shared memory.  lwk_rowcycle_max_cols: the widest
- * rows it takes. */
+ * included), two rows of shared memory.  The leaders are in device memory,
+ * or in host memory (leaders_on_host) when there are at most
+ * LWK_ROWCYCLE_INLINE: they then travel as a kernel parameter.
+ * lwk_rowcycle_max_cols: the widest rows it takes. */
+#define LWK_ROWCYCLE_INLINE 512
 int64_t lwk_rowcycle_max_cols(int dtype);
 cudaError_t lwk_rowcycle_launch(int dtype, int inverse, int64_t rows, int64_t cols, int64_t rs, const int64_t blen[2],
-                                const int64_t bs[2], const int32_t *leaders, int64_t nlead, void *data, cudaStream_t s);
+                                const int64_t bs[2], const int32_t *leaders, int leaders_on_host, int64_t nlead,
+                                void *data, cudaStream_t s);
 
 /* ---- fused 3-D engine (k_tile3d.cu): one level, float32/float64, dense volume
  * (x stride 1), Mallat, src != dst.  Blocks stream (y, x) tiles along z. */

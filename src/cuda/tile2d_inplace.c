@@ -1,4 +1,6 @@
-/* 2-D transforms by the in-place tile kernel (k_tile2d_ip.cu), level by level:
+/* 2-D transforms by the fused in-place engines, level by level: the strip
+ * walker (k_walk2d.cu) where it runs every level, else the tile kernel
+ * (k_tile2d_ip.cu):
  *   - the interleaved layout (engine "tile2d-il"), in place or out of place:
  *     each level on its grid of step 2^k, coefficients where their samples
  *     were; out of place the first level reads the input (forward) or the
@@ -7,8 +9,9 @@
  *     lifted in place on its corner region, then its rows moved along the
  *     cycles of the row permutation with their columns reordered on the way
  *     (k_rowcycle.cu); the inverse reorders back first, coarsest level first.
- * Workspace: the kernel's stash ring and flags, at most 0.5% of the array
- * (512 KiB below 100 MiB), and the cycle leaders of each level's rows. */
+ * Workspace: the walker's counters (one a block, none with one strip a
+ * plane) or the tile kernel's stash ring and flags (at most 0.5% of the
+ * array, 512 KiB below 100 MiB), and the cycle leaders of each level's rows. */
 #include "cuda_exec.h"
 #include "core/cycles.h"
 #include "core/line_geom.h"
@@ -60,7 +63,64 @@ static int64_t tiles_of(const lw_plan *p, const ip_geo *d, int k, int64_t nbatch
 typedef struct ip_sizes {
     int64_t slots, lead_off[LW_MAX_LEVELS], lead_n[LW_MAX_LEVELS], nlead;
     size_t flag_off, bytes;
+    int walk;                                /* the walker runs every level */
+    struct lw_walk_level wl[LW_MAX_LEVELS]; /* its blocks */
 } ip_sizes;
+
+/* every level's row-cycle leaders few enough to travel as a kernel parameter */
+static int leaders_inline(const lw_plan *p, const ip_sizes *z)
+{
+    for (int k = 0; k < p->geo.levels; k++)
+        if (z->lead_n[k] > LWK_ROWCYCLE_INLINE) return 0;
+    return 1;
+}
+
+/* The walker's blocks for level k: whole rows (wide) where the planes alone
+ * fill the device or strips would need counters that may not be had
+ * (allow_flags 0), else strips of columns with plane groups up to what is
+ * resident.  0 when it does not run the level. */
+static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow_flags, struct lw_walk_level *o)
+{
+    const int64_t R = p->geo.len[k][0], C = p->geo.len[k][1], P = s->nbatch;
+    const int inv = p->cfg.direction == LW_INVERSE, per = p->cfg.mode == LW_PERIODIC;
+    int sw = 0, h = 0, sww = 0, dev = 0, sms = 0;
+    int64_t capw = 0, caps = 0;
+    memset(o, 0, sizeof *o);
+    if (!lwk_walk2d_dims(s->dtype, s->w.id, 0, &sw, &h) || !lwk_walk2d_dims(s->dtype, s->w.id, 1, &sww, &h)) return 0;
+    if (R < 2 * h + 2 || C < 2 * h + 2 || !lwk_tile2d_supported(s->dtype, &s->w, (int)p->cfg.mode, R, C)) return 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        lwk_walk2d_capacity(s->dtype, s->w.id, inv, 0, &caps) != cudaSuccess ||
+        lwk_walk2d_capacity(s->dtype, s->w.id, inv, 1, &capw) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    const int64_t S = (C + sw - 1) / sw;
+    /* a periodic ring of strips: the last one holds the halo its neighbour reads */
+    const int strips_ok = S <= caps && (S == 1 || allow_flags) && !(per && S > 1 && C - (S - 1) * sw < h);
+    const int wide_ok = C <= sww && capw > 0;
+    if (wide_ok && (!strips_ok || (S > 1 && P >= sms))) {
+        o->wide = 1, o->strips = 1, o->groups = P < capw ? P : capw;
+    } else if (strips_ok) {
+        o->strips = S, o->groups = P < caps / S ? P : caps / S;
+    } else {
+        return 0;
+    }
+    o->per_group = (P + o->groups - 1) / o->groups;
+    o->groups = (P + o->per_group - 1) / o->per_group;
+    return 1;
+}
+
+/* the walker for every level: its counters' bytes in *flags */
+static int walk_levels(const lw_plan *p, const lw_cuda_sched *s, int allow_flags, ip_sizes *z, size_t *flags)
+{
+    int64_t n = 0;
+    for (int k = 0; k < p->geo.levels; k++) {
+        if (!walk_level(p, s, k, allow_flags, &z->wl[k])) return 0;
+        if (z->wl[k].strips > 1 && z->wl[k].strips * z->wl[k].groups > n) n = z->wl[k].strips * z->wl[k].groups;
+    }
+    *flags = n ? ((size_t)n * sizeof(unsigned) + 255) & ~(size_t)255 : 0;
+    return 1;
+}
 
 static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
 {
@@ -69,8 +129,6 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     int64_t blen[2], bs[2];
     memset(z, 0, sizeof *z);
     if (g->naxes != 2 || !p->wav->separable || lw_dir_adjoint(p->cfg.direction) || !batch_of(p, blen, bs)) return 0;
-    /* periodic windows wrap to the far tiles of a plane, outside the ring's reach */
-    if (p->cfg.mode == LW_PERIODIC) return 0;
     if (mallat && g->strides[g->axes[1]] != 1) return 0;
     for (int k = 0; k < g->levels; k++) {
         if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
@@ -81,6 +139,19 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
         z->lead_n[k] = c + 1 + (g->len[k][0] % 2 == 0); /* the fixed rows too: their columns move */
         z->nlead += z->lead_n[k];
     }
+    /* the walker, with counters where their page stays within 1% of the
+     * array (or always, tuning inplace=tiles), else without */
+    size_t wflags = 0;
+    const size_t unit = (size_t)2 << 20, lead = leaders_inline(p, z) ? 0 : (size_t)z->nlead * sizeof(int32_t);
+    for (int allow = 1; allow >= 0; allow--)
+        if (walk_levels(p, s, allow, z, &wflags) &&
+            (!allow || p->tune.inplace == 3 || (wflags + lead + unit - 1) / unit * unit <= s->bytes / 100)) {
+            z->walk = 1, z->flag_off = 0, z->bytes = wflags;
+            return 1;
+        }
+    /* the tile kernel: periodic windows wrap to the far tiles of a plane,
+     * outside the ring's reach */
+    if (p->cfg.mode == LW_PERIODIC) return 0;
     ip_geo d;
     dims_of(s, &d);
     const int64_t ntc = (g->len[0][1] + d.tw - 1) / d.tw, tiles = tiles_of(p, &d, 0, s->nbatch);
@@ -111,13 +182,16 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     s->ip2d = 0, s->ip2d_bytes = 0;
     if (!sizes_of(p, s, &z)) return LW_OK;
     s->ip2d_slots = z.slots, s->ip2d_flag_off = z.flag_off, s->ip2d_bytes = z.bytes;
+    s->ip2d_walk = z.walk;
+    memcpy(s->ip2d_wl, z.wl, sizeof z.wl);
     memcpy(s->ip2d_lead_off, z.lead_off, sizeof z.lead_off);
     memcpy(s->ip2d_lead_n, z.lead_n, sizeof z.lead_n);
     /* in-place calls take it (tuning inplace: auto where its device memory,
      * the leaders included, in the allocator's 2 MiB units, stays within 1%
      * of the array; tiles always; lean and copy never); only they need the
      * row-cycle leaders */
-    const size_t unit = (size_t)2 << 20, lead = (size_t)z.nlead * sizeof(int32_t);
+    const int inl = leaders_inline(p, &z);
+    const size_t unit = (size_t)2 << 20, lead = inl ? 0 : (size_t)z.nlead * sizeof(int32_t);
     const size_t pages = (z.bytes + lead + unit - 1) / unit * unit;
     s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100);
     if (!s->ip2d) return LW_OK;
@@ -129,6 +203,10 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
             const int64_t n = g->len[k][0], c = lw_mallat_cycle_leaders(n, o, z.lead_n[k]);
             o[c] = 0;                         /* row 0 stays in place, */
             if (n % 2 == 0) o[c + 1] = n - 1; /* so does the last of an even count */
+        }
+        if (inl) { /* kept on the host, passed by value */
+            s->ip2d_lead_host = h;
+            return LW_OK;
         }
         s->ip2d_lead_bytes = (size_t)z.nlead * sizeof *h;
         lw_status st = lw_cuda_check(cudaMalloc((void **)&s->ip2d_lead, s->ip2d_lead_bytes), "cudaMalloc (row cycles)");
@@ -144,7 +222,8 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
 void lw_ip2d_release(lw_cuda_sched *s)
 {
     if (s->ip2d_lead) cudaFree(s->ip2d_lead);
-    s->ip2d_lead = NULL, s->ip2d_lead_bytes = 0;
+    free(s->ip2d_lead_host);
+    s->ip2d_lead = NULL, s->ip2d_lead_host = NULL, s->ip2d_lead_bytes = 0;
 }
 
 /* level k's grid and the kernel's workspace */
@@ -173,10 +252,35 @@ static lw_status lift(const lw_cuda_sched *s, int inverse, lwk_tile2d_ip *t, con
     return LW_OK;
 }
 
+/* level k by the walker: counters zeroed where it runs in place on strips */
+static lw_status walk(const lw_plan *p, const lw_cuda_sched *s, int inverse, int k, void *ws, const void *ll,
+                      const void *det, void *dst, cudaStream_t st)
+{
+    const lw_geometry *g = &p->geo;
+    const int64_t gs = lw_grid_step(p, k);
+    const struct lw_walk_level *l = &s->ip2d_wl[k];
+    lwk_walk2d t;
+    memset(&t, 0, sizeof t);
+    t.w = s->w;
+    t.rows = g->len[k][0], t.cols = g->len[k][1];
+    t.rs = gs * g->strides[g->axes[0]], t.cs = gs * g->strides[g->axes[1]];
+    batch_of(p, t.blen, t.bs);
+    t.mode = (int)p->cfg.mode;
+    t.wide = l->wide, t.strips = l->strips, t.groups = l->groups, t.per_group = l->per_group;
+    if ((ll == dst || det == dst) && l->strips > 1) {
+        t.flags = (unsigned *)ws;
+        CK(cudaMemsetAsync(t.flags, 0, (size_t)(l->strips * l->groups) * sizeof(unsigned), st), "cudaMemsetAsync (walker counters)");
+    }
+    CK(lwk_walk2d_run(s->dtype, inverse, &t, ll, det, dst, st), "cuda strip walker launch");
+    return LW_OK;
+}
+
 static lw_status reorder(const lw_cuda_sched *s, int inverse, int k, const lwk_tile2d_ip *t, void *data,
                          cudaStream_t st)
 {
-    CK(lwk_rowcycle_launch(s->dtype, inverse, t->rows, t->cols, t->rs, t->blen, t->bs, s->ip2d_lead + s->ip2d_lead_off[k],
+    const int host = s->ip2d_lead_host != NULL;
+    CK(lwk_rowcycle_launch(s->dtype, inverse, t->rows, t->cols, t->rs, t->blen, t->bs,
+                           (host ? s->ip2d_lead_host : s->ip2d_lead) + s->ip2d_lead_off[k], host,
                            s->ip2d_lead_n[k], data, st),
        "cuda row-cycle kernel launch");
     return LW_OK;
@@ -194,11 +298,14 @@ lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
         level_of(p, s, &d, k, ws, &t);
         if (!inv) {
             const void *src = k == 0 ? in : out;
-            LW_TRY(lift(s, 0, &t, src, src, out, st));
+            if (s->ip2d_walk) LW_TRY(walk(p, s, 0, k, ws, src, src, out, st));
+            else LW_TRY(lift(s, 0, &t, src, src, out, st));
             if (mallat) LW_TRY(reorder(s, 0, k, &t, out, st));
         } else {
             if (mallat) LW_TRY(reorder(s, 1, k, &t, out, st));
-            LW_TRY(lift(s, 1, &t, k == L - 1 ? in : out, in, out, st));
+            const void *ll = k == L - 1 ? in : out;
+            if (s->ip2d_walk) LW_TRY(walk(p, s, 1, k, ws, ll, in, out, st));
+            else LW_TRY(lift(s, 1, &t, ll, in, out, st));
         }
     }
     return LW_OK;

@@ -34,7 +34,8 @@ typedef struct gcase {
 static cudaStream_t g_stream;
 static long g_cases;
 static long g_engine_count[LWE_COUNT];
-static long g_ip_tiles; /* in-place cases run by the in-place tile kernel */
+static long g_ip_tiles; /* in-place cases run by the fused in-place engines (walker or tile kernel) */
+static long g_ip_walker; /* of those, by the strip walker */
 
 static const char *engine_name(int e)
 {
@@ -244,7 +245,10 @@ static void run_case(const gcase *c)
     g_engine_count[lw_cuda_plan_engine(pc)]++;
     if (c->inplace) {
         char dsc[4096];
-        if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK && strstr(dsc, "in_place: tile kernel")) g_ip_tiles++;
+        if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {
+            g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
+            g_ip_tiles += strstr(dsc, "in_place: tile kernel") != NULL || strstr(dsc, "in_place: strip walker") != NULL;
+        }
     }
     int64_t n = 1;
     for (int i = 0; i < c->rank; i++) n *= c->shape[i];

@@ -1,0 +1,328 @@
+/* Fused 2-D engine for the interleaved layout, in place or out of place, by
+ * column strips walked top to bottom: one level of a 2-D transform in ONE
+ * kernel that reads every sample once and writes every coefficient once, at
+ * the position its sample had, with no stash: the memory beyond the array is
+ * one counter a block (none with one strip a plane).
+ *
+ * A block owns a strip of SW columns of a group of planes and walks its bands
+ * of BH rows in order.  Band by band it loads the new rows of its window (the
+ * strip and H columns each side; BH rows, 2H more for a plane's first band)
+ * into a ring of NS shared-memory stages, NS - 1 bands ahead; the 2H rows the
+ * next band's window shares with this one stay in registers (originals), so
+ * the block never reads a sample it has written.  Forward and float inverse
+ * lift each window column vertically in registers, then each row segment
+ * horizontally, and store; the integer inverse undoes its forward's axis
+ * order (rows first, in the stage, then columns).
+ *
+ * In place, the only samples another block reads are the H columns each side
+ * of a strip: a block may store band k once both neighbours have loaded
+ * theirs.  Each block raises its counter to k + 1 when band k has landed in
+ * shared memory and waits for its neighbours' counters before storing band k;
+ * loads never wait, so a launch whose blocks are all resident (a cooperative
+ * launch: lwk_walk2d_capacity) always completes.
+ *
+ * Boundaries: window columns are loaded through the mode (symmetric edges
+ * fall in the strip or its neighbour; periodic strips form a ring, so the
+ * last strip must hold at least H columns); rows above a plane's first band
+ * are loaded through the mode, rows past its end are filled from the window
+ * (symmetric) or from the plane's first H rows kept in registers (periodic),
+ * never reloaded: the block may have stored them.  Wavelets whose mirror is
+ * not exact when loaded once (d4) refresh it per step (reg_lift_line). */
+#include "lw_cuda_dev.cuh"
+
+#include "tile_lift.cuh"
+
+#include <cuda/atomic>
+#include <cuda_pipeline.h>
+
+/* strips of 64 columns with bands of 32 rows, three stages; or whole rows of
+ * up to 2 KiB per band of 16 rows, two stages (one strip a plane, no counter) */
+template <class T, int WIDE> struct wk_cfg {
+    enum { SW = WIDE ? 2048 / (int)sizeof(T) : 64, BH = WIDE ? 16 : 32, NS = WIDE ? 2 : 3, K = 8 };
+};
+
+template <class T, int W, int WIDE> struct wk_dim {
+    typedef wk_cfg<T, WIDE> C;
+    enum {
+        H = sh_halo(W), SW = C::SW, BH = C::BH, NS = C::NS, K = C::K,
+        WC = SW + 2 * H,            /* window columns */
+        WCP = WC + 1,               /* stage pitch */
+        SR = BH + 2 * H,            /* stage rows (a plane's first band) */
+        NT = (WC + 31) & ~31,       /* threads: one a window column */
+        SEGS = SW / K,
+    };
+    static constexpr size_t smem = (size_t)NS * SR * WCP * sizeof(T);
+};
+
+__device__ __forceinline__ int64_t wk_map(int64_t i, int64_t n, int mode)
+{
+    return (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
+}
+
+template <class S> __device__ __forceinline__ void wk_copy(S *sm, const S *g)
+{
+    __pipeline_memcpy_async(sm, g, sizeof(S));
+}
+
+__device__ __forceinline__ void wk_raise(unsigned *f, unsigned v)
+{
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> a(*f);
+    a.store(v, cuda::memory_order_release);
+}
+
+/* thread 0 waits for counter f to reach v; the block waits for thread 0 */
+__device__ __forceinline__ void wk_wait(unsigned *f, unsigned v)
+{
+    if (threadIdx.x == 0 && f) {
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> a(*f);
+        while (a.load(cuda::memory_order_acquire) < v) __nanosleep(32);
+    }
+}
+
+template <class S, int W, int INV, int HV, int WIDE>
+__global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, const S *llsrc, const S *detsrc, S *dst)
+{
+    typedef wk_dim<S, W, WIDE> D;
+    constexpr int H = D::H, SW = D::SW, BH = D::BH, NS = D::NS, K = D::K, WCP = D::WCP, SR = D::SR;
+    constexpr int NT = D::NT, SEGS = D::SEGS, NR = BH + 2 * H, NU = K + 2 * H, DIR = INV ? -1 : 1;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    S(*stage)[SR][WCP] = (S(*)[SR][WCP])smem_raw;
+    const lwk_wave &w = t.w;
+    const int tid = threadIdx.x, mode = t.mode;
+    const bool periodic = mode == LW_PERIODIC;
+    const int64_t rows = t.rows, cols = t.cols, rs = t.rs, cs = t.cs, ns = t.strips;
+    const int64_t j = blockIdx.x % ns, g = blockIdx.x / ns;
+    const int64_t c0 = j * SW, cw = cols - c0 < SW ? cols - c0 : SW, wcw = cw + 2 * H;
+    const int64_t planes = t.blen[0] * t.blen[1], p0 = g * t.per_group;
+    const int64_t np = planes - p0 < t.per_group ? planes - p0 : t.per_group;
+    const int64_t nb = (rows + BH - 1) / BH, total = np * nb;
+    /* the counters: this block's and its neighbours' (a ring in periodic mode) */
+    unsigned *mine = nullptr, *left = nullptr, *right = nullptr;
+    if (t.flags && ns > 1) {
+        unsigned *row = t.flags + g * ns;
+        mine = row + j;
+        if (j > 0 || periodic) left = row + (j > 0 ? j - 1 : ns - 1);
+        if (j + 1 < ns || periodic) right = row + (j + 1 < ns ? j + 1 : 0);
+    }
+    const int64_t cm = tid < wcw ? wk_map(c0 - H + tid, cols, mode) : 0;
+    const bool vec = cs == 1 && (rs % 4) == 0 && (t.bs[0] % 4) == 0 && (t.bs[1] % 4) == 0 &&
+                     ((uintptr_t)dst % (4 * sizeof(S))) == 0;
+
+    auto plane_off = [&](int64_t it) {
+        const int64_t b = p0 + it / nb;
+        return (b / t.blen[1]) * t.bs[0] + (b % t.blen[1]) * t.bs[1];
+    };
+    /* band it's new window rows into its stage (every thread commits a group) */
+    auto issue = [&](int64_t it) {
+        if (it < total && tid < wcw) {
+            const int64_t band = it % nb, r0 = band * BH, off = plane_off(it);
+            const S *lp = llsrc + off, *dp = detsrc + off;
+            S(*st)[WCP] = stage[it % NS];
+            for (int jj = band == 0 ? 0 : 2 * H; jj < SR; jj++) {
+                const int64_t r = r0 - H + jj;
+                if (r >= rows) break;
+                const int64_t rm = wk_map(r, rows, mode);
+                wk_copy(&st[jj][tid], (((rm | cm) & 1) ? dp : lp) + rm * rs + cm * cs);
+            }
+        }
+        __pipeline_commit();
+    };
+
+    lwd_c<S> carry[2 * H], top[H > 0 ? H : 1];
+    for (int s = 0; s < NS - 1; s++) issue(s);
+    for (int64_t it = 0; it < total; it++) {
+        issue(it + NS - 1);
+        __pipeline_wait_prior(NS - 1);
+        __syncthreads();
+        if (mine && tid == 0) wk_raise(mine, (unsigned)(it + 1));
+        const int64_t band = it % nb, r0 = band * BH, off = plane_off(it);
+        S *op = dst + off;
+        S(*st)[WCP] = stage[it % NS];
+        const int jlo = band == 0 ? 0 : 2 * H;
+
+        if (HV) { /* rows first: the new rows of the window, in the stage */
+            const int rp = NT / SEGS;
+            for (int j0 = jlo; j0 < SR; j0 += rp) {
+                const int jj = j0 + tid / SEGS, seg = tid % SEGS;
+                const bool act = tid < rp * SEGS && jj < SR && r0 - H + jj < rows && seg * K < cw;
+                lwd_c<S> u[NU];
+                if (act) {
+#pragma unroll
+                    for (int i = 0; i < NU; i++) u[i] = st[jj][seg * K + i];
+                    reg_lift_line<W, DIR>(u, w, c0 + seg * K - H, cols, mode);
+                }
+                __syncthreads();
+                if (act) {
+#pragma unroll
+                    for (int i = 0; i < K; i++) st[jj][H + seg * K + i] = u[H + i];
+                }
+                __syncthreads();
+            }
+        }
+
+        /* columns: the window column (strip column with HV) of this thread */
+        const int vc = HV ? H + tid : tid;
+        const bool vact = HV ? tid < cw : tid < wcw;
+        lwd_c<S> v[NR];
+        if (vact) {
+            /* rows past the plane's end from the window (or its first rows) */
+            if (r0 + BH + H > rows) {
+#pragma unroll
+                for (int jj = 0; jj < SR; jj++) {
+                    const int64_t r = r0 - H + jj;
+                    if (r < rows || jj < jlo) continue;
+                    lwd_c<S> x = 0;
+                    if (periodic) {
+#pragma unroll
+                        for (int i = 0; i < H; i++)
+                            if (r - rows == i) x = top[i];
+                        if (band == 0 && r - rows < H) x = st[H + (r - rows)][vc];
+                    } else {
+                        const int64_t q = lwd_bidx(r, rows, mode) - (r0 - H);
+                        if (q >= jlo && q < SR) x = st[q][vc];
+                        else {
+#pragma unroll
+                            for (int i = 0; i < 2 * H; i++)
+                                if (q == i) x = carry[i];
+                        }
+                    }
+                    st[jj][vc] = x;
+                }
+            }
+#pragma unroll
+            for (int jj = 0; jj < NR; jj++) v[jj] = jj < 2 * H && band > 0 ? carry[jj < 2 * H ? jj : 0] : st[jj][vc];
+            if (periodic && band == 0) {
+#pragma unroll
+                for (int i = 0; i < H; i++) top[i] = v[H + i];
+            }
+#pragma unroll
+            for (int i = 0; i < 2 * H; i++) carry[i] = v[BH + i];
+            reg_lift_line<W, DIR>(v, w, r0 - H, rows, mode);
+        }
+
+        if (HV) {
+            __syncthreads();
+            wk_wait(left, (unsigned)(it + 1)), wk_wait(right, (unsigned)(it + 1));
+            __syncthreads();
+            if (vact) {
+#pragma unroll
+                for (int jj = 0; jj < BH; jj++)
+                    if (r0 + jj < rows) lwd_st(op + (r0 + jj) * rs + (c0 + tid) * cs, v[H + jj]);
+            }
+        } else {
+            if (vact) {
+#pragma unroll
+                for (int jj = 0; jj < BH; jj++) st[jj][tid] = v[H + jj];
+            }
+            __syncthreads();
+            wk_wait(left, (unsigned)(it + 1)), wk_wait(right, (unsigned)(it + 1));
+            __syncthreads();
+            for (int item = tid; item < BH * SEGS; item += NT) {
+                const int rr = item / SEGS, seg = item % SEGS;
+                const int64_t r = r0 + rr, cb = c0 + seg * K;
+                if (r >= rows || seg * K >= cw) continue;
+                lwd_c<S> u[NU];
+#pragma unroll
+                for (int i = 0; i < NU; i++) u[i] = st[rr][seg * K + i];
+                reg_lift_line<W, DIR>(u, w, cb - H, cols, mode);
+                S *o = op + r * rs + cb * cs;
+                if (vec && cb + K <= cols) {
+                    store4<S>(o, u[H], u[H + 1], u[H + 2], u[H + 3], true);
+                    store4<S>(o + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], true);
+                } else {
+#pragma unroll
+                    for (int i = 0; i < K; i++)
+                        if (seg * K + i < cw) lwd_st(o + i * cs, u[H + i]);
+                }
+            }
+        }
+        __syncthreads(); /* the stage is reloaded next */
+    }
+    __pipeline_wait_prior(0);
+}
+
+/* ---- launchers ------------------------------------------------------------ */
+
+template <class S, int W, int INV, int HV, int WIDE> struct wk_kernel {
+    typedef wk_dim<S, W, WIDE> D;
+    static void (*fn())(lwk_walk2d, const S *, const S *, S *) { return walk2d<S, W, INV, HV, WIDE>; }
+    static cudaError_t prepare()
+    {
+        static const cudaError_t attr =
+            cudaFuncSetAttribute(fn(), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)D::smem);
+        return attr;
+    }
+    static cudaError_t capacity(int64_t *blocks)
+    {
+        cudaError_t e = prepare();
+        int dev = 0, sms = 0, per = 0;
+        if (e == cudaSuccess) e = cudaGetDevice(&dev);
+        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, fn(), D::NT, D::smem);
+        *blocks = (int64_t)sms * per;
+        return e;
+    }
+    static cudaError_t launch(const lwk_walk2d *t, const void *ll, const void *det, void *dst, cudaStream_t s)
+    {
+        cudaError_t e = prepare();
+        if (e != cudaSuccess) return e;
+        const int64_t n = t->strips * t->groups;
+        if (n < 1) return cudaSuccess;
+        if (n > 0x7fffffff) return cudaErrorInvalidConfiguration;
+        lwk_walk2d a = *t;
+        const S *l = (const S *)ll, *d = (const S *)det;
+        S *o = (S *)dst;
+        void *args[] = {&a, &l, &d, &o};
+        /* cooperative: every block resident, as the counters' waits need */
+        return cudaLaunchCooperativeKernel((const void *)fn(), dim3((unsigned)n), dim3(D::NT), args, D::smem, s);
+    }
+};
+
+/* the kernel for (dtype, wavelet, direction, shape) handed to f; float,
+ * double and int32 (with its integer lifting) only */
+template <class S, class F> static cudaError_t wk_select_t(int wave_id, int inverse, int wide, F &f)
+{
+    return lwc_dispatch(wave_id, [&](auto wc) -> cudaError_t {
+        constexpr int W = decltype(wc)::value;
+        if constexpr (!lwc_separable(W) || (std::is_same<S, int32_t>::value && !lwc_has_integer(W))) {
+            return cudaErrorInvalidValue;
+        } else {
+            constexpr int IH = std::is_same<S, int32_t>::value; /* integer inverse: rows first */
+            if (wide) return inverse ? f(wk_kernel<S, W, 1, IH, 1>{}) : f(wk_kernel<S, W, 0, 0, 1>{});
+            return inverse ? f(wk_kernel<S, W, 1, IH, 0>{}) : f(wk_kernel<S, W, 0, 0, 0>{});
+        }
+    });
+}
+
+template <class F> static cudaError_t wk_select(int dtype, int wave_id, int inverse, int wide, F &&f)
+{
+    switch (dtype) {
+    case LWK_F32: return wk_select_t<float>(wave_id, inverse, wide, f);
+    case LWK_F64: return wk_select_t<double>(wave_id, inverse, wide, f);
+    case LWK_I32: return wk_select_t<int32_t>(wave_id, inverse, wide, f);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+extern "C" int lwk_walk2d_dims(int dtype, int wave_id, int wide, int *sw, int *halo)
+{
+    *sw = *halo = 0;
+    return wk_select(dtype, wave_id, 0, wide, [&](auto k) -> cudaError_t {
+               typedef typename decltype(k)::D D;
+               *sw = D::SW, *halo = D::H;
+               return cudaSuccess;
+           }) == cudaSuccess;
+}
+
+extern "C" cudaError_t lwk_walk2d_capacity(int dtype, int wave_id, int inverse, int wide, int64_t *blocks)
+{
+    *blocks = 0;
+    return wk_select(dtype, wave_id, inverse, wide, [&](auto k) { return decltype(k)::capacity(blocks); });
+}
+
+extern "C" cudaError_t lwk_walk2d_run(int dtype, int inverse, const lwk_walk2d *t, const void *ll, const void *det,
+                                      void *dst, cudaStream_t s)
+{
+    return wk_select(dtype, t->w.id, inverse, t->wide,
+                     [&](auto k) { return decltype(k)::launch(t, ll, det, dst, s); });
+}
