@@ -563,9 +563,11 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");
     if (s->ip2d && s->ip2d_walk)
-        lw_appendf(buf, len, "in_place: strip walker, every level (level 1: %lld %s a plane, %lld plane groups%s)\n",
+        lw_appendf(buf, len,
+                   "in_place: strip walker, every level (level 1: %lld %s a plane, %lld row segments, %lld plane "
+                   "groups%s)\n",
                    (long long)s->ip2d_wl[0].strips, s->ip2d_wl[0].wide ? "strip of whole rows" : "strips of columns",
-                   (long long)s->ip2d_wl[0].groups,
+                   (long long)s->ip2d_wl[0].vsegs, (long long)s->ip2d_wl[0].groups,
                    plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
     else if (s->ip2d)
         lw_appendf(buf, len, "in_place: tile kernel, every level (a ring of %lld halo slots%s)\n", (long long)s->ip2d_slots,

@@ -42,8 +42,9 @@ typedef struct lw_cuda_sched {
     int ip2d_walk;           /* by the strip walker (k_walk2d.cu), every level; else the tile kernel */
     struct lw_walk_level {
         int wide;
-        int64_t strips, groups, per_group;
+        int64_t strips, groups, per_group, vsegs, vbands;
     } ip2d_wl[LW_MAX_LEVELS]; /* the walker's blocks, level by level */
+    size_t ip2d_stash_off;    /* the walker's stash in the workspace (after its counters) */
     int64_t ip2d_slots;      /* its stash ring */
     size_t ip2d_flag_off;    /* its flags' offset in the workspace */
     size_t ip2d_bytes;       /* its workspace */

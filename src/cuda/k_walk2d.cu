@@ -21,6 +21,13 @@
  * loads never wait, so a launch whose blocks are all resident (a cooperative
  * launch: lwk_walk2d_capacity) always completes.
  *
+ * Rows may be cut into vsegs segments of vbands bands each, walked by blocks
+ * of their own (more blocks where the planes are few): a segment's first
+ * window reads the 2H rows around its top edge, and its last window the H
+ * rows below its bottom edge, from `stash` (those rows copied before the
+ * launch by lwk_walk2d_stash: the blocks beside may have stored them), or,
+ * out of place, from the sources.
+ *
  * Boundaries: window columns are loaded through the mode (symmetric edges
  * fall in the strip or its neighbour; periodic strips form a ring, so the
  * last strip must hold at least H columns); rows above a plane's first band
@@ -34,6 +41,7 @@
 
 #include <cuda/atomic>
 #include <cuda_pipeline.h>
+#include <stdint.h>
 
 /* strips of 64 columns with bands of 32 rows, three stages; or whole rows of
  * up to 2 KiB per band of 16 rows, two stages (one strip a plane, no counter) */
@@ -90,16 +98,20 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
     const lwk_wave &w = t.w;
     const int tid = threadIdx.x, mode = t.mode;
     const bool periodic = mode == LW_PERIODIC;
-    const int64_t rows = t.rows, cols = t.cols, rs = t.rs, cs = t.cs, ns = t.strips;
-    const int64_t j = blockIdx.x % ns, g = blockIdx.x / ns;
+    const int64_t rows = t.rows, cols = t.cols, rs = t.rs, cs = t.cs, ns = t.strips, nv = t.vsegs;
+    const int64_t j = blockIdx.x % ns, gv = blockIdx.x / ns, vs = gv % nv, g = gv / nv;
     const int64_t c0 = j * SW, cw = cols - c0 < SW ? cols - c0 : SW, wcw = cw + 2 * H;
     const int64_t planes = t.blen[0] * t.blen[1], p0 = g * t.per_group;
     const int64_t np = planes - p0 < t.per_group ? planes - p0 : t.per_group;
-    const int64_t nb = (rows + BH - 1) / BH, total = np * nb;
+    const int64_t nbp = (rows + BH - 1) / BH, blo = vs * t.vbands;
+    const int64_t bhi = blo + t.vbands < nbp ? blo + t.vbands : nbp, nb = bhi - blo, total = np * nb;
+    /* rows read from the stash: above the segment's first band, below its last */
+    const int64_t rlo = blo * BH, rhi = bhi < nbp ? bhi * BH : INT64_MAX;
+    const S *const stash = (const S *)t.stash;
     /* the counters: this block's and its neighbours' (a ring in periodic mode) */
     unsigned *mine = nullptr, *left = nullptr, *right = nullptr;
     if (t.flags && ns > 1) {
-        unsigned *row = t.flags + g * ns;
+        unsigned *row = t.flags + gv * ns;
         mine = row + j;
         if (j > 0 || periodic) left = row + (j > 0 ? j - 1 : ns - 1);
         if (j + 1 < ns || periodic) right = row + (j + 1 < ns ? j + 1 : 0);
@@ -112,17 +124,24 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
         const int64_t b = p0 + it / nb;
         return (b / t.blen[1]) * t.bs[0] + (b % t.blen[1]) * t.bs[1];
     };
+    /* stash row i (0 .. 2H) of the edge above segment e, plane of step it */
+    auto stash_row = [&](int64_t it, int64_t e, int64_t i) {
+        return stash + (((p0 + it / nb) * (nv - 1) + e) * 2 * H + i) * cols;
+    };
     /* band it's new window rows into its stage (every thread commits a group) */
     auto issue = [&](int64_t it) {
         if (it < total && tid < wcw) {
-            const int64_t band = it % nb, r0 = band * BH, off = plane_off(it);
+            const int64_t band = blo + it % nb, r0 = band * BH, off = plane_off(it);
             const S *lp = llsrc + off, *dp = detsrc + off;
             S(*st)[WCP] = stage[it % NS];
-            for (int jj = band == 0 ? 0 : 2 * H; jj < SR; jj++) {
+            for (int jj = band == blo ? 0 : 2 * H; jj < SR; jj++) {
                 const int64_t r = r0 - H + jj;
                 if (r >= rows) break;
                 const int64_t rm = wk_map(r, rows, mode);
-                wk_copy(&st[jj][tid], (((rm | cm) & 1) ? dp : lp) + rm * rs + cm * cs);
+                const S *src = (((rm | cm) & 1) ? dp : lp) + rm * rs + cm * cs;
+                if (stash && r < rlo) src = stash_row(it, vs - 1, r - (rlo - H)) + cm;
+                else if (stash && r >= rhi) src = stash_row(it, vs, r - (rhi - H)) + cm;
+                wk_copy(&st[jj][tid], src);
             }
         }
         __pipeline_commit();
@@ -135,10 +154,11 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
         __pipeline_wait_prior(NS - 1);
         __syncthreads();
         if (mine && tid == 0) wk_raise(mine, (unsigned)(it + 1));
-        const int64_t band = it % nb, r0 = band * BH, off = plane_off(it);
+        const int64_t band = blo + it % nb, r0 = band * BH, off = plane_off(it);
         S *op = dst + off;
         S(*st)[WCP] = stage[it % NS];
-        const int jlo = band == 0 ? 0 : 2 * H;
+        const bool first = band == blo; /* the window's top rows are in the stage */
+        const int jlo = first ? 0 : 2 * H;
 
         if (HV) { /* rows first: the new rows of the window, in the stage */
             const int rp = NT / SEGS;
@@ -172,11 +192,12 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
                     const int64_t r = r0 - H + jj;
                     if (r < rows || jj < jlo) continue;
                     lwd_c<S> x = 0;
-                    if (periodic) {
+                    if (periodic && band == 0) { /* the plane is this band: its rows are here */
+                        x = st[H + lwd_bidx(r, rows, mode)][vc];
+                    } else if (periodic) { /* the plane's first rows, kept (rows > BH >= H) */
 #pragma unroll
                         for (int i = 0; i < H; i++)
                             if (r - rows == i) x = top[i];
-                        if (band == 0 && r - rows < H) x = st[H + (r - rows)][vc];
                     } else {
                         const int64_t q = lwd_bidx(r, rows, mode) - (r0 - H);
                         if (q >= jlo && q < SR) x = st[q][vc];
@@ -190,7 +211,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
                 }
             }
 #pragma unroll
-            for (int jj = 0; jj < NR; jj++) v[jj] = jj < 2 * H && band > 0 ? carry[jj < 2 * H ? jj : 0] : st[jj][vc];
+            for (int jj = 0; jj < NR; jj++) v[jj] = jj < 2 * H && !first ? carry[jj < 2 * H ? jj : 0] : st[jj][vc];
             if (periodic && band == 0) {
 #pragma unroll
                 for (int i = 0; i < H; i++) top[i] = v[H + i];
@@ -241,6 +262,24 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
     __pipeline_wait_prior(0);
 }
 
+/* the stash: for every plane and every edge e between row segments, the 2H
+ * rows around it (from row (e + 1) * vbands * BH - H), through the mode,
+ * from the sources by parity */
+template <class S, int W, int WIDE>
+__global__ void walk2d_stash(lwk_walk2d t, const S *llsrc, const S *detsrc, S *stash)
+{
+    constexpr int H = wk_dim<S, W, WIDE>::H, BH = wk_dim<S, W, WIDE>::BH;
+    const int64_t cols = t.cols, edges = t.vsegs - 1, planes = t.blen[0] * t.blen[1];
+    const int64_t n = planes * edges * 2 * H * cols;
+    for (int64_t x = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; x < n; x += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t c = x % cols, i = (x / cols) % (2 * H), e = (x / cols / (2 * H)) % edges;
+        const int64_t b = x / cols / (2 * H) / edges;
+        const int64_t off = (b / t.blen[1]) * t.bs[0] + (b % t.blen[1]) * t.bs[1];
+        const int64_t rm = wk_map((e + 1) * t.vbands * BH - H + i, t.rows, t.mode);
+        stash[x] = ((((rm | c) & 1) ? detsrc : llsrc) + off)[rm * t.rs + c * t.cs];
+    }
+}
+
 /* ---- launchers ------------------------------------------------------------ */
 
 template <class S, int W, int INV, int HV, int WIDE> struct wk_kernel {
@@ -266,7 +305,11 @@ template <class S, int W, int INV, int HV, int WIDE> struct wk_kernel {
     {
         cudaError_t e = prepare();
         if (e != cudaSuccess) return e;
-        const int64_t n = t->strips * t->groups;
+        if (t->stash && t->vsegs > 1) {
+            walk2d_stash<S, W, WIDE><<<1024, 256, 0, s>>>(*t, (const S *)ll, (const S *)det, (S *)t->stash);
+            if ((e = cudaGetLastError()) != cudaSuccess) return e;
+        }
+        const int64_t n = t->strips * t->groups * t->vsegs;
         if (n < 1) return cudaSuccess;
         if (n > 0x7fffffff) return cudaErrorInvalidConfiguration;
         lwk_walk2d a = *t;
@@ -304,12 +347,12 @@ template <class F> static cudaError_t wk_select(int dtype, int wave_id, int inve
     }
 }
 
-extern "C" int lwk_walk2d_dims(int dtype, int wave_id, int wide, int *sw, int *halo)
+extern "C" int lwk_walk2d_dims(int dtype, int wave_id, int wide, int *sw, int *bh, int *halo)
 {
-    *sw = *halo = 0;
+    *sw = *bh = *halo = 0;
     return wk_select(dtype, wave_id, 0, wide, [&](auto k) -> cudaError_t {
                typedef typename decltype(k)::D D;
-               *sw = D::SW, *halo = D::H;
+               *sw = D::SW, *bh = D::BH, *halo = D::H;
                return cudaSuccess;
            }) == cudaSuccess;
 }

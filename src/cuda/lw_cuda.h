@@ -160,23 +160,28 @@ cudaError_t lwk_tile2d_ip_run(int dtype, int inverse, const lwk_tile2d_ip *t, co
  * One level on the grid rows x cols (strides rs, cs) of every plane, each
  * coefficient where its sample was, LL positions read from ll and the others
  * from det as lwk_tile2d_ip does.  Blocks own strips of columns (wide: one
- * strip of whole rows) of a group of per_group planes and walk their rows;
- * in place (a source is dst) with more than one strip, each block waits for
- * its neighbours through `flags` (strips * groups counters, zeroed before the
- * launch).  Every block must be resident: strips * groups at most
+ * strip of whole rows) of a group of per_group planes, or of one of vsegs
+ * row segments of vbands bands (lwk_walk2d_dims) each, and walk their rows.
+ * In place (a source is dst), with more than one strip each block waits for
+ * its neighbours through `flags` (strips * groups * vsegs counters, zeroed
+ * before the launch), and with more than one segment the rows around the
+ * segments' edges are read from `stash` (planes * (vsegs - 1) * 2 * halo
+ * rows of cols elements; the launch fills it first); out of place both are
+ * NULL.  Every block must be resident: strips * groups * vsegs at most
  * lwk_walk2d_capacity.  lwk_walk2d_dims: 0 if the kernel does not run this
- * dtype / wavelet (float, double and int32 only); else the strip width and
- * the halo. */
+ * dtype / wavelet (float, double and int32 only); else the strip width, the
+ * band height and the halo. */
 typedef struct lwk_walk2d {
     lwk_wave w;
     int64_t rows, cols, rs, cs;
     int64_t blen[2], bs[2]; /* batch dims (1 if unused) and strides */
     int mode, wide;
-    int64_t strips, groups, per_group;
+    int64_t strips, groups, per_group, vsegs, vbands;
     unsigned *flags;
+    void *stash;
 } lwk_walk2d;
 
-int lwk_walk2d_dims(int dtype, int wave_id, int wide, int *sw, int *halo);
+int lwk_walk2d_dims(int dtype, int wave_id, int wide, int *sw, int *bh, int *halo);
 cudaError_t lwk_walk2d_capacity(int dtype, int wave_id, int inverse, int wide, int64_t *blocks);
 cudaError_t lwk_walk2d_run(int dtype, int inverse, const lwk_walk2d *t, const void *ll, const void *det, void *dst,
                            cudaStream_t s);

@@ -64,6 +64,7 @@ typedef struct ip_sizes {
     int64_t slots, lead_off[LW_MAX_LEVELS], lead_n[LW_MAX_LEVELS], nlead;
     size_t flag_off, bytes;
     int walk;                                /* the walker runs every level */
+    size_t stash_off;                        /* its stash, after its counters */
     struct lw_walk_level wl[LW_MAX_LEVELS]; /* its blocks */
 } ip_sizes;
 
@@ -75,19 +76,24 @@ static int leaders_inline(const lw_plan *p, const ip_sizes *z)
     return 1;
 }
 
+/* rows segments a plane at most (each adds a stash of 2H rows) */
+#define WALK_MAX_SEGS 8
+
 /* The walker's blocks for level k: whole rows (wide) where the planes alone
  * fill the device or strips would need counters that may not be had
- * (allow_flags 0), else strips of columns with plane groups up to what is
- * resident.  0 when it does not run the level. */
-static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow_flags, struct lw_walk_level *o)
+ * (allow_ws 0: no workspace), else strips of columns with plane groups up to
+ * what is resident; where the planes are fewer than that, their rows cut in
+ * segments (a stash, so not periodic).  0 when it does not run the level. */
+static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow_ws, struct lw_walk_level *o)
 {
     const int64_t R = p->geo.len[k][0], C = p->geo.len[k][1], P = s->nbatch;
     const int inv = p->cfg.direction == LW_INVERSE, per = p->cfg.mode == LW_PERIODIC;
-    int sw = 0, h = 0, sww = 0, dev = 0, sms = 0;
+    int sw = 0, h = 0, sww = 0, bh = 0, bhw = 0, dev = 0, sms = 0;
     int64_t capw = 0, caps = 0;
     memset(o, 0, sizeof *o);
-    if (!lwk_walk2d_dims(s->dtype, s->w.id, 0, &sw, &h) || !lwk_walk2d_dims(s->dtype, s->w.id, 1, &sww, &h)) return 0;
-    if (R < 2 * h + 2 || C < 2 * h + 2 || !lwk_tile2d_supported(s->dtype, &s->w, (int)p->cfg.mode, R, C)) return 0;
+    if (!lwk_walk2d_dims(s->dtype, s->w.id, 0, &sw, &bh, &h) || !lwk_walk2d_dims(s->dtype, s->w.id, 1, &sww, &bhw, &h))
+        return 0;
+    if (!lwk_tile2d_supported(s->dtype, &s->w, (int)p->cfg.mode, R, C)) return 0;
     if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
         lwk_walk2d_capacity(s->dtype, s->w.id, inv, 0, &caps) != cudaSuccess ||
         lwk_walk2d_capacity(s->dtype, s->w.id, inv, 1, &capw) != cudaSuccess) {
@@ -96,7 +102,7 @@ static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow
     }
     const int64_t S = (C + sw - 1) / sw;
     /* a periodic ring of strips: the last one holds the halo its neighbour reads */
-    const int strips_ok = S <= caps && (S == 1 || allow_flags) && !(per && S > 1 && C - (S - 1) * sw < h);
+    const int strips_ok = S <= caps && (S == 1 || allow_ws) && !(per && S > 1 && C - (S - 1) * sw < h);
     const int wide_ok = C <= sww && capw > 0;
     if (wide_ok && (!strips_ok || (S > 1 && P >= sms))) {
         o->wide = 1, o->strips = 1, o->groups = P < capw ? P : capw;
@@ -107,18 +113,35 @@ static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow
     }
     o->per_group = (P + o->groups - 1) / o->groups;
     o->groups = (P + o->per_group - 1) / o->per_group;
+    const int64_t nb = (R + (o->wide ? bhw : bh) - 1) / (o->wide ? bhw : bh), cap = o->wide ? capw : caps;
+    o->vsegs = 1, o->vbands = nb;
+    if (allow_ws && !per && o->groups == P) {
+        int64_t v = cap / (o->strips * P);
+        if (v > nb) v = nb;
+        if (v > WALK_MAX_SEGS) v = WALK_MAX_SEGS;
+        if (v >= 2) o->vbands = (nb + v - 1) / v, o->vsegs = (nb + o->vbands - 1) / o->vbands;
+    }
     return 1;
 }
 
-/* the walker for every level: its counters' bytes in *flags */
-static int walk_levels(const lw_plan *p, const lw_cuda_sched *s, int allow_flags, ip_sizes *z, size_t *flags)
+/* the walker for every level: its counters' bytes in *flags, its stash's in
+ * *stash (the largest level's) */
+static int walk_levels(const lw_plan *p, const lw_cuda_sched *s, int allow_ws, ip_sizes *z, size_t *flags,
+                       size_t *stash)
 {
     int64_t n = 0;
+    size_t st = 0;
+    int sw = 0, bh = 0, h = 0;
+    lwk_walk2d_dims(s->dtype, s->w.id, 0, &sw, &bh, &h);
     for (int k = 0; k < p->geo.levels; k++) {
-        if (!walk_level(p, s, k, allow_flags, &z->wl[k])) return 0;
-        if (z->wl[k].strips > 1 && z->wl[k].strips * z->wl[k].groups > n) n = z->wl[k].strips * z->wl[k].groups;
+        const struct lw_walk_level *l = &z->wl[k];
+        if (!walk_level(p, s, k, allow_ws, &z->wl[k])) return 0;
+        if (l->strips > 1 && l->strips * l->groups * l->vsegs > n) n = l->strips * l->groups * l->vsegs;
+        const size_t b = (size_t)s->nbatch * (size_t)(l->vsegs - 1) * (size_t)(2 * h) * (size_t)p->geo.len[k][1] * s->esize;
+        if (b > st) st = b;
     }
     *flags = n ? ((size_t)n * sizeof(unsigned) + 255) & ~(size_t)255 : 0;
+    *stash = (st + 255) & ~(size_t)255;
     return 1;
 }
 
@@ -141,12 +164,12 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     }
     /* the walker, with counters where their page stays within 1% of the
      * array (or always, tuning inplace=tiles), else without */
-    size_t wflags = 0;
+    size_t wflags = 0, wstash = 0;
     const size_t unit = (size_t)2 << 20, lead = leaders_inline(p, z) ? 0 : (size_t)z->nlead * sizeof(int32_t);
     for (int allow = 1; allow >= 0; allow--)
-        if (walk_levels(p, s, allow, z, &wflags) &&
-            (!allow || p->tune.inplace == 3 || (wflags + lead + unit - 1) / unit * unit <= s->bytes / 100)) {
-            z->walk = 1, z->flag_off = 0, z->bytes = wflags;
+        if (walk_levels(p, s, allow, z, &wflags, &wstash) &&
+            (!allow || p->tune.inplace == 3 || (wflags + wstash + lead + unit - 1) / unit * unit <= s->bytes / 100)) {
+            z->walk = 1, z->stash_off = wflags, z->bytes = wflags + wstash;
             return 1;
         }
     /* the tile kernel: periodic windows wrap to the far tiles of a plane,
@@ -183,6 +206,7 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     if (!sizes_of(p, s, &z)) return LW_OK;
     s->ip2d_slots = z.slots, s->ip2d_flag_off = z.flag_off, s->ip2d_bytes = z.bytes;
     s->ip2d_walk = z.walk;
+    s->ip2d_stash_off = z.stash_off;
     memcpy(s->ip2d_wl, z.wl, sizeof z.wl);
     memcpy(s->ip2d_lead_off, z.lead_off, sizeof z.lead_off);
     memcpy(s->ip2d_lead_n, z.lead_n, sizeof z.lead_n);
@@ -267,10 +291,13 @@ static lw_status walk(const lw_plan *p, const lw_cuda_sched *s, int inverse, int
     batch_of(p, t.blen, t.bs);
     t.mode = (int)p->cfg.mode;
     t.wide = l->wide, t.strips = l->strips, t.groups = l->groups, t.per_group = l->per_group;
+    t.vsegs = l->vsegs, t.vbands = l->vbands;
     if ((ll == dst || det == dst) && l->strips > 1) {
         t.flags = (unsigned *)ws;
-        CK(cudaMemsetAsync(t.flags, 0, (size_t)(l->strips * l->groups) * sizeof(unsigned), st), "cudaMemsetAsync (walker counters)");
+        CK(cudaMemsetAsync(t.flags, 0, (size_t)(l->strips * l->groups * l->vsegs) * sizeof(unsigned), st),
+           "cudaMemsetAsync (walker counters)");
     }
+    if ((ll == dst || det == dst) && l->vsegs > 1) t.stash = (char *)ws + s->ip2d_stash_off;
     CK(lwk_walk2d_run(s->dtype, inverse, &t, ll, det, dst, st), "cuda strip walker launch");
     return LW_OK;
 }
