@@ -49,15 +49,22 @@ template <class T, int WIDE> struct wk_cfg {
     enum { SW = WIDE ? 2048 / (int)sizeof(T) : 64, BH = WIDE ? 16 : 32, NS = WIDE ? 2 : 3, K = 8 };
 };
 
+/* The window's columns start HA >= H columns left of the strip, so that a
+ * row of an inner strip is loaded in 16-byte pieces (V elements) from an
+ * aligned address into an aligned stage row. */
 template <class T, int W, int WIDE> struct wk_dim {
     typedef wk_cfg<T, WIDE> C;
     enum {
         H = sh_halo(W), SW = C::SW, BH = C::BH, NS = C::NS, K = C::K,
-        WC = SW + 2 * H,            /* window columns */
-        WCP = WC + 1,               /* stage pitch */
+        V = 16 / (int)sizeof(T),
+        HA = (H + V - 1) / V * V,   /* the window's left margin */
+        OFF = HA - H,               /* window column of the first halo column */
+        WC = SW + 2 * HA,           /* window columns */
+        WCP = (WC + V - 1) / V * V + V, /* stage pitch (16-byte rows) */
         SR = BH + 2 * H,            /* stage rows (a plane's first band) */
         NT = (WC + 31) & ~31,       /* threads: one a window column */
         SEGS = SW / K,
+        CH = WC / V,                /* 16-byte pieces of an inner strip's window row */
     };
     static constexpr size_t smem = (size_t)NS * SR * WCP * sizeof(T);
 };
@@ -93,6 +100,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
     typedef wk_dim<S, W, WIDE> D;
     constexpr int H = D::H, SW = D::SW, BH = D::BH, NS = D::NS, K = D::K, WCP = D::WCP, SR = D::SR;
     constexpr int NT = D::NT, SEGS = D::SEGS, NR = BH + 2 * H, NU = K + 2 * H, DIR = INV ? -1 : 1;
+    constexpr int V = D::V, HA = D::HA, OFF = D::OFF, CH = D::CH;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     S(*stage)[SR][WCP] = (S(*)[SR][WCP])smem_raw;
     const lwk_wave &w = t.w;
@@ -100,7 +108,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
     const bool periodic = mode == LW_PERIODIC;
     const int64_t rows = t.rows, cols = t.cols, rs = t.rs, cs = t.cs, ns = t.strips, nv = t.vsegs;
     const int64_t j = blockIdx.x % ns, gv = blockIdx.x / ns, vs = gv % nv, g = gv / nv;
-    const int64_t c0 = j * SW, cw = cols - c0 < SW ? cols - c0 : SW, wcw = cw + 2 * H;
+    const int64_t c0 = j * SW, cw = cols - c0 < SW ? cols - c0 : SW, wcw = cw + 2 * HA;
     const int64_t planes = t.blen[0] * t.blen[1], p0 = g * t.per_group;
     const int64_t np = planes - p0 < t.per_group ? planes - p0 : t.per_group;
     const int64_t nbp = (rows + BH - 1) / BH, blo = vs * t.vbands;
@@ -116,9 +124,13 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
         if (j > 0 || periodic) left = row + (j > 0 ? j - 1 : ns - 1);
         if (j + 1 < ns || periodic) right = row + (j + 1 < ns ? j + 1 : 0);
     }
-    const int64_t cm = tid < wcw ? wk_map(c0 - H + tid, cols, mode) : 0;
+    const int64_t cm = tid < wcw ? wk_map(c0 - HA + tid, cols, mode) : 0;
     const bool vec = cs == 1 && (rs % 4) == 0 && (t.bs[0] % 4) == 0 && (t.bs[1] % 4) == 0 &&
                      ((uintptr_t)dst % (4 * sizeof(S))) == 0;
+    /* rows loaded in 16-byte pieces: one source, unit columns, aligned,
+     * the whole window inside the plane */
+    const bool vload = llsrc == detsrc && cs == 1 && (rs % V) == 0 && (t.bs[0] % V) == 0 && (t.bs[1] % V) == 0 &&
+                       ((uintptr_t)llsrc % 16) == 0 && cw == SW && c0 >= HA && c0 + SW + HA <= cols;
 
     auto plane_off = [&](int64_t it) {
         const int64_t b = p0 + it / nb;
@@ -130,18 +142,39 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
     };
     /* band it's new window rows into its stage (every thread commits a group) */
     auto issue = [&](int64_t it) {
-        if (it < total && tid < wcw) {
+        if (it < total) {
             const int64_t band = blo + it % nb, r0 = band * BH, off = plane_off(it);
             const S *lp = llsrc + off, *dp = detsrc + off;
             S(*st)[WCP] = stage[it % NS];
-            for (int jj = band == blo ? 0 : 2 * H; jj < SR; jj++) {
-                const int64_t r = r0 - H + jj;
-                if (r >= rows) break;
-                const int64_t rm = wk_map(r, rows, mode);
-                const S *src = (((rm | cm) & 1) ? dp : lp) + rm * rs + cm * cs;
-                if (stash && r < rlo) src = stash_row(it, vs - 1, r - (rlo - H)) + cm;
-                else if (stash && r >= rhi) src = stash_row(it, vs, r - (rhi - H)) + cm;
-                wk_copy(&st[jj][tid], src);
+            const int j0 = band == blo ? 0 : 2 * H;
+            /* the stash's row for image row r (above or below the segment), or NULL */
+            auto stashed = [&](int64_t r) -> const S * {
+                if (stash && vs > 0 && r < rlo) return stash_row(it, vs - 1, r - (rlo - H));
+                if (stash && r >= rhi) return stash_row(it, vs, r - (rhi - H));
+                return nullptr;
+            };
+            if (vload) {
+                for (int x = tid; x < (SR - j0) * CH; x += NT) {
+                    const int jj = j0 + x / CH, ch = x % CH;
+                    const int64_t r = r0 - H + jj;
+                    if (r >= rows) continue;
+                    const int64_t c = c0 - HA + ch * V;
+                    const S *sr = stashed(r);
+                    if (sr) {
+#pragma unroll
+                        for (int e = 0; e < V; e++) wk_copy(&st[jj][ch * V + e], sr + c + e);
+                    } else {
+                        __pipeline_memcpy_async(&st[jj][ch * V], lp + wk_map(r, rows, mode) * rs + c, 16);
+                    }
+                }
+            } else if (tid < wcw) {
+                for (int jj = j0; jj < SR; jj++) {
+                    const int64_t r = r0 - H + jj;
+                    if (r >= rows) break;
+                    const int64_t rm = wk_map(r, rows, mode);
+                    const S *sr = stashed(r);
+                    wk_copy(&st[jj][tid], sr ? sr + cm : (((rm | cm) & 1) ? dp : lp) + rm * rs + cm * cs);
+                }
             }
         }
         __pipeline_commit();
@@ -168,20 +201,20 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
                 lwd_c<S> u[NU];
                 if (act) {
 #pragma unroll
-                    for (int i = 0; i < NU; i++) u[i] = st[jj][seg * K + i];
+                    for (int i = 0; i < NU; i++) u[i] = st[jj][OFF + seg * K + i];
                     reg_lift_line<W, DIR>(u, w, c0 + seg * K - H, cols, mode);
                 }
                 __syncthreads();
                 if (act) {
 #pragma unroll
-                    for (int i = 0; i < K; i++) st[jj][H + seg * K + i] = u[H + i];
+                    for (int i = 0; i < K; i++) st[jj][HA + seg * K + i] = u[H + i];
                 }
                 __syncthreads();
             }
         }
 
         /* columns: the window column (strip column with HV) of this thread */
-        const int vc = HV ? H + tid : tid;
+        const int vc = HV ? HA + tid : tid;
         const bool vact = HV ? tid < cw : tid < wcw;
         lwd_c<S> v[NR];
         if (vact) {
@@ -244,7 +277,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
                 if (r >= rows || seg * K >= cw) continue;
                 lwd_c<S> u[NU];
 #pragma unroll
-                for (int i = 0; i < NU; i++) u[i] = st[rr][seg * K + i];
+                for (int i = 0; i < NU; i++) u[i] = st[rr][OFF + seg * K + i];
                 reg_lift_line<W, DIR>(u, w, cb - H, cols, mode);
                 S *o = op + r * rs + cb * cs;
                 if (vec && cb + K <= cols) {

@@ -101,8 +101,9 @@ static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow
         return 0;
     }
     const int64_t S = (C + sw - 1) / sw;
-    /* a periodic ring of strips: the last one holds the halo its neighbour reads */
-    const int strips_ok = S <= caps && (S == 1 || allow_ws) && !(per && S > 1 && C - (S - 1) * sw < h);
+    /* a periodic ring of strips: the last one holds the halo its neighbour
+     * reads (the window's margin: the halo rounded up to 16 bytes) */
+    const int strips_ok = S <= caps && (S == 1 || allow_ws) && !(per && S > 1 && C - (S - 1) * sw < ((h + 3) & ~3));
     const int wide_ok = C <= sww && capw > 0;
     if (wide_ok && (!strips_ok || (S > 1 && P >= sms))) {
         o->wide = 1, o->strips = 1, o->groups = P < capw ? P : capw;
