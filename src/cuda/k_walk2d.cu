@@ -43,10 +43,12 @@
 #include <cuda_pipeline.h>
 #include <stdint.h>
 
-/* strips of 64 columns with bands of 32 rows, three stages; or whole rows of
- * up to 2 KiB per band of 16 rows, two stages (one strip a plane, no counter) */
+/* strips of columns as wide as three warps' window allows (88 columns for
+ * most wavelets) with bands of 32 rows; or whole rows of up to 2 KiB per band
+ * of 16 rows (one strip a plane, no counter).  Two stages: a band loads
+ * while the one before is lifted, with up to eight blocks an SM. */
 template <class T, int WIDE> struct wk_cfg {
-    enum { SW = WIDE ? 2048 / (int)sizeof(T) : 64, BH = WIDE ? 16 : 32, NS = WIDE ? 2 : 3, K = 8 };
+    enum { BH = WIDE ? 16 : 32, NS = 2, K = 8, THREADS = 96 };
 };
 
 /* The window's columns start HA >= H columns left of the strip, so that a
@@ -55,9 +57,10 @@ template <class T, int WIDE> struct wk_cfg {
 template <class T, int W, int WIDE> struct wk_dim {
     typedef wk_cfg<T, WIDE> C;
     enum {
-        H = sh_halo(W), SW = C::SW, BH = C::BH, NS = C::NS, K = C::K,
+        H = sh_halo(W), BH = C::BH, NS = C::NS, K = C::K,
         V = 16 / (int)sizeof(T),
         HA = (H + V - 1) / V * V,   /* the window's left margin */
+        SW = WIDE ? 2048 / (int)sizeof(T) : (C::THREADS - 2 * HA) / K * K, /* strip width */
         OFF = HA - H,               /* window column of the first halo column */
         WC = SW + 2 * HA,           /* window columns */
         WCP = (WC + V - 1) / V * V + V, /* stage pitch (16-byte rows) */
@@ -77,6 +80,26 @@ __device__ __forceinline__ int64_t wk_map(int64_t i, int64_t n, int mode)
 template <class S> __device__ __forceinline__ void wk_copy(S *sm, const S *g)
 {
     __pipeline_memcpy_async(sm, g, sizeof(S));
+}
+
+/* n consecutive stage values into registers: in 16-byte pieces where they
+ * start 16-byte aligned (A), one by one otherwise */
+template <class S, int N, bool A> __device__ __forceinline__ void wk_row_load(S (&u)[N], const S *p)
+{
+    if constexpr (A) {
+        constexpr int V = 16 / (int)sizeof(S), NV = (N + V - 1) / V;
+        S b[NV * V];
+#pragma unroll
+        for (int q = 0; q < NV; q++) {
+            const int4 x = ((const int4 *)p)[q];
+            memcpy(&b[q * V], &x, 16);
+        }
+#pragma unroll
+        for (int i = 0; i < N; i++) u[i] = b[i];
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; i++) u[i] = p[i];
+    }
 }
 
 __device__ __forceinline__ void wk_raise(unsigned *f, unsigned v)
@@ -255,7 +278,6 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
         }
 
         if (HV) {
-            __syncthreads();
             wk_wait(left, (unsigned)(it + 1)), wk_wait(right, (unsigned)(it + 1));
             __syncthreads();
             if (vact) {
@@ -268,7 +290,6 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
 #pragma unroll
                 for (int jj = 0; jj < BH; jj++) st[jj][tid] = v[H + jj];
             }
-            __syncthreads();
             wk_wait(left, (unsigned)(it + 1)), wk_wait(right, (unsigned)(it + 1));
             __syncthreads();
             for (int item = tid; item < BH * SEGS; item += NT) {
@@ -276,8 +297,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
                 const int64_t r = r0 + rr, cb = c0 + seg * K;
                 if (r >= rows || seg * K >= cw) continue;
                 lwd_c<S> u[NU];
-#pragma unroll
-                for (int i = 0; i < NU; i++) u[i] = st[rr][OFF + seg * K + i];
+                wk_row_load<S, NU, OFF % V == 0>(u, &st[rr][OFF + seg * K]);
                 reg_lift_line<W, DIR>(u, w, cb - H, cols, mode);
                 S *o = op + r * rs + cb * cs;
                 if (vec && cb + K <= cols) {
