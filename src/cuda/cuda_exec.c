@@ -365,7 +365,8 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     if (e->id == LWE_TILE2D || e->id == LWE_TILE2D_IL) { /* in place by the tile kernel where it fits */
         LW_TRY(lw_ip2d_prepare(p, s));
         if (s->ip2d) s->inplace_scratch = s->ip2d_bytes;
-        if (e->id == LWE_TILE2D_IL && g->levels > 1) s->scratch = s->ip2d_bytes; /* levels 2.. in place on out */
+        if (e->id == LWE_TILE2D_IL && g->levels > 1) /* levels 2.. in place on out */
+            s->scratch = s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
     }
     if (p->tune.inplace == 2 && is_fused(s->engine)) /* in place by copy: the output, then the engine's scratch */
         s->inplace_scratch = align256(s->bytes) + s->scratch;
