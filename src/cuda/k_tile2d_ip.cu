@@ -166,15 +166,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
 #pragma unroll
                 for (int i = 0; i < NU; i++) u[i] = win[H + rr][seg * K + i];
                 reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
-                S *o = op + r * rs + cb * cs;
-                if (vec && cb + K <= cols) {
-                    store4<S>(o, u[H], u[H + 1], u[H + 2], u[H + 3], true);
-                    store4<S>(o + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], true);
-                } else {
-#pragma unroll
-                    for (int i = 0; i < K; i++)
-                        if (cb + i < cols) lwd_st(o + i * cs, u[H + i]);
-                }
+                store_seg8<H>(op + r * rs + cb * cs, u, cs, vec, cols - cb);
             }
         }
     } else {

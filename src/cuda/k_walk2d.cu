@@ -48,7 +48,7 @@
  * of 16 rows (one strip a plane, no counter).  Two stages: a band loads
  * while the one before is lifted, with up to eight blocks an SM. */
 template <class T, int WIDE> struct wk_cfg {
-    enum { BH = WIDE ? 16 : 32, NS = 2, K = 8, THREADS = 96 };
+    enum { BH = WIDE ? 16 : 32, NS = 2, K = 8 /* store_seg8 */, THREADS = 96 };
 };
 
 /* The window's columns start HA >= H columns left of the strip, so that a
@@ -299,15 +299,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
                 lwd_c<S> u[NU];
                 wk_row_load<S, NU, OFF % V == 0>(u, &st[rr][OFF + seg * K]);
                 reg_lift_line<W, DIR>(u, w, cb - H, cols, mode);
-                S *o = op + r * rs + cb * cs;
-                if (vec && cb + K <= cols) {
-                    store4<S>(o, u[H], u[H + 1], u[H + 2], u[H + 3], true);
-                    store4<S>(o + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], true);
-                } else {
-#pragma unroll
-                    for (int i = 0; i < K; i++)
-                        if (seg * K + i < cw) lwd_st(o + i * cs, u[H + i]);
-                }
+                store_seg8<H>(op + r * rs + cb * cs, u, cs, vec, cw - seg * K);
             }
         }
         __syncthreads(); /* the stage is reloaded next */

@@ -201,4 +201,20 @@ __device__ __forceinline__ void store4(T *p, lwd_c<T> a, lwd_c<T> b, lwd_c<T> c,
     }
 }
 
+/* A row segment's K = 8 lifted outputs u[H .. H + 8) to o (column stride
+ * cs), of which the first n are inside the region: two 16-byte stores where
+ * vec (unit stride, aligned) and the segment is whole, else one by one. */
+template <int H, class S, int N>
+__device__ __forceinline__ void store_seg8(S *o, const lwd_c<S> (&u)[N], int64_t cs, bool vec, int64_t n)
+{
+    if (vec && n >= 8) {
+        store4<S>(o, u[H], u[H + 1], u[H + 2], u[H + 3], true);
+        store4<S>(o + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], true);
+    } else {
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            if (i < n) lwd_st(o + i * cs, u[H + i]);
+    }
+}
+
 #endif
