@@ -52,10 +52,11 @@ static const knob knobs[] = {
      "cuda fused 3-D, float32: tile of (y, x) and pairs prefetched along z (auto: 32x64 forward, 16x64 inverse; "
      "-p1 / -p3: 1 / 3 pairs prefetched instead of 2)"},
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles",
-     "cuda, in == out on a fused engine: auto (2-D: the in-place tile kernel where its workspace, in 2 MiB "
-     "allocation units, is at most 1% of the array, else lean), lean (the generic passes in place, at most 1% "
-     "more device memory), copy (the fused engine into a full-size scratch, then one device copy: the array's "
-     "size more) or tiles (2-D: the in-place tile kernel wherever it applies)"},
+     "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
+     "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array, else lean), "
+     "lean (the generic passes in place, at most 1% more device memory), copy (the fused engine into a "
+     "full-size scratch, then one device copy: the array's size more) or tiles (2-D: the fused in-place "
+     "kernels wherever they apply)"},
     {"ooc_slab_mb", K_INT, OFF(ooc_slab_mb), 0, 1 << 16, NULL,
      "cuda, out of core: MiB of rows a slab aims at, halos not counted (0: 64)"},
     {"ooc_pass_levels", K_INT, OFF(ooc_pass_levels), 0, 64, NULL,

@@ -171,8 +171,8 @@ static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
 /* the engines that read neighbours another block writes: in place they run
- * the in-place tile kernel (2-D, s->ip2d), the generic path, or (tuning
- * inplace=copy) themselves into a scratch copy */
+ * the fused in-place kernels (2-D, s->ip2d: strip walker or tile kernel),
+ * the generic path, or (tuning inplace=copy) themselves into a scratch copy */
 static int is_fused(int engine) { return engine == LWE_TILE2D || engine == LWE_TILE3D || engine == LWE_FUSED3D; }
 static size_t octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
@@ -220,7 +220,7 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
     return 1;
 }
 
-/* 2-D interleaved: the in-place tile kernel level by level (tile2d_inplace.c) */
+/* 2-D interleaved: the fused in-place kernels level by level (tile2d_inplace.c) */
 static int applies_tile2d_il(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;

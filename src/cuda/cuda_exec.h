@@ -73,8 +73,9 @@ void lw_cuda_sched_release(lw_cuda_sched *s);
 lw_status lw_cuda_walk_pass(const lw_cuda_sched *s, int k, int a, const lwk_pass *ps, void *data, void *stash,
                             cudaStream_t st);
 
-/* 2-D by the in-place tile kernel (tile2d_inplace.c): whether the plan's
- * levels suit it; prepare: its workspace within the in-place bound and the
+/* 2-D by the fused in-place kernels, the strip walker or else the tile
+ * kernel (tile2d_inplace.c): whether the plan's levels suit them; prepare:
+ * their workspace within the in-place bound and the
  * row-cycle leaders (s->ip2d stays 0 where the bound cannot be met); run: the
  * interleaved layout in place or out of place, the Mallat layout in place
  * (in == out), with the workspace of s->ip2d_bytes. */

@@ -84,13 +84,14 @@ static void sweep(int quick)
     printf("in-place walk cases: %ld run\n", g_walk_cases);
 }
 
-/* 2-D shapes for the in-place tile kernel (tile2d_inplace.c): partial tiles
- * both ways, a batch of planes, a column stride (axes 0, 1 of a 3-D array:
- * interleaved only, the Mallat rows must be contiguous), wide and tall.  Every
- * separable wavelet x float32 / float64 / int32 x both layouts x forward /
- * inverse, one level and the maximum, in place on device pointers and (for
- * the interleaved engine) out of place; symmetric mode, and periodic on one
- * shape (which the generic path takes).  Most must run by the tile kernel. */
+/* 2-D shapes for the fused in-place kernels (tile2d_inplace.c): partial
+ * strips and tiles both ways, a batch of planes, a column stride (axes 0, 1
+ * of a 3-D array: interleaved only, the Mallat rows must be contiguous), wide
+ * and tall (row segments).  Every separable wavelet x float32 / float64 /
+ * int32 x both layouts x forward / inverse, one level and the maximum, in
+ * place on device pointers and (for the interleaved engine) out of place;
+ * symmetric mode, and periodic on one shape (a ring of strips).  Most must
+ * run by the strip walker. */
 static void tile_sweep(int quick)
 {
     static const shape_case T[] = {
