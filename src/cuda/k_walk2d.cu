@@ -1,15 +1,16 @@
 /* Fused 2-D engine for the interleaved layout, in place or out of place, by
  * column strips walked top to bottom: one level of a 2-D transform in ONE
  * kernel that reads every sample once and writes every coefficient once, at
- * the position its sample had, with no stash: the memory beyond the array is
- * one counter a block (none with one strip a plane).
+ * the position its sample had, with no stash ring: the memory beyond the
+ * array is one counter a block (none with one strip a plane) and, where rows
+ * are cut in segments, 2H rows a segment edge.
  *
  * A block owns a strip of SW columns of a group of planes and walks its bands
  * of BH rows in order.  Band by band it loads the new rows of its window (the
- * strip and H columns each side; BH rows, 2H more for a plane's first band)
- * into a ring of NS shared-memory stages, NS - 1 bands ahead; the 2H rows the
- * next band's window shares with this one stay in registers (originals), so
- * the block never reads a sample it has written.  Forward and float inverse
+ * strip and HA >= H columns each side; BH rows, 2H more for a plane's first
+ * band) into a ring of NS shared-memory stages, NS - 1 bands ahead; the 2H
+ * rows the next band's window shares with this one stay in registers
+ * (originals), so the block never reads a sample it has written.  Forward and float inverse
  * lift each window column vertically in registers, then each row segment
  * horizontally, and store; the integer inverse undoes its forward's axis
  * order (rows first, in the stage, then columns).
@@ -25,12 +26,12 @@
  * of their own (more blocks where the planes are few): a segment's first
  * window reads the 2H rows around its top edge, and its last window the H
  * rows below its bottom edge, from `stash` (those rows copied before the
- * launch by lwk_walk2d_stash: the blocks beside may have stored them), or,
- * out of place, from the sources.
+ * launch by walk2d_stash: the blocks beside may have stored them), or, out
+ * of place, from the sources.
  *
  * Boundaries: window columns are loaded through the mode (symmetric edges
  * fall in the strip or its neighbour; periodic strips form a ring, so the
- * last strip must hold at least H columns); rows above a plane's first band
+ * last strip must hold at least HA columns); rows above a plane's first band
  * are loaded through the mode, rows past its end are filled from the window
  * (symmetric) or from the plane's first H rows kept in registers (periodic),
  * never reloaded: the block may have stored them.  Wavelets whose mirror is
