@@ -211,11 +211,11 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
     memset(&ps, 0, sizeof ps);
     ps.w = s->w;
     lw_lines_for(p, 0, pa, &ps.L);
-    if (!lwk_colpass_ok(s->dtype, &ps)) return 0;
+    if (!lw_cuda_pass_whole(s, &ps)) return 0;
     for (int k = 1; k < g->levels; k++)
         for (int a = 0; a < 3; a++) {
             lw_lines_for(p, k, a, &ps.L);
-            if (ps.L.n >= 2 && !lwk_colpass_ok(s->dtype, &ps) && lwk_pass_segments(s->dtype, &ps) > 1) return 0;
+            if (ps.L.n >= 2 && !lw_cuda_pass_whole(s, &ps) && lwk_pass_segments(s->dtype, &ps) > 1) return 0;
         }
     return 1;
 }
@@ -390,8 +390,8 @@ struct run_ctx {
 static lw_status do_pass(run_ctx *r, lwk_pass *ps, int k, int a)
 {
     void *dst = r->cur == r->in ? r->out : (void *)r->cur;
-    if (!ps->copy_only && lwk_colpass_ok(r->s->dtype, ps)) /* whole lines, coalesced: in place is safe */
-        CK(lwk_colpass_launch(r->s->dtype, ps, r->cur, dst, r->st), "cuda column pass launch");
+    if (lw_cuda_pass_whole(r->s, ps)) /* whole lines a block: in place is safe */
+        LW_TRY(lw_cuda_whole_pass(r->s, ps, r->cur, dst, r->st));
     else if (dst == r->cur && lw_cuda_pass_walks(r->s, ps)) /* the rule walk_prepare sized the stash by */
         LW_TRY(lw_cuda_walk_pass(r->s, k, a, ps, dst, r->scr, r->st));
     else
@@ -726,7 +726,7 @@ static lw_status run_tile3d(run_ctx *r, void *scratch)
     ps.w = s->w;
     lw_lines_for(p, 0, pa, &ps.L);
     ps.mode = (int)p->cfg.mode, ps.inverse = inv, ps.mallat = 1;
-    CK(lwk_colpass_launch(s->dtype, &ps, r->out, r->out, r->st), "cuda column pass launch");
+    LW_TRY(lw_cuda_whole_pass(s, &ps, r->out, r->out, r->st));
     if (!inv) /* levels 2.. in place on out's lowpass octant */
         for (int k = 1; k < L; k++) LW_TRY(pass_level(r, k, 0, &s->w, 1, -1));
     return LW_OK;

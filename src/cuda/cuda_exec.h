@@ -62,11 +62,15 @@ typedef struct lw_cuda_sched {
     lw_bands bands;
 } lw_cuda_sched;
 
-/* In place along long lines (inplace_exec.c).  lw_cuda_pass_walks: the pass
+/* The generic path's passes (inplace_exec.c).  lw_cuda_pass_whole: a block
+ * holds whole lines (the line kernels or the column pass; in place is safe),
+ * lw_cuda_whole_pass runs such a pass.  lw_cuda_pass_walks: the pass
  * runs in place only by walking (its lines are cut in segments);
  * lw_cuda_walk_prepare (from lw_cuda_choose): the stash size and the cycle
  * leaders on the device; lw_cuda_sched_release frees them;
  * lw_cuda_walk_pass: level k, axis a in place on data (Mallat reordered). */
+int lw_cuda_pass_whole(const lw_cuda_sched *s, const lwk_pass *ps);
+lw_status lw_cuda_whole_pass(const lw_cuda_sched *s, const lwk_pass *ps, const void *src, void *dst, cudaStream_t st);
 int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps);
 lw_status lw_cuda_walk_prepare(const lw_plan *p, lw_cuda_sched *s);
 void lw_cuda_sched_release(lw_cuda_sched *s);

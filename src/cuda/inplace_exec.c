@@ -1,6 +1,6 @@
-/* In place along long lines, for the generic path (and so for every engine
- * run in place): a pass whose lines do not fit a block's shared memory whole
- * walks them (lwk_walk_launch: interleaved order, a small stash of chunk-edge
+/* The generic path's passes (and so every engine's in place): lines that
+ * fit a block's shared memory whole by the line kernels (k_lines.cu) or the
+ * column pass; in place, a pass whose lines do not fit walks them (lwk_walk_launch: interleaved order, a small stash of chunk-edge
  * originals) and, in the Mallat layout, reorders them by cycles
  * (lwk_permute_launch) from leaders made here once per plan.  Device memory:
  * the stash (the plan's scratch) and the leaders, far below 1% of the array
@@ -17,11 +17,26 @@ static void pass_of(const lw_plan *p, const lw_cuda_sched *s, int k, int a, lwk_
     ps->w = s->w;
     lw_lines_for(p, k, a, &ps->L);
     ps->mode = (int)p->cfg.mode;
+    ps->adjoint = lw_dir_adjoint(p->cfg.direction);
+}
+
+int lw_cuda_pass_whole(const lw_cuda_sched *s, const lwk_pass *ps)
+{
+    return !ps->copy_only && (lwk_lines_ok(s->dtype, ps) || lwk_colpass_ok(s->dtype, ps));
+}
+
+lw_status lw_cuda_whole_pass(const lw_cuda_sched *s, const lwk_pass *ps, const void *src, void *dst, cudaStream_t st)
+{
+    if (lwk_lines_ok(s->dtype, ps))
+        CK(lwk_lines_launch(s->dtype, ps, src, dst, st), "cuda line pass launch");
+    else
+        CK(lwk_colpass_launch(s->dtype, ps, src, dst, st), "cuda column pass launch");
+    return LW_OK;
 }
 
 int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps)
 {
-    return ps->L.n >= 2 && !lwk_colpass_ok(s->dtype, ps) && lwk_pass_segments(s->dtype, ps) > 1;
+    return ps->L.n >= 2 && !lw_cuda_pass_whole(s, ps) && lwk_pass_segments(s->dtype, ps) > 1;
 }
 
 lw_status lw_cuda_walk_prepare(const lw_plan *p, lw_cuda_sched *s)

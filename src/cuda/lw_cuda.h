@@ -75,6 +75,12 @@ cudaError_t lwk_permute_launch(int dtype, const lwk_lines *L, const int32_t *lea
  * shared memory, in place or not.  lwk_colpass_ok says whether it applies. */
 int lwk_colpass_ok(int dtype, const lwk_pass *p);
 cudaError_t lwk_colpass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
+/* Whole-line passes (k_lines.cu): forward and inverse (not the adjoints or
+ * copies) of lines that fit a block's shared memory whole, the wavelet's
+ * steps compiled in; in place or not.  lwk_lines_ok says whether one takes
+ * the pass; lwk_pass_run (cuda_exec.c) prefers them to the generic kernels. */
+int lwk_lines_ok(int dtype, const lwk_pass *p);
+cudaError_t lwk_lines_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
 
 /* ---- small engine: whole items in shared memory, several levels (k_small.cu)
  * Item = up to 3 transformed axes; batch = up to 3 other dims.  src and dst
