@@ -30,12 +30,10 @@
 #define LN_THREADS 256
 /* shared memory a block may take: two blocks an SM of an H100-class device */
 #define LN_SMEM_MAX (96 * 1024)
-/* vector loads a thread keeps in flight: rows (a row block holds up to
- * 256 x LN_BATCH vectors, short lines several a block, so that a thread's
- * share is one batch) and columns (a column block of LN_PIPE vectors a
- * thread is loaded while the one before is lifted) */
+/* samples a row block holds (short lines: several a block) */
+#define LN_ROW_SAMPLES 4096
+/* vector loads a thread keeps in flight before their shared-memory stores */
 #define LN_BATCH 4
-#define LN_PIPE 8
 
 typedef struct ln_geo {
     int n, nlo;     /* line length; its even samples (slots of the lowpass half) */
@@ -44,7 +42,6 @@ typedef struct ln_geo {
     int lanes;      /* columns: lines side by side (32, 16 or 8) */
     int ld;         /* rows: shared elements between lines */
     int vec;        /* 16-byte global accesses */
-    int pipe;       /* a thread's share of an item is one batch: the next loads during the steps */
     int64_t items;  /* rows: groups of R lines; columns: lane tiles x outer lines */
     int64_t ntiles; /* columns: lane tiles across dlen[0] */
     size_t smem;
@@ -148,90 +145,40 @@ template <class S> struct ln_vec {
 
 /* ---- rows ------------------------------------------------------------------ */
 
-/* Items are walked by one wave of resident blocks.  Where a thread's share of
- * an item is one batch of vectors (g.pipe), the next item's batch is loaded
- * into registers while this one is lifted, so the loads' latency hides behind
- * the steps; otherwise an item is loaded batch by batch, then lifted. */
-template <class S, int W, bool INV> __global__ void __launch_bounds__(LN_THREADS, 2) ln_rows(lwk_pass p, ln_geo g)
+template <class S, int W, bool INV> __global__ void __launch_bounds__(LN_THREADS, 3) ln_rows(lwk_pass p, ln_geo g)
 {
     typedef lwd_c<S> T;
     typedef ln_vec<S> VS;
     extern __shared__ __align__(16) unsigned char ln_smem[];
     const int tpl = LN_THREADS / g.R, li = threadIdx.x / tpl, lt = threadIdx.x - li * tpl;
     T *b = (T *)ln_smem + li * g.ld;
-    const int n = g.n, nlo = g.nlo, dir = INV ? -1 : 1, nv = g.vec ? n / VS::V : 0;
+    const int n = g.n, nlo = g.nlo, dir = INV ? -1 : 1;
     const int64_t ls = p.L.lstride;
     const bool min_ = p.mallat && INV, mout = p.mallat && !INV; /* Mallat order on load / on store */
     const S *src = (const S *)p.src_;
     S *dst = (S *)p.dst_;
-    /* this thread's line of an item: its offset, or -1 past the last line */
-    auto line_at = [&](int64_t item) -> int64_t {
-        const int64_t line = item * g.R + li;
-        return item < g.items && line < p.L.nlines ? lwd_decomp(line, p.L.nd, p.L.dlen, p.L.dstr) : -1;
-    };
-    /* a batch: this thread's vectors c0, c0 + tpl, ... of the line at base */
-    auto fetch = [&](VS(&v)[LN_BATCH], int64_t base, int c0) {
-#pragma unroll
-        for (int u = 0; u < LN_BATCH; u++)
-            if (base >= 0 && c0 + u * tpl < nv) v[u].u = *(const uint4 *)(src + base + (int64_t)(c0 + u * tpl) * VS::V);
-    };
-    auto commit = [&](const VS(&v)[LN_BATCH], int64_t base, int c0) {
-#pragma unroll
-        for (int u = 0; u < LN_BATCH; u++)
-            if (base >= 0 && c0 + u * tpl < nv)
-#pragma unroll
-                for (int e = 0; e < VS::V; e++) {
-                    const int sl = ln_gslot((c0 + u * tpl) * VS::V + e, nlo, min_);
-                    T x = lwd_store<S>::ld(v[u].e() + e);
-                    b[sl] = INV ? lwd_scale<T>(p.w, x, sl >= nlo, dir) : x;
-                }
-    };
-    /* the loaded item's steps and store, a barrier before and after */
-    auto lift_store = [&](int64_t base) {
-        __syncthreads();
-        ln_steps<T, W, INV>(p.w, b, 1, n, nlo, p.mode, lt, tpl, base >= 0);
-        if (base >= 0 && g.vec) {
-            for (int c = lt; c < nv; c += tpl) {
-                VS v;
-#pragma unroll
-                for (int e = 0; e < VS::V; e++) {
-                    const int sl = ln_gslot(c * VS::V + e, nlo, mout);
-                    T x = b[sl];
-                    lwd_store<S>::st(v.e() + e, INV ? x : lwd_scale<T>(p.w, x, sl >= nlo, dir));
-                }
-                *(uint4 *)(dst + base + (int64_t)c * VS::V) = v.u;
-            }
-        } else if (base >= 0) {
-            for (int j = lt; j < n; j += tpl) {
-                const int sl = ln_gslot(j, nlo, mout);
-                T x = b[sl];
-                lwd_st(dst + base + (int64_t)j * ls, INV ? x : lwd_scale<T>(p.w, x, sl >= nlo, dir));
-            }
-        }
-        __syncthreads();
-    };
-    if (g.pipe) {
-        VS v[LN_BATCH];
-        int64_t base = line_at(blockIdx.x);
-        fetch(v, base, lt);
-        for (int64_t item = blockIdx.x; item < g.items; item += gridDim.x) {
-            commit(v, base, lt);
-            const int64_t next = line_at(item + gridDim.x);
-            fetch(v, next, lt); /* in flight during the steps */
-            lift_store(base);
-            base = next;
-        }
-        return;
-    }
     for (int64_t item = blockIdx.x; item < g.items; item += gridDim.x) {
-        const int64_t base = line_at(item);
-        if (g.vec) {
+        const int64_t line = item * g.R + li;
+        const bool act = line < p.L.nlines;
+        const int64_t base = act ? lwd_decomp(line, p.L.nd, p.L.dlen, p.L.dstr) : 0;
+        if (act && g.vec) {
+            const int nv = n / VS::V;
             for (int c0 = lt; c0 < nv; c0 += tpl * LN_BATCH) {
                 VS v[LN_BATCH];
-                fetch(v, base, c0);
-                commit(v, base, c0);
+#pragma unroll
+                for (int u = 0; u < LN_BATCH; u++)
+                    if (c0 + u * tpl < nv) v[u].u = *(const uint4 *)(src + base + (int64_t)(c0 + u * tpl) * VS::V);
+#pragma unroll
+                for (int u = 0; u < LN_BATCH; u++)
+                    if (c0 + u * tpl < nv)
+#pragma unroll
+                        for (int e = 0; e < VS::V; e++) {
+                            const int sl = ln_gslot((c0 + u * tpl) * VS::V + e, nlo, min_);
+                            T x = lwd_store<S>::ld(v[u].e() + e);
+                            b[sl] = INV ? lwd_scale<T>(p.w, x, sl >= nlo, dir) : x;
+                        }
             }
-        } else if (base >= 0) {
+        } else if (act) {
             for (int j0 = lt; j0 < n; j0 += tpl * LN_BATCH) {
                 T v[LN_BATCH];
 #pragma unroll
@@ -245,13 +192,34 @@ template <class S, int W, bool INV> __global__ void __launch_bounds__(LN_THREADS
                     }
             }
         }
-        lift_store(base);
+        __syncthreads();
+        ln_steps<T, W, INV>(p.w, b, 1, n, nlo, p.mode, lt, tpl, act);
+        if (act && g.vec) {
+            const int nv = n / VS::V;
+            for (int c = lt; c < nv; c += tpl) {
+                VS v;
+#pragma unroll
+                for (int e = 0; e < VS::V; e++) {
+                    const int sl = ln_gslot(c * VS::V + e, nlo, mout);
+                    T x = b[sl];
+                    lwd_store<S>::st(v.e() + e, INV ? x : lwd_scale<T>(p.w, x, sl >= nlo, dir));
+                }
+                *(uint4 *)(dst + base + (int64_t)c * VS::V) = v.u;
+            }
+        } else if (act) {
+            for (int j = lt; j < n; j += tpl) {
+                const int sl = ln_gslot(j, nlo, mout);
+                T x = b[sl];
+                lwd_st(dst + base + (int64_t)j * ls, INV ? x : lwd_scale<T>(p.w, x, sl >= nlo, dir));
+            }
+        }
+        __syncthreads();
     }
 }
 
 /* ---- columns --------------------------------------------------------------- */
 
-template <class S, int W, bool INV> __global__ void __launch_bounds__(LN_THREADS, 2) ln_cols(lwk_pass p, ln_geo g)
+template <class S, int W, bool INV> __global__ void __launch_bounds__(LN_THREADS, 4) ln_cols(lwk_pass p, ln_geo g)
 {
     typedef lwd_c<S> T;
     typedef ln_vec<S> VS;
@@ -263,83 +231,31 @@ template <class S, int W, bool INV> __global__ void __launch_bounds__(LN_THREADS
     const bool min_ = p.mallat && INV, mout = p.mallat && !INV;
     const S *src = (const S *)p.src_;
     S *dst = (S *)p.dst_;
-    const int vpr = LN / VS::V, tot = n * vpr; /* vectors a row of lanes, an item */
-    /* an item's first lane and the offset of its lane tile, or -1 past the last item */
-    auto tile_at = [&](int64_t item, int64_t &x0) -> int64_t {
-        if (item >= g.items) return x0 = 0, -1;
-        const int64_t xt = item % g.ntiles, outer = item / g.ntiles;
-        x0 = xt * LN;
-        return x0 * sx + lwd_decomp(outer, p.L.nd - 1, p.L.dlen + 1, p.L.dstr + 1);
-    };
-    /* a batch: this thread's vectors e0, e0 + 256, ... (row j, vector c of the lanes) */
-    auto fetch = [&](VS(&v)[LN_PIPE], int64_t base, int64_t x0, int e0) {
-#pragma unroll
-        for (int u = 0; u < LN_PIPE; u++) {
-            const int e = e0 + u * LN_THREADS, j = e / vpr, c = e - j * vpr;
-            if (base >= 0 && e < tot && x0 + c * VS::V < nx) v[u].u = *(const uint4 *)(src + base + c * VS::V + j * ls);
-        }
-    };
-    auto commit = [&](const VS(&v)[LN_PIPE], int64_t base, int64_t x0, int e0) {
-#pragma unroll
-        for (int u = 0; u < LN_PIPE; u++) {
-            const int e = e0 + u * LN_THREADS, j = e / vpr, c = e - j * vpr;
-            if (base >= 0 && e < tot && x0 + c * VS::V < nx) {
-                const int sl = ln_gslot(j, nlo, min_);
-#pragma unroll
-                for (int k = 0; k < VS::V; k++) {
-                    T x = lwd_store<S>::ld(v[u].e() + k);
-                    buf[sl * LN + c * VS::V + k] = INV ? lwd_scale<T>(p.w, x, sl >= nlo, dir) : x;
-                }
-            }
-        }
-    };
-    auto lift_store = [&](int64_t base, int64_t x0) {
-        __syncthreads();
-        ln_steps<T, W, INV>(p.w, buf + lane, LN, n, nlo, p.mode, r, rp, base >= 0 && x0 + lane < nx);
-        if (base >= 0 && g.vec) {
-            for (int e = threadIdx.x; e < tot; e += LN_THREADS) {
-                const int j = e / vpr, c = e - j * vpr;
-                if (x0 + c * VS::V >= nx) continue;
-                const int sl = ln_gslot(j, nlo, mout);
-                VS v;
-#pragma unroll
-                for (int k = 0; k < VS::V; k++) {
-                    T x = buf[sl * LN + c * VS::V + k];
-                    lwd_store<S>::st(v.e() + k, INV ? x : lwd_scale<T>(p.w, x, sl >= nlo, dir));
-                }
-                *(uint4 *)(dst + base + c * VS::V + j * ls) = v.u;
-            }
-        } else if (base >= 0 && x0 + lane < nx) {
-            for (int j = r; j < n; j += rp) {
-                const int sl = ln_gslot(j, nlo, mout);
-                T x = buf[sl * LN + lane];
-                lwd_st(dst + base + lane * sx + (int64_t)j * ls, INV ? x : lwd_scale<T>(p.w, x, sl >= nlo, dir));
-            }
-        }
-        __syncthreads();
-    };
-    if (g.pipe) {
-        VS v[LN_PIPE];
-        int64_t x0, base = tile_at(blockIdx.x, x0);
-        fetch(v, base, x0, threadIdx.x);
-        for (int64_t item = blockIdx.x; item < g.items; item += gridDim.x) {
-            commit(v, base, x0, threadIdx.x);
-            int64_t nx0;
-            const int64_t next = tile_at(item + gridDim.x, nx0);
-            fetch(v, next, nx0, threadIdx.x); /* in flight during the steps */
-            lift_store(base, x0);
-            base = next, x0 = nx0;
-        }
-        return;
-    }
+    const int vpr = LN / VS::V; /* vectors a row of lanes */
     for (int64_t item = blockIdx.x; item < g.items; item += gridDim.x) {
-        int64_t x0;
-        const int64_t base = tile_at(item, x0);
+        const int64_t xt = item % g.ntiles, outer = item / g.ntiles, x0 = xt * LN;
+        const int64_t base = x0 * sx + lwd_decomp(outer, p.L.nd - 1, p.L.dlen + 1, p.L.dstr + 1);
         if (g.vec) { /* sx == 1, nx a multiple of V: a vector is wholly inside or outside */
-            for (int e0 = threadIdx.x; e0 < tot; e0 += LN_THREADS * LN_PIPE) {
-                VS v[LN_PIPE];
-                fetch(v, base, x0, e0);
-                commit(v, base, x0, e0);
+            const int tot = n * vpr;
+            for (int e0 = threadIdx.x; e0 < tot; e0 += LN_THREADS * LN_BATCH) {
+                VS v[LN_BATCH];
+#pragma unroll
+                for (int u = 0; u < LN_BATCH; u++) {
+                    const int e = e0 + u * LN_THREADS, j = e / vpr, c = e - j * vpr;
+                    if (e < tot && x0 + c * VS::V < nx) v[u].u = *(const uint4 *)(src + base + c * VS::V + j * ls);
+                }
+#pragma unroll
+                for (int u = 0; u < LN_BATCH; u++) {
+                    const int e = e0 + u * LN_THREADS, j = e / vpr, c = e - j * vpr;
+                    if (e < tot && x0 + c * VS::V < nx) {
+                        const int sl = ln_gslot(j, nlo, min_);
+#pragma unroll
+                        for (int k = 0; k < VS::V; k++) {
+                            T x = lwd_store<S>::ld(v[u].e() + k);
+                            buf[sl * LN + c * VS::V + k] = INV ? lwd_scale<T>(p.w, x, sl >= nlo, dir) : x;
+                        }
+                    }
+                }
             }
         } else {
             const bool act = x0 + lane < nx;
@@ -356,7 +272,29 @@ template <class S, int W, bool INV> __global__ void __launch_bounds__(LN_THREADS
                     }
             }
         }
-        lift_store(base, x0);
+        __syncthreads();
+        ln_steps<T, W, INV>(p.w, buf + lane, LN, n, nlo, p.mode, r, rp, x0 + lane < nx);
+        if (g.vec) {
+            for (int e = threadIdx.x; e < n * vpr; e += LN_THREADS) {
+                const int j = e / vpr, c = e - j * vpr;
+                if (x0 + c * VS::V >= nx) continue;
+                const int sl = ln_gslot(j, nlo, mout);
+                VS v;
+#pragma unroll
+                for (int k = 0; k < VS::V; k++) {
+                    T x = buf[sl * LN + c * VS::V + k];
+                    lwd_store<S>::st(v.e() + k, INV ? x : lwd_scale<T>(p.w, x, sl >= nlo, dir));
+                }
+                *(uint4 *)(dst + base + c * VS::V + j * ls) = v.u;
+            }
+        } else if (x0 + lane < nx) {
+            for (int j = r; j < n; j += rp) {
+                const int sl = ln_gslot(j, nlo, mout);
+                T x = buf[sl * LN + lane];
+                lwd_st(dst + base + lane * sx + (int64_t)j * ls, INV ? x : lwd_scale<T>(p.w, x, sl >= nlo, dir));
+            }
+        }
+        __syncthreads();
     }
 }
 
@@ -384,29 +322,24 @@ static int ln_plan(int dtype, const lwk_pass *p, const void *src, const void *ds
     for (int i = 0; i < L->nd; i++) strides_v &= L->dstr[i] % (int64_t)V == 0 || L->dlen[i] == 1;
     g->rows = L->nd == 0 || L->dstr[0] > L->lstride;
     if (g->rows) {
-        const int64_t most = (int64_t)LN_THREADS * LN_BATCH * (int64_t)V; /* samples of one batch a thread */
         int R = 1;
-        while (R < 32 && (int64_t)(2 * R) * L->n <= most) R *= 2;
+        while (R < 32 && (int64_t)(2 * R) * L->n <= LN_ROW_SAMPLES) R *= 2;
         while (R > 1 && R / 2 >= L->nlines) R /= 2;
         g->R = R;
         g->ld = (int)(L->n | 1);
         g->smem = (size_t)R * (size_t)g->ld * cs;
         g->items = (L->nlines + R - 1) / R;
         g->vec = aligned && strides_v && L->lstride == 1 && L->n % (int64_t)V == 0;
-        g->pipe = g->vec && (int64_t)R * L->n <= most;
     } else {
-        g->vec = aligned && L->dstr[0] == 1 && L->dlen[0] % (int64_t)V == 0 && L->lstride % (int64_t)V == 0;
-        for (int i = 1; i < L->nd; i++) g->vec &= L->dstr[i] % (int64_t)V == 0 || L->dlen[i] == 1;
         int LN = 32;
         while (LN > 8 && (size_t)L->n * LN * cs > LN_SMEM_MAX) LN /= 2;
         if ((size_t)L->n * LN * cs > LN_SMEM_MAX) return 0;
-        /* pipelined where 16 lanes or more fit one batch a thread */
-        for (int l = LN; g->vec && l >= 16 && !g->pipe; l /= 2)
-            if (L->n * (int64_t)l <= (int64_t)LN_THREADS * LN_PIPE * (int64_t)V) LN = l, g->pipe = 1;
         g->lanes = LN;
         g->smem = (size_t)L->n * LN * cs;
         g->ntiles = (L->dlen[0] + LN - 1) / LN;
         g->items = g->ntiles * (L->nlines / L->dlen[0]);
+        g->vec = aligned && L->dstr[0] == 1 && L->dlen[0] % (int64_t)V == 0 && L->lstride % (int64_t)V == 0;
+        for (int i = 1; i < L->nd; i++) g->vec &= L->dstr[i] % (int64_t)V == 0 || L->dlen[i] == 1;
     }
     return g->smem <= LN_SMEM_MAX;
 }
@@ -425,17 +358,7 @@ template <class S, int W, bool INV> static cudaError_t ln_go(const lwk_pass *p, 
     static const cudaError_t ac = cudaFuncSetAttribute(ln_cols<S, W, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize, LN_SMEM_MAX);
     if (ar != cudaSuccess) return ar;
     if (ac != cudaSuccess) return ac;
-    /* one wave of resident blocks walks the items (the pipelined ones load
-     * a block's next item while lifting this one) */
-    int dev = 0, sms = 0, per = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess)
-        e = g->rows ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, ln_rows<S, W, INV>, LN_THREADS, g->smem)
-                    : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, ln_cols<S, W, INV>, LN_THREADS, g->smem);
-    if (e != cudaSuccess) return e;
-    const int64_t wave = (int64_t)(per > 0 ? per : 1) * sms;
-    const unsigned grid = (unsigned)(g->items < wave ? g->items : wave);
+    const unsigned grid = (unsigned)(g->items < (1 << 20) ? g->items : (1 << 20));
     if (g->rows) ln_rows<S, W, INV><<<grid, LN_THREADS, g->smem, st>>>(*p, *g);
     else ln_cols<S, W, INV><<<grid, LN_THREADS, g->smem, st>>>(*p, *g);
     return cudaGetLastError();
