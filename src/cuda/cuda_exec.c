@@ -173,7 +173,7 @@ static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
 /* the engines that read neighbours another block writes: in place they run
  * the fused in-place kernels (2-D, s->ip2d: strip walker or tile kernel),
  * the generic path, or (tuning inplace=copy) themselves into a scratch copy */
-static int is_fused(int engine) { return engine == LWE_TILE2D || engine == LWE_TILE3D || engine == LWE_FUSED3D; }
+int lw_cuda_engine_fused(int engine) { return engine == LWE_TILE2D || engine == LWE_TILE3D || engine == LWE_FUSED3D; }
 static size_t octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
     const int64_t *n = p->geo.len[k];
@@ -368,7 +368,7 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
         if (e->id == LWE_TILE2D_IL && g->levels > 1) /* levels 2.. in place on out */
             s->scratch = s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
     }
-    if (p->tune.inplace == 2 && is_fused(s->engine)) /* in place by copy: the output, then the engine's scratch */
+    if (p->tune.inplace == 2 && lw_cuda_engine_fused(s->engine)) /* in place by copy: the output, then the engine's scratch */
         s->inplace_scratch = align256(s->bytes) + s->scratch;
     return LW_OK;
 }
@@ -787,7 +787,7 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
     r.tmp = s->tmp_full && (inplace || s->engine == LWE_GENERIC || s->engine == LWE_FS) ? scratch : NULL;
     if (s->engine == LWE_SCHEME) return lw_cuda_run_scheme(p, s, in, out, scratch, st);
     const engine_rec *e = &engines[s->engine_index];
-    if (inplace && is_fused(e->id)) {
+    if (inplace && lw_cuda_engine_fused(e->id)) {
         if (p->tune.inplace != 2) return s->ip2d ? lw_ip2d_run(p, s, in, out, scratch, st) : run_generic(&r, scratch);
         /* inplace=copy: the engine into the scratch's first part, then back */
         r.out = scratch;

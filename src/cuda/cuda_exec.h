@@ -64,12 +64,15 @@ typedef struct lw_cuda_sched {
 
 /* The generic path's passes (inplace_exec.c).  lw_cuda_pass_whole: a block
  * holds whole lines (the line kernels or the column pass; in place is safe),
- * lw_cuda_whole_pass runs such a pass.  lw_cuda_pass_walks: the pass
+ * lw_cuda_whole_pass runs such a pass; lw_cuda_passes_whole: every pass
+ * of the plan is one.  lw_cuda_pass_walks: the pass
  * runs in place only by walking (its lines are cut in segments);
  * lw_cuda_walk_prepare (from lw_cuda_choose): the stash size and the cycle
  * leaders on the device; lw_cuda_sched_release frees them;
  * lw_cuda_walk_pass: level k, axis a in place on data (Mallat reordered). */
 int lw_cuda_pass_whole(const lw_cuda_sched *s, const lwk_pass *ps);
+/* every pass of every level holds whole lines (in place: no workspace, no reorder) */
+int lw_cuda_passes_whole(const lw_plan *p, const lw_cuda_sched *s);
 lw_status lw_cuda_whole_pass(const lw_cuda_sched *s, const lwk_pass *ps, const void *src, void *dst, cudaStream_t st);
 int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps);
 lw_status lw_cuda_walk_prepare(const lw_plan *p, lw_cuda_sched *s);
@@ -130,6 +133,9 @@ void lw_cuda_fs_sched(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st);
 
+/* the engines that read neighbours another block writes (in place: the
+ * fused in-place kernels or the generic path) */
+int lw_cuda_engine_fused(int engine);
 /* Engine (LWE_*) a CUDA plan runs, for tests and benchmarks; -1 otherwise. */
 int lw_cuda_plan_engine(const lw_plan *p);
 

@@ -34,6 +34,17 @@ lw_status lw_cuda_whole_pass(const lw_cuda_sched *s, const lwk_pass *ps, const v
     return LW_OK;
 }
 
+int lw_cuda_passes_whole(const lw_plan *p, const lw_cuda_sched *s)
+{
+    for (int k = 0; k < p->geo.levels; k++)
+        for (int a = 0; a < p->geo.naxes; a++) {
+            lwk_pass ps;
+            pass_of(p, s, k, a, &ps);
+            if (ps.L.n >= 2 && !lw_cuda_pass_whole(s, &ps)) return 0;
+        }
+    return 1;
+}
+
 int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps)
 {
     return ps->L.n >= 2 && !lw_cuda_pass_whole(s, ps) && lwk_pass_segments(s->dtype, ps) > 1;

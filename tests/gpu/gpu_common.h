@@ -36,6 +36,7 @@ static long g_cases;
 static long g_engine_count[LWE_COUNT];
 static long g_ip_tiles; /* in-place cases run by the fused in-place engines (walker or tile kernel) */
 static long g_ip_walker; /* of those, by the strip walker */
+static long g_ip_lines;  /* in-place cases run by passes of whole lines (k_lines.cu, the column pass) */
 
 static const char *engine_name(int e)
 {
@@ -247,6 +248,7 @@ static void run_case(const gcase *c)
         char dsc[4096];
         if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {
             g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
+            g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;
             g_ip_tiles += strstr(dsc, "in_place: tile kernel") != NULL || strstr(dsc, "in_place: strip walker") != NULL;
         }
     }

@@ -18,6 +18,8 @@
  *     (information only; `liftwave bench --inplace` measures).
  *   - the in-place tile kernel's 2-D shapes (tile_sweep), in place and out of
  *     place, most of which must take that kernel;
+ *   - volumes, batches of narrow planes and a 4-D array in place in tuning
+ *     auto (lines_sweep), most of which must run by passes of whole lines;
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer);
  *   LW_GPU_QUICK=2  only a few tile-kernel cases (racecheck, which runs slowly)
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
@@ -128,6 +130,36 @@ static void tile_sweep(int quick)
     /* the rest: haar on odd lengths, Mallat on strided columns */
     CHECK(tiles * 5 >= cases * 2, "only %ld of %ld in-place 2-D cases took the fused in-place engines", tiles, cases);
     CHECK(walker * 5 >= cases * 2, "only %ld of %ld in-place 2-D cases took the strip walker", walker, cases);
+}
+
+/* Passes of whole lines a block (k_lines.cu: rows and columns; in place
+ * without workspace): volumes and batches of narrow planes in tuning auto,
+ * every wavelet x float32 / float64 / int32 x both modes x both layouts x
+ * forward / inverse, one level and the maximum, on odd and even sizes (odd
+ * periodic lengths are padded by `one`).  Most must take those passes. */
+static void lines_sweep(int quick)
+{
+    static const shape_case L[] = {
+        {3, 0, {0}, {20, 36, 72}}, {3, 2, {1, 2}, {4, 64, 96}}, {3, 0, {0}, {9, 33, 70}},
+        {2, 0, {0}, {130, 1030}},  {4, 3, {1, 2, 3}, {2, 12, 10, 40}},
+    };
+    const int ns = quick ? 2 : (int)(sizeof L / sizeof *L);
+    long k = 0, before = g_ip_lines, cases = g_cases;
+    for (int si = 0; si < ns; si++)
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (int ti = 0; ti < 3; ti++)
+                for (int m = 0; m < 2; m++)
+                    for (int lay = 0; lay < 2; lay++)
+                        for (int d = 0; d < 2; d++, k++) {
+                            if (quick && (k % 4) != 0) continue;
+                            one(&L[si], (lw_wavelet)w, types[ti], (lw_mode)m, (lw_layout)lay, (lw_direction)d,
+                                (k / 2) % 2 ? -1 : 1, 1);
+                        }
+    const long lines = g_ip_lines - before;
+    cases = g_cases - cases;
+    printf("in-place line-pass cases: %ld of %ld in-place cases ran by passes of whole lines\n", lines, cases);
+    /* the rest: the strip walker (2-D interleaved), fs, the small engine */
+    CHECK(lines * 2 >= cases, "only %ld of %ld in-place cases took the passes of whole lines", lines, cases);
 }
 
 /* device memory and time, 8192^2 float32 cdf97, in place against out of place */
@@ -265,6 +297,7 @@ int main(void)
     const char *q = getenv("LW_GPU_QUICK");
     int quick = q ? (atoi(q) >= 2 ? 2 : 1) : 0;
     if (quick < 2) sweep(quick);
+    if (quick < 2) lines_sweep(quick);
     tile_sweep(quick);
     refusals();
     if (!quick) copy_cases();
