@@ -133,14 +133,14 @@ static void tile_sweep(int quick)
 }
 
 /* Passes of whole lines a block (k_lines.cu: rows and columns; in place
- * without workspace): volumes and batches of narrow planes in tuning auto,
- * every wavelet x float32 / float64 / int32 x both modes x both layouts x
+ * without workspace): volumes and batches of narrow planes (items larger
+ * than the small engine takes) in tuning auto, every separable wavelet x float32 / float64 / int32 x both modes x both layouts x
  * forward / inverse, one level and the maximum, on odd and even sizes (odd
  * periodic lengths are padded by `one`).  Most must take those passes. */
 static void lines_sweep(int quick)
 {
     static const shape_case L[] = {
-        {3, 0, {0}, {20, 36, 72}}, {3, 2, {1, 2}, {4, 64, 96}}, {3, 0, {0}, {9, 33, 70}},
+        {3, 0, {0}, {20, 36, 72}}, {3, 2, {1, 2}, {3, 130, 200}}, {3, 0, {0}, {9, 33, 70}},
         {2, 0, {0}, {130, 1030}},  {4, 3, {1, 2, 3}, {2, 12, 10, 40}},
     };
     const int ns = quick ? 2 : (int)(sizeof L / sizeof *L);
@@ -151,7 +151,7 @@ static void lines_sweep(int quick)
                 for (int m = 0; m < 2; m++)
                     for (int lay = 0; lay < 2; lay++)
                         for (int d = 0; d < 2; d++, k++) {
-                            if (quick && (k % 4) != 0) continue;
+                            if (w == LW_FS || (quick && (k % 4) != 0)) continue; /* fs: not separable */
                             one(&L[si], (lw_wavelet)w, types[ti], (lw_mode)m, (lw_layout)lay, (lw_direction)d,
                                 (k / 2) % 2 ? -1 : 1, 1);
                         }
