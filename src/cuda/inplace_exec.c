@@ -1,6 +1,7 @@
 /* The generic path's passes (and so every engine's in place): lines that
  * fit a block's shared memory whole by the line kernels (k_lines.cu) or the
- * column pass; in place, a pass whose lines do not fit walks them (lwk_walk_launch: interleaved order, a small stash of chunk-edge
+ * column pass; in place, a pass whose lines do not fit walks them
+ * (lwk_walk_launch: interleaved order, a small stash of chunk-edge
  * originals) and, in the Mallat layout, reorders them by cycles
  * (lwk_permute_launch) from leaders made here once per plan.  Device memory:
  * the stash (the plan's scratch) and the leaders, far below 1% of the array

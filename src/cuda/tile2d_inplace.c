@@ -235,10 +235,10 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     const int inl = leaders_inline(p, &z);
     const size_t unit = (size_t)2 << 20, lead = inl ? 0 : (size_t)z.nlead * sizeof(int32_t);
     const size_t pages = (z.bytes + lead + unit - 1) / unit * unit;
-    /* Mallat: where every pass holds whole lines (narrow planes), two passes
-     * a level outrun the walker and the row-cycle reorder (192 planes of
-     * 512^2 in place on an H100: haar 0.34 against 0.81 ms, cdf97 0.53
-     * against 0.84) */
+    /* Mallat: where every pass holds whole lines (narrow planes), the passes
+     * take the Mallat order as they store; the walker would need the
+     * row-cycle reorder, one more read and write of every row, and walks
+     * narrow planes slowly (measured: bench/NOTES-inplace.md) */
     const int passes = p->cfg.layout == LW_MALLAT && lw_cuda_passes_whole(p, s);
     s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100 && !passes);
     if (!s->ip2d) return LW_OK;
