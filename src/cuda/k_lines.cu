@@ -23,7 +23,7 @@
  * Forward and inverse only: the adjoint directions and copies stay with the
  * generic pass (k_pass.cu), which also takes what does not fit. */
 #include "lw_cuda_dev.cuh"
-#include "wavelet_ct.cuh"
+#include "tile_lift.cuh"
 
 #include <string.h>
 
@@ -62,27 +62,6 @@ template <int W, int s> __device__ __forceinline__ constexpr int ln_reach_hi()
     return r;
 }
 
-/* x after step s from its taps (tap i read at offset sh_off(W, s, i)); the
- * arithmetic of lwd_step with the tap count known */
-template <class T, int W, int s>
-__device__ __forceinline__ T ln_apply(const lwk_wave &w, T x, const T (&taps)[LW_MAX_TAPS], int dir)
-{
-    constexpr int nt = sh_ntaps(W, s);
-    if constexpr (std::is_same<T, int32_t>::value) {
-        long long acc = w.iadd[s];
-#pragma unroll
-        for (int i = 0; i < nt; i++) acc += (long long)w.icoef[s][i] * taps[i];
-        long long d = (long long)w.isign[s] * (acc >> w.ishift[s]); /* arithmetic shift = floor */
-        long long r = dir > 0 ? (long long)x + d : (long long)x - d;
-        return (int32_t)(uint32_t)(unsigned long long)r;
-    } else {
-        T acc = 0;
-#pragma unroll
-        for (int i = 0; i < nt; i++) acc += lwd_ops<T>::wt(w, s, i) * taps[i];
-        return dir > 0 ? x + acc : x - acc;
-    }
-}
-
 /* Slot of sample position t (interleaved order) on a line whose lowpass half
  * has nlo slots. */
 __device__ __forceinline__ int ln_slot(int t, int nlo) { return (t & 1) ? nlo + (t >> 1) : (t >> 1); }
@@ -91,9 +70,8 @@ __device__ __forceinline__ int ln_slot(int t, int nlo) { return (t & 1) ? nlo + 
  * ...  A target's taps are the other half's slots (sample t + o of the other
  * parity); near the ends they go through the mode (which keeps the parity:
  * symmetric always, periodic on even lengths, the only ones taken). */
-template <class T, int W, int s>
-__device__ __forceinline__ void ln_lift(const lwk_wave &w, T *b, int st, int n, int nlo, int mode, int dir, int i0,
-                                        int di)
+template <class T, int W, int s, int DIR>
+__device__ __forceinline__ void ln_lift(const lwk_wave &w, T *b, int st, int n, int nlo, int mode, int i0, int di)
 {
     constexpr int par = sh_par(W, s), nt = sh_ntaps(W, s);
     constexpr int rlo = ln_reach_lo<W, s>(), rhi = ln_reach_hi<W, s>();
@@ -115,7 +93,7 @@ __device__ __forceinline__ void ln_lift(const lwk_wave &w, T *b, int st, int n, 
                 taps[k] = b[ln_slot(q, nlo) * st];
             }
         }
-        tg[i * st] = ln_apply<T, W, s>(w, tg[i * st], taps, dir);
+        tg[i * st] = tstep_i<T, nt, DIR>::run(w, s, tg[i * st], taps);
     }
 }
 
@@ -126,7 +104,7 @@ __device__ __forceinline__ void ln_steps(const lwk_wave &w, T *b, int st, int n,
 {
     if constexpr (K < sh_nsteps(W)) {
         constexpr int s = INV ? sh_nsteps(W) - 1 - K : K;
-        if (act) ln_lift<T, W, s>(w, b, st, n, nlo, mode, INV ? -1 : 1, i0, di);
+        if (act) ln_lift<T, W, s, INV ? -1 : 1>(w, b, st, n, nlo, mode, i0, di);
         __syncthreads();
         ln_steps<T, W, INV, K + 1>(w, b, st, n, nlo, mode, i0, di, act);
     }

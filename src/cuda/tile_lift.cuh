@@ -1,4 +1,5 @@
-/* Register lifting shared by the fused engines (k_tile2d.cu, k_tile3d.cu):
+/* Register lifting shared by the fused engines (k_tile2d.cu, k_tile3d.cu;
+ * tstep_i also by the line kernels, k_lines.cu):
  * the step structure of each wavelet (wavelet_ct.cuh) is known at compile
  * time, so that a window of samples stays in registers; the weights come from
  * the kernel parameters. */
