@@ -63,7 +63,8 @@ template <int W, int s> __device__ __forceinline__ constexpr int ln_reach_hi()
 }
 
 /* Slot of sample position t (interleaved order) on a line whose lowpass half
- * has nlo slots. */
+ * has nlo = (n + 1) / 2 slots: lwd_mallat in 32-bit arithmetic (the lines
+ * fit shared memory). */
 __device__ __forceinline__ int ln_slot(int t, int nlo) { return (t & 1) ? nlo + (t >> 1) : (t >> 1); }
 
 /* Step s on one line held at b[slot * st]: this thread's targets i0, i0 + di,
