@@ -1,4 +1,5 @@
-/* lw_execute_bands on device memory.  Direct: a 2-D plan of the fused engine
+/* lw_execute_bands on device memory.  Direct: a plan of the local engine
+ * (every band through its own view, local_exec.c), or a 2-D plan of the fused engine
  * (every level tile2d, float types) whose bands have unit column stride and
  * whose detail bands of a level share their row and batch strides (the
  * layout of a (batch, 3, h, w) tensor, or three bands of one shape) -- the
@@ -6,6 +7,7 @@
  * levels go through the engine's compact scratch.  Otherwise the plan runs
  * into (from) a device array of its size and the bands are copied out (in). */
 #include "bands_exec.h"
+#include "local_exec.h"
 
 #include <string.h>
 
@@ -42,6 +44,7 @@ int lw_cuda_bands_direct_for(const lw_plan *p, const lw_cuda_sched *s, const lw_
 {
     const lw_geometry *g = &p->geo;
     const lw_direction d = p->cfg.direction;
+    if (s->engine == LWE_LOCAL) return d == LW_FORWARD || d == LW_INVERSE; /* any band strides */
     if (s->engine != LWE_TILE2D || s->small_from < g->levels || p->cfg.integer || g->naxes != 2 ||
         (d != LW_FORWARD && d != LW_INVERSE))
         return 0;
@@ -65,6 +68,7 @@ int lw_cuda_bands_direct_for(const lw_plan *p, const lw_cuda_sched *s, const lw_
 size_t lw_cuda_bands_direct_scratch(const lw_plan *p, const lw_cuda_sched *s)
 {
     const int L = p->geo.levels;
+    if (s->engine == LWE_LOCAL) return s->scratch;
     if (L < 2) return 0;
     return s->scr_off[0] + (L >= 3 ? (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize : 0);
 }
@@ -72,6 +76,8 @@ size_t lw_cuda_bands_direct_scratch(const lw_plan *p, const lw_cuda_sched *s)
 lw_status lw_cuda_run_bands_direct(const lw_plan *p, const lw_cuda_sched *s, void *samples, const lw_band *bands,
                                    void *scratch, cudaStream_t st)
 {
+    if (s->engine == LWE_LOCAL)
+        return lw_local_run(p, s, samples, samples, bands, scratch, st);
     char *ws = scratch;
     const int L = p->geo.levels;
     const lwk_plane low = band_plane(p, &bands[0]);

@@ -2,6 +2,7 @@
  * on a stream, given device buffers in/out and a scratch area.  No host
  * synchronisation here; the backend (backend_cuda.c) moves host data. */
 #include "cuda_exec.h"
+#include "local_exec.h"
 #include "lw_scheme.h"
 #include "../core/half.h"
 
@@ -253,6 +254,7 @@ static lw_status run_fused3d(run_ctx *r, void *scratch);
 static lw_status run_tile3d(run_ctx *r, void *scratch);
 static lw_status run_generic(run_ctx *r, void *scratch);
 static lw_status run_tile2d_il(run_ctx *r, void *scratch);
+static lw_status run_local(run_ctx *r, void *scratch);
 
 typedef struct engine_rec {
     const char *name;
@@ -268,6 +270,8 @@ typedef struct engine_rec {
 static const engine_rec engines[] = {
     {"copy", LWE_COPY, 1, applies_copy, ws_in_place, run_copy, "no level to compute (every transformed axis has length 1): a copy"},
     {"fs", LWE_FS, 1, applies_fs, ws_fs, run_fs, "Faber-Schauder, every level from original samples in one launch (paper 004)"},
+    {"local", LWE_LOCAL, 0, lw_local_applies, lw_local_workspace, run_local,
+     "steps inside their pairs (haar), lengths multiples of 2^levels: each thread lifts its own block, up to 4 levels a launch (named only: auto does not take it yet)"},
     {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small, "whole items in shared memory, every level in one launch"},
     {"tile2d", LWE_TILE2D, 1, applies_tile2d, tile2d_scratch, run_tile2d,
      "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail"},
@@ -462,6 +466,13 @@ static lw_status run_tile2d_il(run_ctx *r, void *scratch)
     /* in place where the tile kernel's memory is not wanted (tuning inplace): the generic passes */
     if (r->in == r->out && !r->s->ip2d) return run_generic(r, scratch);
     return lw_ip2d_run(r->p, r->s, r->in, r->out, scratch, r->st);
+}
+
+static lw_status run_local(run_ctx *r, void *scratch)
+{
+    /* Mallat in place: a block's bands land on other blocks' samples */
+    if (r->in == r->out && r->p->cfg.layout == LW_MALLAT) return run_generic(r, scratch);
+    return lw_local_run(r->p, r->s, r->in, r->out, NULL, scratch, r->st);
 }
 
 static lw_status run_fs(run_ctx *r, void *scratch)

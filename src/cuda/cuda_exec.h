@@ -18,7 +18,8 @@ enum {
     LWE_FS,         /* Faber-Schauder */
     LWE_FUSED3D,    /* 3-D one level, float32: one fused kernel */
     LWE_SCHEME,     /* a paper's 2-D scheme at every level (scheme_exec.c) */
-    LWE_TILE2D_IL   /* fused 2-D levels, interleaved layout, in place or not */
+    LWE_TILE2D_IL,  /* fused 2-D levels, interleaved layout, in place or not */
+    LWE_LOCAL       /* steps inside their pairs (haar): blocks of F levels a thread (local_exec.c) */
 };
 
 typedef struct lw_cuda_sched {

@@ -82,6 +82,47 @@ cudaError_t lwk_colpass_launch(int dtype, const lwk_pass *p, const void *src, vo
 int lwk_lines_ok(int dtype, const lwk_pass *p);
 cudaError_t lwk_lines_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
 
+/* ---- local engine: steps inside their pairs (haar), k_local.cu -----------
+ * One launch runs F levels (1 <= F <= lwk_local_fmax(D)) along the D trailing
+ * dimensions (1 <= D <= 3) of a region whose other dimensions (nbd of them)
+ * are a batch.  Each thread transforms its own block of 2^F samples along
+ * every transformed dimension (2^X along the last, X >= F, lwk_local_xlog):
+ * no sample outside the block is read, so nothing is shared between threads
+ * and a block's coefficients may land where its samples were.
+ *
+ * Views hold a pointer and element strides indexed like the region's
+ * dimensions (batch first).  al: the largest power of two, at most 16, that
+ * divides the view's address and every non-last stride in bytes, when the
+ * last stride is 1 (else 0); the kernels use vector accesses up to it.
+ * Forward: src holds the samples (lengths n), dst receives the level-F
+ * lowpass (n >> F), band[j][m - 1] the level-(j + 1) band of mask m (bit
+ * D - 1 - a set: highpass along transformed dimension a, as lw_band).
+ * Inverse: src holds the level-F lowpass, band[][] the bands, dst receives
+ * the samples. */
+#define LWK_LOCAL_MAXF 4
+typedef struct lwk_view {
+    void *p;
+    int64_t st[LW_MAX_RANK];
+    int al;
+} lwk_view;
+typedef struct lwk_local {
+    lwk_wave w;
+    int D, F, nbd, inverse;
+    int wide;                   /* the last dimension's block is 2^lwk_local_xlog(.., 1), else 2^F */
+    int64_t bshape[LW_MAX_RANK]; /* batch extents (nbd of them) */
+    int64_t n[LW_MAX_AXES];     /* input lengths along the transformed dimensions (multiples of the block) */
+    lwk_view src, dst;
+    lwk_view band[LWK_LOCAL_MAXF][7];
+} lwk_local;
+
+/* Levels a launch may run for D transformed dimensions. */
+int lwk_local_fmax(int D);
+/* log2 of a thread's block along the last dimension: F, or more for wide. */
+int lwk_local_xlog(int dtype, int D, int F, int wide);
+/* 1 if the engine runs this wavelet (steps inside their pairs) for dtype. */
+int lwk_local_supported(int dtype, const lwk_wave *w);
+cudaError_t lwk_local_launch(int dtype, const lwk_local *k, cudaStream_t s);
+
 /* ---- small engine: whole items in shared memory, several levels (k_small.cu)
  * Item = up to 3 transformed axes; batch = up to 3 other dims.  src and dst
  * may be the same or differ and may have different strides. */

@@ -100,15 +100,6 @@ template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_li
     reg_lift_steps<W, DIR, false>(v, w, 0, 0, 0);
 }
 
-/* Steps that read only inside their pairs (2k, 2k+1): odd targets at -1,
- * even targets at +1 (haar) */
-__host__ __device__ constexpr bool tile_inside_pairs(int W)
-{
-    for (int s = 0; s < sh_nsteps(W); s++)
-        for (int i = 0; i < sh_ntaps(W, s); i++)
-            if (sh_off(W, s, i) != (sh_par(W, s) ? -1 : 1)) return false;
-    return true;
-}
 
 /* Whether a window loaded through the boundary mode once and lifted as is
  * equals the reference, which reads through the mode at every step: in
@@ -120,7 +111,7 @@ __host__ __device__ constexpr bool tile_inside_pairs(int W)
  * mirror refreshed before every step (reg_lift_line). */
 __host__ __device__ constexpr bool tile_once_mirror_exact(int W)
 {
-    return lwc_symmetric_taps(W) || tile_inside_pairs(W);
+    return lwc_symmetric_taps(W) || lwc_inside_pairs(W);
 }
 
 /* reg_lift for a window whose index 0 is at position p0 of a line of n

@@ -102,6 +102,16 @@ __host__ __device__ constexpr bool lwc_step_pairs(int W)
     return true;
 }
 
+/* steps that read only inside their pairs (2k, 2k+1): odd targets at -1,
+ * even targets at +1 (haar) */
+__host__ __device__ constexpr bool lwc_inside_pairs(int W)
+{
+    for (int s = 0; s < sh_nsteps(W); s++)
+        for (int i = 0; i < sh_ntaps(W, s); i++)
+            if (sh_off(W, s, i) != (sh_par(W, s) ? -1 : 1)) return false;
+    return true;
+}
+
 /* ---- dispatch -------------------------------------------------------------
  * f(std::integral_constant<int, W>{}) for the wavelet id; callers filter the
  * wavelets an engine runs with `if constexpr` on the properties above, so

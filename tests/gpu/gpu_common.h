@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#define LWE_COUNT (LWE_TILE2D_IL + 1)
+#define LWE_COUNT (LWE_LOCAL + 1)
 
 typedef struct gcase {
     int rank;

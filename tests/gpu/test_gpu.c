@@ -127,6 +127,47 @@ static void d4_tile_cases(int quick)
     }
 }
 
+/* The local engine (haar: steps inside their pairs; k_local.cu) named on
+ * shapes whose transformed lengths are multiples of 2^levels: 1-D, 2-D and
+ * 3-D along the trailing axes, batches, one to three launches (4 levels a
+ * launch in 1-D, 3 in 2-D, 2 in 3-D), wide and narrow blocks, float32,
+ * float64 and the integer haar, both layouts, forward and inverse, host and
+ * device pointers, in place (interleaved: the engine; Mallat: the generic
+ * passes); both modes (the same transform on these lengths). */
+static void local_cases(int quick)
+{
+    static const struct {
+        int rank, naxes;
+        int64_t n[4];
+        int levels;
+    } S[] = {
+        {1, 1, {4096}, 1},       {1, 1, {3 * 512}, 9},       {2, 1, {5, 8 * 40}, 3},      {2, 2, {6, 10}, 1},
+        {2, 2, {256, 512}, 1},   {2, 2, {96, 160}, 5},       {2, 2, {1024, 1024}, 10},    {3, 2, {7, 64, 96}, 2},
+        {4, 2, {2, 3, 40, 56}, 3}, {3, 3, {8, 12, 16}, 2},   {3, 3, {64, 64, 64}, 1},     {3, 3, {32, 48, 64}, 4},
+        {4, 3, {3, 16, 32, 32}, 2}, {4, 3, {2, 2, 2, 2}, 1},
+    };
+    static const lw_dtype T[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
+    const int n = (int)(sizeof S / sizeof S[0]);
+    long k = 0, before = g_cases;
+    for (int i = 0; i < n; i++)
+        for (int ti = 0; ti < 3; ti++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int v = 0; v < 6; v++, k++) {
+                    if (quick && k % 5) continue;
+                    gcase c;
+                    memset(&c, 0, sizeof c);
+                    c.rank = S[i].rank, c.naxes = S[i].naxes;
+                    for (int a = 0; a < c.rank; a++) c.shape[a] = S[i].n[a];
+                    for (int a = 0; a < c.naxes; a++) c.axes[a] = c.rank - c.naxes + a;
+                    c.w = LW_HAAR, c.t = T[ti], c.m = (lw_mode)(k % 2), c.lay = (lw_layout)lay;
+                    c.levels = S[i].levels, c.scheme = "local";
+                    c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v >= 4;
+                    if (!c.inplace) expect_engine(&c, LWE_LOCAL);
+                    run_case(&c);
+                }
+    printf("fixed local-engine cases: %ld run\n", g_cases - before);
+}
+
 static void fixed_cases(void)
 {
     static const struct {
@@ -647,6 +688,7 @@ int main(void)
     printf("random cases: %ld run\n", g_cases);
     if (quick && g_only_w < 0) sanitizer_cases();
     if (g_only_w < 0) destroy_cases(quick);
+    if (g_only_w < 0 || g_only_w == LW_HAAR) local_cases(quick);
     if (g_only_w < 0 || g_only_w == LW_FS) {
         long before = g_cases;
         fs_cases(quick);

@@ -1,0 +1,53 @@
+/* The local engine's kernels (lw_cuda.h, "local engine"): wavelets whose
+ * lifting steps stay inside their pairs (haar, and its integer S-transform).
+ * A thread owns a block of 2^F samples along each transformed dimension and
+ * lifts F levels of it in registers (local_body.cuh); blocks share nothing,
+ * so a launch reads every sample once and writes every coefficient once, with
+ * no shared memory, halo or barrier, in place as well as out of place where
+ * a block's coefficients land on its own samples (interleaved layout). */
+#include "local_body.cuh"
+
+#define LC_THREADS 128
+#define LC_MAX_GRID (1 << 20)
+
+template <class S, int W, int D, int F, bool WIDE, bool INV>
+__global__ void __launch_bounds__(LC_THREADS) lc_kernel(const lwk_local k, int64_t items)
+{
+    for (int64_t it = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; it < items; it += (int64_t)gridDim.x * blockDim.x)
+        lc_item<S, W, D, F, WIDE, INV>(k, it);
+}
+
+extern "C" int lwk_local_fmax(int D) { return D >= 1 && D <= 3 ? lc_fmax(D) : 0; }
+
+extern "C" int lwk_local_xlog(int dtype, int D, int F, int wide)
+{
+    const int es = dtype == LWK_F64 ? 8 : lwk_is_half(dtype) ? 2 : 4;
+    return lc_xlog(D, F, es, wide != 0);
+}
+
+extern "C" int lwk_local_supported(int dtype, const lwk_wave *w)
+{
+    if (w->id >= LW_TRANSPOSED_ID || (dtype == LWK_I32) != (w->integer != 0)) return 0;
+    int ok = 0;
+    lwc_dispatch(w->id, [&](auto wc) -> cudaError_t {
+        constexpr int W = decltype(wc)::value;
+        ok = dtype == LWK_I32 ? lc_runs<int32_t>(W) : lc_runs<float>(W);
+        return cudaSuccess;
+    });
+    return ok;
+}
+
+extern "C" cudaError_t lwk_local_launch(int dtype, const lwk_local *k, cudaStream_t st)
+{
+    if (k->F < 1 || k->F > lwk_local_fmax(k->D)) return cudaErrorInvalidValue;
+    return lc_select(dtype, k, [&](auto tag) -> cudaError_t {
+        typedef decltype(tag) T;
+        typedef typename T::type S;
+        const int64_t items = lc_items(k, lc_block<S, T::d, T::f, T::wide>::XL);
+        if (items <= 0) return cudaSuccess;
+        const int64_t blocks = (items + LC_THREADS - 1) / LC_THREADS;
+        const unsigned grid = (unsigned)(blocks < LC_MAX_GRID ? blocks : LC_MAX_GRID);
+        lc_kernel<S, T::w, T::d, T::f, T::wide, T::inv><<<grid, LC_THREADS, 0, st>>>(*k, items);
+        return cudaGetLastError();
+    });
+}

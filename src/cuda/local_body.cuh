@@ -1,0 +1,375 @@
+/* One thread's work in the local engine (k_local.cu): its block of samples
+ * in, F levels lifted in registers, the coefficients out to their bands (or
+ * the reverse).  The wavelet's steps stay inside their pairs (haar), so a
+ * block of 2^F samples along each transformed dimension holds everything its
+ * F levels read.
+ *
+ * Host- and device-compilable: tests/unit/test_local_body.cu runs this body
+ * over every block on the CPU and compares with the reference, so that the
+ * arithmetic and the index maps are checked without a GPU. */
+#ifndef LW_LOCAL_BODY_CUH
+#define LW_LOCAL_BODY_CUH
+
+#include "lw_cuda.h"
+#include "wavelet_ct.cuh"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <string.h>
+#include <type_traits>
+
+#define LC_HD __host__ __device__ __forceinline__
+
+/* ---- storage and compute types -------------------------------------------
+ * The half types compute in float; narrowing rounds to nearest even, as the
+ * other kernels (lwd_store) and the cpu backend do. */
+template <class S> struct lc_io {
+    typedef S C;
+    static LC_HD C up(S v) { return v; }
+    static LC_HD S down(C v) { return v; }
+};
+template <> struct lc_io<__half> {
+    typedef float C;
+    static LC_HD float up(__half v) { return __half2float(v); }
+    static LC_HD __half down(float v) { return __float2half_rn(v); }
+};
+template <> struct lc_io<__nv_bfloat16> {
+    typedef float C;
+    static LC_HD float up(__nv_bfloat16 v) { return __bfloat162float(v); }
+    static LC_HD __nv_bfloat16 down(float v) { return __float2bfloat16_rn(v); }
+};
+
+template <int BYTES> struct lc_vec;
+template <> struct lc_vec<2> { typedef unsigned short T; };
+template <> struct lc_vec<4> { typedef unsigned int T; };
+template <> struct lc_vec<8> { typedef uint2 T; };
+template <> struct lc_vec<16> { typedef uint4 T; };
+
+/* N elements sx apart from p: by vectors of up to 16 bytes where the view
+ * allows (al: its alignment, lwk_view, nonzero only for sx = 1), else one by
+ * one */
+template <class S, int N> LC_HD void lc_load(const S *p, int64_t sx, typename lc_io<S>::C *v, int al)
+{
+    constexpr int BYTES = N * (int)sizeof(S), CH = BYTES >= 16 ? 16 : BYTES, PER = CH / (int)sizeof(S);
+    if (al >= CH) {
+        typedef typename lc_vec<CH>::T V;
+#pragma unroll
+        for (int c = 0; c < BYTES / CH; c++) {
+            const V t = reinterpret_cast<const V *>(p)[c];
+            S e[PER];
+            memcpy(e, &t, CH);
+#pragma unroll
+            for (int i = 0; i < PER; i++) v[c * PER + i] = lc_io<S>::up(e[i]);
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; i++) v[i] = lc_io<S>::up(p[i * sx]);
+    }
+}
+
+template <class S, int N> LC_HD void lc_store(S *p, int64_t sx, const typename lc_io<S>::C *v, int al)
+{
+    constexpr int BYTES = N * (int)sizeof(S), CH = BYTES >= 16 ? 16 : BYTES, PER = CH / (int)sizeof(S);
+    if (al >= CH) {
+        typedef typename lc_vec<CH>::T V;
+#pragma unroll
+        for (int c = 0; c < BYTES / CH; c++) {
+            S e[PER];
+#pragma unroll
+            for (int i = 0; i < PER; i++) e[i] = lc_io<S>::down(v[c * PER + i]);
+            V t;
+            memcpy(&t, e, CH);
+            reinterpret_cast<V *>(p)[c] = t;
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; i++) p[i * sx] = lc_io<S>::down(v[i]);
+    }
+}
+
+/* ---- the lifting of one pair ---------------------------------------------- */
+
+template <class C> struct lc_wt;
+template <> struct lc_wt<float> {
+    static LC_HD float wt(const lwk_wave &w, int s, int i) { return w.wtf[s][i]; }
+    static LC_HD float z(const lwk_wave &w, int odd, int dir)
+    {
+        return dir > 0 ? (odd ? w.zhf : w.zlf) : (odd ? w.izhf : w.izlf);
+    }
+};
+template <> struct lc_wt<double> {
+    static LC_HD double wt(const lwk_wave &w, int s, int i) { return w.wt[s][i]; }
+    static LC_HD double z(const lwk_wave &w, int odd, int dir) { return dir > 0 ? (odd ? w.zh : w.zl) : (odd ? w.izh : w.izl); }
+};
+
+/* Step s on target x, every tap the pair's other sample t (the steps stay
+ * inside their pairs); the scaling of the even (odd) sample. */
+template <class C, int DIR> struct lc_lift {
+    static LC_HD C step(const lwk_wave &w, int s, int nt, C x, C t)
+    {
+        C acc = 0;
+#pragma unroll
+        for (int i = 0; i < nt; i++) acc += lc_wt<C>::wt(w, s, i) * t;
+        return DIR > 0 ? x + acc : x - acc;
+    }
+    static LC_HD C scale(const lwk_wave &w, C x, int odd) { return x * lc_wt<C>::z(w, odd, DIR); }
+};
+/* integer steps in 64 bits, the shift a floor; no scaling */
+template <int DIR> struct lc_lift<int32_t, DIR> {
+    static LC_HD int32_t step(const lwk_wave &w, int s, int nt, int32_t x, int32_t t)
+    {
+        long long a = w.iadd[s];
+#pragma unroll
+        for (int i = 0; i < nt; i++) a += (long long)w.icoef[s][i] * t;
+        const long long d = (long long)w.isign[s] * (a >> w.ishift[s]);
+        const long long r = DIR > 0 ? (long long)x + d : (long long)x - d;
+        return (int32_t)(uint32_t)(unsigned long long)r;
+    }
+    static LC_HD int32_t scale(const lwk_wave &w, int32_t x, int odd) { return (void)w, (void)odd, x; }
+};
+
+/* forward (DIR > 0) or inverse lifting of the pair (e, o) */
+template <class C, int W, int DIR> LC_HD void lc_pair(C &e, C &o, const lwk_wave &w)
+{
+    constexpr int NS = sh_nsteps(W);
+    if (DIR < 0) e = lc_lift<C, -1>::scale(w, e, 0), o = lc_lift<C, -1>::scale(w, o, 1);
+#pragma unroll
+    for (int ss = 0; ss < NS; ss++) {
+        const int s = DIR > 0 ? ss : NS - 1 - ss;
+        if (sh_par(W, s)) o = lc_lift<C, DIR>::step(w, s, sh_ntaps(W, s), o, e);
+        else e = lc_lift<C, DIR>::step(w, s, sh_ntaps(W, s), e, o);
+    }
+    if (DIR > 0) e = lc_lift<C, 1>::scale(w, e, 0), o = lc_lift<C, 1>::scale(w, o, 1);
+}
+
+/* ---- a thread's block ------------------------------------------------------ */
+
+/* log2 of the block along the last dimension: F, or for wide rows of 32
+ * bytes (vector accesses on the first levels) while the block stays within
+ * 64 samples (registers) */
+__host__ __device__ constexpr int lc_xlog(int D, int F, int es, bool wide)
+{
+    const int xl = es == 2 ? 4 : es == 4 ? 3 : 2;
+    if (!wide || xl <= F) return F;
+    return (1 << (F * (D - 1))) * (1 << xl) <= 64 ? xl : F;
+}
+
+/* compile-time loop: f(integral_constant<I>) for I in [A, B) */
+template <int A, int B, class Fn> LC_HD void lc_for(Fn &&f)
+{
+    if constexpr (A < B) {
+        f(std::integral_constant<int, A>{});
+        lc_for<A + 1, B>(f);
+    }
+}
+
+/* The block: NZ x NY x NX samples (dims z, y, x; D < 3 leaves z, then y, at
+ * one), transformed dimension a being block dim a + 3 - D. */
+template <class S, int D, int F, bool WIDE> struct lc_block {
+    static constexpr int XL = lc_xlog(D, F, (int)sizeof(S), WIDE);
+    static constexpr int NX = 1 << XL, NY = D >= 2 ? 1 << F : 1, NZ = D >= 3 ? 1 << F : 1;
+    static constexpr int N = NX * NY * NZ;
+};
+
+/* element `idx` (per transformed dimension) of view vw for the batch item bc */
+template <class S> LC_HD S *lc_at(const lwk_view &vw, const int64_t *bc, int nbd, int D, const int64_t *idx)
+{
+    int64_t off = 0;
+#pragma unroll
+    for (int i = 0; i < LW_MAX_RANK - 1; i++) /* constant indices: bc stays in registers */
+        if (i < nbd) off += bc[i] * vw.st[i];
+#pragma unroll
+    for (int a = 0; a < LW_MAX_AXES; a++)
+        if (a < D) off += idx[a] * vw.st[nbd + a];
+    return (S *)vw.p + off;
+}
+
+/* Lift dim d of the level whose grid step is s (pairs s apart along d, on
+ * the samples that are multiples of s along every dim). */
+template <class C, int W, int DIR, int NZ, int NY, int NX, int d, int s> LC_HD void lc_dim(C *v, const lwk_wave &w)
+{
+#pragma unroll
+    for (int z = 0; z < NZ; z += (d == 0 ? 2 * s : s))
+#pragma unroll
+        for (int y = 0; y < NY; y += (d == 1 ? 2 * s : s))
+#pragma unroll
+            for (int x = 0; x < NX; x += (d == 2 ? 2 * s : s)) {
+                const int i = (z * NY + y) * NX + x, o = i + (d == 0 ? s * NY * NX : d == 1 ? s * NX : s);
+                lc_pair<C, W, DIR>(v[i], v[o], w);
+            }
+}
+
+/* Move the samples of one band of the level with grid step s between the
+ * block and a view: along dim d those at offset hs[d] (0 or s) in each
+ * period 2s; the band's index along a transformed dimension is the block's
+ * index times the band's count in a block, plus the sample's rank.  to_view:
+ * block -> view. */
+template <class S, int D, int NZ, int NY, int NX, int s, bool TO_VIEW>
+LC_HD void lc_band(typename lc_io<S>::C *v, const lwk_view &vw, const int64_t *bc, int nbd, const int64_t *blk,
+                   int oz, int oy, int ox)
+{
+    typedef typename lc_io<S>::C C;
+    constexpr int P = 2 * s, CZ = NZ >= P ? NZ / P : 1, CY = NY >= P ? NY / P : 1, CX = NX / P;
+    const int cnt[3] = {CZ, CY, CX};
+#pragma unroll
+    for (int z = 0; z < CZ; z++)
+#pragma unroll
+        for (int y = 0; y < CY; y++) {
+            const int at[3] = {z, y, 0};
+            int64_t idx[3];
+            for (int a = 0; a < D; a++) idx[a] = blk[a] * cnt[a + 3 - D] + at[a + 3 - D];
+            S *p = lc_at<S>(vw, bc, nbd, D, idx);
+            const int base = ((NZ > 1 ? z * P + oz : 0) * NY + (NY > 1 ? y * P + oy : 0)) * NX + ox;
+            C run[CX];
+            if (TO_VIEW) {
+#pragma unroll
+                for (int x = 0; x < CX; x++) run[x] = v[base + x * P];
+                lc_store<S, CX>(p, vw.st[nbd + D - 1], run, vw.al);
+            } else {
+                lc_load<S, CX>(p, vw.st[nbd + D - 1], run, vw.al);
+#pragma unroll
+                for (int x = 0; x < CX; x++) v[base + x * P] = run[x];
+            }
+        }
+}
+
+/* The levels' bands (band[j][m - 1]) and the lowpass (low) of one block,
+ * between the registers and the views: lc_band for each. */
+template <class S, int D, int F, bool WIDE, bool TO_VIEW>
+LC_HD void lc_coefs(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *bc, const int64_t *blk)
+{
+    typedef lc_block<S, D, F, WIDE> G;
+    lc_for<1, F + 1>([&](auto jc) {
+        constexpr int j = decltype(jc)::value, s = 1 << (j - 1);
+        lc_for<1, (1 << D)>([&](auto mc) {
+            constexpr int m = decltype(mc)::value;
+            /* bit D-1-a of m: highpass along transformed dim a = block dim a + 3 - D */
+            constexpr int hz = D >= 3 && ((m >> 2) & 1) ? s : 0;
+            constexpr int hy = D >= 2 && ((m >> 1) & 1) ? s : 0;
+            constexpr int hx = (m & 1) ? s : 0;
+            lc_band<S, D, G::NZ, G::NY, G::NX, s, TO_VIEW>(v, k.band[j - 1][m - 1], bc, k.nbd, blk, hz, hy, hx);
+        });
+    });
+    /* the level-F lowpass: the samples at multiples of 2^F */
+    lc_band<S, D, G::NZ, G::NY, G::NX, (1 << (F - 1)), TO_VIEW>(
+        v, TO_VIEW ? k.dst : k.src, bc, k.nbd, blk, 0, 0, 0);
+}
+
+/* Block `item` of the launch: forward (INV false) or inverse. */
+template <class S, int W, int D, int F, bool WIDE, bool INV> LC_HD void lc_item(const lwk_local &k, int64_t item)
+{
+    typedef typename lc_io<S>::C C;
+    typedef lc_block<S, D, F, WIDE> G;
+    int64_t blk[3] = {0, 0, 0}, bc[LW_MAX_RANK] = {0, 0, 0, 0};
+    for (int a = D - 1; a >= 0; a--) {
+        const int64_t nb = k.n[a] >> (a == D - 1 ? G::XL : F);
+        blk[a] = item % nb;
+        item /= nb;
+    }
+#pragma unroll
+    for (int i = LW_MAX_RANK - 2; i >= 0; i--)
+        if (i < k.nbd) {
+            bc[i] = item % k.bshape[i];
+            item /= k.bshape[i];
+        }
+    C v[G::N];
+    const lwk_view &sv = INV ? k.dst : k.src;
+    if (!INV) { /* the samples in */
+#pragma unroll
+        for (int z = 0; z < G::NZ; z++)
+#pragma unroll
+            for (int y = 0; y < G::NY; y++) {
+                const int at[3] = {z, y, 0}, ext[3] = {G::NZ, G::NY, G::NX};
+                int64_t idx[3];
+                for (int a = 0; a < D; a++) idx[a] = blk[a] * ext[a + 3 - D] + at[a + 3 - D];
+                lc_load<S, G::NX>(lc_at<S>(sv, bc, k.nbd, D, idx), sv.st[k.nbd + D - 1], v + (z * G::NY + y) * G::NX, sv.al);
+            }
+        lc_for<1, F + 1>([&](auto jc) {
+            constexpr int s = 1 << (decltype(jc)::value - 1);
+            lc_for<3 - D, 3>([&](auto dc) { lc_dim<C, W, 1, G::NZ, G::NY, G::NX, decltype(dc)::value, s>(v, k.w); });
+        });
+        lc_coefs<S, D, F, WIDE, true>(v, k, bc, blk);
+    } else {
+        lc_coefs<S, D, F, WIDE, false>(v, k, bc, blk);
+        lc_for<0, F>([&](auto jc) {
+            constexpr int s = 1 << (F - 1 - decltype(jc)::value);
+            /* the dims in reverse order */
+            lc_for<0, D>([&](auto dc) { lc_dim<C, W, -1, G::NZ, G::NY, G::NX, 2 - decltype(dc)::value, s>(v, k.w); });
+        });
+#pragma unroll
+        for (int z = 0; z < G::NZ; z++)
+#pragma unroll
+            for (int y = 0; y < G::NY; y++) {
+                const int at[3] = {z, y, 0}, ext[3] = {G::NZ, G::NY, G::NX};
+                int64_t idx[3];
+                for (int a = 0; a < D; a++) idx[a] = blk[a] * ext[a + 3 - D] + at[a + 3 - D];
+                lc_store<S, G::NX>(lc_at<S>(sv, bc, k.nbd, D, idx), sv.st[k.nbd + D - 1], v + (z * G::NY + y) * G::NX, sv.al);
+            }
+    }
+}
+
+/* ---- which instantiation runs a launch ---------------------------------------- */
+
+template <class S, int W, int D, int F, bool WIDE, bool INV> struct lc_tag {
+    typedef S type;
+    static constexpr int w = W, d = D, f = F;
+    static constexpr bool wide = WIDE, inv = INV;
+};
+
+/* levels a launch may run for D transformed dimensions (registers: 64 samples a block) */
+__host__ __device__ constexpr int lc_fmax(int D) { return D == 1 ? 4 : D == 2 ? 3 : 2; }
+static_assert(lc_fmax(1) <= LWK_LOCAL_MAXF, "LWK_LOCAL_MAXF too small");
+
+template <class S> constexpr bool lc_runs(int W)
+{
+    return W < LW_TRANSPOSED_ID && lwc_separable(W) && lwc_inside_pairs(W) &&
+           (std::is_same<S, int32_t>::value ? lwc_has_integer(W) : lwc_flag(W, 1));
+}
+
+/* f(lc_tag<...>{}) for launch k of storage type S, the wide block only
+ * where it differs from the narrow one; cudaErrorInvalidValue where no
+ * instantiation runs k */
+template <class S, class Fn> static inline cudaError_t lc_select_t(const lwk_local *k, Fn &&f)
+{
+    return lwc_dispatch(k->w.id, [&](auto wc) -> cudaError_t {
+        constexpr int W = decltype(wc)::value;
+        cudaError_t e = cudaErrorInvalidValue;
+        if constexpr (lc_runs<S>(W)) {
+            lc_for<1, 4>([&](auto dc) {
+                constexpr int D = decltype(dc)::value;
+                lc_for<1, lc_fmax(D) + 1>([&](auto fc) {
+                    constexpr int F = decltype(fc)::value;
+                    constexpr bool wide_differs = lc_xlog(D, F, (int)sizeof(S), true) != F;
+                    if (k->D != D || k->F != F) return;
+                    if (k->wide && wide_differs)
+                        e = k->inverse ? f(lc_tag<S, W, D, F, wide_differs, true>{}) : f(lc_tag<S, W, D, F, wide_differs, false>{});
+                    else
+                        e = k->inverse ? f(lc_tag<S, W, D, F, false, true>{}) : f(lc_tag<S, W, D, F, false, false>{});
+                });
+            });
+        }
+        return e;
+    });
+}
+
+template <class Fn> static inline cudaError_t lc_select(int dtype, const lwk_local *k, Fn &&f)
+{
+    switch (dtype) {
+    case LWK_F32: return lc_select_t<float>(k, f);
+    case LWK_F64: return lc_select_t<double>(k, f);
+    case LWK_F16: return lc_select_t<__half>(k, f);
+    case LWK_BF16: return lc_select_t<__nv_bfloat16>(k, f);
+    default: return lc_select_t<int32_t>(k, f);
+    }
+}
+
+/* blocks of launch k (xl: log2 of the block along the last dimension) */
+static inline int64_t lc_items(const lwk_local *k, int xl)
+{
+    int64_t n = 1;
+    for (int i = 0; i < k->nbd; i++) n *= k->bshape[i];
+    for (int a = 0; a < k->D; a++) n *= k->n[a] >> (a == k->D - 1 ? xl : k->F);
+    return n;
+}
+
+#endif

@@ -1,0 +1,204 @@
+/* The local engine (cuda engine "local"): wavelets whose steps stay inside
+ * their pairs (haar), along the trailing axes of an array whose transformed
+ * lengths are multiples of 2^levels.  The levels run in launches of up to
+ * lwk_local_fmax(D) levels each (k_local.cu); a launch's lowpass is the next
+ * one's input:
+ *   interleaved  on out's grid of the level (no workspace; in place too,
+ *                since a thread's coefficients land on its own samples);
+ *   Mallat       in two compact buffers of the workspace, alternately (the
+ *                first and second launches' lowpass; later ones reuse them).
+ * The last launch (forward) or the first (inverse) meets the array's own
+ * lowpass band.  The coefficients may also be bands of their own
+ * (lw_execute_bands): each band's view is then the caller's. */
+#include "local_exec.h"
+
+#include <string.h>
+
+static int launches(const lw_plan *p)
+{
+    const int fm = lwk_local_fmax(p->geo.naxes);
+    return fm ? (p->geo.levels + fm - 1) / fm : 0;
+}
+
+/* levels done before launch g (forward order), and the launch's own */
+static int levels_before(const lw_plan *p, int g) { return g * lwk_local_fmax(p->geo.naxes); }
+static int levels_of(const lw_plan *p, int g)
+{
+    const int rest = p->geo.levels - levels_before(p, g), fm = lwk_local_fmax(p->geo.naxes);
+    return rest < fm ? rest : fm;
+}
+
+int lw_local_applies(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    const int D = g->naxes, L = g->levels;
+    if (lw_dir_adjoint(p->cfg.direction) || !p->wav->separable || !lw_wavelet_inside_pairs(p->wav)) return 0;
+    if (D < 1 || D > LW_MAX_AXES || L < 1 || L > 40 || !lwk_local_supported(s->dtype, &s->w)) return 0;
+    for (int a = 0; a < D; a++) {
+        const int64_t n = g->shape[g->axes[a]];
+        if (g->axes[a] != g->rank - D + a || n < 2 || n % ((int64_t)1 << L)) return 0;
+    }
+    return 1;
+}
+
+/* elements of the level-K lowpass region over the whole batch */
+static size_t region_elems(const lw_plan *p, int K)
+{
+    const lw_geometry *g = &p->geo;
+    size_t n = 1;
+    for (int d = 0; d < g->rank; d++) n *= (size_t)(lw_geo_is_axis(g, d) ? g->shape[d] >> K : g->shape[d]);
+    return n;
+}
+
+static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
+
+/* the compact buffer of launch g's lowpass (Mallat, g < launches - 1) */
+static size_t buffer_offset(const lw_plan *p, const lw_cuda_sched *s, int g)
+{
+    return (g & 1) ? align256(region_elems(p, levels_before(p, 1)) * s->esize) : 0;
+}
+
+void lw_local_workspace(const lw_plan *p, lw_cuda_sched *s)
+{
+    const int G = launches(p);
+    s->scratch = 0;
+    if (p->cfg.layout != LW_MALLAT || G < 2) return;
+    s->scratch = buffer_offset(p, s, 1) + (G > 2 ? region_elems(p, levels_before(p, 2)) * s->esize : 0);
+}
+
+/* ---- views ---------------------------------------------------------------- */
+
+/* the largest power of two up to 16 dividing the address and every non-last
+ * stride in bytes, when the last stride is 1; else 0 (lwk_view.al) */
+static int view_align(const lwk_view *v, int rank, size_t es)
+{
+    if (v->st[rank - 1] != 1) return 0;
+    int al = 16;
+    while (al > 1) {
+        int ok = ((uintptr_t)v->p % (uintptr_t)al) == 0;
+        for (int d = 0; d < rank - 1 && ok; d++) ok = ((uint64_t)v->st[d] * es) % (uint64_t)al == 0;
+        if (ok) break;
+        al >>= 1;
+    }
+    return al;
+}
+
+/* base with the array's strides, the transformed dims' taken every 2^K-th
+ * (the grid of level K) */
+static lwk_view grid_view(const lw_plan *p, const void *base, int K)
+{
+    const lw_geometry *g = &p->geo;
+    lwk_view v;
+    memset(&v, 0, sizeof v);
+    v.p = (void *)base;
+    for (int d = 0; d < g->rank; d++) v.st[d] = g->strides[d] << (lw_geo_is_axis(g, d) ? K : 0);
+    return v;
+}
+
+/* a compact buffer holding the level-K lowpass region */
+static lwk_view compact_view(const lw_plan *p, void *base, int K)
+{
+    const lw_geometry *g = &p->geo;
+    lwk_view v;
+    memset(&v, 0, sizeof v);
+    v.p = base;
+    int64_t st = 1;
+    for (int d = g->rank - 1; d >= 0; d--) {
+        v.st[d] = st;
+        st *= lw_geo_is_axis(g, d) ? g->shape[d] >> K : g->shape[d];
+    }
+    return v;
+}
+
+/* band m of absolute level k in the array at base */
+static lwk_view band_view(const lw_plan *p, const void *base, int k, int m, size_t es)
+{
+    const lw_geometry *g = &p->geo;
+    const int D = g->naxes, mallat = p->cfg.layout == LW_MALLAT;
+    lwk_view v = grid_view(p, base, mallat ? 0 : k);
+    int64_t off = 0;
+    for (int a = 0; a < D; a++)
+        if ((m >> (D - 1 - a)) & 1) off += (mallat ? g->shape[g->axes[a]] >> k : (int64_t)1 << (k - 1)) * g->strides[g->axes[a]];
+    v.p = (char *)v.p + off * (int64_t)es;
+    return v;
+}
+
+/* where the coefficients are: an array (Mallat or interleaved), or bands of
+ * their own (lw_execute_bands, Mallat) */
+typedef struct coefs {
+    const void *arr;
+    const lw_band *bands;
+} coefs;
+
+static lwk_view band_of(const lwk_view *v0, const lw_band *b, int rank)
+{
+    lwk_view v = *v0;
+    v.p = b->data;
+    for (int d = 0; d < rank; d++) v.st[d] = b->strides[d];
+    return v;
+}
+
+/* band m of absolute level k */
+static lwk_view coef_band(const lw_plan *p, const coefs *c, int k, int m, size_t es)
+{
+    const lw_geometry *g = &p->geo;
+    lwk_view v = band_view(p, c->arr, k, m, es);
+    if (c->bands) v = band_of(&v, &c->bands[1 + (g->levels - k) * ((1 << g->naxes) - 1) + (m - 1)], g->rank);
+    return v;
+}
+
+/* the transform's own lowpass (level L) */
+static lwk_view coef_low(const lw_plan *p, const coefs *c)
+{
+    lwk_view v = grid_view(p, c->arr, p->cfg.layout == LW_MALLAT ? 0 : p->geo.levels);
+    if (c->bands) v = band_of(&v, &c->bands[0], p->geo.rank);
+    return v;
+}
+
+/* the level-K lowpass between launches g and g + 1 (forward order) */
+static lwk_view between(const lw_plan *p, const lw_cuda_sched *s, void *out, void *scratch, int K, int g)
+{
+    if (p->cfg.layout == LW_MALLAT) return compact_view(p, (char *)scratch + buffer_offset(p, s, g), K);
+    return grid_view(p, out, K);
+}
+
+int lw_local_launches(const lw_plan *p) { return launches(p); }
+
+void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const void *in, void *out,
+                        const lw_band *bands, void *scratch, lwk_local *k)
+{
+    const lw_geometry *g = &p->geo;
+    const int G = launches(p), inv = p->cfg.direction == LW_INVERSE, D = g->naxes;
+    const int gi = inv ? G - 1 - i : i, K0 = levels_before(p, gi), F = levels_of(p, gi), K1 = K0 + F;
+    memset(k, 0, sizeof *k);
+    k->w = s->w;
+    k->D = D, k->F = F, k->inverse = inv, k->nbd = g->rank - D;
+    for (int d = 0; d < k->nbd; d++) k->bshape[d] = g->shape[d];
+    for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
+    k->wide = k->n[D - 1] % ((int64_t)1 << lwk_local_xlog(s->dtype, D, F, 1)) == 0;
+    /* the coefficients: out (forward) or in (inverse), or the bands */
+    const coefs c = {inv ? in : out, bands};
+    for (int j = 0; j < F; j++)
+        for (int m = 1; m < (1 << D); m++) k->band[j][m - 1] = coef_band(p, &c, K0 + j + 1, m, s->esize);
+    /* the level-K0 samples: the array's own, or the previous launch's lowpass; the level-K1 lowpass:
+     * the transform's own, or the next launch's input */
+    const lwk_view lo0 = gi == 0 ? grid_view(p, inv ? out : in, 0) : between(p, s, out, scratch, K0, gi - 1);
+    const lwk_view lo1 = gi == G - 1 ? coef_low(p, &c) : between(p, s, out, scratch, K1, gi);
+    k->src = inv ? lo1 : lo0;
+    k->dst = inv ? lo0 : lo1;
+    k->src.al = view_align(&k->src, g->rank, s->esize);
+    k->dst.al = view_align(&k->dst, g->rank, s->esize);
+    for (int j = 0; j < F; j++)
+        for (int m = 1; m < (1 << D); m++) k->band[j][m - 1].al = view_align(&k->band[j][m - 1], g->rank, s->esize);
+}
+
+lw_status lw_local_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, const lw_band *bands,
+                       void *scratch, cudaStream_t st)
+{
+    for (int i = 0; i < launches(p); i++) {
+        lwk_local k;
+        lw_local_launch_at(p, s, i, in, out, bands, scratch, &k);
+        CK(lwk_local_launch(s->dtype, &k, st), "cuda local kernel launch");
+    }
+    return LW_OK;
+}

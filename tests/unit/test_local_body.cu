@@ -1,0 +1,308 @@
+/* The cuda "local" engine without a GPU: its launches as the engine plans
+ * them (src/cuda/local_exec.c: views over in, out and the workspace) and
+ * each launch's thread body (src/cuda/local_body.cuh, the code the kernel
+ * runs) executed on the host over every block, against the cpu backend.
+ *
+ * Cases: haar (float32, float64, float16, bfloat16) and the integer haar
+ * (int32); 1-D, 2-D and 3-D along the trailing axes, with 0-2 batch axes;
+ * 1 to 9 levels (one to three launches; lengths chosen so that some launches
+ * take the wide block and some the narrow one); both layouts; forward and
+ * inverse; out of place, in place (interleaved), and arrays one element off
+ * their alignment (the scalar accesses).  float32 within 1e-5 and float64
+ * within 1e-12 of max |reference|; int32 exact; the half types within
+ * (1 + 3 R) units of the cpu half result, R the launches' intermediate
+ * roundings.  Also: where the engine must not apply (other wavelets,
+ * lengths not multiples of 2^levels, axes not trailing, adjoints); and the
+ * bands of lw_execute_bands each in a buffer of its own (float32, float64,
+ * int32), against the cpu's lw_execute_bands.
+ * Built where nvcc is (the body is CUDA C++); needs no device. */
+#include "core/half.h"
+#include "core/lw_internal.h"
+#include "cuda/local_exec.h"
+#include "cuda/local_body.cuh"
+#include "lw_test.h"
+
+#include <math.h>
+#include <string.h>
+#include <vector>
+
+static long g_cases, g_launches, g_wide, g_narrow, g_scalar;
+
+/* every block of launch k on the host */
+static cudaError_t run_on_host(int dtype, const lwk_local *k)
+{
+    return lc_select(dtype, k, [&](auto tag) -> cudaError_t {
+        typedef decltype(tag) T;
+        typedef typename T::type S;
+        const int64_t items = lc_items(k, lc_block<S, T::d, T::f, T::wide>::XL);
+        for (int64_t it = 0; it < items; it++) lc_item<S, T::w, T::d, T::f, T::wide, T::inv>(*k, it);
+        (T::wide ? g_wide : g_narrow)++;
+        return cudaSuccess;
+    });
+}
+
+static double widen(lw_dtype t, const void *p, size_t i)
+{
+    switch (t) {
+    case LW_FLOAT32: return ((const float *)p)[i];
+    case LW_FLOAT64: return ((const double *)p)[i];
+    case LW_INT32: return ((const int32_t *)p)[i];
+    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)p)[i]);
+    default: return lw_bf16_to_f32(((const uint16_t *)p)[i]);
+    }
+}
+
+static void fill(lw_dtype t, void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const double x = lw_rng_unit() * 2 - 1;
+        switch (t) {
+        case LW_FLOAT32: ((float *)p)[i] = (float)x; break;
+        case LW_FLOAT64: ((double *)p)[i] = x; break;
+        case LW_INT32: ((int32_t *)p)[i] = (int32_t)lw_rng_range(-1000, 1000); break;
+        case LW_FLOAT16: ((uint16_t *)p)[i] = lw_f32_to_f16((float)x); break;
+        default: ((uint16_t *)p)[i] = lw_f32_to_bf16((float)x); break;
+        }
+    }
+}
+
+static const char *tname(lw_dtype t)
+{
+    return t == LW_FLOAT32 ? "f32" : t == LW_FLOAT64 ? "f64" : t == LW_INT32 ? "i32" : t == LW_FLOAT16 ? "f16" : "bf16";
+}
+
+/* a cpu plan of cfg (its geometry and wavelet are the engine's input) */
+static lw_plan *cpu_plan(lw_config cfg)
+{
+    cfg.backend = LW_BACKEND_CPU;
+    lw_plan *p = NULL;
+    return lw_plan_create(&p, &cfg) == LW_OK ? p : NULL;
+}
+
+/* the engine's schedule for plan p, as lw_cuda_choose fills the fields it reads */
+static void sched_of(const lw_plan *p, lw_cuda_sched *s)
+{
+    memset(s, 0, sizeof *s);
+    s->dtype = (int)p->cfg.dtype;
+    s->esize = lw_dtype_size(p->cfg.dtype);
+    s->bytes = (size_t)p->geo.total * s->esize;
+    lwk_wave_from_def(&s->w, p->wav, p->cfg.integer);
+}
+
+/* One case: rank / shape, D trailing axes, L levels. */
+static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, lw_layout lay, lw_direction dir,
+                     int inplace, int misalign)
+{
+    lw_config cfg;
+    lw_config_init(&cfg);
+    cfg.rank = rank;
+    for (int d = 0; d < rank; d++) cfg.shape[d] = shape[d];
+    cfg.naxes = D;
+    for (int a = 0; a < D; a++) cfg.axes[a] = rank - D + a;
+    cfg.dtype = t, cfg.integer = t == LW_INT32, cfg.wavelet = LW_HAAR, cfg.layout = lay, cfg.levels = L;
+    lw_config fwd = cfg;
+    fwd.direction = LW_FORWARD;
+    cfg.direction = dir;
+    lw_plan *p = cpu_plan(cfg), *pf = cpu_plan(fwd);
+    char txt[200], dims[80] = "";
+    for (int d = 0; d < rank; d++)
+        snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", d ? "x" : "", (long long)shape[d]);
+    snprintf(txt, sizeof txt, "%s %s D %d L %d %s %s%s%s", tname(t), dims, D, L,
+             lay == LW_MALLAT ? "mallat" : "interleaved", dir == LW_FORWARD ? "fwd" : "inv", inplace ? " in place" : "",
+             misalign ? " misaligned" : "");
+    CHECK(p && pf, "%s: plan: %s", txt, lw_last_error());
+    if (!p || !pf) return;
+    lw_cuda_sched s;
+    sched_of(p, &s);
+    CHECK(lw_local_applies(p, &s), "%s: the engine should apply", txt);
+    lw_local_workspace(p, &s);
+    const size_t es = s.esize, n = (size_t)p->geo.total, al = 16 / es;
+    std::vector<unsigned char> x((n + al) * es), in((n + al) * es), ref(n * es), out((n + al) * es), scr(s.scratch + 64);
+    void *xs = x.data() + (misalign ? es : 0), *ins = in.data() + (misalign ? es : 0), *outs = out.data() + (misalign ? es : 0);
+    fill(t, xs, n);
+    /* the input: samples (forward), their forward coefficients (inverse) */
+    if (dir == LW_FORWARD) memcpy(ins, xs, n * es);
+    else CHECK(lw_execute(pf, xs, ins) == LW_OK, "%s: cpu forward: %s", txt, lw_last_error());
+    CHECK(lw_execute(p, ins, ref.data()) == LW_OK, "%s: cpu: %s", txt, lw_last_error());
+    memset(outs, 0x5a, n * es);
+    const void *src = ins;
+    if (inplace) memcpy(outs, ins, n * es), src = outs;
+    const int G = lw_local_launches(p);
+    for (int i = 0; i < G; i++) {
+        lwk_local k;
+        lw_local_launch_at(p, &s, i, src, outs, NULL, scr.data(), &k);
+        g_scalar += k.src.al < 16 || k.dst.al < 16;
+        CHECK(run_on_host(s.dtype, &k) == cudaSuccess, "%s: launch %d has no instantiation (D %d F %d wide %d)", txt, i,
+              k.D, k.F, k.wide);
+        g_launches++;
+    }
+    double mx = 0, err = 0;
+    size_t worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double r = widen(t, ref.data(), i), v = widen(t, outs, i), d = fabs(r - v);
+        mx = fabs(r) > mx ? fabs(r) : mx;
+        if (!(d <= err)) err = d == d ? d : INFINITY, worst = i;
+    }
+    double tol;
+    if (t == LW_INT32) tol = 0;
+    else if (t == LW_FLOAT64) tol = 1e-12 * mx;
+    else if (t == LW_FLOAT32) tol = 1e-5 * mx;
+    else tol = (1 + 3.0 * (G - 1)) * (t == LW_FLOAT16 ? 1.0 / 1024 : 1.0 / 128) * (mx > 1 ? mx : 1);
+    CHECK(err <= tol, "%s: max error %g (allowed %g) at %zu: local %g cpu %g", txt, err, tol, worst,
+          widen(t, outs, worst), widen(t, ref.data(), worst));
+    g_cases++;
+    lw_destroy(p);
+    lw_destroy(pf);
+}
+
+/* lw_execute_bands' direct path: every band a buffer of its own, rows padded
+ * by `pad` elements (pad 1: odd strides, the scalar accesses) */
+static void bands_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, lw_direction dir, int pad)
+{
+    lw_config cfg;
+    lw_config_init(&cfg);
+    cfg.rank = rank;
+    for (int d = 0; d < rank; d++) cfg.shape[d] = shape[d];
+    cfg.naxes = D;
+    for (int a = 0; a < D; a++) cfg.axes[a] = rank - D + a;
+    cfg.dtype = t, cfg.integer = t == LW_INT32, cfg.wavelet = LW_HAAR, cfg.levels = L;
+    lw_config fwd = cfg;
+    fwd.direction = LW_FORWARD;
+    cfg.direction = dir;
+    lw_plan *p = cpu_plan(cfg), *pf = cpu_plan(fwd);
+    CHECK(p && pf, "bands %s D %d L %d: plan: %s", tname(t), D, L, lw_last_error());
+    if (!p || !pf) return;
+    lw_cuda_sched s;
+    sched_of(p, &s);
+    lw_local_workspace(p, &s);
+    const size_t es = s.esize, n = (size_t)p->geo.total;
+    const int nb = lw_band_count(p);
+    /* the bands: ours (the engine's) and the reference's (cpu), each row padded */
+    std::vector<std::vector<unsigned char>> mine(nb), theirs(nb);
+    std::vector<lw_band> bm(nb), bt(nb);
+    std::vector<size_t> cnt(nb);
+    for (int i = 0; i < nb; i++) {
+        int64_t sh[LW_MAX_RANK];
+        lw_band_shape(p, i, sh, NULL, NULL);
+        int64_t st = 1;
+        for (int d = rank - 1; d >= 0; d--) {
+            bm[i].strides[d] = bt[i].strides[d] = st;
+            st *= sh[d] + (d == rank - 1 ? pad : 0);
+        }
+        cnt[i] = (size_t)st;
+        mine[i].assign((size_t)st * es + 16, 0), theirs[i].assign((size_t)st * es + 16, 0);
+        bm[i].data = mine[i].data(), bt[i].data = theirs[i].data();
+    }
+    std::vector<unsigned char> x(n * es), y(n * es, 0), yref(n * es, 0), scr(s.scratch + 64);
+    fill(t, x.data(), n);
+    if (dir == LW_INVERSE) { /* both sides read the same coefficients */
+        CHECK(lw_execute_bands(pf, x.data(), bt.data()) == LW_OK, "bands: cpu forward: %s", lw_last_error());
+        for (int i = 0; i < nb; i++) mine[i] = theirs[i], bm[i].data = mine[i].data();
+        CHECK(lw_execute_bands(p, yref.data(), bt.data()) == LW_OK, "bands: cpu inverse: %s", lw_last_error());
+    } else {
+        CHECK(lw_execute_bands(p, x.data(), bt.data()) == LW_OK, "bands: cpu forward: %s", lw_last_error());
+    }
+    for (int i = 0; i < lw_local_launches(p); i++) {
+        lwk_local k;
+        lw_local_launch_at(p, &s, i, x.data(), y.data(), bm.data(), scr.data(), &k);
+        CHECK(run_on_host(s.dtype, &k) == cudaSuccess, "bands: no instantiation");
+    }
+    double err = 0, mx = 0;
+    if (dir == LW_INVERSE) {
+        for (size_t j = 0; j < n; j++) {
+            const double r = widen(t, yref.data(), j), d = fabs(r - widen(t, y.data(), j));
+            mx = fabs(r) > mx ? fabs(r) : mx, err = d > err || d != d ? d : err;
+        }
+    } else {
+        for (int i = 0; i < nb; i++)
+            for (size_t j = 0; j < cnt[i]; j++) {
+                const double r = widen(t, theirs[i].data(), j), d = fabs(r - widen(t, mine[i].data(), j));
+                mx = fabs(r) > mx ? fabs(r) : mx, err = d > err || d != d ? d : err;
+            }
+    }
+    const double tol = t == LW_INT32 ? 0 : t == LW_FLOAT64 ? 1e-12 * mx : 1e-5 * mx;
+    CHECK(err <= tol, "bands %s rank %d D %d L %d %s pad %d: max error %g (allowed %g)", tname(t), rank, D, L,
+          dir == LW_FORWARD ? "fwd" : "inv", pad, err, tol);
+    g_cases++;
+    lw_destroy(p);
+    lw_destroy(pf);
+}
+
+/* plans the engine must not take */
+static void refusals(void)
+{
+    struct {
+        lw_wavelet w;
+        int rank;
+        int64_t shape[4];
+        int naxes, axes[3], levels;
+        lw_direction dir;
+        const char *why;
+    } cs[] = {
+        {LW_CDF53, 2, {64, 64}, 2, {0, 1}, 1, LW_FORWARD, "cdf53 reads outside its pairs"},
+        {LW_HAAR, 2, {64, 66}, 2, {0, 1}, 2, LW_FORWARD, "66 is not a multiple of 4"},
+        {LW_HAAR, 1, {7}, 1, {0}, 1, LW_FORWARD, "odd length"},
+        {LW_HAAR, 3, {8, 16, 4}, 2, {0, 1}, 1, LW_FORWARD, "axes not the trailing ones"},
+        {LW_HAAR, 2, {64, 64}, 2, {0, 1}, 1, LW_FORWARD_ADJOINT, "adjoint direction (gain 2: not orthogonal)"},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        lw_config cfg;
+        lw_config_init(&cfg);
+        cfg.wavelet = cs[i].w, cfg.rank = cs[i].rank, cfg.naxes = cs[i].naxes, cfg.levels = cs[i].levels;
+        cfg.direction = cs[i].dir;
+        if (lw_dir_adjoint(cfg.direction)) cfg.gain[0] = 2; /* else haar's adjoint runs as its inverse */
+        for (int d = 0; d < cfg.rank; d++) cfg.shape[d] = cs[i].shape[d];
+        for (int a = 0; a < cfg.naxes; a++) cfg.axes[a] = cs[i].axes[a];
+        lw_plan *p = cpu_plan(cfg);
+        CHECK(p != NULL, "refusal case %zu: plan: %s", i, lw_last_error());
+        if (!p) continue;
+        lw_cuda_sched s;
+        sched_of(p, &s);
+        CHECK(!lw_local_applies(p, &s), "the engine applies where it must not: %s", cs[i].why);
+        lw_destroy(p);
+    }
+}
+
+int main(void)
+{
+    lw_test_seed(20261127);
+    static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32, LW_FLOAT16, LW_BFLOAT16};
+    /* shapes: {rank, D, L, shape...}; transformed lengths multiples of 2^L, some with wide blocks at the
+     * first launch only, some never (lengths 2^L times odd numbers) */
+    struct shp {
+        int rank, D, L;
+        int64_t s[4];
+    } shapes[] = {
+        {1, 1, 1, {64}},          {1, 1, 3, {8 * 5}},       {1, 1, 6, {64 * 3}},     {2, 1, 2, {3, 4 * 9}},
+        {1, 1, 9, {512}},         {2, 2, 1, {6, 10}},       {2, 2, 1, {16, 64}},     {2, 2, 2, {12, 20}},
+        {2, 2, 3, {24, 40}},      {2, 2, 4, {48, 80}},      {2, 2, 5, {64, 96}},     {2, 2, 7, {128, 256}},
+        {3, 2, 2, {3, 8, 32}},    {4, 2, 3, {2, 3, 16, 24}}, {4, 2, 1, {2, 2, 6, 8}}, {3, 3, 1, {4, 6, 8}},
+        {3, 3, 1, {2, 4, 32}},    {3, 3, 2, {8, 12, 16}},   {3, 3, 3, {8, 16, 24}},  {3, 3, 5, {32, 32, 64}},
+        {4, 3, 2, {3, 4, 8, 16}}, {4, 3, 1, {2, 2, 2, 2}},
+    };
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+        for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int dir = 0; dir < 2; dir++) {
+                    const lw_layout l = lay ? LW_INTERLEAVED : LW_MALLAT;
+                    const lw_direction d = dir ? LW_INVERSE : LW_FORWARD;
+                    one_case(types[ti], shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L, l, d, 0, 0);
+                    if (l == LW_INTERLEAVED)
+                        one_case(types[ti], shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L, l, d, 1, 0);
+                    if ((si + ti) % 3 == 0)
+                        one_case(types[ti], shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L, l, d, 0, 1);
+                }
+    static const struct shp B[] = {{4, 2, 2, {2, 3, 16, 24}}, {4, 2, 3, {2, 3, 64, 64}}, {4, 3, 2, {2, 8, 16, 32}},
+                                   {3, 3, 5, {32, 32, 64}},  {2, 1, 5, {3, 96}}};
+    for (size_t si = 0; si < sizeof B / sizeof B[0]; si++)
+        for (int ti = 0; ti < 3; ti++)
+            for (int dir = 0; dir < 2; dir++)
+                for (int pad = 0; pad < 2; pad++)
+                    bands_case(types[ti], B[si].rank, B[si].s, B[si].D, B[si].L, dir ? LW_INVERSE : LW_FORWARD, pad);
+    refusals();
+    printf("local engine on the host: %ld cases, %ld launches (%ld wide blocks, %ld narrow), %ld with scalar "
+           "accesses\n",
+           g_cases, g_launches, g_wide, g_narrow, g_scalar);
+    CHECK(g_wide > 0 && g_narrow > 0 && g_scalar > 0, "every access path taken");
+    return lw_test_finish("test_local_body");
+}
