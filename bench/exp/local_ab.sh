@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The cuda "local" engine (haar, one thread a block of samples; src/cuda/local_exec.c) against
+# what auto runs, on the same GPU machine in one run: haar 2-D 16384^2 (1, 3 levels, max),
+# the batch 192x512x512 on axes 1,2 (1, 3 levels), 3-D 512^3 (1, 2 levels, max), 1920x1080
+# (latency), float32 and bfloat16 (float64 and int32 at 16384^2 one level), both layouts,
+# forward and inverse, then the interleaved layout in place.  Every record is verified by
+# the bench (output against the reference) and carries its engine.
+#   LW=path/to/liftwave (default: build-dev/liftwave, else build/liftwave)
+#   OUT=dir             records local-ab.json, messages local-ab.err, table local-ab.txt
+# Usage on the device, after the build: bash bench/exp/local_ab.sh
+set -u -o pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/local-ab-out}
+LW=${LW:-$ROOT/build-dev/liftwave}
+[ -x "$LW" ] || LW=$ROOT/build/liftwave
+mkdir -p "$OUT"
+J=$OUT/local-ab.json
+: >"$J"
+common="--backend cuda --config G2G -w haar --scheme auto,local --direction forward,inverse --json --repeat 10"
+run() { "$LW" bench $common "$@" >>"$J" 2>>"$OUT/local-ab.err" || echo "failed: $*" >>"$OUT/local-ab.err"; }
+run --shape 16384x16384 --levels 1,3,max --layout mallat,interleaved --dtype float32,bfloat16
+run --shape 16384x16384 --levels 1 --dtype float64
+run --shape 16384x16384 --levels 1 --integer
+run --shape 192x512x512 --axes 1,2 --levels 1,3 --layout mallat,interleaved --dtype float32,bfloat16
+run --shape 512x512x512 --levels 1,2,max --layout mallat,interleaved --dtype float32,bfloat16
+run --shape 1080x1920 --levels 1,3 --dtype float32
+run --shape 16384x16384,192x512x512 --levels 1 --layout interleaved --inplace=both
+python3 - "$J" >"$OUT/local-ab.txt" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+key = lambda r: ('x'.join(map(str, r['shape'])), ','.join(map(str, r.get('axes') or [])), r['levels'], r['layout'], r['dtype'],
+                 r['direction'], r.get('inplace'))
+by = {}
+for r in rows:
+    by.setdefault(key(r), {})[r['scheme']] = r
+print('%-14s %-6s %-3s %-11s %-9s %-8s %-5s %10s %10s %7s %7s %6s' % ('shape', 'axes', 'L', 'layout', 'dtype', 'dir', 'inpl',
+      'auto ms', 'local ms', 'auto f', 'local f', 'speed'))
+for k, d in by.items():
+    a, l = d.get('auto'), d.get('local')
+    if not a or not l: continue
+    print('%-14s %-6s %-3s %-11s %-9s %-8s %-5s %10.4f %10.4f %7.3f %7.3f %6.2f %s' % (k[0], k[1], k[2], k[3], k[4], k[5],
+          'yes' if k[6] else 'no', a['median_s'] * 1e3, l['median_s'] * 1e3, a['fraction_of_bound'], l['fraction_of_bound'],
+          a['median_s'] / l['median_s'], '' if a['verified'] and l['verified'] else 'NOT VERIFIED'))
+EOF
+cat "$OUT/local-ab.txt"
