@@ -376,11 +376,5 @@ extern "C" cudaError_t lwk_lines_launch(int dtype, const lwk_pass *p, const void
     lwk_pass q = ln_compact(p);
     if (!ln_plan(dtype, &q, src, dst, &g)) return cudaErrorInvalidValue;
     q.src_ = src, q.dst_ = dst;
-    switch (dtype) {
-    case LWK_F32: return ln_dispatch<float>(&q, &g, st);
-    case LWK_F64: return ln_dispatch<double>(&q, &g, st);
-    case LWK_F16: return ln_dispatch<__half>(&q, &g, st);
-    case LWK_BF16: return ln_dispatch<__nv_bfloat16>(&q, &g, st);
-    default: return ln_dispatch<int32_t>(&q, &g, st);
-    }
+    return lwd_by_dtype(dtype, [&](auto t) { return ln_dispatch<LWD_TYPE_OF(t)>(&q, &g, st); });
 }

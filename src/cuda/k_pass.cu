@@ -422,13 +422,7 @@ template <class S> static cudaError_t col_run(const lwk_pass *p, const void *src
 extern "C" cudaError_t lwk_colpass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s)
 {
     if (!lwk_colpass_ok(dtype, p)) return cudaErrorInvalidValue;
-    switch (dtype) {
-    case LWK_F32: return col_run<float>(p, src, dst, s);
-    case LWK_F64: return col_run<double>(p, src, dst, s);
-    case LWK_F16: return col_run<__half>(p, src, dst, s);
-    case LWK_BF16: return col_run<__nv_bfloat16>(p, src, dst, s);
-    default: return col_run<int32_t>(p, src, dst, s);
-    }
+    return lwd_by_dtype(dtype, [&](auto t) { return col_run<LWD_TYPE_OF(t)>(p, src, dst, s); });
 }
 
 extern "C" int64_t lwk_pass_segments(int dtype, const lwk_pass *p) { return pass_plan(dtype, p, 0).nseg; }
@@ -442,13 +436,7 @@ extern "C" size_t lwk_walk_stash_bytes(int dtype, const lwk_pass *p)
 static cudaError_t pass_any(int dtype, const lwk_pass *p, const void *src, void *dst, void *stash, int walk,
                             cudaStream_t s)
 {
-    switch (dtype) {
-    case LWK_F32: return pass_run<float>(p, src, dst, stash, walk, s);
-    case LWK_F64: return pass_run<double>(p, src, dst, stash, walk, s);
-    case LWK_F16: return pass_run<__half>(p, src, dst, stash, walk, s);
-    case LWK_BF16: return pass_run<__nv_bfloat16>(p, src, dst, stash, walk, s);
-    default: return pass_run<int32_t>(p, src, dst, stash, walk, s);
-    }
+    return lwd_by_dtype(dtype, [&](auto t) { return pass_run<LWD_TYPE_OF(t)>(p, src, dst, stash, walk, s); });
 }
 
 extern "C" cudaError_t lwk_pass_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s)

@@ -155,11 +155,5 @@ template <class S> static cudaError_t small_run(const lwk_small *p, const void *
 
 extern "C" cudaError_t lwk_small_launch(int dtype, const lwk_small *p, const void *src, void *dst, cudaStream_t s)
 {
-    switch (dtype) {
-    case LWK_F32: return small_run<float>(p, src, dst, s);
-    case LWK_F64: return small_run<double>(p, src, dst, s);
-    case LWK_F16: return small_run<__half>(p, src, dst, s);
-    case LWK_BF16: return small_run<__nv_bfloat16>(p, src, dst, s);
-    default: return small_run<int32_t>(p, src, dst, s);
-    }
+    return lwd_by_dtype(dtype, [&](auto t) { return small_run<LWD_TYPE_OF(t)>(p, src, dst, s); });
 }

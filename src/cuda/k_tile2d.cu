@@ -331,13 +331,7 @@ static cudaError_t tile_dispatch_t(int inverse, const lwk_tile2d *t, lwk_plane a
 static cudaError_t tile_dispatch(int dtype, int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c,
                                  cudaStream_t s)
 {
-    switch (dtype) {
-    case LWK_F32: return tile_dispatch_t<float>(inverse, t, a, b, c, s);
-    case LWK_F64: return tile_dispatch_t<double>(inverse, t, a, b, c, s);
-    case LWK_F16: return tile_dispatch_t<__half>(inverse, t, a, b, c, s);
-    case LWK_BF16: return tile_dispatch_t<__nv_bfloat16>(inverse, t, a, b, c, s);
-    default: return tile_dispatch_t<int32_t>(inverse, t, a, b, c, s);
-    }
+    return lwd_by_dtype(dtype, [&](auto ty) { return tile_dispatch_t<LWD_TYPE_OF(ty)>(inverse, t, a, b, c, s); });
 }
 
 /* Every separable wavelet in both modes (a window that reaches past an end

@@ -225,13 +225,7 @@ static cudaError_t ip_dispatch_t(int inverse, const lwk_tile2d_ip *t, const void
 extern "C" cudaError_t lwk_tile2d_ip_run(int dtype, int inverse, const lwk_tile2d_ip *t, const void *ll,
                                          const void *det, void *dst, cudaStream_t s)
 {
-    switch (dtype) {
-    case LWK_F32: return ip_dispatch_t<float>(inverse, t, ll, det, dst, s);
-    case LWK_F64: return ip_dispatch_t<double>(inverse, t, ll, det, dst, s);
-    case LWK_F16: return ip_dispatch_t<__half>(inverse, t, ll, det, dst, s);
-    case LWK_BF16: return ip_dispatch_t<__nv_bfloat16>(inverse, t, ll, det, dst, s);
-    default: return ip_dispatch_t<int32_t>(inverse, t, ll, det, dst, s);
-    }
+    return lwd_by_dtype(dtype, [&](auto ty) { return ip_dispatch_t<LWD_TYPE_OF(ty)>(inverse, t, ll, det, dst, s); });
 }
 
 extern "C" void lwk_tile2d_ip_dims(int dtype, int wave_id, int *tw, int *th, int *halo, size_t *csize)

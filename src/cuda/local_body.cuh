@@ -10,6 +10,7 @@
 #ifndef LW_LOCAL_BODY_CUH
 #define LW_LOCAL_BODY_CUH
 
+#include "dtype_ct.cuh"
 #include "lw_cuda.h"
 #include "wavelet_ct.cuh"
 
@@ -354,13 +355,7 @@ template <class S, class Fn> static inline cudaError_t lc_select_t(const lwk_loc
 
 template <class Fn> static inline cudaError_t lc_select(int dtype, const lwk_local *k, Fn &&f)
 {
-    switch (dtype) {
-    case LWK_F32: return lc_select_t<float>(k, f);
-    case LWK_F64: return lc_select_t<double>(k, f);
-    case LWK_F16: return lc_select_t<__half>(k, f);
-    case LWK_BF16: return lc_select_t<__nv_bfloat16>(k, f);
-    default: return lc_select_t<int32_t>(k, f);
-    }
+    return lwd_by_dtype(dtype, [&](auto t) { return lc_select_t<LWD_TYPE_OF(t)>(k, f); });
 }
 
 /* blocks of launch k (xl: log2 of the block along the last dimension) */

@@ -6,6 +6,7 @@
 #define LW_CUDA_DEV_CUH
 
 #include "lw_cuda.h"
+#include "dtype_ct.cuh"
 #include "../core/adjoint_step.h"
 
 #include <cuda_bf16.h>
