@@ -220,6 +220,7 @@ typedef struct lw_tuning {
     int tile3d;           /* 0 auto, else 1 + the fused 3-D engine's tile variant */
     int inplace;          /* cuda, in == out: 0 auto, 1 lean (generic passes), 2 copy (a full-size scratch), 3 tiles */
     int64_t ooc_slab_mb, ooc_pass_levels; /* out of core (src/core/ooc_run.c); 0 = automatic */
+    int ooc_ahead;        /* out of core: the next slab's uploads begun before a slab runs (1) */
 } lw_tuning;
 
 void lw_tuning_defaults(lw_tuning *t);

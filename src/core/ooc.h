@@ -68,6 +68,14 @@ typedef struct lw_ooc_mover {
     lw_status (*wait)(void *ctx, int ev, int q);   /* queue q waits for ev's last mark */
     /* everything issued done, and the downloads in host memory */
     lw_status (*finish)(void *ctx);
+    /* optional (NULL: the slab loop uploads with copy): an upload of kind
+     * LW_OOC_UP begun on queue q, complete in stream order once ups_end(q)
+     * has returned (finish ends every one still begun).  The slab loop then
+     * begins slab k+1's uploads from the host before it runs slab k, so that
+     * a mover that copies pageable memory on host threads always has rows to
+     * copy. */
+    lw_status (*up_begin)(void *ctx, void *dst, const void *src, const lw_ooc_box *b, int q);
+    lw_status (*ups_end)(void *ctx, int q);
 } lw_ooc_mover;
 
 /* ---- the slab geometry (ooc_geometry.c; pure arithmetic) ----------------- */

@@ -67,6 +67,8 @@ typedef struct ooc_pass {
     void *slot_in[LW_OOC_QUEUES], *slot_out[LW_OOC_QUEUES], *scr[LW_OOC_QUEUES];
     void *head, *ll, *ll2, *tscr;
     size_t slot_bytes;
+    int ahead;              /* slab k+1's host rows begun before slab k runs (mover's up_begin; tuning ooc_ahead) */
+    int begin_up;           /* while set, uploads go through up_begin */
 } ooc_pass;
 
 static inline int lw_ooc_transformed(const ooc_pass *P, int d)
@@ -96,8 +98,10 @@ lw_status lw_ooc_move_rows(const ooc_pass *P, int kind, char *host, int64_t h0, 
 /* the corner part of cnt lowpass rows, between the full layout (host or device) and the compact corner */
 lw_status lw_ooc_corner_rows(const ooc_pass *P, int kind, char *full, int64_t fstride, int on_host, char *comp,
                              int64_t cnt, int to_comp, int q);
-/* slab k: its input filled, its transform, its core down */
+/* slab k: its input filled, its transform, its core down (P->ahead: its rows from the host were begun
+ * by lw_ooc_prefill, which also made queue k % 3 wait until its slot may be refilled) */
 lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out);
+lw_status lw_ooc_prefill(ooc_pass *P, int64_t k, const char *in);
 /* the host rows between interleaved and Mallat order along axis 0, each part by its levels */
 lw_status lw_ooc_permute_host(const ooc_pass *P, char *base, int to_mallat);
 

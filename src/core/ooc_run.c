@@ -320,7 +320,13 @@ static lw_status run_slabs(ooc_pass *P, const char *in, char *out)
         LW_TRY(mv->record(mv->ctx, EV_TAIL, 0));
         for (int q = 1; q < LW_OOC_QUEUES; q++) LW_TRY(mv->wait(mv->ctx, EV_TAIL, q));
     }
-    for (int64_t k = 0; k < P->sl.n; k++) LW_TRY(lw_ooc_run_slab(P, k, in, out));
+    /* slab k+1's rows from the host begun before slab k runs (where the mover can) */
+    P->ahead = mv->up_begin && mv->ups_end && P->p->tune.ooc_ahead;
+    if (P->ahead && P->sl.n > 0) LW_TRY(lw_ooc_prefill(P, 0, in));
+    for (int64_t k = 0; k < P->sl.n; k++) {
+        if (P->ahead && k + 1 < P->sl.n) LW_TRY(lw_ooc_prefill(P, k + 1, in));
+        LW_TRY(lw_ooc_run_slab(P, k, in, out));
+    }
     LW_TRY(lw_ooc_hold_release(P, INT64_MAX, out, 0)); /* every host row read: the rest of the held rows */
     if (P->tail && !P->coef_in) { /* the corner's levels once every slab has written its part */
         for (int q = 1; q < LW_OOC_QUEUES; q++) {

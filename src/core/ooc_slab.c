@@ -62,7 +62,8 @@ static lw_status copy_nd(const ooc_pass *P, int kind, char *dst, const char *src
     for (;;) {
         int64_t od = 0, os = 0;
         for (int d = 0; d < outer; d++) od += idx[d] * ds[d], os += idx[d] * ss[d];
-        LW_TRY(P->mv->copy(P->mv->ctx, kind, dst + od, src + os, &b, q));
+        if (kind == LW_OOC_UP && P->begin_up) LW_TRY(P->mv->up_begin(P->mv->ctx, dst + od, src + os, &b, q));
+        else LW_TRY(P->mv->copy(P->mv->ctx, kind, dst + od, src + os, &b, q));
         int d = outer - 1;
         while (d >= 0 && ++idx[d] == cnt[d]) idx[d--] = 0;
         if (d < 0) break;
@@ -160,18 +161,23 @@ static band_map band_of(const ooc_pass *P, int b, int bands_slot, int L, int64_t
     return x;
 }
 
+/* what fill_band moves: the rows from the host, the rows already on the device */
+enum { FILL_HOST = 1, FILL_DEV = 2 };
+
 /* Fill a band of slot k's input (the part of its rows in box `box` of region
  * rg; NULL: whole rows): what slot k-1 holds from there, the rest from the
- * host (the rows past the end wrap: from the head in place). */
+ * host (the rows past the end wrap: from the head in place); `what` says
+ * which of the two. */
 static lw_status fill_band(const ooc_pass *P, const struct region *rg, int box, const band_map *x,
-                           const band_map *prev, char *slot, const char *pslot, const char *host, int q)
+                           const band_map *prev, char *slot, const char *pslot, const char *host, int q, int what)
 {
     int64_t g = x->vb, end = x->vb + x->cnt;
     if (prev) {
         int64_t c = prev->vb + prev->cnt < end ? prev->vb + prev->cnt : end;
         if (c > g) {
-            LW_TRY(move_box(P, LW_OOC_D2D, rg, box, dev_side(slot, x->sbase + g - x->vb),
-                            dev_side((char *)pslot, prev->sbase + g - prev->vb), c - g, q));
+            if (what & FILL_DEV)
+                LW_TRY(move_box(P, LW_OOC_D2D, rg, box, dev_side(slot, x->sbase + g - x->vb),
+                                dev_side((char *)pslot, prev->sbase + g - prev->vb), c - g, q));
             g = c;
         }
     }
@@ -182,10 +188,10 @@ static lw_status fill_band(const ooc_pass *P, const struct region *rg, int box, 
         else if (g < x->Nb) to = end < x->Nb ? end : x->Nb, w = g;
         else to = end, w = g - x->Nb, from_head = P->inplace;
         const side dst = dev_side(slot, x->sbase + g - x->vb);
-        if (from_head) { /* the head holds host rows [0, E), compact */
+        if (from_head && (what & FILL_DEV)) { /* the head holds host rows [0, E), compact */
             side h = {P->head, 0, x->hbase + w * x->hs, x->hs};
             LW_TRY(move_box(P, LW_OOC_D2D, rg, box, dst, h, to - g, q));
-        } else {
+        } else if (!from_head && (what & FILL_HOST)) {
             LW_TRY(move_box(P, LW_OOC_UP, rg, box, dst, host_side((char *)host, x->hbase + w * x->hs, x->hs), to - g,
                             q));
         }
@@ -209,31 +215,60 @@ static lw_status overlay_corner(const ooc_pass *P, char *slot, int64_t e0, int64
     return LW_OK;
 }
 
-lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
+/* slab k's input: its extent, and the parts `what` of each band (fill_band) */
+static lw_status fill_slot(ooc_pass *P, int64_t k, const char *in, int what)
 {
-    const lw_ooc_mover *mv = P->mv;
     const int q = (int)(k % LW_OOC_QUEUES), pq = (int)((k + LW_OOC_QUEUES - 1) % LW_OOC_QUEUES);
-    const int64_t R = (int64_t)P->row, L1 = P->sl.L1;
     int64_t z0, z1, e0, e1, pz0, pz1, pe0 = 0, pe1 = 1;
     lw_ooc_slab_at(&P->sl, k, &z0, &z1, &e0, &e1);
     if (k > 0) lw_ooc_slab_at(&P->sl, k - 1, &pz0, &pz1, &pe0, &pe1);
     const int64_t m = e1 - e0;
-    const sub_entry *sub = NULL;
-    LW_TRY(lw_ooc_sub_for(P, m, &sub));
-    char *si = P->slot_in[q], *so = P->slot_out[q];
-    /* slot q last served slab k-3, which slab k-2 copied its shared rows from */
-    if (k >= LW_OOC_QUEUES) LW_TRY(mv->wait(mv->ctx, EV_OVL + (int)((k - 2) % LW_OOC_QUEUES), q));
-    if (k > 0) LW_TRY(mv->wait(mv->ctx, EV_UP + pq, q));
+    char *si = P->slot_in[q];
     if (!P->in_bands) {
         band_map x = band_of(P, 0, 0, 0, e0, m), px = band_of(P, 0, 0, 0, pe0, pe1 - pe0);
-        LW_TRY(fill_band(P, NULL, 0, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q));
+        LW_TRY(fill_band(P, NULL, 0, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q, what));
     }
     for (int r = 0; P->in_bands && r < P->nreg; r++) /* each part of the rows by its bands */
         for (int bx = 0; bx < P->reg[r].nbox; bx++)
             for (int b = 0; b <= P->reg[r].k; b++) {
                 band_map x = band_of(P, b, 1, P->reg[r].k, e0, m), px = band_of(P, b, 1, P->reg[r].k, pe0, pe1 - pe0);
-                LW_TRY(fill_band(P, &P->reg[r], bx, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q));
+                LW_TRY(fill_band(P, &P->reg[r], bx, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q, what));
             }
+    return LW_OK;
+}
+
+/* slot q last served slab k-3, which slab k-2 copied its shared rows from */
+static lw_status wait_slot(const ooc_pass *P, int64_t k)
+{
+    const int q = (int)(k % LW_OOC_QUEUES);
+    if (k < LW_OOC_QUEUES) return LW_OK;
+    return P->mv->wait(P->mv->ctx, EV_OVL + (int)((k - 2) % LW_OOC_QUEUES), q);
+}
+
+lw_status lw_ooc_prefill(ooc_pass *P, int64_t k, const char *in)
+{
+    LW_TRY(wait_slot(P, k));
+    P->begin_up = 1;
+    const lw_status st = fill_slot(P, k, in, FILL_HOST);
+    P->begin_up = 0;
+    return st;
+}
+
+lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out)
+{
+    const lw_ooc_mover *mv = P->mv;
+    const int q = (int)(k % LW_OOC_QUEUES), pq = (int)((k + LW_OOC_QUEUES - 1) % LW_OOC_QUEUES);
+    const int64_t R = (int64_t)P->row, L1 = P->sl.L1;
+    int64_t z0, z1, e0, e1;
+    lw_ooc_slab_at(&P->sl, k, &z0, &z1, &e0, &e1);
+    const int64_t m = e1 - e0;
+    const sub_entry *sub = NULL;
+    LW_TRY(lw_ooc_sub_for(P, m, &sub));
+    char *si = P->slot_in[q], *so = P->slot_out[q];
+    if (!P->ahead) LW_TRY(wait_slot(P, k));
+    if (k > 0) LW_TRY(mv->wait(mv->ctx, EV_UP + pq, q));
+    LW_TRY(fill_slot(P, k, in, P->ahead ? FILL_DEV : FILL_HOST | FILL_DEV));
+    if (P->ahead) LW_TRY(mv->ups_end(mv->ctx, q)); /* before the overlay lays rows over them, and the transform */
     LW_TRY(mv->record(mv->ctx, EV_OVL + q, q));
     if (P->tail && P->coef_in) LW_TRY(overlay_corner(P, si, e0, m, q));
     LW_TRY(mv->record(mv->ctx, EV_UP + q, q));

@@ -62,6 +62,8 @@ static const knob knobs[] = {
      "cuda, out of core: MiB of rows a slab aims at, halos not counted (0: 64)"},
     {"ooc_pass_levels", K_INT, OFF(ooc_pass_levels), 0, 64, NULL,
      "cuda, out of core: most levels of axis 0 one pass over the slabs runs (0: as many as the halos fit)"},
+    {"ooc_ahead", K_BOOL, OFF(ooc_ahead), 0, 1, NULL,
+     "cuda, out of core: begin the next slab's uploads from the host before a slab runs (1), or after (0)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };
@@ -74,6 +76,7 @@ void lw_tuning_defaults(lw_tuning *t)
     t->walk = 1;
     t->walk_kb = 24;
     t->split_min = 2;
+    t->ooc_ahead = 1;
 }
 
 static int enum_index(const char *values, const char *v, size_t vlen)

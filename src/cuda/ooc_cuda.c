@@ -121,6 +121,44 @@ static lw_status copy(void *ctx, int kind, void *dst, const void *src, const lw_
     return lw_stage_down(c->stg, &x, dst, src, direct(c, dst), c->st[q]);
 }
 
+/* end the begun upload i (the list keeps its order) */
+static lw_status end_up(lw_ooc_cuda *c, int i)
+{
+    const lw_stage_ticket t = c->ups[i];
+    for (int j = i + 1; j < c->nups; j++) c->ups[j - 1] = c->ups[j], c->upq[j - 1] = c->upq[j];
+    c->nups--;
+    return lw_stage_up_end(c->stg, t);
+}
+
+static lw_status up_begin(void *ctx, void *dst, const void *src, const lw_ooc_box *b, int q)
+{
+    lw_ooc_cuda *c = ctx;
+    const int cap = (int)(sizeof c->ups / sizeof c->ups[0]);
+    if (c->nups == cap) LW_TRY(end_up(c, 0)); /* the oldest first: the stager's limit */
+    lw_box x;
+    x.row = b->row, x.ny = b->ny, x.nz = b->nz;
+    x.hpitch = b->spitch, x.hplane = b->splane, x.dpitch = b->dpitch, x.dplane = b->dplane;
+    lw_stage_ticket t = 0;
+    LW_TRY(lw_stage_up_begin(c->stg, &x, src, dst, direct(c, src), c->st[q], &t));
+    if (t) c->ups[c->nups] = t, c->upq[c->nups++] = q;
+    return LW_OK;
+}
+
+static lw_status ups_end(void *ctx, int q)
+{
+    lw_ooc_cuda *c = ctx;
+    lw_status r = LW_OK;
+    for (int i = 0; i < c->nups;) {
+        if (q >= 0 && c->upq[i] != q) {
+            i++;
+            continue;
+        }
+        const lw_status e = end_up(c, i);
+        if (r == LW_OK) r = e;
+    }
+    return r;
+}
+
 static lw_status run(void *ctx, const lw_plan *sub, const void *in, void *out, void *scr, int q)
 {
     lw_ooc_cuda *c = ctx;
@@ -144,6 +182,7 @@ static lw_status wait(void *ctx, int ev, int q)
 static lw_status finish(void *ctx)
 {
     lw_ooc_cuda *c = ctx;
+    LW_TRY(ups_end(c, -1)); /* every upload still begun */
     LW_TRY(lw_stage_drain(c->stg));
     for (int q = 0; q < LW_OOC_QUEUES; q++) CK(cudaStreamSynchronize(c->st[q]), "out-of-core transform or copy");
     return LW_OK;
@@ -154,5 +193,5 @@ void lw_ooc_cuda_mover(lw_ooc_cuda *c, size_t budget, lw_ooc_mover *m)
     memset(m, 0, sizeof *m);
     m->ctx = c, m->budget = budget;
     m->make_sub = make_sub, m->drop_sub = drop_sub, m->alloc = alloc, m->release = release, m->copy = copy, m->run = run;
-    m->record = record, m->wait = wait, m->finish = finish;
+    m->record = record, m->wait = wait, m->finish = finish, m->up_begin = up_begin, m->ups_end = ups_end;
 }

@@ -40,6 +40,9 @@ typedef struct lw_ooc_cuda {
     const char *in, *out; /* the call's host arrays, `bytes` each */
     size_t bytes;
     int din, dout;        /* in / out go straight through the copy engines */
+    /* uploads begun and not yet ended (the stager takes 8 at a time), oldest first, and their queues */
+    lw_stage_ticket ups[8];
+    int upq[8], nups;
 } lw_ooc_cuda;
 
 /* A mover over c (which must outlive it) with `budget` device bytes. */

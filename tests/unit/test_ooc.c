@@ -3,7 +3,11 @@
  * against the budget (an allocation past it fails), sub-plans run on the
  * cpu backend, and downloads either land at once or only at finish (as
  * pageable staging does) so that neither a read of rows already written
- * back nor a reliance on rows not yet written back goes unnoticed.
+ * back nor a reliance on rows not yet written back goes unnoticed; with the
+ * slab loop's lookahead (ooc_ahead: the next slab's uploads begun before a
+ * slab runs), begun uploads read the host and land on the device only when
+ * their queue's uploads are ended, so that a slab using its rows before
+ * that, or a host row overwritten before it is read, shows.
  *
  * Sweep: every wavelet (float, and the integer variants bit for bit), both
  * modes, both layouts, 1-D / 2-D / 3-D, batches (groups of items, or
@@ -29,11 +33,21 @@ typedef struct pending {
     char *data;
 } pending;
 
+typedef struct up_pending {
+    char *dev;
+    const char *host;
+    lw_ooc_box b;
+    int q;
+} up_pending;
+
 typedef struct emu {
     size_t held, peak;
-    int defer;
+    int defer, ahead;
     pending *pend;
     int npend, cap;
+    up_pending *ups;
+    int nups, upcap;
+    long begun; /* uploads begun (lookahead) */
     long copies, runs;
     size_t up, down; /* bytes moved each way between the host and the device */
 } emu;
@@ -125,9 +139,38 @@ static lw_status emu_event(void *ctx, int ev, int q)
     return ev >= 0 && ev < LW_OOC_EVENTS && q >= 0 && q < LW_OOC_QUEUES ? LW_OK : LW_ERR_INTERNAL;
 }
 
+static lw_status emu_up_begin(void *ctx, void *dst, const void *src, const lw_ooc_box *b, int q)
+{
+    emu *e = ctx;
+    if (q < 0 || q >= LW_OOC_QUEUES) return LW_ERR_INTERNAL;
+    e->copies++, e->begun++;
+    e->up += b->row * (size_t)(b->ny * b->nz);
+    if (e->nups == e->upcap) {
+        e->upcap = e->upcap ? 2 * e->upcap : 64;
+        e->ups = realloc(e->ups, (size_t)e->upcap * sizeof *e->ups);
+    }
+    up_pending *u = &e->ups[e->nups++];
+    u->dev = dst, u->host = src, u->b = *b, u->q = q;
+    return LW_OK;
+}
+
+/* the begun uploads of queue q (q < 0: all), in the order begun */
+static lw_status emu_ups_end(void *ctx, int q)
+{
+    emu *e = ctx;
+    int k = 0;
+    for (int i = 0; i < e->nups; i++) {
+        if (q < 0 || e->ups[i].q == q) box_copy(e->ups[i].dev, e->ups[i].host, &e->ups[i].b);
+        else e->ups[k++] = e->ups[i];
+    }
+    e->nups = k;
+    return LW_OK;
+}
+
 static lw_status emu_finish(void *ctx)
 {
     emu *e = ctx;
+    emu_ups_end(e, -1);
     for (int i = 0; i < e->npend; i++) {
         pending *x = &e->pend[i];
         lw_ooc_box c = x->b;
@@ -142,7 +185,8 @@ static lw_status emu_finish(void *ctx)
 static lw_ooc_mover mover(emu *e, size_t budget)
 {
     lw_ooc_mover m = {e, budget, emu_make_sub, emu_drop_sub, emu_alloc, emu_release, emu_copy, emu_run, emu_event,
-                      emu_event, emu_finish};
+                      emu_event, emu_finish, NULL, NULL};
+    if (e->ahead) m.up_begin = emu_up_begin, m.ups_end = emu_ups_end;
     return m;
 }
 
@@ -156,7 +200,7 @@ typedef struct shape_case {
     int periodic_ok;
 } shape_case;
 
-static long ran, refused, exact_moves;
+static long ran, refused, exact_moves, lookahead_runs;
 
 static void fill(void *x, size_t n, lw_dtype t)
 {
@@ -205,6 +249,8 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
     emu e;
     memset(&e, 0, sizeof e);
     e.defer = defer;
+    static long calls;
+    e.ahead = (calls++ >> 1) & 1; /* the lookahead on every other pair of cases (both download modes) */
     lw_ooc_mover m = mover(&e, budget_rows * row);
     char plan_text[512] = "";
     lw_ooc_describe(p, &m, inplace, plan_text, sizeof plan_text);
@@ -250,6 +296,9 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
         }
     }
     free(e.pend);
+    free(e.ups);
+    CHECK(e.nups == 0, "%s: %d uploads begun and never ended", label, e.nups);
+    lookahead_runs += e.begun > 0;
     free(x), free(x0), free(ref), free(y);
     lw_destroy(p);
 }
@@ -456,15 +505,15 @@ static void held(void)
                     }
 }
 
-/* the tuning keys ooc_pass_levels and ooc_slab_mb: the plan follows them, results unchanged */
+/* the tuning keys ooc_pass_levels, ooc_slab_mb and ooc_ahead: the plan follows them, results unchanged */
 static void tuning_keys(void)
 {
     lw_config c;
     lw_config_init(&c);
     c.rank = 2, c.shape[0] = 600, c.shape[1] = 120, c.levels = 3, c.backend = LW_BACKEND_CPU;
-    const char *keys[] = {NULL, "ooc_pass_levels=1", "ooc_pass_levels=1,ooc_slab_mb=1"};
-    const char *want[] = {"slabs", "1 level(s) per pass", "1 level(s) per pass"};
-    for (int k = 0; k < 3; k++)
+    const char *keys[] = {NULL, "ooc_pass_levels=1", "ooc_pass_levels=1,ooc_slab_mb=1", "ooc_ahead=0"};
+    const char *want[] = {"slabs", "1 level(s) per pass", "1 level(s) per pass", "slabs"};
+    for (int k = 0; k < 4; k++)
         for (int dir = 0; dir < 2; dir++) {
             c.tuning = keys[k], c.direction = (lw_direction)dir;
             lw_plan *p = NULL;
@@ -475,6 +524,17 @@ static void tuning_keys(void)
             char buf[512] = "";
             CHECK(p && lw_ooc_describe(p, &m, 0, buf, sizeof buf) == LW_OK && strstr(buf, want[k]),
                   "tuning %s: wanted \"%s\" in: %s", keys[k] ? keys[k] : "none", want[k], buf);
+            /* ooc_ahead=0: no upload begun ahead even where the mover could */
+            emu ea;
+            memset(&ea, 0, sizeof ea);
+            ea.ahead = 1;
+            lw_ooc_mover ma = mover(&ea, (size_t)120 * 4 * 400);
+            float *xa = calloc(600 * 120, sizeof *xa), *ya = calloc(600 * 120, sizeof *ya);
+            CHECK(p && lw_ooc_execute(p, &ma, xa, ya) == LW_OK, "tuning %s: %s", keys[k] ? keys[k] : "none",
+                  lw_last_error());
+            CHECK((ea.begun > 0) == (k != 3), "tuning %s: %ld uploads begun a slab ahead", keys[k] ? keys[k] : "none",
+                  ea.begun);
+            free(xa), free(ya), free(ea.ups), free(ea.pend);
             lw_destroy(p);
             char label[96];
             snprintf(label, sizeof label, "tuning %s dir %d", keys[k] ? keys[k] : "none", dir);
@@ -499,7 +559,9 @@ int main(int argc, char **argv)
     sweep();
     sweep_dtypes();
     printf("out of core: %ld runs compared, %ld refused as over budget, %ld with the bytes moved counted, %ld in "
-           "place with held rows\n", ran, refused, exact_moves, held_runs);
+           "place with held rows, %ld with uploads begun a slab ahead\n", ran, refused, exact_moves, held_runs,
+           lookahead_runs);
+    CHECK(lookahead_runs > ran / 4, "the lookahead ran in %ld of %ld runs", lookahead_runs, ran);
     CHECK(ran > 20 * refused, "most runs fit the budgets: %ld ran, %ld refused", ran, refused);
     return lw_test_finish("ooc");
 }
