@@ -256,6 +256,24 @@ LC_HD void lc_coefs(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *
         v, TO_VIEW ? k.dst : k.src, bc, k.nbd, blk, 0, 0, 0);
 }
 
+/* The block's samples between the registers and view sv (to_view: out). */
+template <class S, int D, int F, bool WIDE, bool TO_VIEW>
+LC_HD void lc_samples(typename lc_io<S>::C *v, const lwk_view &sv, const int64_t *bc, int nbd, const int64_t *blk)
+{
+    typedef lc_block<S, D, F, WIDE> G;
+#pragma unroll
+    for (int z = 0; z < G::NZ; z++)
+#pragma unroll
+        for (int y = 0; y < G::NY; y++) {
+            const int at[3] = {z, y, 0}, ext[3] = {G::NZ, G::NY, G::NX};
+            int64_t idx[3];
+            for (int a = 0; a < D; a++) idx[a] = blk[a] * ext[a + 3 - D] + at[a + 3 - D];
+            S *p = lc_at<S>(sv, bc, nbd, D, idx);
+            if (TO_VIEW) lc_store<S, G::NX>(p, sv.st[nbd + D - 1], v + (z * G::NY + y) * G::NX, sv.al);
+            else lc_load<S, G::NX>(p, sv.st[nbd + D - 1], v + (z * G::NY + y) * G::NX, sv.al);
+        }
+}
+
 /* Block `item` of the launch: forward (INV false) or inverse. */
 template <class S, int W, int D, int F, bool WIDE, bool INV> LC_HD void lc_item(const lwk_local &k, int64_t item)
 {
@@ -276,15 +294,7 @@ template <class S, int W, int D, int F, bool WIDE, bool INV> LC_HD void lc_item(
     C v[G::N];
     const lwk_view &sv = INV ? k.dst : k.src;
     if (!INV) { /* the samples in */
-#pragma unroll
-        for (int z = 0; z < G::NZ; z++)
-#pragma unroll
-            for (int y = 0; y < G::NY; y++) {
-                const int at[3] = {z, y, 0}, ext[3] = {G::NZ, G::NY, G::NX};
-                int64_t idx[3];
-                for (int a = 0; a < D; a++) idx[a] = blk[a] * ext[a + 3 - D] + at[a + 3 - D];
-                lc_load<S, G::NX>(lc_at<S>(sv, bc, k.nbd, D, idx), sv.st[k.nbd + D - 1], v + (z * G::NY + y) * G::NX, sv.al);
-            }
+        lc_samples<S, D, F, WIDE, false>(v, sv, bc, k.nbd, blk);
         lc_for<1, F + 1>([&](auto jc) {
             constexpr int s = 1 << (decltype(jc)::value - 1);
             lc_for<3 - D, 3>([&](auto dc) { lc_dim<C, W, 1, G::NZ, G::NY, G::NX, decltype(dc)::value, s>(v, k.w); });
@@ -297,15 +307,7 @@ template <class S, int W, int D, int F, bool WIDE, bool INV> LC_HD void lc_item(
             /* the dims in reverse order */
             lc_for<0, D>([&](auto dc) { lc_dim<C, W, -1, G::NZ, G::NY, G::NX, 2 - decltype(dc)::value, s>(v, k.w); });
         });
-#pragma unroll
-        for (int z = 0; z < G::NZ; z++)
-#pragma unroll
-            for (int y = 0; y < G::NY; y++) {
-                const int at[3] = {z, y, 0}, ext[3] = {G::NZ, G::NY, G::NX};
-                int64_t idx[3];
-                for (int a = 0; a < D; a++) idx[a] = blk[a] * ext[a + 3 - D] + at[a + 3 - D];
-                lc_store<S, G::NX>(lc_at<S>(sv, bc, k.nbd, D, idx), sv.st[k.nbd + D - 1], v + (z * G::NY + y) * G::NX, sv.al);
-            }
+        lc_samples<S, D, F, WIDE, true>(v, sv, bc, k.nbd, blk);
     }
 }
 

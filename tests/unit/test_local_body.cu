@@ -21,6 +21,7 @@
 #include "cuda/local_exec.h"
 #include "cuda/local_body.cuh"
 #include "lw_test.h"
+#include "lw_test_plan.h"
 
 #include <math.h>
 #include <string.h>
@@ -71,12 +72,15 @@ static const char *tname(lw_dtype t)
     return t == LW_FLOAT32 ? "f32" : t == LW_FLOAT64 ? "f64" : t == LW_INT32 ? "i32" : t == LW_FLOAT16 ? "f16" : "bf16";
 }
 
-/* a cpu plan of cfg (its geometry and wavelet are the engine's input) */
-static lw_plan *cpu_plan(lw_config cfg)
+/* cpu plans of the case in direction dir and forward (their geometry and wavelet are the engine's input) */
+static void cpu_plans(lw_dtype t, int rank, const int64_t *shape, int D, int L, lw_layout lay, lw_direction dir,
+                      lw_plan **p, lw_plan **pf)
 {
-    cfg.backend = LW_BACKEND_CPU;
-    lw_plan *p = NULL;
-    return lw_plan_create(&p, &cfg) == LW_OK ? p : NULL;
+    int axes[3];
+    for (int a = 0; a < D; a++) axes[a] = rank - D + a;
+    *p = *pf = NULL;
+    lw_test_plan(p, rank, shape, D, axes, LW_HAAR, LW_SYMMETRIC, lay, t, L, dir, LW_BACKEND_CPU);
+    lw_test_plan(pf, rank, shape, D, axes, LW_HAAR, LW_SYMMETRIC, lay, t, L, LW_FORWARD, LW_BACKEND_CPU);
 }
 
 /* the engine's schedule for plan p, as lw_cuda_choose fills the fields it reads */
@@ -93,17 +97,8 @@ static void sched_of(const lw_plan *p, lw_cuda_sched *s)
 static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, lw_layout lay, lw_direction dir,
                      int inplace, int misalign)
 {
-    lw_config cfg;
-    lw_config_init(&cfg);
-    cfg.rank = rank;
-    for (int d = 0; d < rank; d++) cfg.shape[d] = shape[d];
-    cfg.naxes = D;
-    for (int a = 0; a < D; a++) cfg.axes[a] = rank - D + a;
-    cfg.dtype = t, cfg.integer = t == LW_INT32, cfg.wavelet = LW_HAAR, cfg.layout = lay, cfg.levels = L;
-    lw_config fwd = cfg;
-    fwd.direction = LW_FORWARD;
-    cfg.direction = dir;
-    lw_plan *p = cpu_plan(cfg), *pf = cpu_plan(fwd);
+    lw_plan *p, *pf;
+    cpu_plans(t, rank, shape, D, L, lay, dir, &p, &pf);
     char txt[200], dims[80] = "";
     for (int d = 0; d < rank; d++)
         snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", d ? "x" : "", (long long)shape[d]);
@@ -159,17 +154,8 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
  * by `pad` elements (pad 1: odd strides, the scalar accesses) */
 static void bands_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, lw_direction dir, int pad)
 {
-    lw_config cfg;
-    lw_config_init(&cfg);
-    cfg.rank = rank;
-    for (int d = 0; d < rank; d++) cfg.shape[d] = shape[d];
-    cfg.naxes = D;
-    for (int a = 0; a < D; a++) cfg.axes[a] = rank - D + a;
-    cfg.dtype = t, cfg.integer = t == LW_INT32, cfg.wavelet = LW_HAAR, cfg.levels = L;
-    lw_config fwd = cfg;
-    fwd.direction = LW_FORWARD;
-    cfg.direction = dir;
-    lw_plan *p = cpu_plan(cfg), *pf = cpu_plan(fwd);
+    lw_plan *p, *pf;
+    cpu_plans(t, rank, shape, D, L, LW_MALLAT, dir, &p, &pf);
     CHECK(p && pf, "bands %s D %d L %d: plan: %s", tname(t), D, L, lw_last_error());
     if (!p || !pf) return;
     lw_cuda_sched s;
@@ -253,7 +239,9 @@ static void refusals(void)
         if (lw_dir_adjoint(cfg.direction)) cfg.gain[0] = 2; /* else haar's adjoint runs as its inverse */
         for (int d = 0; d < cfg.rank; d++) cfg.shape[d] = cs[i].shape[d];
         for (int a = 0; a < cfg.naxes; a++) cfg.axes[a] = cs[i].axes[a];
-        lw_plan *p = cpu_plan(cfg);
+        cfg.backend = LW_BACKEND_CPU;
+        lw_plan *p = NULL;
+        lw_plan_create(&p, &cfg);
         CHECK(p != NULL, "refusal case %zu: plan: %s", i, lw_last_error());
         if (!p) continue;
         lw_cuda_sched s;
