@@ -158,9 +158,7 @@ static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
 
 static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);
 
-/* 3-D volumes, float: one fused kernel a level.  Pyramids (levels > 1) pass
- * the lowpass octant from level to level through two compact buffers
- * (fused3d_scratch). */
+/* 3-D volumes, float: one fused kernel a level (fused3d_exec.c). */
 static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -175,27 +173,6 @@ static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
  * the fused in-place kernels (2-D, s->ip2d: strip walker or tile kernel),
  * the generic path, or (tuning inplace=copy) themselves into a scratch copy */
 int lw_cuda_engine_fused(int engine) { return engine == LWE_TILE2D || engine == LWE_TILE3D || engine == LWE_FUSED3D; }
-static size_t octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k)
-{
-    const int64_t *n = p->geo.len[k];
-    return (size_t)(n[0] * n[1] * n[2]) * s->esize;
-}
-
-/* Level k's lowpass octant (the input of level k+1, k >= 1) in the pyramid's
- * scratch: odd k at 0, even k after the largest odd one (LL1), so that a
- * level reads one buffer and writes the other. */
-static size_t octant_offset(const lw_plan *p, const lw_cuda_sched *s, int k)
-{
-    return (k & 1) ? 0 : align256(octant_bytes(p, s, 1));
-}
-
-static void fused3d_scratch(const lw_plan *p, lw_cuda_sched *s)
-{
-    int L = p->geo.levels;
-    if (L < 2) return; /* one level: no scratch (in place: the generic path's own need) */
-    s->scratch = octant_offset(p, s, 2) + (L > 2 ? octant_bytes(p, s, 2) : 0);
-}
-
 /* 3-D, float: level 1 by fused planes of two axes, then the third axis in
  * place by the column pass (pass axis 0 for "3d-yx", 1 for "3d-zx").
  * Pyramids ("3d-yx" on a volume, for the wavelets the fused 3-D engine does
@@ -275,7 +252,7 @@ static const engine_rec engines[] = {
     {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small, "whole items in shared memory, every level in one launch"},
     {"tile2d", LWE_TILE2D, 1, applies_tile2d, tile2d_scratch, run_tile2d,
      "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail"},
-    {"fused3d", LWE_FUSED3D, 1, applies_fused3d, fused3d_scratch, run_fused3d,
+    {"fused3d", LWE_FUSED3D, 1, applies_fused3d, lw_fused3d_workspace, run_fused3d,
      "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact)"},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
      "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place"},
@@ -473,6 +450,11 @@ static lw_status run_local(run_ctx *r, void *scratch)
     /* Mallat in place: a block's bands land on other blocks' samples */
     if (r->in == r->out && r->p->cfg.layout == LW_MALLAT) return run_generic(r, scratch);
     return lw_local_run(r->p, r->s, r->in, r->out, NULL, scratch, r->st);
+}
+
+static lw_status run_fused3d(run_ctx *r, void *scratch)
+{
+    return lw_fused3d_run(r->p, r->s, r->in, r->out, scratch, r->st);
 }
 
 static lw_status run_fs(run_ctx *r, void *scratch)
@@ -679,7 +661,7 @@ static lw_status octant_copy(const lw_plan *p, const lw_cuda_sched *s, void *dst
 /* inverse pyramids: the level-1 lowpass octant, compact, for the planes */
 static void ws_tile3d(const lw_plan *p, lw_cuda_sched *s)
 {
-    s->scratch = p->geo.levels > 1 && p->cfg.direction == LW_INVERSE ? align256(octant_bytes(p, s, 1)) : 0;
+    s->scratch = p->geo.levels > 1 && p->cfg.direction == LW_INVERSE ? align256(lw_cuda_octant_bytes(p, s, 1)) : 0;
 }
 
 static lw_status run_tile3d(run_ctx *r, void *scratch)
@@ -740,51 +722,6 @@ static lw_status run_tile3d(run_ctx *r, void *scratch)
     LW_TRY(lw_cuda_whole_pass(s, &ps, r->out, r->out, r->st));
     if (!inv) /* levels 2.. in place on out's lowpass octant */
         for (int k = 1; k < L; k++) LW_TRY(pass_level(r, k, 0, &s->w, 1, -1));
-    return LW_OK;
-}
-
-static void compact_strides(const int64_t *n, int64_t *st) { st[2] = 1, st[1] = n[2], st[0] = n[1] * n[2]; }
-
-/* Level k+1 (k = 0 .. L-1) of a pyramid.  Forward: reads the input (k = 0)
- * or level k's octant, writes the seven detail bands into out's region and
- * the octant to scratch (the last level: into out's corner).  Inverse: reads
- * the bands from in's region and the octant from scratch (the deepest level:
- * from in's corner), writes level k's octant to scratch (k = 0: out). */
-static lw_status fused3d_level(run_ctx *r, char *scratch, int k)
-{
-    const lw_plan *p = r->p;
-    const lw_cuda_sched *s = r->s;
-    const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
-    lwk_tile3d t;
-    memset(&t, 0, sizeof t);
-    t.w = s->w, t.mode = (int)p->cfg.mode, t.variant = p->tune.tile3d - 1;
-    int64_t full[3], own[3], oct[3];
-    for (int a = 0; a < 3; a++) t.n[a] = p->geo.len[k][a], full[a] = p->geo.strides[a];
-    compact_strides(p->geo.len[k], own);
-    compact_strides(p->geo.len[k + 1], oct);
-    const void *src;
-    void *dst;
-    if (!inv) {
-        src = k == 0 ? r->in : scratch + octant_offset(p, s, k);
-        memcpy(t.st, k == 0 ? full : own, sizeof t.st);
-        dst = r->out;
-        memcpy(t.dt, full, sizeof t.dt);
-        if (k + 1 < L) t.ll = scratch + octant_offset(p, s, k + 1), memcpy(t.lt, oct, sizeof t.lt);
-    } else {
-        src = r->in;
-        memcpy(t.st, full, sizeof t.st);
-        dst = k == 0 ? r->out : scratch + octant_offset(p, s, k);
-        memcpy(t.dt, k == 0 ? full : own, sizeof t.dt);
-        if (k + 1 < L) t.ll = scratch + octant_offset(p, s, k + 1), memcpy(t.lt, oct, sizeof t.lt);
-    }
-    CK(lwk_tile3d_run(s->dtype, &t, inv, src, dst, r->st), "cuda tile3d kernel launch");
-    return LW_OK;
-}
-
-static lw_status run_fused3d(run_ctx *r, void *scratch)
-{
-    const int L = r->p->geo.levels, inv = r->p->cfg.direction == LW_INVERSE;
-    for (int i = 0; i < L; i++) LW_TRY(fused3d_level(r, (char *)scratch, inv ? L - 1 - i : i));
     return LW_OK;
 }
 

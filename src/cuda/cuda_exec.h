@@ -134,6 +134,12 @@ void lw_cuda_fs_sched(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st);
 
+/* LWE_FUSED3D (fused3d_exec.c): bytes of level k's lowpass octant of a
+ * volume, the pyramid's two octant buffers (s->scratch), the transform. */
+size_t lw_cuda_octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k);
+void lw_fused3d_workspace(const lw_plan *p, lw_cuda_sched *s);
+lw_status lw_fused3d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                         cudaStream_t st);
 /* the engines that read neighbours another block writes (in place: the
  * fused in-place kernels or the generic path) */
 int lw_cuda_engine_fused(int engine);

@@ -1,0 +1,75 @@
+/* The fused 3-D engine (cuda engine "fused3d", k_tile3d.cu): one kernel a
+ * level reads the volume (or the previous level's lowpass octant) once and
+ * writes the seven detail bands to their Mallat places and the octant.
+ * Pyramids pass the octant from level to level through two compact buffers
+ * of the workspace: level k's octant (the input of level k+1, k >= 1) at 0
+ * for odd k, after the largest odd one (the level-1 octant) for even k, so
+ * that a level reads one buffer and writes the other. */
+#include "cuda_exec.h"
+
+#include <string.h>
+
+static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
+
+size_t lw_cuda_octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    const int64_t *n = p->geo.len[k];
+    return (size_t)(n[0] * n[1] * n[2]) * s->esize;
+}
+
+static size_t octant_offset(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    return (k & 1) ? 0 : align256(lw_cuda_octant_bytes(p, s, 1));
+}
+
+void lw_fused3d_workspace(const lw_plan *p, lw_cuda_sched *s)
+{
+    int L = p->geo.levels;
+    if (L < 2) return; /* one level: no scratch (in place: the generic path's own need) */
+    s->scratch = octant_offset(p, s, 2) + (L > 2 ? lw_cuda_octant_bytes(p, s, 2) : 0);
+}
+
+static void compact_strides(const int64_t *n, int64_t *st) { st[2] = 1, st[1] = n[2], st[0] = n[1] * n[2]; }
+
+/* Level k+1 (k = 0 .. L-1) of a pyramid.  Forward: reads the input (k = 0)
+ * or level k's octant, writes the seven detail bands into out's region and
+ * the octant to scratch (the last level: into out's corner).  Inverse: reads
+ * the bands from in's region and the octant from scratch (the deepest level:
+ * from in's corner), writes level k's octant to scratch (k = 0: out). */
+static lw_status level(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, char *scratch, int k,
+                       cudaStream_t st)
+{
+    const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
+    lwk_tile3d t;
+    memset(&t, 0, sizeof t);
+    t.w = s->w, t.mode = (int)p->cfg.mode, t.variant = p->tune.tile3d - 1;
+    int64_t full[3], own[3], oct[3];
+    for (int a = 0; a < 3; a++) t.n[a] = p->geo.len[k][a], full[a] = p->geo.strides[a];
+    compact_strides(p->geo.len[k], own);
+    compact_strides(p->geo.len[k + 1], oct);
+    const void *src;
+    void *dst;
+    if (!inv) {
+        src = k == 0 ? in : scratch + octant_offset(p, s, k);
+        memcpy(t.st, k == 0 ? full : own, sizeof t.st);
+        dst = out;
+        memcpy(t.dt, full, sizeof t.dt);
+        if (k + 1 < L) t.ll = scratch + octant_offset(p, s, k + 1), memcpy(t.lt, oct, sizeof t.lt);
+    } else {
+        src = in;
+        memcpy(t.st, full, sizeof t.st);
+        dst = k == 0 ? out : scratch + octant_offset(p, s, k);
+        memcpy(t.dt, k == 0 ? full : own, sizeof t.dt);
+        if (k + 1 < L) t.ll = scratch + octant_offset(p, s, k + 1), memcpy(t.lt, oct, sizeof t.lt);
+    }
+    CK(lwk_tile3d_run(s->dtype, &t, inv, src, dst, st), "cuda tile3d kernel launch");
+    return LW_OK;
+}
+
+lw_status lw_fused3d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                         cudaStream_t st)
+{
+    const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
+    for (int i = 0; i < L; i++) LW_TRY(level(p, s, in, out, (char *)scratch, inv ? L - 1 - i : i, st));
+    return LW_OK;
+}
