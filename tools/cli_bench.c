@@ -507,20 +507,16 @@ static int resolve_opts(bench_opts *o)
         }
         o->table = 1;
     }
-    for (int s = 0; s < o->nscheme; s++) {
-        int known = !strcmp(o->scheme[s], "auto");
-        for (int i = 0; i < lw_scheme_count() && !known; i++) known = !strcmp(o->scheme[s], lw_scheme_name(i));
-        if (!known)
-            return usage_error("unknown scheme '%s' (%s)", o->scheme[s],
-                               lw_scheme_count() ? "'--scheme list' lists them" : "built without CUDA: only auto");
-    }
+    for (int s = 0; s < o->nscheme; s++)
+        if (!lw_cli_scheme_where(o->scheme[s])) return usage_error("unknown scheme '%s' ('--scheme list' lists them)", o->scheme[s]);
     for (int p = 0; p < o->npair; p++) {
-        if (o->pair_config[p] != CFG_HOST) continue;
+        unsigned on = o->pair_config[p] == CFG_HOST ? LW_CLI_ON_CPU : LW_CLI_ON_CUDA;
         for (int s = 0; s < o->nscheme; s++)
-            if (strcmp(o->scheme[s], "auto")) {
-                if (!from_auto) return usage_error("scheme '%s' exists only on the cuda backend", o->scheme[s]);
-                lw_bench_errline("scheme '%s' exists only on the cuda backend, and there is no CUDA device",
-                                 o->scheme[s]);
+            if (!(lw_cli_scheme_where(o->scheme[s]) & on)) {
+                const char *only = on == LW_CLI_ON_CPU ? "cuda" : "cpu";
+                if (!from_auto || on == LW_CLI_ON_CUDA)
+                    return usage_error("scheme '%s' exists only on the %s backend", o->scheme[s], only);
+                lw_bench_errline("scheme '%s' exists only on the cuda backend, and there is no CUDA device", o->scheme[s]);
                 return 1;
             }
     }

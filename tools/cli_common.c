@@ -587,3 +587,20 @@ void lw_cli_print_usage(const char *text)
     }
     fflush(stdout);
 }
+
+static int engine_of(lw_backend b, const char *name)
+{
+    for (int i = 0; i < lw_engine_count(b); i++)
+        if (!strcmp(name, lw_engine_name(b, i, NULL))) return 1;
+    return 0;
+}
+
+unsigned lw_cli_scheme_where(const char *name)
+{
+    if (!name || !strcmp(name, "auto")) return LW_CLI_ON_CPU | LW_CLI_ON_CUDA;
+    unsigned w = engine_of(LW_BACKEND_CPU, name) ? LW_CLI_ON_CPU : 0u;
+    if (engine_of(LW_BACKEND_CUDA, name)) w |= LW_CLI_ON_CUDA;
+    for (int i = 0; i < lw_scheme_count(); i++)
+        if (!strcmp(name, lw_scheme_name(i))) w |= LW_CLI_ON_CUDA;
+    return w;
+}

@@ -91,6 +91,13 @@ int lw_cli_fail(int status, const char *fmt, ...)
 #endif
     ;
 
+/* Where a --scheme name runs: LW_CLI_ON_CPU when it is an engine of the cpu
+ * backend, LW_CLI_ON_CUDA when it is an engine of the cuda backend or one of
+ * the papers' GPU schemes (both for "auto"); 0 for a name nothing knows. */
+#define LW_CLI_ON_CPU 0x1u
+#define LW_CLI_ON_CUDA 0x2u
+unsigned lw_cli_scheme_where(const char *name);
+
 /* Print "liftwave: warning: <message>" on stderr. */
 void lw_cli_warn(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -97,15 +97,14 @@ int lw_cli_check_combination(const lw_cli_opts *o, int integer_check)
         }
     }
     if (o->scheme && strcmp(o->scheme, "auto") != 0) {
-        int known = 0;
-        for (int i = 0; i < lw_scheme_count() && !known; i++) known = !strcmp(o->scheme, lw_scheme_name(i));
-        if (!known)
-            return lw_cli_fail(LW_EXIT_USAGE, "unknown scheme '%s' (%s)", o->scheme,
-                               lw_scheme_count() ? "'liftwave bench --scheme list' lists them"
-                                                 : "built without CUDA: only auto");
-        if (o->backend == LW_BACKEND_CPU || o->backend == LW_BACKEND_CPU_REF)
-            return lw_cli_fail(LW_EXIT_USAGE, "scheme '%s' exists only on the cuda backend, not %s", o->scheme,
-                               lw_backend_name(o->backend));
+        unsigned where = lw_cli_scheme_where(o->scheme);
+        int cpu = o->backend == LW_BACKEND_CPU || o->backend == LW_BACKEND_CPU_REF;
+        if (!where)
+            return lw_cli_fail(LW_EXIT_USAGE, "unknown scheme '%s' ('liftwave bench --scheme list' lists the schemes and engines)",
+                               o->scheme);
+        if ((cpu && !(where & LW_CLI_ON_CPU)) || (o->backend == LW_BACKEND_CUDA && !(where & LW_CLI_ON_CUDA)))
+            return lw_cli_fail(LW_EXIT_USAGE, "scheme '%s' exists only on the %s backend, not %s", o->scheme,
+                               where & LW_CLI_ON_CUDA ? "cuda" : "cpu", lw_backend_name(o->backend));
     }
     if (o->backend != LW_BACKEND_AUTO && !lw_backend_available(o->backend))
         return lw_cli_fail(LW_EXIT_DATA, "backend '%s' is not available on this machine%s",

@@ -223,6 +223,10 @@ def main(argv):
         elif rc != 1 or len(err.strip().splitlines()) != 1 or not err.startswith("liftwave:") or out:
             fail("--config %s without a GPU: exit %d, stderr %r, stdout %r" % (cfg, rc, err, out))
 
+    # An engine's name as --scheme forces it (`--scheme list` prints the engines of each backend).
+    records(exe, ["--backend", "cpu", "--scheme", "nd", "--shape", "96x64", "--repeat", "2", "-w", "haar"], 1,
+            {"scheme": "nd", "backend": "cpu"})
+
     # Usage errors: exit 2, exactly one line on stderr, nothing on stdout.
     bad = [["--bogus"], ["extra"], ["--shape"], ["--shape", "0x4"], ["--shape", "2x2x2x2"],
            ["--shape", "64y48"], ["--wavelet", "cdf99"], ["--wavelet", "cdf97,,haar"], ["--levels", "-3"],
@@ -230,7 +234,8 @@ def main(argv):
            ["--dtype", "int32"], ["--integer", "--wavelet", "cdf97"], ["--integer", "--dtype", "float32"],
            ["--direction", "sideways"], ["--config", "D2D"], ["--backend", "tpu"],
            ["--backend", "cpu", "--config", "G2G"], ["--backend", "cpu", "--scheme", "laan"],
-           ["--repeat", "0"], ["--repeat", "x"], ["--threads", "0"], ["--scheme", "nosuchscheme"]]
+           ["--repeat", "0"], ["--repeat", "x"], ["--threads", "0"], ["--scheme", "nosuchscheme"],
+           ["--backend", "cpu", "--scheme", "local"], ["--backend", "cuda", "--scheme", "nd"]]
     # Data errors (the shape does not allow them): exit 1, as in forward and inverse.
     data = [["--levels", "99", "--shape", "8x8"], ["--mode", "periodic", "--shape", "63x64", "--backend", "cpu"]]
     for args, want in [(a, 2) for a in bad] + [(a, 1) for a in data]:

@@ -70,6 +70,12 @@ def t_bad_options(d):
     expect_fail(d, f + ["--mode", "periodization"], ["mode", "periodization"], codes=(2,))
     expect_fail(d, f + ["--layout", "packed"], ["layout", "packed"], codes=(2,))
     expect_fail(d, f + ["-b", "gpu"], ["backend", "gpu"], codes=(2,))
+    expect_fail(d, f + ["--scheme", "nosuch"], ["scheme", "nosuch"], codes=(2,))
+    expect_fail(d, f + ["-b", "cpu", "--scheme", "local"], ["local"], codes=(2,))
+    rc, out, err = run(d, f + ["-b", "cpu", "--scheme", "nd"])  # an engine's name forces that engine
+    check(rc == 0 and os.path.exists(os.path.join(d, "y.npy")), "forward -b cpu --scheme nd: exit %d %r" % (rc, err))
+    if rc == 0:
+        os.remove(os.path.join(d, "y.npy"))
     expect_fail(d, f + ["--backend", "opencl"], ["backend", "opencl"], codes=(2,))
     for opt in ("-w", "--wavelet", "-l", "--levels", "-m", "--mode", "--layout", "--axes", "-b", "--backend",
                 "--shape", "--dtype", "--scheme"):
