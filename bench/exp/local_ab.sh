@@ -6,7 +6,11 @@
 # forward and inverse, then the interleaved layout in place.  Every record is verified by
 # the bench (output against the reference) and carries its engine.
 #   LW=path/to/liftwave (default: build-dev/liftwave, else build/liftwave)
-#   OUT=dir             records local-ab.json, messages local-ab.err, table local-ab.txt
+#   OUT=dir             records local-ab$TAG.json, messages local-ab$TAG.err, table local-ab$TAG.txt
+#   LW_LOCAL_AB_SET=f32 float32 rows only, bfloat16 2-D rows (a shorter run); default: all
+#   LW_LOCAL_AB_SCHEMES schemes compared (default auto,local; the table pairs auto with local)
+#   LW_LOCAL_AB_ARGS    appended to every bench command (e.g. --tune local_block=narrow)
+#   LW_LOCAL_AB_TAG     suffix of the file names (e.g. -narrow)
 # Usage on the device, after the build: bash bench/exp/local_ab.sh
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,18 +18,26 @@ OUT=${OUT:-$ROOT/local-ab-out}
 LW=${LW:-$ROOT/build-dev/liftwave}
 [ -x "$LW" ] || LW=$ROOT/build/liftwave
 mkdir -p "$OUT"
-J=$OUT/local-ab.json
+TAG=${LW_LOCAL_AB_TAG:-}
+J=$OUT/local-ab$TAG.json E=$OUT/local-ab$TAG.err
 : >"$J"
-common="--backend cuda --config G2G -w haar --scheme auto,local --direction forward,inverse --json --repeat 10"
-run() { "$LW" bench $common "$@" >>"$J" 2>>"$OUT/local-ab.err" || echo "failed: $*" >>"$OUT/local-ab.err"; }
-run --shape 16384x16384 --levels 1,3,max --layout mallat,interleaved --dtype float32,bfloat16
-run --shape 16384x16384 --levels 1 --dtype float64
-run --shape 16384x16384 --levels 1 --integer
-run --shape 192x512x512 --axes 1,2 --levels 1,3 --layout mallat,interleaved --dtype float32,bfloat16
-run --shape 512x512x512 --levels 1,2,max --layout mallat,interleaved --dtype float32,bfloat16
-run --shape 1080x1920 --levels 1,3 --dtype float32
-run --shape 16384x16384,192x512x512 --levels 1 --layout interleaved --inplace=both
-python3 - "$J" >"$OUT/local-ab.txt" <<'EOF'
+common="--backend cuda --config G2G -w haar --scheme ${LW_LOCAL_AB_SCHEMES:-auto,local} --direction forward,inverse --json --repeat 10"
+run() { "$LW" bench $common "$@" ${LW_LOCAL_AB_ARGS:-} >>"$J" 2>>"$E" || echo "failed: $*" >>"$E"; }
+if [ "${LW_LOCAL_AB_SET:-all}" = f32 ]; then
+  run --shape 16384x16384 --levels 1,3 --layout mallat,interleaved --dtype float32,bfloat16
+  run --shape 192x512x512 --axes 1,2 --levels 1 --layout mallat,interleaved
+  run --shape 512x512x512 --levels 1,2 --layout mallat,interleaved
+  run --shape 1080x1920 --levels 1,3
+else
+  run --shape 16384x16384 --levels 1,3,max --layout mallat,interleaved --dtype float32,bfloat16
+  run --shape 16384x16384 --levels 1 --dtype float64
+  run --shape 16384x16384 --levels 1 --integer
+  run --shape 192x512x512 --axes 1,2 --levels 1,3 --layout mallat,interleaved --dtype float32,bfloat16
+  run --shape 512x512x512 --levels 1,2,max --layout mallat,interleaved --dtype float32,bfloat16
+  run --shape 1080x1920 --levels 1,3 --dtype float32
+  run --shape 16384x16384,192x512x512 --levels 1 --layout interleaved --inplace=both
+fi
+python3 - "$J" >"$OUT/local-ab$TAG.txt" <<'EOF'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
 key = lambda r: ('x'.join(map(str, r['shape'])), ','.join(map(str, r.get('axes') or [])), r['levels'], r['layout'], r['dtype'],
@@ -42,4 +54,4 @@ for k, d in by.items():
           'yes' if k[6] else 'no', a['median_s'] * 1e3, l['median_s'] * 1e3, a['fraction_of_bound'], l['fraction_of_bound'],
           a['median_s'] / l['median_s'], '' if a['verified'] and l['verified'] else 'NOT VERIFIED'))
 EOF
-cat "$OUT/local-ab.txt"
+cat "$OUT/local-ab$TAG.txt"

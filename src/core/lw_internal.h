@@ -221,7 +221,9 @@ typedef struct lw_tuning {
     int inplace;          /* cuda, in == out: 0 auto, 1 lean (generic passes), 2 copy (a full-size scratch), 3 tiles */
     int64_t ooc_slab_mb, ooc_pass_levels; /* out of core (src/core/ooc_run.c); 0 = automatic */
     int ooc_ahead;        /* out of core: the next slab's uploads begun before a slab runs (1) */
+    int local_block;      /* cuda local engine: LW_LOCAL_BLOCK_* */
 } lw_tuning;
+enum { LW_LOCAL_BLOCK_AUTO = 0, LW_LOCAL_BLOCK_WIDE = 1, LW_LOCAL_BLOCK_NARROW = 2 };
 
 void lw_tuning_defaults(lw_tuning *t);
 /* Parse "key=value,key=value" (NULL: defaults); a bad key or value is

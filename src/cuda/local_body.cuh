@@ -234,6 +234,15 @@ LC_HD void lc_band(typename lc_io<S>::C *v, const lwk_view &vw, const int64_t *b
         }
 }
 
+/* the level-F lowpass of a block (the samples at multiples of 2^F) between
+ * the registers and view lv */
+template <class S, int D, int F, bool WIDE, bool TO_VIEW>
+LC_HD void lc_low(typename lc_io<S>::C *v, const lwk_view &lv, const int64_t *bc, int nbd, const int64_t *blk)
+{
+    typedef lc_block<S, D, F, WIDE> G;
+    lc_band<S, D, G::NZ, G::NY, G::NX, (1 << (F - 1)), TO_VIEW>(v, lv, bc, nbd, blk, 0, 0, 0);
+}
+
 /* The levels' bands (band[j][m - 1]) and the lowpass (low) of one block,
  * between the registers and the views: lc_band for each. */
 template <class S, int D, int F, bool WIDE, bool TO_VIEW>
@@ -251,9 +260,7 @@ LC_HD void lc_coefs(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *
             lc_band<S, D, G::NZ, G::NY, G::NX, s, TO_VIEW>(v, k.band[j - 1][m - 1], bc, k.nbd, blk, hz, hy, hx);
         });
     });
-    /* the level-F lowpass: the samples at multiples of 2^F */
-    lc_band<S, D, G::NZ, G::NY, G::NX, (1 << (F - 1)), TO_VIEW>(
-        v, TO_VIEW ? k.dst : k.src, bc, k.nbd, blk, 0, 0, 0);
+    lc_low<S, D, F, WIDE, TO_VIEW>(v, TO_VIEW ? k.dst : k.src, bc, k.nbd, blk);
 }
 
 /* The block's samples between the registers and view sv (to_view: out). */
@@ -299,9 +306,14 @@ template <class S, int W, int D, int F, bool WIDE, bool INV> LC_HD void lc_item(
             constexpr int s = 1 << (decltype(jc)::value - 1);
             lc_for<3 - D, 3>([&](auto dc) { lc_dim<C, W, 1, G::NZ, G::NY, G::NX, decltype(dc)::value, s>(v, k.w); });
         });
-        lc_coefs<S, D, F, WIDE, true>(v, k, bc, blk);
+        if (k.whole) lc_samples<S, D, F, WIDE, true>(v, k.coef, bc, k.nbd, blk);
+        else lc_coefs<S, D, F, WIDE, true>(v, k, bc, blk);
     } else {
-        lc_coefs<S, D, F, WIDE, false>(v, k, bc, blk);
+        if (!k.whole) lc_coefs<S, D, F, WIDE, false>(v, k, bc, blk);
+        else {
+            lc_samples<S, D, F, WIDE, false>(v, k.coef, bc, k.nbd, blk);
+            if (k.low_apart) lc_low<S, D, F, WIDE, false>(v, k.src, bc, k.nbd, blk);
+        }
         lc_for<0, F>([&](auto jc) {
             constexpr int s = 1 << (F - 1 - decltype(jc)::value);
             /* the dims in reverse order */

@@ -4,7 +4,9 @@
  * lwk_local_fmax(D) levels each (k_local.cu); a launch's lowpass is the next
  * one's input:
  *   interleaved  on out's grid of the level (no workspace; in place too,
- *                since a thread's coefficients land on its own samples);
+ *                since a thread's coefficients land on its own samples, and
+ *                they move as whole blocks: contiguous rows, not strided
+ *                bands);
  *   Mallat       in two compact buffers of the workspace, alternately (the
  *                first and second launches' lowpass; later ones reuse them).
  * The last launch (forward) or the first (inverse) meets the array's own
@@ -175,7 +177,8 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     k->D = D, k->F = F, k->inverse = inv, k->nbd = g->rank - D;
     for (int d = 0; d < k->nbd; d++) k->bshape[d] = g->shape[d];
     for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
-    k->wide = k->n[D - 1] % ((int64_t)1 << lwk_local_xlog(s->dtype, D, F, 1)) == 0;
+    k->wide = p->tune.local_block != LW_LOCAL_BLOCK_NARROW &&
+              k->n[D - 1] % ((int64_t)1 << lwk_local_xlog(s->dtype, D, F, 1)) == 0;
     /* the coefficients: out (forward) or in (inverse), or the bands */
     const coefs c = {inv ? in : out, bands};
     for (int j = 0; j < F; j++)
@@ -186,8 +189,13 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     const lwk_view lo1 = gi == G - 1 ? coef_low(p, &c) : between(p, s, out, scratch, K1, gi);
     k->src = inv ? lo1 : lo0;
     k->dst = inv ? lo0 : lo1;
+    /* interleaved: a block's coefficients are the coefficient array's grid of level K0 over the block */
+    k->whole = p->cfg.layout == LW_INTERLEAVED && !bands;
+    k->low_apart = k->whole && inv && gi != G - 1 && in != out;
+    k->coef = grid_view(p, c.arr, K0);
     k->src.al = view_align(&k->src, g->rank, s->esize);
     k->dst.al = view_align(&k->dst, g->rank, s->esize);
+    k->coef.al = view_align(&k->coef, g->rank, s->esize);
     for (int j = 0; j < F; j++)
         for (int m = 1; m < (1 << D); m++) k->band[j][m - 1].al = view_align(&k->band[j][m - 1], g->rank, s->esize);
 }

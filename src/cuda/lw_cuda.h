@@ -98,7 +98,8 @@ cudaError_t lwk_lines_launch(int dtype, const lwk_pass *p, const void *src, void
  * lowpass (n >> F), band[j][m - 1] the level-(j + 1) band of mask m (bit
  * D - 1 - a set: highpass along transformed dimension a, as lw_band).
  * Inverse: src holds the level-F lowpass, band[][] the bands, dst receives
- * the samples. */
+ * the samples.  With whole set (below) the coefficients move as blocks
+ * instead, through coef. */
 #define LWK_LOCAL_MAXF 4
 typedef struct lwk_view {
     void *p;
@@ -113,6 +114,14 @@ typedef struct lwk_local {
     int64_t n[LW_MAX_AXES];     /* input lengths along the transformed dimensions (multiples of the block) */
     lwk_view src, dst;
     lwk_view band[LWK_LOCAL_MAXF][7];
+    /* whole: the coefficients sit where the block's samples are (interleaved
+     * layout), so they move as the block, through coef (forward: out's grid
+     * of the launch's input; inverse: in's); band[] and, unless low_apart,
+     * the lowpass view lie inside it.  low_apart (inverse): the lowpass comes
+     * from src instead (a later launch out of place: the previous one wrote
+     * it to out). */
+    int whole, low_apart;
+    lwk_view coef;
 } lwk_local;
 
 /* Levels a launch may run for D transformed dimensions. */

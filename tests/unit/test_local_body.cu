@@ -7,7 +7,9 @@
  * (int32); 1-D, 2-D and 3-D along the trailing axes, with 0-2 batch axes;
  * 1 to 9 levels (one to three launches; lengths chosen so that some launches
  * take the wide block and some the narrow one); both layouts; forward and
- * inverse; out of place, in place (interleaved), and arrays one element off
+ * inverse; out of place, in place (interleaved; its coefficients moved as
+ * whole blocks, the lowpass apart on later inverse launches out of place),
+ * local_block=narrow where the wide block would run, and arrays one element off
  * their alignment (the scalar accesses).  float32 within 1e-5 and float64
  * within 1e-12 of max |reference|; int32 exact; the half types within
  * (1 + 3 R) units of the cpu half result, R the launches' intermediate
@@ -27,7 +29,8 @@
 #include <string.h>
 #include <vector>
 
-static long g_cases, g_launches, g_wide, g_narrow, g_scalar;
+static long g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart;
+static int g_block = LW_LOCAL_BLOCK_AUTO; /* the plans' tuning local_block */
 
 /* every block of launch k on the host */
 static cudaError_t run_on_host(int dtype, const lwk_local *k)
@@ -108,6 +111,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
     CHECK(p && pf, "%s: plan: %s", txt, lw_last_error());
     if (!p || !pf) return;
     lw_cuda_sched s;
+    p->tune.local_block = g_block;
     sched_of(p, &s);
     CHECK(lw_local_applies(p, &s), "%s: the engine should apply", txt);
     lw_local_workspace(p, &s);
@@ -127,6 +131,9 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
         lwk_local k;
         lw_local_launch_at(p, &s, i, src, outs, NULL, scr.data(), &k);
         g_scalar += k.src.al < 16 || k.dst.al < 16;
+        g_whole += k.whole, g_low_apart += k.low_apart;
+        CHECK(!k.wide || g_block != LW_LOCAL_BLOCK_NARROW, "%s: local_block=narrow took the wide block", txt);
+        CHECK(k.whole == (lay == LW_INTERLEAVED), "%s: whole blocks %d", txt, k.whole);
         CHECK(run_on_host(s.dtype, &k) == cudaSuccess, "%s: launch %d has no instantiation (D %d F %d wide %d)", txt, i,
               k.D, k.F, k.wide);
         g_launches++;
@@ -280,6 +287,14 @@ int main(void)
                     if ((si + ti) % 3 == 0)
                         one_case(types[ti], shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L, l, d, 0, 1);
                 }
+    /* local_block=narrow where the wide block would be taken */
+    g_block = LW_LOCAL_BLOCK_NARROW;
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si += 2)
+        for (int lay = 0; lay < 2; lay++)
+            for (int dir = 0; dir < 2; dir++)
+                one_case(si % 4 ? LW_BFLOAT16 : LW_FLOAT32, shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L,
+                         lay ? LW_INTERLEAVED : LW_MALLAT, dir ? LW_INVERSE : LW_FORWARD, 0, 0);
+    g_block = LW_LOCAL_BLOCK_AUTO;
     static const struct shp B[] = {{4, 2, 2, {2, 3, 16, 24}}, {4, 2, 3, {2, 3, 64, 64}}, {4, 3, 2, {2, 8, 16, 32}},
                                    {3, 3, 5, {32, 32, 64}},  {2, 1, 5, {3, 96}}};
     for (size_t si = 0; si < sizeof B / sizeof B[0]; si++)
@@ -289,8 +304,8 @@ int main(void)
                     bands_case(types[ti], B[si].rank, B[si].s, B[si].D, B[si].L, dir ? LW_INVERSE : LW_FORWARD, pad);
     refusals();
     printf("local engine on the host: %ld cases, %ld launches (%ld wide blocks, %ld narrow), %ld with scalar "
-           "accesses\n",
-           g_cases, g_launches, g_wide, g_narrow, g_scalar);
-    CHECK(g_wide > 0 && g_narrow > 0 && g_scalar > 0, "every access path taken");
+           "accesses, %ld moving whole blocks (%ld with the lowpass apart)\n",
+           g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart);
+    CHECK(g_wide > 0 && g_narrow > 0 && g_scalar > 0 && g_whole > 0 && g_low_apart > 0, "every access path taken");
     return lw_test_finish("test_local_body");
 }
