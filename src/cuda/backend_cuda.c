@@ -572,7 +572,7 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     else if (s->ip2d)
         lw_appendf(buf, len, "in_place: tile kernel, every level (a ring of %lld halo slots%s)\n", (long long)s->ip2d_slots,
                    plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
-    else if ((s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL || lw_cuda_engine_fused(s->engine)) &&
+    else if ((s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL || lw_cuda_inplace_routed(plan, s->engine)) &&
              lw_cuda_passes_whole(plan, s))
         lw_appendf(buf, len, "in_place: passes of whole lines a block, every level and axis (no workspace)\n");
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,

@@ -173,6 +173,10 @@ static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
  * the fused in-place kernels (2-D, s->ip2d: strip walker or tile kernel),
  * the generic path, or (tuning inplace=copy) themselves into a scratch copy */
 int lw_cuda_engine_fused(int engine) { return engine == LWE_TILE2D || engine == LWE_TILE3D || engine == LWE_FUSED3D; }
+int lw_cuda_inplace_routed(const lw_plan *p, int engine)
+{
+    return lw_cuda_engine_fused(engine) || (engine == LWE_LOCAL && p->cfg.layout == LW_MALLAT);
+}
 /* 3-D, float: level 1 by fused planes of two axes, then the third axis in
  * place by the column pass (pass axis 0 for "3d-yx", 1 for "3d-zx").
  * Pyramids ("3d-yx" on a volume, for the wavelets the fused 3-D engine does
@@ -241,25 +245,34 @@ typedef struct engine_rec {
     void (*workspace)(const lw_plan *p, lw_cuda_sched *s);
     lw_status (*run)(run_ctx *r, void *scratch); /* out of place (fused ones; in place: lw_cuda_run) */
     const char *about;
+    int (*auto_applies)(const lw_plan *p, const lw_cuda_sched *s); /* where "auto" takes it (NULL: applies) */
 } engine_rec;
 
 /* In order of preference: "auto" runs the first that applies. */
 static const engine_rec engines[] = {
-    {"copy", LWE_COPY, 1, applies_copy, ws_in_place, run_copy, "no level to compute (every transformed axis has length 1): a copy"},
-    {"fs", LWE_FS, 1, applies_fs, ws_fs, run_fs, "Faber-Schauder, every level from original samples in one launch (paper 004)"},
-    {"local", LWE_LOCAL, 0, lw_local_applies, lw_local_workspace, run_local,
-     "steps inside their pairs (haar), lengths multiples of 2^levels: each thread lifts its own block, up to 4 levels a launch (named only: auto does not take it yet)"},
-    {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small, "whole items in shared memory, every level in one launch"},
+    {"copy", LWE_COPY, 1, applies_copy, ws_in_place, run_copy,
+     "no level to compute (every transformed axis has length 1): a copy", NULL},
+    {"fs", LWE_FS, 1, applies_fs, ws_fs, run_fs,
+     "Faber-Schauder, every level from original samples in one launch (paper 004)", NULL},
+    {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small,
+     "whole items in shared memory, every level in one launch", NULL},
+    {"local", LWE_LOCAL, 1, lw_local_applies, lw_local_workspace, run_local,
+     "steps inside their pairs (haar), lengths multiples of 2^levels: each thread lifts its own block, up to 4 levels a "
+     "launch; auto: not 2-D one level of 4- and 8-byte samples, nor 2-D Mallat from host memory",
+     lw_local_auto},
     {"tile2d", LWE_TILE2D, 1, applies_tile2d, tile2d_scratch, run_tile2d,
-     "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail"},
+     "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail", NULL},
     {"fused3d", LWE_FUSED3D, 1, applies_fused3d, lw_fused3d_workspace, run_fused3d,
-     "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact)"},
+     "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact)", NULL},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
-     "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place"},
-    {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_tile3d, run_tile3d, "3-D one level: fused (z, x) planes, then y by the column pass"},
+     "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place", NULL},
+    {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_tile3d, run_tile3d,
+     "3-D one level: fused (z, x) planes, then y by the column pass", NULL},
     {"tile2d-il", LWE_TILE2D_IL, 1, applies_tile2d_il, ws_generic_in_place, run_tile2d_il,
-     "fused 2-D, interleaved layout: one kernel a level, in place (tiles in ticket order, halo originals stashed) or not"},
-    {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic, "one pass a level and axis, any rank, layout and batch"},
+     "fused 2-D, interleaved layout: one kernel a level, in place (tiles in ticket order, halo originals stashed) or not",
+     NULL},
+    {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic,
+     "one pass a level and axis, any rank, layout and batch", NULL},
 };
 #define NENGINES ((int)(sizeof engines / sizeof engines[0]))
 
@@ -331,7 +344,8 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
             return lw_fail(LW_ERR_UNSUPPORTED, "cuda engine '%s' does not apply to this plan (%s)", e->name, e->about);
     } else {
         for (int i = 0; i < NENGINES && !e; i++)
-            if (engines[i].by_default && engines[i].applies(p, s)) e = &engines[i];
+            if (engines[i].by_default && (engines[i].auto_applies ? engines[i].auto_applies : engines[i].applies)(p, s))
+                e = &engines[i];
         if (!e) return lw_fail(LW_ERR_INTERNAL, "cuda: no engine applies");
     }
     s->engine = e->id;
@@ -343,13 +357,14 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     LW_TRY(lw_cuda_walk_prepare(p, s));
     s->inplace_scratch = (s->walk_stash + 255) & ~(size_t)255;
     e->workspace(p, s);
-    if (e->id == LWE_TILE2D || e->id == LWE_TILE2D_IL) { /* in place by the tile kernel where it fits */
+    if (e->id == LWE_TILE2D || e->id == LWE_TILE2D_IL || (e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id))) {
+        /* in place by the tile kernel where it fits */
         LW_TRY(lw_ip2d_prepare(p, s));
         if (s->ip2d) s->inplace_scratch = s->ip2d_bytes;
         if (e->id == LWE_TILE2D_IL && g->levels > 1) /* levels 2.. in place on out */
             s->scratch = s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
     }
-    if (p->tune.inplace == 2 && lw_cuda_engine_fused(s->engine)) /* in place by copy: the output, then the engine's scratch */
+    if (p->tune.inplace == 2 && lw_cuda_inplace_routed(p, s->engine)) /* in place by copy: the output, then the engine's scratch */
         s->inplace_scratch = align256(s->bytes) + s->scratch;
     return LW_OK;
 }
@@ -447,8 +462,7 @@ static lw_status run_tile2d_il(run_ctx *r, void *scratch)
 
 static lw_status run_local(run_ctx *r, void *scratch)
 {
-    /* Mallat in place: a block's bands land on other blocks' samples */
-    if (r->in == r->out && r->p->cfg.layout == LW_MALLAT) return run_generic(r, scratch);
+    /* never Mallat in place (lw_cuda_inplace_routed: a block's bands land on other blocks' samples) */
     return lw_local_run(r->p, r->s, r->in, r->out, NULL, scratch, r->st);
 }
 
@@ -735,7 +749,7 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
     r.tmp = s->tmp_full && (inplace || s->engine == LWE_GENERIC || s->engine == LWE_FS) ? scratch : NULL;
     if (s->engine == LWE_SCHEME) return lw_cuda_run_scheme(p, s, in, out, scratch, st);
     const engine_rec *e = &engines[s->engine_index];
-    if (inplace && lw_cuda_engine_fused(e->id)) {
+    if (inplace && lw_cuda_inplace_routed(p, e->id)) {
         if (p->tune.inplace != 2) return s->ip2d ? lw_ip2d_run(p, s, in, out, scratch, st) : run_generic(&r, scratch);
         /* inplace=copy: the engine into the scratch's first part, then back */
         r.out = scratch;

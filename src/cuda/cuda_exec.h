@@ -143,6 +143,11 @@ lw_status lw_fused3d_run(const lw_plan *p, const lw_cuda_sched *s, const void *i
 /* the engines that read neighbours another block writes (in place: the
  * fused in-place kernels or the generic path) */
 int lw_cuda_engine_fused(int engine);
+/* in place (in == out), the engine hands the plan to the fused engines' in-place
+ * route (the tile kernels where prepared, else the generic passes, or
+ * tuning inplace=copy): the fused engines, and the local one on the Mallat
+ * layout */
+int lw_cuda_inplace_routed(const lw_plan *p, int engine);
 /* Engine (LWE_*) a CUDA plan runs, for tests and benchmarks; -1 otherwise. */
 int lw_cuda_plan_engine(const lw_plan *p);
 

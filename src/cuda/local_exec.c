@@ -43,6 +43,14 @@ int lw_local_applies(const lw_plan *p, const lw_cuda_sched *s)
     return 1;
 }
 
+int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    if (!lw_local_applies(p, s)) return 0;
+    if (g->naxes == 2 && g->levels == 1 && s->esize >= 4) return 0;
+    return !(g->naxes == 2 && p->cfg.layout == LW_MALLAT && !(p->cfg.flags & LW_FLAG_DEVICE_POINTERS));
+}
+
 /* elements of the level-K lowpass region over the whole batch */
 static size_t region_elems(const lw_plan *p, int K)
 {

@@ -12,6 +12,11 @@ extern "C" {
 /* Forward or inverse of a wavelet whose steps stay inside their pairs, along
  * the trailing 1-3 axes, every transformed length a multiple of 2^levels. */
 int lw_local_applies(const lw_plan *p, const lw_cuda_sched *s);
+/* Where "auto" takes it (lw_local_applies, and measured ahead of the fused
+ * engines): not one level of 2-D over 4- or 8-byte samples, where those
+ * already reach the device copy, nor 2-D Mallat from host memory, whose
+ * fused engine overlaps the copies in row bands. */
+int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s);
 /* s->scratch: Mallat pyramids of several launches, two compact lowpass buffers */
 void lw_local_workspace(const lw_plan *p, lw_cuda_sched *s);
 /* Launches of a run, and launch i of it (in run order) between in and out,

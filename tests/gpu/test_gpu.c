@@ -165,6 +165,34 @@ static void local_cases(int quick)
                     if (!c.inplace) expect_engine(&c, LWE_LOCAL);
                     run_case(&c);
                 }
+    /* what auto takes for haar (lw_local_auto): local, except one level of 2-D over 4-byte samples, 2-D
+     * Mallat from host memory, and lengths not multiples of 2^levels; in place, the Mallat layout runs the
+     * fused engines' in-place route */
+    static const struct {
+        int rank, naxes;
+        int64_t n[3];
+        int levels;
+        lw_layout lay;
+        int devptr, engine;
+    } A[] = {
+        {2, 2, {256, 512}, 3, LW_MALLAT, 1, LWE_LOCAL},        {2, 2, {256, 512}, 1, LW_MALLAT, 1, LWE_TILE2D},
+        {2, 2, {256, 512}, 3, LW_MALLAT, 0, LWE_TILE2D},       {2, 2, {256, 512}, 3, LW_INTERLEAVED, 0, LWE_LOCAL},
+        {2, 2, {256, 520}, 4, LW_MALLAT, 1, LWE_TILE2D},       {3, 3, {64, 64, 64}, 1, LW_MALLAT, 0, LWE_LOCAL},
+        {3, 3, {32, 64, 64}, 2, LW_INTERLEAVED, 1, LWE_LOCAL}, {3, 2, {5, 64, 96}, 2, LW_MALLAT, 1, LWE_LOCAL},
+        {1, 1, {4096}, 6, LW_MALLAT, 1, LWE_LOCAL},
+    };
+    for (size_t i = 0; i < sizeof A / sizeof A[0]; i++)
+        for (int v = 0; v < 3; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = A[i].rank, c.naxes = A[i].naxes;
+            for (int a = 0; a < c.rank; a++) c.shape[a] = A[i].n[a];
+            for (int a = 0; a < c.naxes; a++) c.axes[a] = c.rank - c.naxes + a;
+            c.w = LW_HAAR, c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.lay = A[i].lay, c.levels = A[i].levels;
+            c.dir = (lw_direction)(v & 1), c.devptr = A[i].devptr, c.inplace = v == 2;
+            expect_engine(&c, A[i].engine);
+            run_case(&c);
+        }
     printf("fixed local-engine cases: %ld run\n", g_cases - before);
 }
 
@@ -253,7 +281,8 @@ static void fixed_cases(void)
             c.rank = 3, c.shape[0] = F3[i].n[0], c.shape[1] = F3[i].n[1], c.shape[2] = F3[i].n[2];
             c.w = F3[i].w, c.t = F3[i].t, c.levels = 1, c.m = F3[i].m;
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
-            if (c.w == LW_DD137) c.scheme = "fused3d"; /* small dd137 volumes take the small engine by default */
+            /* small dd137 volumes take the small engine by default, haar ones (even lengths) the local one */
+            if (c.w == LW_DD137 || c.w == LW_HAAR) c.scheme = "fused3d";
             if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
         }
