@@ -166,7 +166,8 @@ static void local_cases(int quick)
                     run_case(&c);
                 }
     /* what auto takes for haar (lw_local_auto): local, except one level of 2-D over 4-byte samples, 2-D
-     * Mallat from host memory, and lengths not multiples of 2^levels; in place, the Mallat layout runs the
+     * Mallat from host memory, lengths not multiples of 2^levels, and items the small engine holds whole in
+     * shared memory (it comes first); in place, the Mallat layout runs the
      * fused engines' in-place route */
     static const struct {
         int rank, naxes;
@@ -178,8 +179,8 @@ static void local_cases(int quick)
         {2, 2, {256, 512}, 3, LW_MALLAT, 1, LWE_LOCAL},        {2, 2, {256, 512}, 1, LW_MALLAT, 1, LWE_TILE2D},
         {2, 2, {256, 512}, 3, LW_MALLAT, 0, LWE_TILE2D},       {2, 2, {256, 512}, 3, LW_INTERLEAVED, 0, LWE_LOCAL},
         {2, 2, {256, 520}, 4, LW_MALLAT, 1, LWE_TILE2D},       {3, 3, {64, 64, 64}, 1, LW_MALLAT, 0, LWE_LOCAL},
-        {3, 3, {32, 64, 64}, 2, LW_INTERLEAVED, 1, LWE_LOCAL}, {3, 2, {5, 64, 96}, 2, LW_MALLAT, 1, LWE_LOCAL},
-        {1, 1, {4096}, 6, LW_MALLAT, 1, LWE_LOCAL},
+        {3, 3, {32, 64, 64}, 2, LW_INTERLEAVED, 1, LWE_LOCAL}, {3, 2, {5, 256, 512}, 2, LW_MALLAT, 1, LWE_LOCAL},
+        {1, 1, {1 << 20}, 6, LW_MALLAT, 1, LWE_LOCAL},        {3, 2, {5, 64, 96}, 2, LW_MALLAT, 1, LWE_SMALL},
     };
     for (size_t i = 0; i < sizeof A / sizeof A[0]; i++)
         for (int v = 0; v < 3; v++) {
