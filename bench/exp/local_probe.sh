@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Why some float32 one-level cases of the cuda local engine swing between runs (bench/NOTES-matrix.md,
 # "What was not predicted"): Nsight Compute on one lc_kernel launch of each case, with the
-# thread block wide (16-byte vectors at a 32-byte stride a thread) and narrow (a warp's accesses
+# thread block wide (16-byte vectors at a 32-byte stride a thread), narrow (a warp's accesses
+# contiguous) and strided (the wide block's 16-byte chunks 32 apart: a warp's vectors
 # contiguous), against the controls that run at the copy (Mallat forward, bfloat16).  Counters:
 # DRAM bytes read / written (extra reads would be read-modify-writes of partial sectors), L2
 # sectors read / written, global store requests and sectors at L1 (sectors per request: how
@@ -19,9 +20,9 @@ T=$OUT/local-probe.txt J=$OUT/local-probe.json
 M=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
 M=$M,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,gpu__time_duration.sum
 # case: dtype layout direction block
-CASES=${LW_PROBE_CASES:-"float32:mallat:inverse:wide float32:mallat:inverse:narrow float32:interleaved:forward:wide
-  float32:interleaved:forward:narrow float32:interleaved:inverse:wide float32:mallat:forward:wide
-  bfloat16:interleaved:forward:wide bfloat16:mallat:inverse:wide"}
+CASES=${LW_PROBE_CASES:-"float32:mallat:inverse:wide float32:mallat:inverse:narrow float32:mallat:inverse:strided
+  float32:interleaved:forward:wide float32:interleaved:forward:narrow float32:interleaved:forward:strided
+  float32:interleaved:inverse:wide float32:mallat:forward:wide bfloat16:interleaved:forward:wide bfloat16:mallat:inverse:wide"}
 for c in $CASES; do
   IFS=: read -r dt lay dir blk <<<"$c"
   args="bench --backend cuda --config G2G -w haar --scheme local --shape 16384x16384 --levels 1 --dtype $dt --layout $lay --direction $dir --tune local_block=$blk"

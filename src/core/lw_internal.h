@@ -223,7 +223,7 @@ typedef struct lw_tuning {
     int ooc_ahead;        /* out of core: the next slab's uploads begun before a slab runs (1) */
     int local_block;      /* cuda local engine: LW_LOCAL_BLOCK_* */
 } lw_tuning;
-enum { LW_LOCAL_BLOCK_AUTO = 0, LW_LOCAL_BLOCK_WIDE = 1, LW_LOCAL_BLOCK_NARROW = 2 };
+enum { LW_LOCAL_BLOCK_AUTO = 0, LW_LOCAL_BLOCK_WIDE = 1, LW_LOCAL_BLOCK_NARROW = 2, LW_LOCAL_BLOCK_STRIDED = 3 };
 
 void lw_tuning_defaults(lw_tuning *t);
 /* Parse "key=value,key=value" (NULL: defaults); a bad key or value is

@@ -64,9 +64,10 @@ static const knob knobs[] = {
      "cuda, out of core: most levels of axis 0 one pass over the slabs runs (0: as many as the halos fit)"},
     {"ooc_ahead", K_BOOL, OFF(ooc_ahead), 0, 1, NULL,
      "cuda, out of core: begin the next slab's uploads from the host before a slab runs (1), or after (0)"},
-    {"local_block", K_ENUM, OFF(local_block), 0, 0, "auto wide narrow",
+    {"local_block", K_ENUM, OFF(local_block), 0, 0, "auto wide narrow strided",
      "cuda local engine: a thread's block along the last axis, wide (32 bytes of samples on a launch's first "
-     "level: vector accesses) or narrow (2^levels samples: a warp's accesses contiguous) (auto: wide)"},
+     "level: vector accesses), narrow (2^levels samples: a warp's accesses contiguous) or strided (wide, its "
+     "16-byte chunks 32 chunks apart: a warp's vector accesses contiguous) (auto: wide)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

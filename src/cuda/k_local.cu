@@ -10,11 +10,12 @@
 #define LC_THREADS 128
 #define LC_MAX_GRID (1 << 20)
 
-template <class S, int W, int D, int F, bool WIDE, bool INV>
+template <class S, int W, int D, int F, int XM, bool INV>
 __global__ void __launch_bounds__(LC_THREADS) lc_kernel(const lwk_local k, int64_t items)
 {
+    /* consecutive items on consecutive lanes: a warp holds 32 adjacent x-blocks (the warp-strided map) */
     for (int64_t it = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; it < items; it += (int64_t)gridDim.x * blockDim.x)
-        lc_item<S, W, D, F, WIDE, INV>(k, it);
+        lc_item<S, W, D, F, XM, INV>(k, it);
 }
 
 extern "C" int lwk_local_fmax(int D) { return D >= 1 && D <= 3 ? lc_fmax(D) : 0; }
@@ -23,6 +24,22 @@ extern "C" int lwk_local_xlog(int dtype, int D, int F, int wide)
 {
     const int es = dtype == LWK_F64 ? 8 : lwk_is_half(dtype) ? 2 : 4;
     return lc_xlog(D, F, es, wide != 0);
+}
+
+extern "C" int lwk_local_strided_ok(int dtype, int D, int F)
+{
+    int ok = 0;
+    lwd_by_dtype(dtype, [&](auto t) {
+        typedef LWD_TYPE_OF(t) S;
+        lc_for<1, 4>([&](auto dc) {
+            constexpr int DD = decltype(dc)::value;
+            lc_for<1, lc_fmax(DD) + 1>([&](auto fc) {
+                if (DD == D && decltype(fc)::value == F) ok = lc_strided_ok<S, DD, decltype(fc)::value>();
+            });
+        });
+        return cudaSuccess;
+    });
+    return ok;
 }
 
 extern "C" int lwk_local_supported(int dtype, const lwk_wave *w)
@@ -47,7 +64,7 @@ extern "C" cudaError_t lwk_local_launch(int dtype, const lwk_local *k, cudaStrea
         if (items <= 0) return cudaSuccess;
         const int64_t blocks = (items + LC_THREADS - 1) / LC_THREADS;
         const unsigned grid = (unsigned)(blocks < LC_MAX_GRID ? blocks : LC_MAX_GRID);
-        lc_kernel<S, T::w, T::d, T::f, T::wide, T::inv><<<grid, LC_THREADS, 0, st>>>(*k, items);
+        lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv><<<grid, LC_THREADS, 0, st>>>(*k, items);
         return cudaGetLastError();
     });
 }

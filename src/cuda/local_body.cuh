@@ -166,11 +166,31 @@ template <int A, int B, class Fn> LC_HD void lc_for(Fn &&f)
 
 /* The block: NZ x NY x NX samples (dims z, y, x; D < 3 leaves z, then y, at
  * one), transformed dimension a being block dim a + 3 - D. */
-template <class S, int D, int F, bool WIDE> struct lc_block {
-    static constexpr int XL = lc_xlog(D, F, (int)sizeof(S), WIDE);
+template <class S, int D, int F, int XM> struct lc_block {
+    static constexpr int XL = lc_xlog(D, F, (int)sizeof(S), XM != 0);
     static constexpr int NX = 1 << XL, NY = D >= 2 ? 1 << F : 1, NZ = D >= 3 ? 1 << F : 1;
     static constexpr int N = NX * NY * NZ;
+    /* along x the block is chunks of CH samples: adjacent (XM 0, 1), or CS
+     * apart (XM 2, the warp-strided map: lane l of a group of 32 blocks owns
+     * chunk c at 32 CH c + CH l, so that one warp instruction covers 32
+     * adjacent chunks) */
+    static constexpr int CH = XM == 2 ? 16 / (int)sizeof(S) : NX, CS = XM == 2 ? 32 * CH : CH;
+    static_assert(XM != 2 || (CH >= (1 << F) && NX % CH == 0 && NX > CH), "warp-strided chunks hold whole blocks");
 };
+
+/* x of chunk 0 of x-block bx (in samples of the view's last dimension) */
+template <class G, int XM> LC_HD int64_t lc_x0(int64_t bx)
+{
+    return XM == 2 ? (bx >> 5) * 32 * G::NX + (bx & 31) * G::CH : bx * G::NX;
+}
+
+/* the warp-strided map applies: chunks of 16 bytes hold whole blocks, and
+ * the block is at least two of them */
+template <class S, int D, int F> constexpr bool lc_strided_ok()
+{
+    return 16 / (int)sizeof(S) >= (1 << F) && lc_xlog(D, F, (int)sizeof(S), true) != F &&
+           (1 << lc_xlog(D, F, (int)sizeof(S), true)) > 16 / (int)sizeof(S);
+}
 
 /* element `idx` (per transformed dimension) of view vw for the batch item bc */
 template <class S> LC_HD S *lc_at(const lwk_view &vw, const int64_t *bc, int nbd, int D, const int64_t *idx)
@@ -205,13 +225,15 @@ template <class C, int W, int DIR, int NZ, int NY, int NX, int d, int s> LC_HD v
  * period 2s; the band's index along a transformed dimension is the block's
  * index times the band's count in a block, plus the sample's rank.  to_view:
  * block -> view. */
-template <class S, int D, int NZ, int NY, int NX, int s, bool TO_VIEW>
+template <class S, int D, class G, int s, bool TO_VIEW>
 LC_HD void lc_band(typename lc_io<S>::C *v, const lwk_view &vw, const int64_t *bc, int nbd, const int64_t *blk,
-                   int oz, int oy, int ox)
+                   int64_t x0, int oz, int oy, int ox)
 {
     typedef typename lc_io<S>::C C;
-    constexpr int P = 2 * s, CZ = NZ >= P ? NZ / P : 1, CY = NY >= P ? NY / P : 1, CX = NX / P;
-    const int cnt[3] = {CZ, CY, CX};
+    constexpr int NZ = G::NZ, NY = G::NY, NX = G::NX;
+    constexpr int P = 2 * s, CZ = NZ >= P ? NZ / P : 1, CY = NY >= P ? NY / P : 1, CX = G::CH / P;
+    const int cnt[3] = {CZ, CY, 0};
+    const int64_t sx = vw.st[nbd + D - 1];
 #pragma unroll
     for (int z = 0; z < CZ; z++)
 #pragma unroll
@@ -219,36 +241,43 @@ LC_HD void lc_band(typename lc_io<S>::C *v, const lwk_view &vw, const int64_t *b
             const int at[3] = {z, y, 0};
             int64_t idx[3];
             for (int a = 0; a < D; a++) idx[a] = blk[a] * cnt[a + 3 - D] + at[a + 3 - D];
-            S *p = lc_at<S>(vw, bc, nbd, D, idx);
+            idx[D - 1] = 0; /* along x: the chunks' runs below */
+            S *p0 = lc_at<S>(vw, bc, nbd, D, idx);
             const int base = ((NZ > 1 ? z * P + oz : 0) * NY + (NY > 1 ? y * P + oy : 0)) * NX + ox;
-            C run[CX];
-            if (TO_VIEW) {
 #pragma unroll
-                for (int x = 0; x < CX; x++) run[x] = v[base + x * P];
-                lc_store<S, CX>(p, vw.st[nbd + D - 1], run, vw.al);
-            } else {
-                lc_load<S, CX>(p, vw.st[nbd + D - 1], run, vw.al);
+            for (int c = 0; c < NX / G::CH; c++) {
+                S *p = p0 + ((x0 + (int64_t)c * G::CS) / P) * sx;
+                const int b = base + c * G::CH;
+                C run[CX];
+                if (TO_VIEW) {
 #pragma unroll
-                for (int x = 0; x < CX; x++) v[base + x * P] = run[x];
+                    for (int x = 0; x < CX; x++) run[x] = v[b + x * P];
+                    lc_store<S, CX>(p, sx, run, vw.al);
+                } else {
+                    lc_load<S, CX>(p, sx, run, vw.al);
+#pragma unroll
+                    for (int x = 0; x < CX; x++) v[b + x * P] = run[x];
+                }
             }
         }
 }
 
 /* the level-F lowpass of a block (the samples at multiples of 2^F) between
  * the registers and view lv */
-template <class S, int D, int F, bool WIDE, bool TO_VIEW>
+template <class S, int D, int F, int XM, bool TO_VIEW>
 LC_HD void lc_low(typename lc_io<S>::C *v, const lwk_view &lv, const int64_t *bc, int nbd, const int64_t *blk)
 {
-    typedef lc_block<S, D, F, WIDE> G;
-    lc_band<S, D, G::NZ, G::NY, G::NX, (1 << (F - 1)), TO_VIEW>(v, lv, bc, nbd, blk, 0, 0, 0);
+    typedef lc_block<S, D, F, XM> G;
+    lc_band<S, D, G, (1 << (F - 1)), TO_VIEW>(v, lv, bc, nbd, blk, lc_x0<G, XM>(blk[D - 1]), 0, 0, 0);
 }
 
 /* The levels' bands (band[j][m - 1]) and the lowpass (low) of one block,
  * between the registers and the views: lc_band for each. */
-template <class S, int D, int F, bool WIDE, bool TO_VIEW>
+template <class S, int D, int F, int XM, bool TO_VIEW>
 LC_HD void lc_coefs(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *bc, const int64_t *blk)
 {
-    typedef lc_block<S, D, F, WIDE> G;
+    typedef lc_block<S, D, F, XM> G;
+    const int64_t x0 = lc_x0<G, XM>(blk[D - 1]);
     lc_for<1, F + 1>([&](auto jc) {
         constexpr int j = decltype(jc)::value, s = 1 << (j - 1);
         lc_for<1, (1 << D)>([&](auto mc) {
@@ -257,35 +286,42 @@ LC_HD void lc_coefs(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *
             constexpr int hz = D >= 3 && ((m >> 2) & 1) ? s : 0;
             constexpr int hy = D >= 2 && ((m >> 1) & 1) ? s : 0;
             constexpr int hx = (m & 1) ? s : 0;
-            lc_band<S, D, G::NZ, G::NY, G::NX, s, TO_VIEW>(v, k.band[j - 1][m - 1], bc, k.nbd, blk, hz, hy, hx);
+            lc_band<S, D, G, s, TO_VIEW>(v, k.band[j - 1][m - 1], bc, k.nbd, blk, x0, hz, hy, hx);
         });
     });
-    lc_low<S, D, F, WIDE, TO_VIEW>(v, TO_VIEW ? k.dst : k.src, bc, k.nbd, blk);
+    lc_low<S, D, F, XM, TO_VIEW>(v, TO_VIEW ? k.dst : k.src, bc, k.nbd, blk);
 }
 
 /* The block's samples between the registers and view sv (to_view: out). */
-template <class S, int D, int F, bool WIDE, bool TO_VIEW>
+template <class S, int D, int F, int XM, bool TO_VIEW>
 LC_HD void lc_samples(typename lc_io<S>::C *v, const lwk_view &sv, const int64_t *bc, int nbd, const int64_t *blk)
 {
-    typedef lc_block<S, D, F, WIDE> G;
+    typedef lc_block<S, D, F, XM> G;
+    const int64_t x0 = lc_x0<G, XM>(blk[D - 1]), sx = sv.st[nbd + D - 1];
 #pragma unroll
     for (int z = 0; z < G::NZ; z++)
 #pragma unroll
         for (int y = 0; y < G::NY; y++) {
-            const int at[3] = {z, y, 0}, ext[3] = {G::NZ, G::NY, G::NX};
+            const int at[3] = {z, y, 0}, ext[3] = {G::NZ, G::NY, 0};
             int64_t idx[3];
             for (int a = 0; a < D; a++) idx[a] = blk[a] * ext[a + 3 - D] + at[a + 3 - D];
-            S *p = lc_at<S>(sv, bc, nbd, D, idx);
-            if (TO_VIEW) lc_store<S, G::NX>(p, sv.st[nbd + D - 1], v + (z * G::NY + y) * G::NX, sv.al);
-            else lc_load<S, G::NX>(p, sv.st[nbd + D - 1], v + (z * G::NY + y) * G::NX, sv.al);
+            idx[D - 1] = 0; /* along x: the chunks below */
+            S *p0 = lc_at<S>(sv, bc, nbd, D, idx);
+#pragma unroll
+            for (int c = 0; c < G::NX / G::CH; c++) {
+                S *p = p0 + (x0 + (int64_t)c * G::CS) * sx;
+                typename lc_io<S>::C *r = v + (z * G::NY + y) * G::NX + c * G::CH;
+                if (TO_VIEW) lc_store<S, G::CH>(p, sx, r, sv.al);
+                else lc_load<S, G::CH>(p, sx, r, sv.al);
+            }
         }
 }
 
 /* Block `item` of the launch: forward (INV false) or inverse. */
-template <class S, int W, int D, int F, bool WIDE, bool INV> LC_HD void lc_item(const lwk_local &k, int64_t item)
+template <class S, int W, int D, int F, int XM, bool INV> LC_HD void lc_item(const lwk_local &k, int64_t item)
 {
     typedef typename lc_io<S>::C C;
-    typedef lc_block<S, D, F, WIDE> G;
+    typedef lc_block<S, D, F, XM> G;
     int64_t blk[3] = {0, 0, 0}, bc[LW_MAX_RANK] = {0, 0, 0, 0};
     for (int a = D - 1; a >= 0; a--) {
         const int64_t nb = k.n[a] >> (a == D - 1 ? G::XL : F);
@@ -301,34 +337,34 @@ template <class S, int W, int D, int F, bool WIDE, bool INV> LC_HD void lc_item(
     C v[G::N];
     const lwk_view &sv = INV ? k.dst : k.src;
     if (!INV) { /* the samples in */
-        lc_samples<S, D, F, WIDE, false>(v, sv, bc, k.nbd, blk);
+        lc_samples<S, D, F, XM, false>(v, sv, bc, k.nbd, blk);
         lc_for<1, F + 1>([&](auto jc) {
             constexpr int s = 1 << (decltype(jc)::value - 1);
             lc_for<3 - D, 3>([&](auto dc) { lc_dim<C, W, 1, G::NZ, G::NY, G::NX, decltype(dc)::value, s>(v, k.w); });
         });
-        if (k.whole) lc_samples<S, D, F, WIDE, true>(v, k.coef, bc, k.nbd, blk);
-        else lc_coefs<S, D, F, WIDE, true>(v, k, bc, blk);
+        if (k.whole) lc_samples<S, D, F, XM, true>(v, k.coef, bc, k.nbd, blk);
+        else lc_coefs<S, D, F, XM, true>(v, k, bc, blk);
     } else {
-        if (!k.whole) lc_coefs<S, D, F, WIDE, false>(v, k, bc, blk);
+        if (!k.whole) lc_coefs<S, D, F, XM, false>(v, k, bc, blk);
         else {
-            lc_samples<S, D, F, WIDE, false>(v, k.coef, bc, k.nbd, blk);
-            if (k.low_apart) lc_low<S, D, F, WIDE, false>(v, k.src, bc, k.nbd, blk);
+            lc_samples<S, D, F, XM, false>(v, k.coef, bc, k.nbd, blk);
+            if (k.low_apart) lc_low<S, D, F, XM, false>(v, k.src, bc, k.nbd, blk);
         }
         lc_for<0, F>([&](auto jc) {
             constexpr int s = 1 << (F - 1 - decltype(jc)::value);
             /* the dims in reverse order */
             lc_for<0, D>([&](auto dc) { lc_dim<C, W, -1, G::NZ, G::NY, G::NX, 2 - decltype(dc)::value, s>(v, k.w); });
         });
-        lc_samples<S, D, F, WIDE, true>(v, sv, bc, k.nbd, blk);
+        lc_samples<S, D, F, XM, true>(v, sv, bc, k.nbd, blk);
     }
 }
 
 /* ---- which instantiation runs a launch ---------------------------------------- */
 
-template <class S, int W, int D, int F, bool WIDE, bool INV> struct lc_tag {
+template <class S, int W, int D, int F, int XM, bool INV> struct lc_tag {
     typedef S type;
-    static constexpr int w = W, d = D, f = F;
-    static constexpr bool wide = WIDE, inv = INV;
+    static constexpr int w = W, d = D, f = F, xm = XM;
+    static constexpr bool wide = XM != 0, inv = INV;
 };
 
 /* levels a launch may run for D transformed dimensions (registers: 64 samples a block) */
@@ -342,8 +378,9 @@ template <class S> constexpr bool lc_runs(int W)
 }
 
 /* f(lc_tag<...>{}) for launch k of storage type S, the wide block only
- * where it differs from the narrow one; cudaErrorInvalidValue where no
- * instantiation runs k */
+ * where it differs from the narrow one, the warp-strided map only where it
+ * applies (lc_strided_ok; else the wide block); cudaErrorInvalidValue where
+ * no instantiation runs k */
 template <class S, class Fn> static inline cudaError_t lc_select_t(const lwk_local *k, Fn &&f)
 {
     return lwc_dispatch(k->w.id, [&](auto wc) -> cudaError_t {
@@ -355,11 +392,14 @@ template <class S, class Fn> static inline cudaError_t lc_select_t(const lwk_loc
                 lc_for<1, lc_fmax(D) + 1>([&](auto fc) {
                     constexpr int F = decltype(fc)::value;
                     constexpr bool wide_differs = lc_xlog(D, F, (int)sizeof(S), true) != F;
+                    constexpr int XW = wide_differs ? 1 : 0, XS = lc_strided_ok<S, D, F>() ? 2 : XW;
                     if (k->D != D || k->F != F) return;
-                    if (k->wide && wide_differs)
-                        e = k->inverse ? f(lc_tag<S, W, D, F, wide_differs, true>{}) : f(lc_tag<S, W, D, F, wide_differs, false>{});
+                    if (k->wide && k->strided && XS == 2)
+                        e = k->inverse ? f(lc_tag<S, W, D, F, XS, true>{}) : f(lc_tag<S, W, D, F, XS, false>{});
+                    else if (k->wide && wide_differs)
+                        e = k->inverse ? f(lc_tag<S, W, D, F, XW, true>{}) : f(lc_tag<S, W, D, F, XW, false>{});
                     else
-                        e = k->inverse ? f(lc_tag<S, W, D, F, false, true>{}) : f(lc_tag<S, W, D, F, false, false>{});
+                        e = k->inverse ? f(lc_tag<S, W, D, F, 0, true>{}) : f(lc_tag<S, W, D, F, 0, false>{});
                 });
             });
         }

@@ -185,8 +185,10 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     k->D = D, k->F = F, k->inverse = inv, k->nbd = g->rank - D;
     for (int d = 0; d < k->nbd; d++) k->bshape[d] = g->shape[d];
     for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
-    k->wide = p->tune.local_block != LW_LOCAL_BLOCK_NARROW &&
-              k->n[D - 1] % ((int64_t)1 << lwk_local_xlog(s->dtype, D, F, 1)) == 0;
+    const int xl = lwk_local_xlog(s->dtype, D, F, 1);
+    k->wide = p->tune.local_block != LW_LOCAL_BLOCK_NARROW && k->n[D - 1] % ((int64_t)1 << xl) == 0;
+    k->strided = k->wide && p->tune.local_block == LW_LOCAL_BLOCK_STRIDED && lwk_local_strided_ok(s->dtype, D, F) &&
+                 (k->n[D - 1] >> xl) % 32 == 0;
     /* the coefficients: out (forward) or in (inverse), or the bands */
     const coefs c = {inv ? in : out, bands};
     for (int j = 0; j < F; j++)

@@ -110,6 +110,8 @@ typedef struct lwk_local {
     lwk_wave w;
     int D, F, nbd, inverse;
     int wide;                   /* the last dimension's block is 2^lwk_local_xlog(.., 1), else 2^F */
+    int strided;                /* wide, in the warp-strided map (lwk_local_strided_ok; blocks along the
+                                 * last dimension a multiple of 32) */
     int64_t bshape[LW_MAX_RANK]; /* batch extents (nbd of them) */
     int64_t n[LW_MAX_AXES];     /* input lengths along the transformed dimensions (multiples of the block) */
     lwk_view src, dst;
@@ -128,6 +130,11 @@ typedef struct lwk_local {
 int lwk_local_fmax(int D);
 /* log2 of a thread's block along the last dimension: F, or more for wide. */
 int lwk_local_xlog(int dtype, int D, int F, int wide);
+/* 1 if the wide block of F levels over D dimensions may be laid out in the
+ * warp-strided map: a thread's 16-byte chunks 32 chunks apart, each holding
+ * whole blocks of 2^F samples, so that one warp instruction covers 512
+ * contiguous bytes. */
+int lwk_local_strided_ok(int dtype, int D, int F);
 /* 1 if the engine runs this wavelet (steps inside their pairs) for dtype. */
 int lwk_local_supported(int dtype, const lwk_wave *w);
 cudaError_t lwk_local_launch(int dtype, const lwk_local *k, cudaStream_t s);

@@ -9,7 +9,8 @@
  * take the wide block and some the narrow one); both layouts; forward and
  * inverse; out of place, in place (interleaved; its coefficients moved as
  * whole blocks, the lowpass apart on later inverse launches out of place),
- * local_block=narrow where the wide block would run, and arrays one element off
+ * local_block=narrow where the wide block would run, local_block=strided
+ * (the warp-strided map: 11 shapes of every dtype), and arrays one element off
  * their alignment (the scalar accesses).  float32 within 1e-5 and float64
  * within 1e-12 of max |reference|; int32 exact; the half types within
  * (1 + 3 R) units of the cpu half result, R the launches' intermediate
@@ -29,7 +30,7 @@
 #include <string.h>
 #include <vector>
 
-static long g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart;
+static long g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_ran_strided;
 static int g_block = LW_LOCAL_BLOCK_AUTO; /* the plans' tuning local_block */
 
 /* every block of launch k on the host */
@@ -41,6 +42,7 @@ static cudaError_t run_on_host(int dtype, const lwk_local *k)
         const int64_t items = lc_items(k, lc_block<S, T::d, T::f, T::wide>::XL);
         for (int64_t it = 0; it < items; it++) lc_item<S, T::w, T::d, T::f, T::wide, T::inv>(*k, it);
         (T::wide ? g_wide : g_narrow)++;
+        g_ran_strided += T::xm == 2;
         return cudaSuccess;
     });
 }
@@ -131,7 +133,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
         lwk_local k;
         lw_local_launch_at(p, &s, i, src, outs, NULL, scr.data(), &k);
         g_scalar += k.src.al < 16 || k.dst.al < 16;
-        g_whole += k.whole, g_low_apart += k.low_apart;
+        g_whole += k.whole, g_low_apart += k.low_apart, g_strided += k.strided;
         CHECK(!k.wide || g_block != LW_LOCAL_BLOCK_NARROW, "%s: local_block=narrow took the wide block", txt);
         CHECK(k.whole == (lay == LW_INTERLEAVED), "%s: whole blocks %d", txt, k.whole);
         CHECK(run_on_host(s.dtype, &k) == cudaSuccess, "%s: launch %d has no instantiation (D %d F %d wide %d)", txt, i,
@@ -294,6 +296,31 @@ int main(void)
             for (int dir = 0; dir < 2; dir++)
                 one_case(si % 4 ? LW_BFLOAT16 : LW_FLOAT32, shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L,
                          lay ? LW_INTERLEAVED : LW_MALLAT, dir ? LW_INVERSE : LW_FORWARD, 0, 0);
+    /* local_block=strided: x-blocks a multiple of 32 (float32 wide blocks are 8 samples, bfloat16 16,
+     * float64 4), one and more launches, batches, in place */
+    static const struct {
+        lw_dtype t;
+        struct shp sh;
+    } ST[] = {
+        {LW_FLOAT32, {1, 1, 2, {512}}},        {LW_FLOAT32, {2, 2, 1, {4, 256}}},      {LW_FLOAT32, {2, 2, 2, {8, 512}}},
+        {LW_FLOAT32, {3, 3, 1, {2, 4, 256}}},  {LW_FLOAT32, {3, 2, 1, {3, 2, 512}}},   {LW_FLOAT32, {2, 2, 5, {64, 1024}}},
+        {LW_BFLOAT16, {2, 2, 1, {2, 512}}},    {LW_BFLOAT16, {1, 1, 3, {1024}}},       {LW_FLOAT16, {3, 3, 1, {2, 2, 512}}},
+        {LW_FLOAT64, {2, 2, 1, {2, 128}}},     {LW_INT32, {2, 2, 2, {4, 512}}},
+    };
+    g_block = LW_LOCAL_BLOCK_STRIDED;
+    const long strided0 = g_strided;
+    for (size_t si = 0; si < sizeof ST / sizeof ST[0]; si++)
+        for (int lay = 0; lay < 2; lay++)
+            for (int dir = 0; dir < 2; dir++) {
+                const struct shp &h = ST[si].sh;
+                const lw_layout l = lay ? LW_INTERLEAVED : LW_MALLAT;
+                const lw_direction d = dir ? LW_INVERSE : LW_FORWARD;
+                one_case(ST[si].t, h.rank, h.s, h.D, h.L, l, d, 0, 0);
+                if (l == LW_INTERLEAVED) one_case(ST[si].t, h.rank, h.s, h.D, h.L, l, d, 1, 0);
+                if (si % 4 == 0) one_case(ST[si].t, h.rank, h.s, h.D, h.L, l, d, 0, 1);
+            }
+    CHECK(g_strided - strided0 >= 40, "local_block=strided took the warp-strided map in %ld launches",
+          g_strided - strided0);
     g_block = LW_LOCAL_BLOCK_AUTO;
     static const struct shp B[] = {{4, 2, 2, {2, 3, 16, 24}}, {4, 2, 3, {2, 3, 64, 64}}, {4, 3, 2, {2, 8, 16, 32}},
                                    {3, 3, 5, {32, 32, 64}},  {2, 1, 5, {3, 96}}};
@@ -304,8 +331,9 @@ int main(void)
                     bands_case(types[ti], B[si].rank, B[si].s, B[si].D, B[si].L, dir ? LW_INVERSE : LW_FORWARD, pad);
     refusals();
     printf("local engine on the host: %ld cases, %ld launches (%ld wide blocks, %ld narrow), %ld with scalar "
-           "accesses, %ld moving whole blocks (%ld with the lowpass apart)\n",
-           g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart);
+           "accesses, %ld moving whole blocks (%ld with the lowpass apart), %ld warp-strided\n",
+           g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided);
     CHECK(g_wide > 0 && g_narrow > 0 && g_scalar > 0 && g_whole > 0 && g_low_apart > 0, "every access path taken");
+    CHECK(g_ran_strided == g_strided, "%ld launches planned warp-strided, %ld ran so", g_strided, g_ran_strided);
     return lw_test_finish("test_local_body");
 }
