@@ -194,6 +194,29 @@ static void local_cases(int quick)
             expect_engine(&c, A[i].engine);
             run_case(&c);
         }
+    /* the thread block's x maps (tuning local_block): narrow, and the warp-strided chunks (rows of a
+     * multiple of 32 wide blocks; float32 wide blocks are 8 samples, float64 4) */
+    static const char *maps[] = {"local_block=narrow", "local_block=strided"};
+    static const struct {
+        int rank, naxes;
+        int64_t n[3];
+        int levels;
+        lw_dtype t;
+    } X[] = {{2, 2, {64, 512}, 1, LW_FLOAT32}, {2, 2, {64, 1024}, 2, LW_FLOAT32}, {3, 3, {8, 16, 256}, 1, LW_FLOAT32},
+             {1, 1, {4096}, 6, LW_FLOAT32},   {2, 2, {32, 256}, 1, LW_FLOAT64},   {3, 2, {3, 16, 512}, 2, LW_INT32}};
+    for (size_t i = 0; i < sizeof X / sizeof X[0]; i++)
+        for (int mi = 0; mi < 2; mi++)
+            for (int v = 0; v < 6; v++) {
+                gcase c;
+                memset(&c, 0, sizeof c);
+                c.rank = X[i].rank, c.naxes = X[i].naxes;
+                for (int a = 0; a < c.rank; a++) c.shape[a] = X[i].n[a];
+                for (int a = 0; a < c.naxes; a++) c.axes[a] = c.rank - c.naxes + a;
+                c.w = LW_HAAR, c.t = X[i].t, c.m = LW_SYMMETRIC, c.lay = (lw_layout)(v >= 4 || (v & 2)), c.levels = X[i].levels;
+                c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v >= 4;
+                c.scheme = "local", c.tuning = maps[mi];
+                run_case(&c);
+            }
     printf("fixed local-engine cases: %ld run\n", g_cases - before);
 }
 
