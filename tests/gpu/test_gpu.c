@@ -134,6 +134,18 @@ static void d4_tile_cases(int quick)
  * float64 and the integer haar, both layouts, forward and inverse, host and
  * device pointers, in place (interleaved: the engine; Mallat: the generic
  * passes); both modes (the same transform on these lengths). */
+/* haar over the trailing naxes of an array of shape n (rank dims) */
+static gcase trailing_haar(int rank, int naxes, const int64_t *n, int levels, lw_dtype t)
+{
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = rank, c.naxes = naxes;
+    for (int a = 0; a < rank; a++) c.shape[a] = n[a];
+    for (int a = 0; a < naxes; a++) c.axes[a] = rank - naxes + a;
+    c.w = LW_HAAR, c.t = t, c.m = LW_SYMMETRIC, c.levels = levels;
+    return c;
+}
+
 static void local_cases(int quick)
 {
     static const struct {
@@ -154,13 +166,8 @@ static void local_cases(int quick)
             for (int lay = 0; lay < 2; lay++)
                 for (int v = 0; v < 6; v++, k++) {
                     if (quick && k % 5) continue;
-                    gcase c;
-                    memset(&c, 0, sizeof c);
-                    c.rank = S[i].rank, c.naxes = S[i].naxes;
-                    for (int a = 0; a < c.rank; a++) c.shape[a] = S[i].n[a];
-                    for (int a = 0; a < c.naxes; a++) c.axes[a] = c.rank - c.naxes + a;
-                    c.w = LW_HAAR, c.t = T[ti], c.m = (lw_mode)(k % 2), c.lay = (lw_layout)lay;
-                    c.levels = S[i].levels, c.scheme = "local";
+                    gcase c = trailing_haar(S[i].rank, S[i].naxes, S[i].n, S[i].levels, T[ti]);
+                    c.m = (lw_mode)(k % 2), c.lay = (lw_layout)lay, c.scheme = "local";
                     c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v >= 4;
                     if (!c.inplace) expect_engine(&c, LWE_LOCAL);
                     run_case(&c);
@@ -184,12 +191,8 @@ static void local_cases(int quick)
     };
     for (size_t i = 0; i < sizeof A / sizeof A[0]; i++)
         for (int v = 0; v < 3; v++) {
-            gcase c;
-            memset(&c, 0, sizeof c);
-            c.rank = A[i].rank, c.naxes = A[i].naxes;
-            for (int a = 0; a < c.rank; a++) c.shape[a] = A[i].n[a];
-            for (int a = 0; a < c.naxes; a++) c.axes[a] = c.rank - c.naxes + a;
-            c.w = LW_HAAR, c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.lay = A[i].lay, c.levels = A[i].levels;
+            gcase c = trailing_haar(A[i].rank, A[i].naxes, A[i].n, A[i].levels, LW_FLOAT32);
+            c.lay = A[i].lay;
             c.dir = (lw_direction)(v & 1), c.devptr = A[i].devptr, c.inplace = v == 2;
             expect_engine(&c, A[i].engine);
             run_case(&c);
@@ -207,12 +210,8 @@ static void local_cases(int quick)
     for (size_t i = 0; i < sizeof X / sizeof X[0]; i++)
         for (int mi = 0; mi < 2; mi++)
             for (int v = 0; v < 6; v++) {
-                gcase c;
-                memset(&c, 0, sizeof c);
-                c.rank = X[i].rank, c.naxes = X[i].naxes;
-                for (int a = 0; a < c.rank; a++) c.shape[a] = X[i].n[a];
-                for (int a = 0; a < c.naxes; a++) c.axes[a] = c.rank - c.naxes + a;
-                c.w = LW_HAAR, c.t = X[i].t, c.m = LW_SYMMETRIC, c.lay = (lw_layout)(v >= 4 || (v & 2)), c.levels = X[i].levels;
+                gcase c = trailing_haar(X[i].rank, X[i].naxes, X[i].n, X[i].levels, X[i].t);
+                c.lay = (lw_layout)(v >= 4 || (v & 2));
                 c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v >= 4;
                 c.scheme = "local", c.tuning = maps[mi];
                 run_case(&c);
