@@ -94,6 +94,15 @@ def _byte_count(n):
     return n
 
 
+def _tuning_string(tuning):
+    """lw_config.tuning from "key=value,..." or a dict {key: value}"""
+    if isinstance(tuning, dict):
+        return ",".join("%s=%s" % (k, v) for k, v in tuning.items())
+    if not isinstance(tuning, str):
+        raise TypeError("liftwave: tuning is a string 'key=value,...' or a dict, not %r" % (tuning,))
+    return tuning
+
+
 class Plan:
     """A reusable transform of arrays of one shape and dtype.
 
@@ -118,6 +127,10 @@ class Plan:
     device_memory_limit: host arrays on the cuda backend: the device bytes a
     call may hold (0: what is free); a larger transform streams the array
     through the device in slabs (docs/OUT_OF_CORE.md).
+    scheme: an engine or a paper's GPU algorithm to run instead of the
+    default ("" or "auto"; `liftwave bench --scheme list` prints them); tuning: the plan's
+    knobs, "key=value,..." or a dict (docs/TUNING.md, e.g. "local_block=narrow"
+    or {"pageable": "register"}); a bad key or value raises ValueError.
     placement: one side on device N (device=N is then required): "C2G" takes
     a host input (NumPy, PyTorch CPU) and writes a device output (CuPy,
     PyTorch CUDA), "G2C" the reverse; the output, when not given, is made on
@@ -129,7 +142,8 @@ class Plan:
 
     def __init__(self, shape, dtype, wavelet="cdf97", levels=1, mode="symmetric", layout="mallat", axes=None,
                  integer=False, backend="auto", inverse=False, device=None, destroy_input=False, scheme="",
-                 threads=0, adjoint=False, gain=None, in_place=False, device_memory_limit=0, placement=None):
+                 threads=0, adjoint=False, gain=None, in_place=False, device_memory_limit=0, placement=None,
+                 tuning=""):
         shape = tuple(int(n) for n in shape)
         if not shape:
             raise ValueError("liftwave: 0-d arrays have nothing to transform")
@@ -161,7 +175,8 @@ class Plan:
                                     backend, device is not None and placement is None,
                                     -1 if device is None else int(device),
                                     bool(destroy_input), scheme or "", int(threads), *_normalize_gain(gain),
-                                    bool(in_place), _byte_count(device_memory_limit), _PLACEMENTS[placement])
+                                    bool(in_place), _byte_count(device_memory_limit), _PLACEMENTS[placement],
+                                    _tuning_string(tuning))
         self.in_place = bool(in_place)
 
     @property

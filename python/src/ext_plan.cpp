@@ -79,7 +79,7 @@ public:
          const std::string &wavelet, const std::string &mode, const std::string &layout, int levels, int direction,
          bool integer, const std::string &backend, bool device_pointers, int device, bool destroy_input,
          const std::string &scheme, int threads, double gain_low, double gain_high, bool in_place,
-         uint64_t device_memory_limit, int placement)
+         uint64_t device_memory_limit, int placement, const std::string &tuning)
     {
         /* placement: 0 both operands on one side (device_pointers says which), 1 the input on the
          * device and the output in host memory (G->C), 2 the reverse (C->G) */
@@ -106,6 +106,7 @@ public:
                   (in_place ? LW_FLAG_IN_PLACE : 0u) | (placement == 1 ? LW_FLAG_DEVICE_INPUT : 0u) |
                   (placement == 2 ? LW_FLAG_DEVICE_OUTPUT : 0u);
         c.scheme = scheme.empty() ? nullptr : scheme.c_str();
+        c.tuning = tuning.empty() ? nullptr : tuning.c_str();
         c.threads = threads;
         c.gain[0] = gain_low;
         c.gain[1] = gain_high;
@@ -344,12 +345,12 @@ void lwpy_bind_plan(nb::module_ &m)
     nb::class_<Plan>(m, "Plan")
         .def(nb::init<const std::vector<int64_t> &, const std::vector<int> &, const std::string &, const std::string &,
                       const std::string &, const std::string &, int, int, bool, const std::string &, bool, int, bool,
-                      const std::string &, int, double, double, bool, uint64_t, int>(),
+                      const std::string &, int, double, double, bool, uint64_t, int, const std::string &>(),
              nb::arg("shape"), nb::arg("axes"), nb::arg("dtype"), nb::arg("wavelet"), nb::arg("mode"), nb::arg("layout"),
              nb::arg("levels"), nb::arg("direction"), nb::arg("integer"), nb::arg("backend"), nb::arg("device_pointers"),
              nb::arg("device"), nb::arg("destroy_input"), nb::arg("scheme"), nb::arg("threads") = 0,
              nb::arg("gain_low") = 1.0, nb::arg("gain_high") = 1.0, nb::arg("in_place") = false,
-             nb::arg("device_memory_limit") = 0, nb::arg("placement") = 0)
+             nb::arg("device_memory_limit") = 0, nb::arg("placement") = 0, nb::arg("tuning") = "")
         .def("execute", &Plan::execute, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("execute_ptr", &Plan::execute_ptr, nb::arg("input"), nb::arg("output"), nb::arg("stream") = 0)
         .def("execute_bands_ptr", &Plan::execute_bands_ptr, nb::arg("samples"), nb::arg("pointers"),

@@ -147,6 +147,26 @@ def test_plan_threads(rng):
         assert np.array_equal(y, liftwave.forward(x, "cdf97", levels=3))
 
 
+def test_plan_scheme_and_tuning(rng):
+    """scheme names an engine of the backend, tuning sets the plan's knobs (string or dict); both show in
+    describe(), and results do not change; bad names are ValueErrors naming them"""
+    x = rng.standard_normal((48, 64)).astype(np.float32)
+    ref = liftwave.forward(x, "cdf97", levels=2)
+    for kw in ({"scheme": "nd"}, {"tuning": "simd=scalar,stream=cached"}, {"tuning": {"simd": "scalar"}}):
+        plan = liftwave.Plan(x.shape, "float32", wavelet="cdf97", levels=2, backend="cpu", **kw)
+        assert np.allclose(plan(x), ref, rtol=0, atol=1e-5 * np.abs(ref).max()), kw
+    d = liftwave.Plan(x.shape, "float32", backend="cpu", tuning={"simd": "scalar"}).describe()
+    assert "scalar" in d, d
+    with pytest.raises(ValueError, match="frobnicate"):
+        liftwave.Plan(x.shape, "float32", backend="cpu", tuning="frobnicate=1")
+    with pytest.raises(ValueError, match="local_block"):
+        liftwave.Plan(x.shape, "float32", backend="cpu", tuning={"local_block": "sideways"})
+    with pytest.raises(TypeError, match="tuning"):
+        liftwave.Plan(x.shape, "float32", backend="cpu", tuning=3)
+    with pytest.raises(ValueError, match="nosuch"):
+        liftwave.Plan(x.shape, "float32", backend="cpu", scheme="nosuch")
+
+
 def test_max_levels_and_describe():
     assert liftwave.max_levels((1080, 1920)) == 11
     assert liftwave.max_levels((5, 64), axes=(1,)) == 6
