@@ -50,6 +50,10 @@
 #   win, e.g. LW_INPLACE_ARGS="--repeat 3 -w cdf97,haar").  Estimated 4-5 minutes on an H100 (224 pairs;
 #   the random data, references and 1 GiB downloads and comparisons on the host are most of it)
 #   stage "ooc": issue 17's GPU rows, out of core (see the stage below)
+#   stage "local": the cuda local engine (haar): builds the CLI, test_gpu and test_local_body, runs
+#   test_local_body, test_gpu's haar cases (LW_GPU_WAVELET=haar: the local engine's named and auto
+#   cases, its block maps) -> $OUT/local-test.log, then bench/exp/local_probe.sh (ncu counters and
+#   timings of the block maps wide / narrow / strided) -> $OUT/local-probe.txt, .json
 #   stage "ab": matrix cells of an older tree against this one on this machine, old/new/old/new
 #   (bench/exp/ab_matrix.sh; LW_AB_OLD: a tar.gz of the older tree, e.g. `git archive --format=tar.gz
 #   -o .ab/tree-OLD.tgz OLD` carried in .ab, or "." for this tree with LW_AB_OLD_CMAKE / LW_AB_NEW_CMAKE
@@ -472,6 +476,17 @@ if has ab; then
     OLD_CMAKE=${LW_AB_OLD_CMAKE:-} NEW_CMAKE=${LW_AB_NEW_CMAKE:-} bash "$ROOT/bench/exp/ab_matrix.sh" >"$OUT/ab.log" 2>&1
   say "ab: rc=$?"
   cat "$OUT/ab-summary.txt" 2>/dev/null | tee -a "$SUMMARY"
+fi
+if has local; then
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_GIT_COMMIT="$LW_COMMIT" \
+    >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave test_gpu test_local_body >>"$OUT/build.log" 2>&1 ||
+    say "local: build FAILED"
+  { "$BUILD/tests/unit/test_local_body" && LW_GPU_WAVELET=haar LW_GPU_BIG=0 "$BUILD/tests/gpu/test_gpu"; } \
+    >"$OUT/local-test.log" 2>&1
+  say "local: tests rc=$? $(grep -E 'checks passed' "$OUT/local-test.log" | tr '\n' ' ')"
+  OUT=$OUT LW=$BUILD/liftwave bash "$ROOT/bench/exp/local_probe.sh" >/dev/null 2>&1
+  sed 's/^/local: /' "$OUT/local-probe.txt" | tee -a "$SUMMARY"
 fi
 if has ooc; then
   if [ ! -x "$BUILD/tests/gpu/test_gpu_ooc" ] || [ ! -x "$BUILD/tests/gpu/gpu_ooc_bench" ]; then
