@@ -509,7 +509,8 @@ static int resolve_opts(bench_opts *o)
         o->table = 1;
     }
     for (int s = 0; s < o->nscheme; s++)
-        if (!lw_cli_scheme_where(o->scheme[s])) return usage_error("unknown scheme '%s' ('--scheme list' lists them)", o->scheme[s]);
+        if (!lw_cli_scheme_where(o->scheme[s]))
+            return usage_error("unknown scheme '%s' ('--scheme list' lists them)", o->scheme[s]);
     for (int p = 0; p < o->npair; p++) {
         unsigned on = o->pair_config[p] == CFG_HOST ? LW_CLI_ON_CPU : LW_CLI_ON_CUDA;
         for (int s = 0; s < o->nscheme; s++)
@@ -517,7 +518,8 @@ static int resolve_opts(bench_opts *o)
                 const char *only = on == LW_CLI_ON_CPU ? "cuda" : "cpu";
                 if (!from_auto || on == LW_CLI_ON_CUDA)
                     return usage_error("scheme '%s' exists only on the %s backend", o->scheme[s], only);
-                lw_bench_errline("scheme '%s' exists only on the cuda backend, and there is no CUDA device", o->scheme[s]);
+                lw_bench_errline("scheme '%s' exists only on the %s backend, and there is no CUDA device", o->scheme[s],
+                                 only);
                 return 1;
             }
     }

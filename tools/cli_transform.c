@@ -27,7 +27,7 @@
     "                       default: all axes, but 0,1 (channels as a batch) when IN or\n"      \
     "                       OUT is a colour image file (H,W,C)\n"                              \
     "  -b, --backend B      {backends} (default auto)\n"                                          \
-    "      --scheme NAME    engine or GPU algorithm ('liftwave bench --scheme list'; default: auto)\n"                              \
+    "      --scheme NAME    engine or GPU algorithm (default auto; bench --scheme list)\n"        \
     "      --shape S        shape of a .raw input, e.g. 512x512\n"                               \
     "      --dtype T        element type of a .raw input: uint8 uint16 int16 int32 float32 float64\n" \
     "      --force          inverse: options win over the parameters recorded in IN.json\n"   \

@@ -20,27 +20,11 @@ __global__ void __launch_bounds__(LC_THREADS) lc_kernel(const lwk_local k, int64
 
 extern "C" int lwk_local_fmax(int D) { return D >= 1 && D <= 3 ? lc_fmax(D) : 0; }
 
-extern "C" int lwk_local_xlog(int dtype, int D, int F, int wide)
-{
-    const int es = dtype == LWK_F64 ? 8 : lwk_is_half(dtype) ? 2 : 4;
-    return lc_xlog(D, F, es, wide != 0);
-}
+static int esize_of(int dtype) { return dtype == LWK_F64 ? 8 : lwk_is_half(dtype) ? 2 : 4; }
 
-extern "C" int lwk_local_strided_ok(int dtype, int D, int F)
-{
-    int ok = 0;
-    lwd_by_dtype(dtype, [&](auto t) {
-        typedef LWD_TYPE_OF(t) S;
-        lc_for<1, 4>([&](auto dc) {
-            constexpr int DD = decltype(dc)::value;
-            lc_for<1, lc_fmax(DD) + 1>([&](auto fc) {
-                if (DD == D && decltype(fc)::value == F) ok = lc_strided_ok<S, DD, decltype(fc)::value>();
-            });
-        });
-        return cudaSuccess;
-    });
-    return ok;
-}
+extern "C" int lwk_local_xlog(int dtype, int D, int F, int wide) { return lc_xlog(D, F, esize_of(dtype), wide != 0); }
+
+extern "C" int lwk_local_strided_ok(int dtype, int D, int F) { return lc_strided_ok(esize_of(dtype), D, F); }
 
 extern "C" int lwk_local_supported(int dtype, const lwk_wave *w)
 {

@@ -164,6 +164,13 @@ template <int A, int B, class Fn> LC_HD void lc_for(Fn &&f)
     }
 }
 
+/* the warp-strided map applies to samples of es bytes: chunks of 16 bytes
+ * hold whole blocks, and the wide block is at least two of them */
+__host__ __device__ constexpr bool lc_strided_ok(int es, int D, int F)
+{
+    return 16 / es >= (1 << F) && lc_xlog(D, F, es, true) != F && (1 << lc_xlog(D, F, es, true)) > 16 / es;
+}
+
 /* The block: NZ x NY x NX samples (dims z, y, x; D < 3 leaves z, then y, at
  * one), transformed dimension a being block dim a + 3 - D. */
 template <class S, int D, int F, int XM> struct lc_block {
@@ -175,21 +182,13 @@ template <class S, int D, int F, int XM> struct lc_block {
      * chunk c at 32 CH c + CH l, so that one warp instruction covers 32
      * adjacent chunks) */
     static constexpr int CH = XM == 2 ? 16 / (int)sizeof(S) : NX, CS = XM == 2 ? 32 * CH : CH;
-    static_assert(XM != 2 || (CH >= (1 << F) && NX % CH == 0 && NX > CH), "warp-strided chunks hold whole blocks");
+    static_assert(XM != 2 || lc_strided_ok((int)sizeof(S), D, F), "warp-strided chunks hold whole blocks");
 };
 
 /* x of chunk 0 of x-block bx (in samples of the view's last dimension) */
 template <class G, int XM> LC_HD int64_t lc_x0(int64_t bx)
 {
     return XM == 2 ? (bx >> 5) * 32 * G::NX + (bx & 31) * G::CH : bx * G::NX;
-}
-
-/* the warp-strided map applies: chunks of 16 bytes hold whole blocks, and
- * the block is at least two of them */
-template <class S, int D, int F> constexpr bool lc_strided_ok()
-{
-    return 16 / (int)sizeof(S) >= (1 << F) && lc_xlog(D, F, (int)sizeof(S), true) != F &&
-           (1 << lc_xlog(D, F, (int)sizeof(S), true)) > 16 / (int)sizeof(S);
 }
 
 /* element `idx` (per transformed dimension) of view vw for the batch item bc */
@@ -392,7 +391,7 @@ template <class S, class Fn> static inline cudaError_t lc_select_t(const lwk_loc
                 lc_for<1, lc_fmax(D) + 1>([&](auto fc) {
                     constexpr int F = decltype(fc)::value;
                     constexpr bool wide_differs = lc_xlog(D, F, (int)sizeof(S), true) != F;
-                    constexpr int XW = wide_differs ? 1 : 0, XS = lc_strided_ok<S, D, F>() ? 2 : XW;
+                    constexpr int XW = wide_differs ? 1 : 0, XS = lc_strided_ok((int)sizeof(S), D, F) ? 2 : XW;
                     if (k->D != D || k->F != F) return;
                     if (k->wide && k->strided && XS == 2)
                         e = k->inverse ? f(lc_tag<S, W, D, F, XS, true>{}) : f(lc_tag<S, W, D, F, XS, false>{});

@@ -102,6 +102,16 @@ static int direct(const lw_ooc_cuda *c, const void *h)
     return 0;
 }
 
+/* the stager's box of an upload (host source, device destination) or a download */
+static lw_box stage_box(const lw_ooc_box *b, int up)
+{
+    lw_box x;
+    x.row = b->row, x.ny = b->ny, x.nz = b->nz;
+    if (up) x.hpitch = b->spitch, x.hplane = b->splane, x.dpitch = b->dpitch, x.dplane = b->dplane;
+    else x.hpitch = b->dpitch, x.hplane = b->dplane, x.dpitch = b->spitch, x.dplane = b->splane;
+    return x;
+}
+
 static lw_status copy(void *ctx, int kind, void *dst, const void *src, const lw_ooc_box *b, int q)
 {
     lw_ooc_cuda *c = ctx;
@@ -111,13 +121,8 @@ static lw_status copy(void *ctx, int kind, void *dst, const void *src, const lw_
            "cudaMemcpyAsync (device to device, out of core)");
         return LW_OK;
     }
-    lw_box x;
-    x.row = b->row, x.ny = b->ny, x.nz = b->nz;
-    if (kind == LW_OOC_UP) {
-        x.hpitch = b->spitch, x.hplane = b->splane, x.dpitch = b->dpitch, x.dplane = b->dplane;
-        return lw_stage_up(c->stg, &x, src, dst, direct(c, src), c->st[q]);
-    }
-    x.hpitch = b->dpitch, x.hplane = b->dplane, x.dpitch = b->spitch, x.dplane = b->splane;
+    const lw_box x = stage_box(b, kind == LW_OOC_UP);
+    if (kind == LW_OOC_UP) return lw_stage_up(c->stg, &x, src, dst, direct(c, src), c->st[q]);
     return lw_stage_down(c->stg, &x, dst, src, direct(c, dst), c->st[q]);
 }
 
@@ -135,9 +140,7 @@ static lw_status up_begin(void *ctx, void *dst, const void *src, const lw_ooc_bo
     lw_ooc_cuda *c = ctx;
     const int cap = (int)(sizeof c->ups / sizeof c->ups[0]);
     if (c->nups == cap) LW_TRY(end_up(c, 0)); /* the oldest first: the stager's limit */
-    lw_box x;
-    x.row = b->row, x.ny = b->ny, x.nz = b->nz;
-    x.hpitch = b->spitch, x.hplane = b->splane, x.dpitch = b->dpitch, x.dplane = b->dplane;
+    const lw_box x = stage_box(b, 1);
     lw_stage_ticket t = 0;
     LW_TRY(lw_stage_up_begin(c->stg, &x, src, dst, direct(c, src), c->st[q], &t));
     if (t) c->ups[c->nups] = t, c->upq[c->nups++] = q;
