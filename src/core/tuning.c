@@ -67,7 +67,8 @@ static const knob knobs[] = {
     {"local_block", K_ENUM, OFF(local_block), 0, 0, "auto wide narrow strided",
      "cuda local engine: a thread's block along the last axis, wide (32 bytes of samples on a launch's first "
      "level: vector accesses), narrow (2^levels samples: a warp's accesses contiguous) or strided (wide, its "
-     "16-byte chunks 32 chunks apart: a warp's vector accesses contiguous) (auto: wide)"},
+     "16-byte chunks 32 chunks apart: a warp's vector accesses contiguous) (auto: strided for samples of 4 "
+     "or more bytes where it applies, else wide)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

@@ -187,7 +187,12 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
     const int xl = lwk_local_xlog(s->dtype, D, F, 1);
     k->wide = p->tune.local_block != LW_LOCAL_BLOCK_NARROW && k->n[D - 1] % ((int64_t)1 << xl) == 0;
-    k->strided = k->wide && p->tune.local_block == LW_LOCAL_BLOCK_STRIDED && lwk_local_strided_ok(s->dtype, D, F) &&
+    /* auto: the warp-strided map for samples of 4 or more bytes (the wide block's two 16-byte
+     * vectors a thread 32 bytes apart half-fill the sectors of a warp's store), wide for 2-byte
+     * samples (a thread's 32 bytes are one block of 16 samples; strided trails there) */
+    const int strided = p->tune.local_block == LW_LOCAL_BLOCK_STRIDED ||
+                        (p->tune.local_block == LW_LOCAL_BLOCK_AUTO && s->esize >= 4);
+    k->strided = k->wide && strided && lwk_local_strided_ok(s->dtype, D, F) &&
                  (k->n[D - 1] >> xl) % 32 == 0;
     /* the coefficients: out (forward) or in (inverse), or the bands */
     const coefs c = {inv ? in : out, bands};
