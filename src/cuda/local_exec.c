@@ -43,11 +43,25 @@ int lw_local_applies(const lw_plan *p, const lw_cuda_sched *s)
     return 1;
 }
 
+/* the block map of a launch of F levels whose rows (last transformed axis) have n samples:
+ * 0 narrow, 1 wide, 2 warp-strided.  Auto takes the warp-strided map for samples of 4 or more
+ * bytes (the wide block's two 16-byte vectors a thread 32 bytes apart half-fill the sectors of
+ * a warp's store), wide for 2-byte samples (a thread's 32 bytes are one block; strided trails) */
+static int block_map(const lw_plan *p, const lw_cuda_sched *s, int F, int64_t n)
+{
+    const int D = p->geo.naxes, xl = lwk_local_xlog(s->dtype, D, F, 1), t = p->tune.local_block;
+    if (t == LW_LOCAL_BLOCK_NARROW || n % ((int64_t)1 << xl) != 0) return 0;
+    const int want = t == LW_LOCAL_BLOCK_STRIDED || (t == LW_LOCAL_BLOCK_AUTO && s->esize >= 4);
+    return want && lwk_local_strided_ok(s->dtype, D, F) && (n >> xl) % 32 == 0 ? 2 : 1;
+}
+
 int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     if (!lw_local_applies(p, s)) return 0;
-    if (g->naxes == 2 && g->levels == 1 && s->esize >= 4) return 0;
+    /* one level of 2-D over 4-/8-byte samples: tile2d ties the wide block and trails the
+     * warp-strided map (interleaved rows above all), so local only where that map applies */
+    if (g->naxes == 2 && g->levels == 1 && s->esize >= 4 && block_map(p, s, 1, g->shape[g->axes[1]]) != 2) return 0;
     return !(g->naxes == 2 && p->cfg.layout == LW_MALLAT && !(p->cfg.flags & LW_FLAG_DEVICE_POINTERS));
 }
 
@@ -185,15 +199,8 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     k->D = D, k->F = F, k->inverse = inv, k->nbd = g->rank - D;
     for (int d = 0; d < k->nbd; d++) k->bshape[d] = g->shape[d];
     for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
-    const int xl = lwk_local_xlog(s->dtype, D, F, 1);
-    k->wide = p->tune.local_block != LW_LOCAL_BLOCK_NARROW && k->n[D - 1] % ((int64_t)1 << xl) == 0;
-    /* auto: the warp-strided map for samples of 4 or more bytes (the wide block's two 16-byte
-     * vectors a thread 32 bytes apart half-fill the sectors of a warp's store), wide for 2-byte
-     * samples (a thread's 32 bytes are one block of 16 samples; strided trails there) */
-    const int strided = p->tune.local_block == LW_LOCAL_BLOCK_STRIDED ||
-                        (p->tune.local_block == LW_LOCAL_BLOCK_AUTO && s->esize >= 4);
-    k->strided = k->wide && strided && lwk_local_strided_ok(s->dtype, D, F) &&
-                 (k->n[D - 1] >> xl) % 32 == 0;
+    k->wide = block_map(p, s, F, k->n[D - 1]) >= 1;
+    k->strided = block_map(p, s, F, k->n[D - 1]) == 2;
     /* the coefficients: out (forward) or in (inverse), or the bands */
     const coefs c = {inv ? in : out, bands};
     for (int j = 0; j < F; j++)

@@ -172,7 +172,8 @@ static void local_cases(int quick)
                     if (!c.inplace) expect_engine(&c, LWE_LOCAL);
                     run_case(&c);
                 }
-    /* what auto takes for haar (lw_local_auto): local, except one level of 2-D over 4-byte samples, 2-D
+    /* what auto takes for haar (lw_local_auto): local, except one level of 2-D over 4-byte samples where
+     * the warp-strided map does not apply (rows of a multiple of 32 wide blocks of 8 samples), 2-D
      * Mallat from host memory, lengths not multiples of 2^levels, and items the small engine holds whole in
      * shared memory (it comes first); in place, the Mallat layout runs the
      * fused engines' in-place route */
@@ -183,7 +184,8 @@ static void local_cases(int quick)
         lw_layout lay;
         int devptr, engine;
     } A[] = {
-        {2, 2, {256, 512}, 3, LW_MALLAT, 1, LWE_LOCAL},        {2, 2, {256, 512}, 1, LW_MALLAT, 1, LWE_TILE2D},
+        {2, 2, {256, 512}, 3, LW_MALLAT, 1, LWE_LOCAL},        {2, 2, {256, 512}, 1, LW_MALLAT, 1, LWE_LOCAL},
+        {2, 2, {256, 1920}, 1, LW_MALLAT, 1, LWE_TILE2D},      {2, 2, {64, 1024}, 1, LW_INTERLEAVED, 1, LWE_LOCAL},
         {2, 2, {256, 512}, 3, LW_MALLAT, 0, LWE_TILE2D},       {2, 2, {256, 512}, 3, LW_INTERLEAVED, 0, LWE_LOCAL},
         {2, 2, {256, 520}, 4, LW_MALLAT, 1, LWE_TILE2D},       {3, 3, {64, 64, 64}, 1, LW_MALLAT, 0, LWE_LOCAL},
         {3, 3, {32, 64, 64}, 2, LW_INTERLEAVED, 1, LWE_LOCAL}, {3, 2, {5, 256, 512}, 2, LW_MALLAT, 1, LWE_LOCAL},
