@@ -257,8 +257,9 @@ static const engine_rec engines[] = {
     {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small,
      "whole items in shared memory, every level in one launch", NULL},
     {"local", LWE_LOCAL, 1, lw_local_applies, lw_local_workspace, run_local,
-     "steps inside their pairs (haar), lengths multiples of 2^levels: each thread lifts its own block, up to 4 levels a "
-     "launch; auto: not 2-D one level of 4- and 8-byte samples, nor 2-D Mallat from host memory",
+     "steps inside their pairs (haar) on adjacent axes (channels last too), lengths multiples of 2^levels: each thread "
+     "lifts its own block, up to 4 levels a launch; auto: not 2-D one level of 4- and 8-byte samples unless the "
+     "warp-strided map applies, nor 2-D Mallat from host memory",
      lw_local_auto},
     {"tile2d", LWE_TILE2D, 1, applies_tile2d, tile2d_scratch, run_tile2d,
      "fused 2-D: one kernel a level reads the input once and writes four bands; small-engine tail", NULL},

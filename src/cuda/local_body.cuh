@@ -322,6 +322,16 @@ template <class S, int W, int D, int F, int XM, bool INV> LC_HD void lc_item(con
     typedef typename lc_io<S>::C C;
     typedef lc_block<S, D, F, XM> G;
     int64_t blk[3] = {0, 0, 0}, bc[LW_MAX_RANK] = {0, 0, 0, 0};
+    /* item: the channels (the inner batch dim, the last) fastest, then the blocks, then the outer
+     * batch dims */
+    const int outer = k.nbd - k.ninner;
+    if (k.ninner) {
+        const int64_t nc = k.bshape[outer], ch = item % nc;
+        item /= nc;
+#pragma unroll
+        for (int i = 0; i < LW_MAX_RANK - 1; i++)
+            if (i == outer) bc[i] = ch;
+    }
     for (int a = D - 1; a >= 0; a--) {
         const int64_t nb = k.n[a] >> (a == D - 1 ? G::XL : F);
         blk[a] = item % nb;
@@ -329,7 +339,7 @@ template <class S, int W, int D, int F, int XM, bool INV> LC_HD void lc_item(con
     }
 #pragma unroll
     for (int i = LW_MAX_RANK - 2; i >= 0; i--)
-        if (i < k.nbd) {
+        if (i < outer) {
             bc[i] = item % k.bshape[i];
             item /= k.bshape[i];
         }

@@ -1,6 +1,6 @@
 /* The local engine (cuda engine "local"): wavelets whose steps stay inside
- * their pairs (haar), along the trailing axes of an array whose transformed
- * lengths are multiples of 2^levels.  The levels run in launches of up to
+ * their pairs (haar), along adjacent axes of an array (the trailing ones, or
+ * followed by channels) whose transformed lengths are multiples of 2^levels.  The levels run in launches of up to
  * lwk_local_fmax(D) levels each (k_local.cu); a launch's lowpass is the next
  * one's input:
  *   interleaved  on out's grid of the level (no workspace; in place too,
@@ -38,10 +38,13 @@ int lw_local_applies(const lw_plan *p, const lw_cuda_sched *s)
     if (D < 1 || D > LW_MAX_AXES || L < 1 || L > 40 || !lwk_local_supported(s->dtype, &s->w)) return 0;
     for (int a = 0; a < D; a++) {
         const int64_t n = g->shape[g->axes[a]];
-        if (g->axes[a] != g->rank - D + a || n < 2 || n % ((int64_t)1 << L)) return 0;
+        if (g->axes[a] != g->axes[0] + a || n < 2 || n % ((int64_t)1 << L)) return 0;
     }
-    return 1;
+    return g->axes[D - 1] >= g->rank - 2; /* at most one dim (channels) after them */
 }
+
+/* the array's dims after the transformed ones (channels last: 0 or 1) */
+static int inner_dims(const lw_plan *p) { return p->geo.rank - 1 - p->geo.axes[p->geo.naxes - 1]; }
 
 /* the block map of a launch of F levels whose rows (last transformed axis) have n samples:
  * 0 narrow, 1 wide, 2 warp-strided.  Auto takes the warp-strided map for samples of 4 or more
@@ -50,6 +53,9 @@ int lw_local_applies(const lw_plan *p, const lw_cuda_sched *s)
 static int block_map(const lw_plan *p, const lw_cuda_sched *s, int F, int64_t n)
 {
     const int D = p->geo.naxes, xl = lwk_local_xlog(s->dtype, D, F, 1), t = p->tune.local_block;
+    /* channels last: rows are strided (scalar accesses), and a warp's lanes take the channels of
+     * adjacent blocks, which narrow blocks keep contiguous */
+    if (inner_dims(p) > 0) return 0;
     if (t == LW_LOCAL_BLOCK_NARROW || n % ((int64_t)1 << xl) != 0) return 0;
     const int want = t == LW_LOCAL_BLOCK_STRIDED || (t == LW_LOCAL_BLOCK_AUTO && s->esize >= 4);
     return want && lwk_local_strided_ok(s->dtype, D, F) && (n >> xl) % 32 == 0 ? 2 : 1;
@@ -61,6 +67,7 @@ int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s)
     if (!lw_local_applies(p, s)) return 0;
     /* one level of 2-D over 4-/8-byte samples: tile2d ties the wide block and trails the
      * warp-strided map (interleaved rows above all), so local only where that map applies */
+    if (inner_dims(p) > 0) return 1; /* channels last: no other engine runs them fused */
     if (g->naxes == 2 && g->levels == 1 && s->esize >= 4 && block_map(p, s, 1, g->shape[g->axes[1]]) != 2) return 0;
     return !(g->naxes == 2 && p->cfg.layout == LW_MALLAT && !(p->cfg.flags & LW_FLAG_DEVICE_POINTERS));
 }
@@ -91,6 +98,20 @@ void lw_local_workspace(const lw_plan *p, lw_cuda_sched *s)
 }
 
 /* ---- views ---------------------------------------------------------------- */
+
+/* a view's strides from the array's order of the dims to the kernel's: the
+ * dims before the transformed ones, those after them, the transformed ones */
+static void kernel_order(const lw_plan *p, lwk_view *v)
+{
+    const lw_geometry *g = &p->geo;
+    const int a0 = g->axes[0], a1 = g->axes[g->naxes - 1];
+    int64_t st[LW_MAX_RANK];
+    int j = 0;
+    for (int d = 0; d < a0; d++) st[j++] = v->st[d];
+    for (int d = a1 + 1; d < g->rank; d++) st[j++] = v->st[d];
+    for (int d = a0; d <= a1; d++) st[j++] = v->st[d];
+    memcpy(v->st, st, sizeof(int64_t) * (size_t)g->rank);
+}
 
 /* the largest power of two up to 16 dividing the address and every non-last
  * stride in bytes, when the last stride is 1; else 0 (lwk_view.al) */
@@ -196,8 +217,9 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     const int gi = inv ? G - 1 - i : i, K0 = levels_before(p, gi), F = levels_of(p, gi), K1 = K0 + F;
     memset(k, 0, sizeof *k);
     k->w = s->w;
-    k->D = D, k->F = F, k->inverse = inv, k->nbd = g->rank - D;
-    for (int d = 0; d < k->nbd; d++) k->bshape[d] = g->shape[d];
+    k->D = D, k->F = F, k->inverse = inv, k->nbd = g->rank - D, k->ninner = inner_dims(p);
+    for (int d = 0; d < g->axes[0]; d++) k->bshape[d] = g->shape[d];
+    if (k->ninner) k->bshape[k->nbd - 1] = g->shape[g->rank - 1];
     for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
     k->wide = block_map(p, s, F, k->n[D - 1]) >= 1;
     k->strided = block_map(p, s, F, k->n[D - 1]) == 2;
@@ -215,6 +237,9 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     k->whole = p->cfg.layout == LW_INTERLEAVED && !bands;
     k->low_apart = k->whole && inv && gi != G - 1 && in != out;
     k->coef = grid_view(p, c.arr, K0);
+    kernel_order(p, &k->src), kernel_order(p, &k->dst), kernel_order(p, &k->coef);
+    for (int j = 0; j < F; j++)
+        for (int m = 1; m < (1 << D); m++) kernel_order(p, &k->band[j][m - 1]);
     k->src.al = view_align(&k->src, g->rank, s->esize);
     k->dst.al = view_align(&k->dst, g->rank, s->esize);
     k->coef.al = view_align(&k->coef, g->rank, s->esize);

@@ -83,17 +83,17 @@ int lwk_lines_ok(int dtype, const lwk_pass *p);
 cudaError_t lwk_lines_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
 
 /* ---- local engine: steps inside their pairs (haar), k_local.cu -----------
- * One launch runs F levels (1 <= F <= lwk_local_fmax(D)) along the D trailing
- * dimensions (1 <= D <= 3) of a region whose other dimensions (nbd of them)
- * are a batch.  Each thread transforms its own block of 2^F samples along
+ * One launch runs F levels (1 <= F <= lwk_local_fmax(D)) along D dimensions
+ * (1 <= D <= 3) of a region whose other dimensions (nbd of them) are a batch.  Each thread transforms its own block of 2^F samples along
  * every transformed dimension (2^X along the last, X >= F, lwk_local_xlog):
  * no sample outside the block is read, so nothing is shared between threads
  * and a block's coefficients may land where its samples were.
  *
- * Views hold a pointer and element strides indexed like the region's
- * dimensions (batch first).  al: the largest power of two, at most 16, that
- * divides the view's address and every non-last stride in bytes, when the
- * last stride is 1 (else 0); the kernels use vector accesses up to it.
+ * Views hold a pointer and element strides in the kernel's order of the
+ * dimensions: the batch (bshape's order), then the transformed ones.  al: the
+ * largest power of two, at most 16, that divides the view's address and
+ * every non-last stride in bytes, when the last stride is 1 (else 0); the
+ * kernels use vector accesses up to it.
  * Forward: src holds the samples (lengths n), dst receives the level-F
  * lowpass (n >> F), band[j][m - 1] the level-(j + 1) band of mask m (bit
  * D - 1 - a set: highpass along transformed dimension a, as lw_band).
@@ -112,7 +112,11 @@ typedef struct lwk_local {
     int wide;                   /* the last dimension's block is 2^lwk_local_xlog(.., 1), else 2^F */
     int strided;                /* wide, in the warp-strided map (lwk_local_strided_ok; blocks along the
                                  * last dimension a multiple of 32) */
-    int64_t bshape[LW_MAX_RANK]; /* batch extents (nbd of them) */
+    int64_t bshape[LW_MAX_RANK]; /* batch extents (nbd of them): the array's dims before the transformed
+                                  * ones, then the one after them (if ninner) */
+    int ninner;                  /* 1: a batch dim after the transformed ones (channels last: an image's
+                                  * colours); it varies fastest from thread to thread, so that a warp's
+                                  * scalar accesses along x cover a contiguous run; else 0 */
     int64_t n[LW_MAX_AXES];     /* input lengths along the transformed dimensions (multiples of the block) */
     lwk_view src, dst;
     lwk_view band[LWK_LOCAL_MAXF][7];

@@ -52,8 +52,10 @@
 #   stage "ooc": issue 17's GPU rows, out of core (see the stage below)
 #   stage "local": the cuda local engine (haar): builds the CLI, test_gpu and test_local_body, runs
 #   test_local_body, test_gpu's haar cases (LW_GPU_WAVELET=haar: the local engine's named and auto
-#   cases, its block maps) -> $OUT/local-test.log, then bench/exp/local_probe.sh (ncu counters and
-#   timings of the block maps wide / narrow / strided) -> $OUT/local-probe.txt, .json
+#   cases, its block maps, channels last) -> $OUT/local-test.log, then (LW_LOCAL_STEPS, default
+#   "channels") "probe": bench/exp/local_probe.sh (ncu counters and timings of the block maps wide /
+#   narrow / strided) -> $OUT/local-probe.txt, .json; "channels": channels-last images against the
+#   generic passes (bench/exp/local_ab.sh, LW_LOCAL_AB_SET=channels) -> $OUT/local-ab-channels.*
 #   stage "ab": matrix cells of an older tree against this one on this machine, old/new/old/new
 #   (bench/exp/ab_matrix.sh; LW_AB_OLD: a tar.gz of the older tree, e.g. `git archive --format=tar.gz
 #   -o .ab/tree-OLD.tgz OLD` carried in .ab, or "." for this tree with LW_AB_OLD_CMAKE / LW_AB_NEW_CMAKE
@@ -485,8 +487,15 @@ if has local; then
   { "$BUILD/tests/unit/test_local_body" && LW_GPU_WAVELET=haar LW_GPU_BIG=0 "$BUILD/tests/gpu/test_gpu"; } \
     >"$OUT/local-test.log" 2>&1
   say "local: tests rc=$? $(grep -E 'checks passed' "$OUT/local-test.log" | tr '\n' ' ')"
-  OUT=$OUT LW=$BUILD/liftwave bash "$ROOT/bench/exp/local_probe.sh" >/dev/null 2>&1
-  sed 's/^/local: /' "$OUT/local-probe.txt" | tee -a "$SUMMARY"
+  if [[ " ${LW_LOCAL_STEPS:-channels} " == *" probe "* ]]; then
+    OUT=$OUT LW=$BUILD/liftwave bash "$ROOT/bench/exp/local_probe.sh" >/dev/null 2>&1
+    sed 's/^/local: /' "$OUT/local-probe.txt" | tee -a "$SUMMARY"
+  fi
+  if [[ " ${LW_LOCAL_STEPS:-channels} " == *" channels "* ]]; then
+    LW_LOCAL_AB_SET=channels LW_LOCAL_AB_SCHEMES=generic,auto LW_LOCAL_AB_TAG=-channels OUT=$OUT LW=$BUILD/liftwave \
+      bash "$ROOT/bench/exp/local_ab.sh" >/dev/null 2>&1
+    sed 's/^/local: /' "$OUT/local-ab-channels.txt" | tee -a "$SUMMARY"
+  fi
 fi
 if has ooc; then
   if [ ! -x "$BUILD/tests/gpu/test_gpu_ooc" ] || [ ! -x "$BUILD/tests/gpu/gpu_ooc_bench" ]; then

@@ -218,6 +218,22 @@ static void local_cases(int quick)
                 c.scheme = "local", c.tuning = maps[mi];
                 run_case(&c);
             }
+    /* channels last (the transformed axes followed by one dim: HWC, NHWC, THWC): auto takes local */
+    static const struct {
+        int rank, naxes, a0;
+        int64_t n[4];
+        int levels;
+    } C[] = {{3, 2, 0, {1080, 1920, 3}, 3}, {3, 2, 0, {64, 128, 3}, 1}, {4, 2, 1, {4, 32, 64, 3}, 2},
+             {4, 3, 0, {16, 32, 32, 2}, 2}, {2, 1, 0, {256, 3}, 4},     {4, 2, 1, {3, 32, 64, 4}, 5}};
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++)
+        for (int v = 0; v < 12; v++, k++) {
+            if (quick && k % 3) continue;
+            gcase c = trailing_haar(C[i].rank, C[i].naxes, C[i].n, C[i].levels, T[v % 3]);
+            for (int a = 0; a < C[i].naxes; a++) c.axes[a] = C[i].a0 + a;
+            c.lay = (lw_layout)((v >> 1) & 1), c.dir = (lw_direction)((v / 3) & 1), c.devptr = v != 5, c.inplace = v >= 9;
+            if (!c.inplace && c.devptr) expect_engine(&c, LWE_LOCAL);
+            run_case(&c);
+        }
     printf("fixed local-engine cases: %ld run\n", g_cases - before);
 }
 

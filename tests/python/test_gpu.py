@@ -65,6 +65,21 @@ def test_cupy_forward_inverse_same_library_and_device(rng, dtype):
 
 
 @need_cupy
+@pytest.mark.parametrize("layout", ["mallat", "interleaved"])
+def test_cupy_channels_last_image(rng, layout):
+    # an RGB image as NumPy holds it (H, W, 3), transformed over H and W: the channels-last path of
+    # the CUDA backend's haar engine, against the CPU backend
+    x = rng.standard_normal((96, 160, 3)).astype("float32")
+    xd = cupy.asarray(x)
+    for levels in (1, 3):
+        y = liftwave.forward(xd, "haar", levels=levels, axes=(0, 1), layout=layout)
+        ref = liftwave.forward(x, "haar", levels=levels, axes=(0, 1), layout=layout)
+        assert rel_err(_host(y), ref) < 1e-5
+        z = liftwave.inverse(y, "haar", levels=levels, axes=(0, 1), layout=layout)
+        assert rel_err(_host(z), x) < 1e-5
+
+
+@need_cupy
 def test_cupy_float16_on_the_cuda_backend(rng):
     """float16 device arrays run on the CUDA backend (stored half, computed in float32,
     rounded at each kernel's store): 3 levels of 2-D, at most 6 roundings, within

@@ -4,7 +4,8 @@
  * runs) executed on the host over every block, against the cpu backend.
  *
  * Cases: haar (float32, float64, float16, bfloat16) and the integer haar
- * (int32); 1-D, 2-D and 3-D along the trailing axes, with 0-2 batch axes;
+ * (int32); 1-D, 2-D and 3-D along the trailing axes, with 0-2 batch axes,
+ * and followed by one dim (channels last: HWC, NHWC, THWC);
  * 1 to 9 levels (one to three launches; lengths chosen so that some launches
  * take the wide block and some the narrow one); both layouts; forward and
  * inverse; out of place, in place (interleaved; its coefficients moved as
@@ -15,7 +16,7 @@
  * within 1e-12 of max |reference|; int32 exact; the half types within
  * (1 + 3 R) units of the cpu half result, R the launches' intermediate
  * roundings.  Also: where the engine must not apply (other wavelets,
- * lengths not multiples of 2^levels, axes not trailing, adjoints); and the
+ * lengths not multiples of 2^levels, axes not adjacent, adjoints); and the
  * bands of lw_execute_bands each in a buffer of its own (float32, float64,
  * int32), against the cpu's lw_execute_bands.
  * Built where nvcc is (the body is CUDA C++); needs no device. */
@@ -32,6 +33,8 @@
 
 static long g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_ran_strided;
 static int g_block = LW_LOCAL_BLOCK_AUTO; /* the plans' tuning local_block */
+static int g_inner = 0;                    /* dims after the transformed ones (channels last) */
+static long g_inner_launches;
 
 /* every block of launch k on the host */
 static cudaError_t run_on_host(int dtype, const lwk_local *k)
@@ -82,7 +85,7 @@ static void cpu_plans(lw_dtype t, int rank, const int64_t *shape, int D, int L, 
                       lw_plan **p, lw_plan **pf)
 {
     int axes[3];
-    for (int a = 0; a < D; a++) axes[a] = rank - D + a;
+    for (int a = 0; a < D; a++) axes[a] = rank - g_inner - D + a;
     *p = *pf = NULL;
     lw_test_plan(p, rank, shape, D, axes, LW_HAAR, LW_SYMMETRIC, lay, t, L, dir, LW_BACKEND_CPU);
     lw_test_plan(pf, rank, shape, D, axes, LW_HAAR, LW_SYMMETRIC, lay, t, L, LW_FORWARD, LW_BACKEND_CPU);
@@ -107,7 +110,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
     char txt[200], dims[80] = "";
     for (int d = 0; d < rank; d++)
         snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", d ? "x" : "", (long long)shape[d]);
-    snprintf(txt, sizeof txt, "%s %s D %d L %d %s %s%s%s", tname(t), dims, D, L,
+    snprintf(txt, sizeof txt, "%s %s D %d L %d%s %s %s%s%s", tname(t), dims, D, L, g_inner ? " channels last" : "",
              lay == LW_MALLAT ? "mallat" : "interleaved", dir == LW_FORWARD ? "fwd" : "inv", inplace ? " in place" : "",
              misalign ? " misaligned" : "");
     CHECK(p && pf, "%s: plan: %s", txt, lw_last_error());
@@ -135,6 +138,9 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
         g_scalar += k.src.al < 16 || k.dst.al < 16;
         g_whole += k.whole, g_low_apart += k.low_apart, g_strided += k.strided;
         CHECK(!k.wide || g_block != LW_LOCAL_BLOCK_NARROW, "%s: local_block=narrow took the wide block", txt);
+        CHECK(k.ninner == g_inner, "%s: %d inner batch dims planned", txt, k.ninner);
+        CHECK(!g_inner || (!k.wide && !k.strided), "%s: channels last took a wide block", txt);
+        g_inner_launches += k.ninner > 0;
         CHECK(k.whole == (lay == LW_INTERLEAVED), "%s: whole blocks %d", txt, k.whole);
         CHECK(run_on_host(s.dtype, &k) == cudaSuccess, "%s: launch %d has no instantiation (D %d F %d wide %d)", txt, i,
               k.D, k.F, k.wide);
@@ -237,7 +243,8 @@ static void refusals(void)
         {LW_CDF53, 2, {64, 64}, 2, {0, 1}, 1, LW_FORWARD, "cdf53 reads outside its pairs"},
         {LW_HAAR, 2, {64, 66}, 2, {0, 1}, 2, LW_FORWARD, "66 is not a multiple of 4"},
         {LW_HAAR, 1, {7}, 1, {0}, 1, LW_FORWARD, "odd length"},
-        {LW_HAAR, 3, {8, 16, 4}, 2, {0, 1}, 1, LW_FORWARD, "axes not the trailing ones"},
+        {LW_HAAR, 3, {8, 4, 16}, 2, {0, 2}, 1, LW_FORWARD, "axes not adjacent"},
+        {LW_HAAR, 4, {8, 16, 2, 3}, 2, {0, 1}, 1, LW_FORWARD, "two dims after the axes"},
         {LW_HAAR, 2, {64, 64}, 2, {0, 1}, 1, LW_FORWARD_ADJOINT, "adjoint direction (gain 2: not orthogonal)"},
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
@@ -321,7 +328,39 @@ int main(void)
             }
     CHECK(g_strided - strided0 >= 40, "local_block=strided took the warp-strided map in %ld launches",
           g_strided - strided0);
+    /* channels last: a dim after the transformed ones (an image's colours, NHWC, THWC), the inner batch
+     * dim of the kernel (narrow blocks, scalar accesses), whatever local_block asks */
+    static const struct {
+        int inner;
+        struct shp sh;
+    } IN[] = {
+        {1, {3, 2, 1, {8, 16, 3}}},  {1, {3, 2, 3, {16, 32, 3}}},    {1, {4, 2, 2, {2, 8, 16, 4}}},
+        {1, {4, 3, 2, {8, 8, 16, 3}}}, {1, {3, 1, 3, {2, 64, 2}}},   {1, {4, 2, 2, {5, 8, 16, 3}}},
+        {1, {3, 2, 4, {48, 80, 1}}}, {1, {4, 3, 1, {4, 6, 8, 2}}}, {1, {4, 1, 5, {3, 2, 96, 2}}},
+    };
+    static const int blocks[] = {LW_LOCAL_BLOCK_AUTO, LW_LOCAL_BLOCK_STRIDED, LW_LOCAL_BLOCK_WIDE};
+    for (size_t si = 0; si < sizeof IN / sizeof IN[0]; si++)
+        for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int dir = 0; dir < 2; dir++) {
+                    const struct shp &h = IN[si].sh;
+                    const lw_layout l = lay ? LW_INTERLEAVED : LW_MALLAT;
+                    const lw_direction d = dir ? LW_INVERSE : LW_FORWARD;
+                    g_inner = IN[si].inner;
+                    g_block = blocks[(si + ti + lay) % 3];
+                    one_case(types[ti], h.rank, h.s, h.D, h.L, l, d, 0, 0);
+                    if (l == LW_INTERLEAVED) one_case(types[ti], h.rank, h.s, h.D, h.L, l, d, 1, 0);
+                    if ((si + ti) % 3 == 0) one_case(types[ti], h.rank, h.s, h.D, h.L, l, d, 0, 1);
+                }
     g_block = LW_LOCAL_BLOCK_AUTO;
+    CHECK(g_inner_launches >= 300, "channels last ran in %ld launches", g_inner_launches);
+    g_inner = 1;
+    for (int dir = 0; dir < 2; dir++)
+        for (int pad = 0; pad < 2; pad++) {
+            static const int64_t hwc[3] = {16, 24, 3};
+            bands_case(LW_FLOAT32, 3, hwc, 2, 2, dir ? LW_INVERSE : LW_FORWARD, pad);
+        }
+    g_inner = 0;
     static const struct shp B[] = {{4, 2, 2, {2, 3, 16, 24}}, {4, 2, 3, {2, 3, 64, 64}}, {4, 3, 2, {2, 8, 16, 32}},
                                    {3, 3, 5, {32, 32, 64}},  {2, 1, 5, {3, 96}}};
     for (size_t si = 0; si < sizeof B / sizeof B[0]; si++)
@@ -331,8 +370,8 @@ int main(void)
                     bands_case(types[ti], B[si].rank, B[si].s, B[si].D, B[si].L, dir ? LW_INVERSE : LW_FORWARD, pad);
     refusals();
     printf("local engine on the host: %ld cases, %ld launches (%ld wide blocks, %ld narrow), %ld with scalar "
-           "accesses, %ld moving whole blocks (%ld with the lowpass apart), %ld warp-strided\n",
-           g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided);
+           "accesses, %ld moving whole blocks (%ld with the lowpass apart), %ld warp-strided, %ld channels last\n",
+           g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_inner_launches);
     CHECK(g_wide > 0 && g_narrow > 0 && g_scalar > 0 && g_whole > 0 && g_low_apart > 0, "every access path taken");
     CHECK(g_ran_strided == g_strided, "%ld launches planned warp-strided, %ld ran so", g_strided, g_ran_strided);
     return lw_test_finish("test_local_body");
