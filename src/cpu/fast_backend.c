@@ -313,7 +313,10 @@ static int shape_of(const lw_plan *plan, fast_shape *fs)
     fs->C = 1;
     for (int i = fs->ax[fs->nact - 1] + 1; i < geo->rank; i++) fs->C *= geo->shape[i];
     fs->fsmode = !plan->wav->separable && fs->nact >= 2;
-    fs->cmode = !fs->fsmode && fs->C >= 16;
+    /* rows of the C contiguous elements after the last transformed axis, every transformed axis
+     * vertical, from 6 elements on (below, the batch of strided lines is faster: 4096^2 x C float32 on
+     * two cores, C = 4 / 6 / 8 / 12: batch 1.09 / 1.08 / 0.82 / 0.74 GB/s, rows 0.89 / 1.14 / 1.76 / 2.47) */
+    fs->cmode = !fs->fsmode && fs->C >= 6;
     return 1;
 }
 

@@ -225,6 +225,41 @@ static void batches(void)
         lw_destroy(pb);
         lw_destroy(p1);
     }
+    /* channels last: (H, W, C) on axes 0,1 equals each channel's plane transformed alone, for
+     * channel counts on both sides of the cpu backend's switch to rows of C elements (6) */
+    static const int64_t chans[] = {3, 6, 11, 16};
+    for (int w = 0; w < LW_WAVELET_COUNT; w++)
+        for (int ci = 0; ci < 4; ci++)
+            for (int v = 0; v < 4; v++) {
+                const lw_mode m = (v & 1) ? LW_PERIODIC : LW_SYMMETRIC; /* periodic: lengths multiples of 4 */
+                const int64_t C = chans[ci], H = m == LW_PERIODIC ? 20 : 19, W = m == LW_PERIODIC ? 28 : 26;
+                const int64_t shc[3] = {H, W, C}, sh2[2] = {H, W};
+                const int axc[2] = {0, 1};
+                const lw_layout lay = (v & 2) ? LW_INTERLEAVED : LW_MALLAT;
+                const lw_direction dir = ((w + ci + v) & 1) ? LW_INVERSE : LW_FORWARD;
+                lw_plan *pc = NULL, *p2 = NULL;
+                CHECK(make_plan(&pc, 3, shc, 2, axc, (lw_wavelet)w, m, lay, LW_FLOAT64, 2, dir) == LW_OK,
+                      "channels-last plan: %s", lw_last_error());
+                CHECK(make_plan(&p2, 2, sh2, 0, NULL, (lw_wavelet)w, m, lay, LW_FLOAT64, 2, dir) == LW_OK, "plane plan");
+                if (!pc || !p2) continue;
+                double xc[20 * 28 * 16], yc[20 * 28 * 16], item[20 * 28], z[20 * 28];
+                for (int i = 0; i < H * W * C; i++) xc[i] = lw_rng_unit();
+                CHECK(lw_execute(pc, xc, yc) == LW_OK, "channels-last run: %s", lw_last_error());
+                double err = 0, mx = 0;
+                for (int64_t c = 0; c < C; c++) {
+                    for (int i = 0; i < H * W; i++) item[i] = xc[i * C + c];
+                    lw_execute(p2, item, z);
+                    for (int i = 0; i < H * W; i++) {
+                        err = fmax(err, fabs(z[i] - yc[i * C + c]));
+                        mx = fmax(mx, fabs(z[i]));
+                    }
+                }
+                CHECK(err <= 1e-12 * (mx > 1 ? mx : 1), "channels last %s C %lld %s %s %s: max error %g",
+                      lw_wavelet_name((lw_wavelet)w), (long long)C, m == LW_PERIODIC ? "periodic" : "symmetric",
+                      lay == LW_MALLAT ? "mallat" : "interleaved", dir == LW_FORWARD ? "fwd" : "inv", err);
+                lw_destroy(pc);
+                lw_destroy(p2);
+            }
     /* rank 4: (2, 6, 7, 9) on axes 1,2,3, integer 5/3 round trip */
     int64_t s4[4] = {2, 6, 7, 9};
     int ax3[3] = {1, 2, 3};
