@@ -314,9 +314,10 @@ static int shape_of(const lw_plan *plan, fast_shape *fs)
     for (int i = fs->ax[fs->nact - 1] + 1; i < geo->rank; i++) fs->C *= geo->shape[i];
     fs->fsmode = !plan->wav->separable && fs->nact >= 2;
     /* rows of the C contiguous elements after the last transformed axis, every transformed axis
-     * vertical, from 6 elements on (below, the batch of strided lines is faster: 4096^2 x C float32 on
-     * two cores, C = 4 / 6 / 8 / 12: batch 1.09 / 1.08 / 0.82 / 0.74 GB/s, rows 0.89 / 1.14 / 1.76 / 2.47) */
-    fs->cmode = !fs->fsmode && fs->C >= 6;
+     * vertical, from 8 elements on; below, a batch of strided lines (4096^2 x C float32, haar and cdf97
+     * on two cores, C = 4 / 6 / 8 / 12 / 16: strided lines 2.3-2.6 / 1.9 / 1.4-1.5 / 1.0-1.1 / 0.7 GB/s,
+     * rows 0.9 / 1.1-1.2 / 1.6-1.8 / 1.9-2.5 / 3.4) */
+    fs->cmode = !fs->fsmode && fs->C >= 8;
     return 1;
 }
 

@@ -185,6 +185,12 @@ typedef struct lw_fast_plan {
 
 /* ---- the windowed 1-D line lifting (fast_line.c) --------------------------- */
 
+/* dst[j * ds] = src[j * ss] * f for j < n (strides in elements; integer types
+ * copied), as k->scale does for unit strides: the strided lines of arrays
+ * with channels after the transformed axes, one loop instead of a kernel call
+ * a sample. */
+void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, double f);
+
 /* A window of a line held split: the samples t of [x0, x1) (x0 even; the
  * core window [w0, w1) plus margins for the fused kernel) as even samples
  * L[(t - x0) / 2] from index 0, then odd samples H[(t - x0 - 1) / 2] from

@@ -96,6 +96,21 @@ static inline char *at(const lw_line_geom *g, char *base, int64_t t, size_t es)
     return (t & 1) ? base + (g->hoff + (size_t)((t - g->x0 - 1) >> 1)) * es : base + (size_t)((t - g->x0) >> 1) * es;
 }
 
+void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, double f)
+{
+    if (fp->es == 4 && fp->isint) {
+        for (int64_t j = 0; j < n; j++) ((int32_t *)dst)[j * ds] = ((const int32_t *)src)[j * ss];
+    } else if (fp->es == 4) {
+        const float ff = (float)f;
+        for (int64_t j = 0; j < n; j++) ((float *)dst)[j * ds] = ((const float *)src)[j * ss] * ff;
+    } else if (fp->es == 8 && !fp->isint) {
+        for (int64_t j = 0; j < n; j++) ((double *)dst)[j * ds] = ((const double *)src)[j * ss] * f;
+    } else {
+        for (int64_t j = 0; j < n; j++)
+            fp->k->scale(dst + (size_t)(j * ds) * fp->es, src + (size_t)(j * ss) * fp->es, 1, f);
+    }
+}
+
 /* Copy cnt samples of one parity, t = t0, t0+2, ..., between the window and
  * a strided run (to_win: run -> window, else window -> run). */
 static void par_copy(const lw_fast_plan *fp, const lw_line_geom *g, char *base, int64_t t0, int64_t cnt, char *run,
@@ -112,12 +127,10 @@ static void par_copy(const lw_fast_plan *fp, const lw_line_geom *g, char *base, 
             (nt ? k->scale_nt : k->scale)(run, x, (size_t)cnt, f);
         return;
     }
-    for (int64_t j = 0; j < cnt; j++) {
-        if (to_win)
-            k->scale(x + (size_t)j * es, run + (size_t)(j * st) * es, 1, f);
-        else
-            k->scale(run + (size_t)(j * st) * es, x + (size_t)j * es, 1, f);
-    }
+    if (to_win)
+        lw_scale_strided(fp, x, 1, run, st, cnt, f);
+    else
+        lw_scale_strided(fp, run, st, x, 1, cnt, f);
 }
 
 /* Even / odd start and counts of [a, b). */

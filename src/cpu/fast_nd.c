@@ -73,8 +73,7 @@ static void copy_block(const nd_ctx *c, int d, const char *src, const int64_t *s
         } else if (srs == 1 && drs == 1) {
             (nt ? k->scale_nt : k->scale)(dst, src, (size_t)lv->rowlen, f);
         } else {
-            for (int64_t j = 0; j < lv->rowlen; j++)
-                k->scale(dst + (size_t)(j * drs) * es, src + (size_t)(j * srs) * es, 1, f);
+            lw_scale_strided(c->fp, dst, drs, src, srs, lv->rowlen, f);
         }
         return;
     }

@@ -184,6 +184,21 @@ static void dtype_agreement(void)
 
 /* Axes subset: a (B, H, W) array transformed on axes 1,2 equals B separate
  * 2-D transforms; a rank-4 array on axes 1,2,3 likewise. */
+/* n values between doubles and an array of type t */
+static void pack(lw_dtype t, const double *x, void *b, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (t == LW_FLOAT64) ((double *)b)[i] = x[i];
+        else if (t == LW_FLOAT32) ((float *)b)[i] = (float)x[i];
+        else ((int32_t *)b)[i] = (int32_t)x[i];
+    }
+}
+static void unpack(lw_dtype t, const void *b, double *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        x[i] = t == LW_FLOAT64 ? ((const double *)b)[i] : t == LW_FLOAT32 ? ((const float *)b)[i] : ((const int32_t *)b)[i];
+}
+
 static void batches(void)
 {
     for (int w = 0; w < LW_WAVELET_COUNT; w++) {
@@ -226,11 +241,14 @@ static void batches(void)
         lw_destroy(p1);
     }
     /* channels last: (H, W, C) on axes 0,1 equals each channel's plane transformed alone, for
-     * channel counts on both sides of the cpu backend's switch to rows of C elements (6) */
+     * channel counts on both sides of the cpu backend's switch to rows of C elements (8), float64,
+     * float32 and int32 (the wavelets with an integer variant) */
     static const int64_t chans[] = {3, 6, 11, 16};
+    static const lw_dtype ctypes[] = {LW_FLOAT64, LW_FLOAT32, LW_INT32};
     for (int w = 0; w < LW_WAVELET_COUNT; w++)
         for (int ci = 0; ci < 4; ci++)
-            for (int v = 0; v < 4; v++) {
+            for (int v = 0; v < 12; v++) {
+                const lw_dtype t = ctypes[v / 4];
                 const lw_mode m = (v & 1) ? LW_PERIODIC : LW_SYMMETRIC; /* periodic: lengths multiples of 4 */
                 const int64_t C = chans[ci], H = m == LW_PERIODIC ? 20 : 19, W = m == LW_PERIODIC ? 28 : 26;
                 const int64_t shc[3] = {H, W, C}, sh2[2] = {H, W};
@@ -238,24 +256,32 @@ static void batches(void)
                 const lw_layout lay = (v & 2) ? LW_INTERLEAVED : LW_MALLAT;
                 const lw_direction dir = ((w + ci + v) & 1) ? LW_INVERSE : LW_FORWARD;
                 lw_plan *pc = NULL, *p2 = NULL;
-                CHECK(make_plan(&pc, 3, shc, 2, axc, (lw_wavelet)w, m, lay, LW_FLOAT64, 2, dir) == LW_OK,
-                      "channels-last plan: %s", lw_last_error());
-                CHECK(make_plan(&p2, 2, sh2, 0, NULL, (lw_wavelet)w, m, lay, LW_FLOAT64, 2, dir) == LW_OK, "plane plan");
-                if (!pc || !p2) continue;
-                double xc[20 * 28 * 16], yc[20 * 28 * 16], item[20 * 28], z[20 * 28];
-                for (int i = 0; i < H * W * C; i++) xc[i] = lw_rng_unit();
-                CHECK(lw_execute(pc, xc, yc) == LW_OK, "channels-last run: %s", lw_last_error());
+                if (make_plan(&pc, 3, shc, 2, axc, (lw_wavelet)w, m, lay, t, 2, dir) != LW_OK) {
+                    CHECK(t == LW_INT32, "channels-last plan: %s", lw_last_error()); /* no integer variant */
+                    continue;
+                }
+                CHECK(make_plan(&p2, 2, sh2, 0, NULL, (lw_wavelet)w, m, lay, t, 2, dir) == LW_OK, "plane plan");
+                if (!p2) continue;
+                static double xc[20 * 28 * 16], yc[20 * 28 * 16], item[20 * 28], z[20 * 28];
+                static unsigned char bx[sizeof xc], by[sizeof xc], bi[sizeof item], bz[sizeof item];
+                for (int i = 0; i < H * W * C; i++) xc[i] = t == LW_INT32 ? (double)lw_rng_range(0, 255) : lw_rng_unit();
+                pack(t, xc, bx, H * W * C);
+                CHECK(lw_execute(pc, bx, by) == LW_OK, "channels-last run: %s", lw_last_error());
+                unpack(t, by, yc, H * W * C);
                 double err = 0, mx = 0;
                 for (int64_t c = 0; c < C; c++) {
                     for (int i = 0; i < H * W; i++) item[i] = xc[i * C + c];
-                    lw_execute(p2, item, z);
+                    pack(t, item, bi, H * W);
+                    lw_execute(p2, bi, bz);
+                    unpack(t, bz, z, H * W);
                     for (int i = 0; i < H * W; i++) {
                         err = fmax(err, fabs(z[i] - yc[i * C + c]));
                         mx = fmax(mx, fabs(z[i]));
                     }
                 }
-                CHECK(err <= 1e-12 * (mx > 1 ? mx : 1), "channels last %s C %lld %s %s %s: max error %g",
-                      lw_wavelet_name((lw_wavelet)w), (long long)C, m == LW_PERIODIC ? "periodic" : "symmetric",
+                const double tol = t == LW_INT32 ? 0 : (t == LW_FLOAT32 ? 1e-5 : 1e-12) * (mx > 1 ? mx : 1);
+                CHECK(err <= tol, "channels last %s %s C %lld %s %s %s: max error %g", lw_wavelet_name((lw_wavelet)w),
+                      lw_dtype_name(t), (long long)C, m == LW_PERIODIC ? "periodic" : "symmetric",
                       lay == LW_MALLAT ? "mallat" : "interleaved", dir == LW_FORWARD ? "fwd" : "inv", err);
                 lw_destroy(pc);
                 lw_destroy(p2);
