@@ -1,6 +1,7 @@
 /* The local engine (cuda engine "local"): wavelets whose steps stay inside
  * their pairs (haar), along adjacent axes of an array (the trailing ones, or
- * followed by channels) whose transformed lengths are multiples of 2^levels.  The levels run in launches of up to
+ * followed by one dim: channels last) whose transformed lengths are
+ * multiples of 2^levels.  The levels run in launches of up to
  * lwk_local_fmax(D) levels each (k_local.cu); a launch's lowpass is the next
  * one's input:
  *   interleaved  on out's grid of the level (no workspace; in place too,
@@ -65,9 +66,9 @@ int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     if (!lw_local_applies(p, s)) return 0;
+    if (inner_dims(p) > 0) return 1; /* channels last: no other engine runs them fused */
     /* one level of 2-D over 4-/8-byte samples: tile2d ties the wide block and trails the
      * warp-strided map (interleaved rows above all), so local only where that map applies */
-    if (inner_dims(p) > 0) return 1; /* channels last: no other engine runs them fused */
     if (g->naxes == 2 && g->levels == 1 && s->esize >= 4 && block_map(p, s, 1, g->shape[g->axes[1]]) != 2) return 0;
     return !(g->naxes == 2 && p->cfg.layout == LW_MALLAT && !(p->cfg.flags & LW_FLAG_DEVICE_POINTERS));
 }

@@ -33,7 +33,7 @@
 
 static long g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_ran_strided;
 static int g_block = LW_LOCAL_BLOCK_AUTO; /* the plans' tuning local_block */
-static int g_inner = 0;                    /* dims after the transformed ones (channels last) */
+static int g_inner = 0;                    /* 1: a dim after the transformed ones (channels last) */
 static long g_inner_launches;
 
 /* every block of launch k on the host */
@@ -267,16 +267,32 @@ static void refusals(void)
     }
 }
 
+struct shp {
+    int rank, D, L;
+    int64_t s[4];
+};
+
+/* shape h of type t in both layouts and directions, out of place; in place (interleaved); and
+ * one element off alignment where misaligned */
+static void layouts_case(lw_dtype t, const shp &h, bool misaligned)
+{
+    for (int lay = 0; lay < 2; lay++)
+        for (int dir = 0; dir < 2; dir++) {
+            const lw_layout l = lay ? LW_INTERLEAVED : LW_MALLAT;
+            const lw_direction d = dir ? LW_INVERSE : LW_FORWARD;
+            one_case(t, h.rank, h.s, h.D, h.L, l, d, 0, 0);
+            if (l == LW_INTERLEAVED) one_case(t, h.rank, h.s, h.D, h.L, l, d, 1, 0);
+            if (misaligned) one_case(t, h.rank, h.s, h.D, h.L, l, d, 0, 1);
+        }
+}
+
 int main(void)
 {
     lw_test_seed(20261127);
     static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32, LW_FLOAT16, LW_BFLOAT16};
     /* shapes: {rank, D, L, shape...}; transformed lengths multiples of 2^L, some with wide blocks at the
      * first launch only, some never (lengths 2^L times odd numbers) */
-    struct shp {
-        int rank, D, L;
-        int64_t s[4];
-    } shapes[] = {
+    const shp shapes[] = {
         {1, 1, 1, {64}},          {1, 1, 3, {8 * 5}},       {1, 1, 6, {64 * 3}},     {2, 1, 2, {3, 4 * 9}},
         {1, 1, 9, {512}},         {2, 2, 1, {6, 10}},       {2, 2, 1, {16, 64}},     {2, 2, 2, {12, 20}},
         {2, 2, 3, {24, 40}},      {2, 2, 4, {48, 80}},      {2, 2, 5, {64, 96}},     {2, 2, 7, {128, 256}},
@@ -286,16 +302,7 @@ int main(void)
     };
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
         for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
-            for (int lay = 0; lay < 2; lay++)
-                for (int dir = 0; dir < 2; dir++) {
-                    const lw_layout l = lay ? LW_INTERLEAVED : LW_MALLAT;
-                    const lw_direction d = dir ? LW_INVERSE : LW_FORWARD;
-                    one_case(types[ti], shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L, l, d, 0, 0);
-                    if (l == LW_INTERLEAVED)
-                        one_case(types[ti], shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L, l, d, 1, 0);
-                    if ((si + ti) % 3 == 0)
-                        one_case(types[ti], shapes[si].rank, shapes[si].s, shapes[si].D, shapes[si].L, l, d, 0, 1);
-                }
+            layouts_case(types[ti], shapes[si], (si + ti) % 3 == 0);
     /* local_block=narrow where the wide block would be taken */
     g_block = LW_LOCAL_BLOCK_NARROW;
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si += 2)
@@ -307,7 +314,7 @@ int main(void)
      * float64 4), one and more launches, batches, in place */
     static const struct {
         lw_dtype t;
-        struct shp sh;
+        shp sh;
     } ST[] = {
         {LW_FLOAT32, {1, 1, 2, {512}}},        {LW_FLOAT32, {2, 2, 1, {4, 256}}},      {LW_FLOAT32, {2, 2, 2, {8, 512}}},
         {LW_FLOAT32, {3, 3, 1, {2, 4, 256}}},  {LW_FLOAT32, {3, 2, 1, {3, 2, 512}}},   {LW_FLOAT32, {2, 2, 5, {64, 1024}}},
@@ -316,45 +323,25 @@ int main(void)
     };
     g_block = LW_LOCAL_BLOCK_STRIDED;
     const long strided0 = g_strided;
-    for (size_t si = 0; si < sizeof ST / sizeof ST[0]; si++)
-        for (int lay = 0; lay < 2; lay++)
-            for (int dir = 0; dir < 2; dir++) {
-                const struct shp &h = ST[si].sh;
-                const lw_layout l = lay ? LW_INTERLEAVED : LW_MALLAT;
-                const lw_direction d = dir ? LW_INVERSE : LW_FORWARD;
-                one_case(ST[si].t, h.rank, h.s, h.D, h.L, l, d, 0, 0);
-                if (l == LW_INTERLEAVED) one_case(ST[si].t, h.rank, h.s, h.D, h.L, l, d, 1, 0);
-                if (si % 4 == 0) one_case(ST[si].t, h.rank, h.s, h.D, h.L, l, d, 0, 1);
-            }
+    for (size_t si = 0; si < sizeof ST / sizeof ST[0]; si++) layouts_case(ST[si].t, ST[si].sh, si % 4 == 0);
     CHECK(g_strided - strided0 >= 40, "local_block=strided took the warp-strided map in %ld launches",
           g_strided - strided0);
     /* channels last: a dim after the transformed ones (an image's colours, NHWC, THWC), the inner batch
      * dim of the kernel (narrow blocks, scalar accesses), whatever local_block asks */
-    static const struct {
-        int inner;
-        struct shp sh;
-    } IN[] = {
-        {1, {3, 2, 1, {8, 16, 3}}},  {1, {3, 2, 3, {16, 32, 3}}},    {1, {4, 2, 2, {2, 8, 16, 4}}},
-        {1, {4, 3, 2, {8, 8, 16, 3}}}, {1, {3, 1, 3, {2, 64, 2}}},   {1, {4, 2, 2, {5, 8, 16, 3}}},
-        {1, {3, 2, 4, {48, 80, 1}}}, {1, {4, 3, 1, {4, 6, 8, 2}}}, {1, {4, 1, 5, {3, 2, 96, 2}}},
+    static const shp IN[] = {
+        {3, 2, 1, {8, 16, 3}},    {3, 2, 3, {16, 32, 3}}, {4, 2, 2, {2, 8, 16, 4}},  {4, 3, 2, {8, 8, 16, 3}},
+        {3, 1, 3, {2, 64, 2}},    {4, 2, 2, {5, 8, 16, 3}}, {3, 2, 4, {48, 80, 1}}, {4, 3, 1, {4, 6, 8, 2}},
+        {4, 1, 5, {3, 2, 96, 2}},
     };
     static const int blocks[] = {LW_LOCAL_BLOCK_AUTO, LW_LOCAL_BLOCK_STRIDED, LW_LOCAL_BLOCK_WIDE};
+    g_inner = 1;
     for (size_t si = 0; si < sizeof IN / sizeof IN[0]; si++)
-        for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
-            for (int lay = 0; lay < 2; lay++)
-                for (int dir = 0; dir < 2; dir++) {
-                    const struct shp &h = IN[si].sh;
-                    const lw_layout l = lay ? LW_INTERLEAVED : LW_MALLAT;
-                    const lw_direction d = dir ? LW_INVERSE : LW_FORWARD;
-                    g_inner = IN[si].inner;
-                    g_block = blocks[(si + ti + lay) % 3];
-                    one_case(types[ti], h.rank, h.s, h.D, h.L, l, d, 0, 0);
-                    if (l == LW_INTERLEAVED) one_case(types[ti], h.rank, h.s, h.D, h.L, l, d, 1, 0);
-                    if ((si + ti) % 3 == 0) one_case(types[ti], h.rank, h.s, h.D, h.L, l, d, 0, 1);
-                }
+        for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+            g_block = blocks[(si + ti) % 3];
+            layouts_case(types[ti], IN[si], (si + ti) % 3 == 0);
+        }
     g_block = LW_LOCAL_BLOCK_AUTO;
     CHECK(g_inner_launches >= 300, "channels last ran in %ld launches", g_inner_launches);
-    g_inner = 1;
     for (int dir = 0; dir < 2; dir++)
         for (int pad = 0; pad < 2; pad++) {
             static const int64_t hwc[3] = {16, 24, 3};
