@@ -222,8 +222,8 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     for (int d = 0; d < g->axes[0]; d++) k->bshape[d] = g->shape[d];
     if (k->ninner) k->bshape[k->nbd - 1] = g->shape[g->rank - 1];
     for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
-    k->wide = block_map(p, s, F, k->n[D - 1]) >= 1;
-    k->strided = block_map(p, s, F, k->n[D - 1]) == 2;
+    const int map = block_map(p, s, F, k->n[D - 1]);
+    k->wide = map >= 1, k->strided = map == 2;
     /* the coefficients: out (forward) or in (inverse), or the bands */
     const coefs c = {inv ? in : out, bands};
     for (int j = 0; j < F; j++)

@@ -10,12 +10,14 @@ extern "C" {
 #endif
 
 /* Forward or inverse of a wavelet whose steps stay inside their pairs, along
- * the trailing 1-3 axes, every transformed length a multiple of 2^levels. */
+ * 1-3 adjacent axes (the trailing ones, or followed by one dim: channels
+ * last), every transformed length a multiple of 2^levels. */
 int lw_local_applies(const lw_plan *p, const lw_cuda_sched *s);
 /* Where "auto" takes it (lw_local_applies, and measured ahead of the fused
- * engines): not one level of 2-D over 4- or 8-byte samples, where those
- * already reach the device copy, nor 2-D Mallat from host memory, whose
- * fused engine overlaps the copies in row bands. */
+ * engines): channels last always; else not one level of 2-D over 4- or 8-byte
+ * samples unless the warp-strided map applies (the fused engine ties the
+ * other maps), nor 2-D Mallat from host memory, whose fused engine overlaps
+ * the copies in row bands. */
 int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s);
 /* s->scratch: Mallat pyramids of several launches, two compact lowpass buffers */
 void lw_local_workspace(const lw_plan *p, lw_cuda_sched *s);

@@ -83,8 +83,9 @@ int lwk_lines_ok(int dtype, const lwk_pass *p);
 cudaError_t lwk_lines_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
 
 /* ---- local engine: steps inside their pairs (haar), k_local.cu -----------
- * One launch runs F levels (1 <= F <= lwk_local_fmax(D)) along D dimensions
- * (1 <= D <= 3) of a region whose other dimensions (nbd of them) are a batch.  Each thread transforms its own block of 2^F samples along
+ * One launch runs F levels (1 <= F <= lwk_local_fmax(D)) along D adjacent
+ * dimensions (1 <= D <= 3) of a region whose other dimensions (nbd of them)
+ * are a batch.  Each thread transforms its own block of 2^F samples along
  * every transformed dimension (2^X along the last, X >= F, lwk_local_xlog):
  * no sample outside the block is read, so nothing is shared between threads
  * and a block's coefficients may land where its samples were.
