@@ -191,6 +191,7 @@ struct fast_shape {
     int ax[LW_MAX_AXES];  /* array axis of each active (length > 1) transformed axis */
     int gi[LW_MAX_AXES];  /* its index in geo->axes / geo->len */
     int fsmode, cmode;    /* non-separable Faber-Schauder; rows of contiguous batch elements */
+    int gmode;            /* the C elements after the last active axis are one sample (lines of groups) */
     int64_t C;            /* elements after the last active axis */
 };
 
@@ -237,7 +238,9 @@ static void build_level(const lw_plan *plan, const fast_shape *fs, int k, const 
     lv->adjoint = lw_dir_adjoint(lv->fp->run);
     lv->plan = plan;
     lv->level = k;
+    lv->G = 1;
     int last = fs->ax[fs->nact - 1];
+    int groups = fs->gmode && !lv->adjoint;
     int nv = (fs->fsmode || fs->cmode) ? fs->nact : fs->nact - 1;
     lv->nv = nv;
     for (int d = 0; d < nv; d++) {
@@ -261,10 +264,11 @@ static void build_level(const lw_plan *plan, const fast_shape *fs, int k, const 
         lv->srs = sst[last];
         lv->drs = dst[last];
         lv->lrs = lst ? lst[last] : 1;
+        if (groups) lv->G = fs->C;
     }
     for (int i = 0; i < geo->rank; i++) {
         if (is_active(fs, i) || geo->shape[i] == 1) continue;
-        if (fs->cmode && i > last) continue; /* inside the rows */
+        if ((fs->cmode || groups) && i > last) continue; /* inside the rows / the samples */
         lv->bn[lv->nb] = geo->shape[i];
         lv->bss[lv->nb] = sst[i];
         lv->bds[lv->nb] = dst[i];
@@ -313,11 +317,13 @@ static int shape_of(const lw_plan *plan, fast_shape *fs)
     fs->C = 1;
     for (int i = fs->ax[fs->nact - 1] + 1; i < geo->rank; i++) fs->C *= geo->shape[i];
     fs->fsmode = !plan->wav->separable && fs->nact >= 2;
-    /* rows of the C contiguous elements after the last transformed axis, every transformed axis
-     * vertical, from 8 elements on; below, a batch of strided lines (4096^2 x C float32, haar and cdf97
-     * on two cores, C = 4 / 6 / 8 / 12 / 16: strided lines 2.3-2.6 / 1.9 / 1.4-1.5 / 1.0-1.1 / 0.7 GB/s,
-     * rows 0.9 / 1.1-1.2 / 1.6-1.8 / 1.9-2.5 / 3.4) */
-    fs->cmode = !fs->fsmode && fs->C >= 8;
+    /* The C contiguous elements after the last transformed axis (channels last): below 64, one
+     * sample of the lifted rows (lines of groups, fast_line.c; the nd engine, unless the plan names
+     * another); from 64 on, rows of C elements with every transformed axis vertical, whose rows stay
+     * small where a line of groups outgrows the caches (bench/NOTES-cpu.md) */
+    fs->cmode = !fs->fsmode && fs->C >= 64;
+    fs->gmode = !fs->fsmode && !fs->cmode && fs->C > 1 &&
+                (strcmp(plan->scheme, "auto") == 0 || strcmp(plan->scheme, "nd") == 0);
     return 1;
 }
 

@@ -190,22 +190,38 @@ typedef struct lw_fast_plan {
  * with channels after the transformed axes, one loop instead of a kernel call
  * a sample. */
 void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, double f);
+/* The same for n groups of G contiguous elements: dst[j * ds + c] =
+ * src[j * ss + c] * f for c < G. */
+void lw_scale_groups(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, int64_t G,
+                     double f);
 
 /* A window of a line held split: the samples t of [x0, x1) (x0 even; the
  * core window [w0, w1) plus margins for the fused kernel) as even samples
  * L[(t - x0) / 2] from index 0, then odd samples H[(t - x0 - 1) / 2] from
  * index hoff; fmt elements in all, padded so that consecutive split rows stay
- * 64-byte aligned and the fused kernel may read past the ends. */
+ * 64-byte aligned and the fused kernel may read past the ends.
+ *
+ * A sample may be a group of G contiguous elements (the channels of a
+ * channels-last image, (H, W, C) over axes 0, 1): sample t's group then sits
+ * at element G * (t - x0) / 2 of its half, so each half holds its groups
+ * contiguously, a lifting step is one vector loop over count * G elements
+ * with neighbours G elements apart, and the channels ride in the SIMD lanes.
+ * Such lines take the generic steps (no margins: the fused kernel's
+ * neighbours are one element apart). */
 typedef struct lw_line_geom {
     int64_t n;        /* line length */
     int64_t w0, w1;   /* core window */
     int64_t x0, x1;   /* held window */
     int64_t cl, ch;   /* even / odd samples held */
+    int64_t G;        /* elements per sample (1, or the channels of a group) */
     size_t nblk;      /* vector blocks of the fused kernel */
     size_t hoff, fmt;
 } lw_line_geom;
 
 void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g);
+/* lw_line_geom_init for samples of G contiguous elements (G = 1: the same). */
+void lw_line_geom_group(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t G,
+                        lw_line_geom *g);
 /* The same with x0 / 2 a multiple of the vector lanes (fused wavelets), so
  * that whole blocks of the fused kernel land aligned in a Mallat row whose
  * halves start aligned (at the cost of up to a block of extra margin). */
@@ -226,7 +242,8 @@ void lw_line_geom_compact(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64
 void lw_line_convert(const lw_fast_plan *fp, const lw_line_geom *gs, const char *src, const lw_line_geom *gd,
                      char *dst);
 
-/* Load the window's samples from a line (element stride ss), times f. */
+/* Load the window's samples from a line (element stride ss between samples;
+ * a group's elements contiguous), times f. */
 void lw_line_load_fwd(const lw_fast_plan *fp, const lw_line_geom *g, const char *src, int64_t ss, char *base,
                       double f);
 /* Load the window's coefficients (Mallat or interleaved order, stride ss;
@@ -248,8 +265,9 @@ void lw_line_lift_store_fwd(const lw_fast_plan *fp, const lw_line_geom *g, int m
 void lw_line_store_inv(const lw_fast_plan *fp, const lw_line_geom *g, const char *base, char *dst, int64_t ds,
                        int64_t o0, int64_t o1, double f, int nt);
 
-/* Scratch of lw_line_fwd / lw_line_inv for windows of up to wmax samples. */
-size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax);
+/* Scratch of lw_line_fwd / lw_line_inv for windows of up to wmax samples of
+ * G elements. */
+size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax, int64_t G);
 
 /* ---- whole rows between a compact ring and a line buffer (fast_row.c) ------ */
 
@@ -348,12 +366,13 @@ static inline void lw_row_load(const lw_row_prog *r, const char *src, char *row)
     r->fp->k->row_load(r, src, row);
 }
 
-/* Whole segment [o0, o1) of a line: load, lift, store (scratch per thread). */
+/* Whole segment [o0, o1) of a line of samples of G elements: load, lift,
+ * store (scratch per thread). */
 void lw_line_fwd(const lw_fast_plan *fp, lw_mode mode, int mallat, const char *src, int64_t ss, char *dst,
-                 int64_t ds, char *lo, int64_t ls, int64_t n, int64_t o0, int64_t o1, double fin, int nt,
+                 int64_t ds, char *lo, int64_t ls, int64_t n, int64_t G, int64_t o0, int64_t o1, double fin, int nt,
                  void *scratch, int *guard);
 void lw_line_inv(const lw_fast_plan *fp, lw_mode mode, int mallat, const char *src, int64_t ss, const char *lo,
-                 int64_t ls, char *dst, int64_t ds, int64_t n, int64_t o0, int64_t o1, double fout, int nt,
+                 int64_t ls, char *dst, int64_t ds, int64_t n, int64_t G, int64_t o0, int64_t o1, double fout, int nt,
                  void *scratch, int *guard);
 
 /* Window [w0, w1) holding every sample that outputs [o0, o1) depend on. */
@@ -407,6 +426,7 @@ typedef struct lw_fast_level {
     int hlift;                 /* 1: rows are lines lifted along the last axis */
     int nt;                    /* streaming stores for dst and ll (large levels) */
     int64_t rowlen;            /* line length (hlift) or vector length */
+    int64_t G;                 /* hlift: elements per sample of a row (its channels, contiguous), else 1 */
     int64_t srs, drs;          /* element stride along the row (src, dst) */
     /* the all-lowpass samples (even index on every axis) go to / come from a
      * separate dense buffer when has_ll: forward writes the next level's

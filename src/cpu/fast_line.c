@@ -31,7 +31,7 @@
 /* align: x0 the largest one <= w0 - m with (x0 - phase) a multiple of
  * 2 * lanes (phase even). */
 static void geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t m, int padded,
-                      int align, int64_t phase, lw_line_geom *g)
+                      int align, int64_t phase, int64_t G, lw_line_geom *g)
 {
     lw_fast_window(fp, mode, n, o0, o1, &g->w0, &g->w1);
     g->n = n;
@@ -45,55 +45,67 @@ static void geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o
     g->x1 = g->w1 + m;
     g->cl = (g->x1 - g->x0 + 1) / 2;
     g->ch = (g->x1 - g->x0) / 2;
+    g->G = G;
     size_t lanes = (size_t)fp->k->lanes, per = 64 / fp->es; /* elements per cache line */
     g->nblk = ((size_t)g->cl + lanes - 1) / lanes;
-    size_t half = padded ? (g->nblk + 2) * lanes + 1 : (size_t)g->cl;
+    size_t half = padded ? (g->nblk + 2) * lanes + 1 : (size_t)g->cl * (size_t)G;
     g->hoff = (half + per - 1) / per * per;
     g->fmt = 2 * g->hoff;
 }
 
 void lw_line_geom_init(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
 {
-    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, 0, 0, g);
+    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, 0, 0, 1, g);
+}
+
+void lw_line_geom_group(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t G,
+                        lw_line_geom *g)
+{
+    if (G <= 1)
+        lw_line_geom_init(fp, mode, n, o0, o1, g);
+    else
+        geom_init(fp, mode, n, o0, o1, 0, 0, 0, 0, G, g);
 }
 
 void lw_line_geom_aligned(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
 {
-    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, fp->fused, 0, g);
+    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, fp->fused, 0, 1, g);
 }
 
 void lw_line_geom_phase(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, int64_t phase,
                         lw_line_geom *g)
 {
-    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, fp->fused, phase, g);
+    geom_init(fp, mode, n, o0, o1, fp->fused ? fp->E : 0, fp->fused, fp->fused, phase, 1, g);
 }
 
 void lw_line_geom_compact(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t o0, int64_t o1, lw_line_geom *g)
 {
-    geom_init(fp, mode, n, o0, o1, 0, 0, 0, 0, g);
+    geom_init(fp, mode, n, o0, o1, 0, 0, 0, 0, 1, g);
 }
 
 void lw_line_convert(const lw_fast_plan *fp, const lw_line_geom *gs, const char *src, const lw_line_geom *gd,
                      char *dst)
 {
-    size_t es = fp->es;
+    size_t es = fp->es * (size_t)gs->G; /* both hold samples of gs->G elements */
     int64_t t0 = gs->x0 > gd->x0 ? gs->x0 : gd->x0, t1 = gs->x1 < gd->x1 ? gs->x1 : gd->x1;
     if (t1 <= t0) return;
     int64_t ne = (t1 - t0 + 1) / 2, no = (t1 - t0) / 2; /* t0 is even: both x0 are */
     memcpy(dst + (size_t)((t0 - gd->x0) >> 1) * es, src + (size_t)((t0 - gs->x0) >> 1) * es, (size_t)ne * es);
-    memcpy(dst + (gd->hoff + (size_t)((t0 - gd->x0) >> 1)) * es, src + (gs->hoff + (size_t)((t0 - gs->x0) >> 1)) * es,
-           (size_t)no * es);
+    memcpy(dst + gd->hoff * fp->es + (size_t)((t0 - gd->x0) >> 1) * es,
+           src + gs->hoff * fp->es + (size_t)((t0 - gs->x0) >> 1) * es, (size_t)no * es);
 }
 
-size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax)
+size_t lw_line_scratch_bytes(const lw_fast_plan *fp, int64_t wmax, int64_t G)
 {
-    return 2 * LW_ALIGN64(((size_t)(wmax + 2 * fp->E + 4 * fp->k->lanes + 4) / 2 + 3 * 64) * fp->es);
+    return 2 * LW_ALIGN64(((size_t)(wmax + 2 * fp->E + 4 * fp->k->lanes + 4) / 2 * (size_t)G + 3 * 64) * fp->es);
 }
 
-/* Address of held sample t. */
+/* Address of held sample t (its group's first element). */
 static inline char *at(const lw_line_geom *g, char *base, int64_t t, size_t es)
 {
-    return (t & 1) ? base + (g->hoff + (size_t)((t - g->x0 - 1) >> 1)) * es : base + (size_t)((t - g->x0) >> 1) * es;
+    size_t G = (size_t)g->G;
+    return (t & 1) ? base + (g->hoff + (size_t)((t - g->x0 - 1) >> 1) * G) * es
+                   : base + (size_t)((t - g->x0) >> 1) * G * es;
 }
 
 void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, double f)
@@ -111,6 +123,86 @@ void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char 
     }
 }
 
+/* Copies of groups of G elements, one set of loops per element type (int32
+ * copied, float and double times the factors).  G is a constant where it is
+ * 2, 3 or 4, so that the compiler unrolls a group; BODY uses j and c. */
+#define LW_GSWITCH(BODY)                                                                                               \
+    switch (G) {                                                                                                       \
+    case 2: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 2; c++) BODY; break;                                  \
+    case 3: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 3; c++) BODY; break;                                  \
+    case 4: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 4; c++) BODY; break;                                  \
+    default: for (int64_t j = 0; j < n; j++) for (int64_t c = 0; c < G; c++) BODY;                                    \
+    }
+#define LW_GROUP_FUNCS(SUF, T, MUL)                                                                                    \
+    /* d[j ds + c] = s[j ss + c] f */                                                                                  \
+    static void scale_groups_##SUF(T *d, int64_t ds, const T *s, int64_t ss, int64_t n, int64_t G, T f)               \
+    {                                                                                                                  \
+        (void)f;                                                                                                       \
+        LW_GSWITCH(d[j * ds + c] = MUL(s[j * ss + c], f))                                                              \
+    }                                                                                                                  \
+    /* n pairs of groups of a contiguous run: the even groups to e, the odd to o */                                    \
+    static void split_groups_##SUF(const T *s, T *e, T *o, int64_t n, int64_t G, T fe, T fo)                          \
+    {                                                                                                                  \
+        (void)fe, (void)fo;                                                                                            \
+        LW_GSWITCH((e[j * G + c] = MUL(s[2 * j * G + c], fe), o[j * G + c] = MUL(s[(2 * j + 1) * G + c], fo)))         \
+    }                                                                                                                  \
+    /* the reverse */                                                                                                  \
+    static void merge_groups_##SUF(T *d, const T *e, const T *o, int64_t n, int64_t G, T fe, T fo)                    \
+    {                                                                                                                  \
+        (void)fe, (void)fo;                                                                                            \
+        LW_GSWITCH((d[2 * j * G + c] = MUL(e[j * G + c], fe), d[(2 * j + 1) * G + c] = MUL(o[j * G + c], fo)))         \
+    }
+#define LW_MUL(x, f) ((x) * (f))
+#define LW_COPY(x, f) (x)
+LW_GROUP_FUNCS(i32, int32_t, LW_COPY)
+LW_GROUP_FUNCS(f32, float, LW_MUL)
+LW_GROUP_FUNCS(f64, double, LW_MUL)
+#undef LW_GROUP_FUNCS
+#undef LW_GSWITCH
+#undef LW_MUL
+#undef LW_COPY
+
+void lw_scale_groups(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, int64_t G,
+                     double f)
+{
+    if (G == 1)
+        lw_scale_strided(fp, dst, ds, src, ss, n, f);
+    else if (fp->es == 4 && fp->isint)
+        scale_groups_i32((int32_t *)dst, ds, (const int32_t *)src, ss, n, G, 1);
+    else if (fp->es == 4)
+        scale_groups_f32((float *)dst, ds, (const float *)src, ss, n, G, (float)f);
+    else if (fp->es == 8 && !fp->isint)
+        scale_groups_f64((double *)dst, ds, (const double *)src, ss, n, G, f);
+    else
+        for (int64_t j = 0; j < n; j++)
+            fp->k->scale(dst + (size_t)(j * ds) * fp->es, src + (size_t)(j * ss) * fp->es, (size_t)G, f);
+}
+
+/* n pairs of groups of G elements of a contiguous run to the even groups at
+ * de and the odd ones at dodd (contiguous each), times f0 / f1, in one pass
+ * over the run; merge: the reverse. */
+static void split_groups(const lw_fast_plan *fp, const char *src, char *de, char *dodd, int64_t n, int64_t G, double f0,
+                         double f1)
+{
+    if (fp->es == 4 && (fp->isint || (f0 == 1.0 && f1 == 1.0))) /* a copy: 4-byte elements as they are */
+        split_groups_i32((const int32_t *)src, (int32_t *)de, (int32_t *)dodd, n, G, 1, 1);
+    else if (fp->es == 4)
+        split_groups_f32((const float *)src, (float *)de, (float *)dodd, n, G, (float)f0, (float)f1);
+    else
+        split_groups_f64((const double *)src, (double *)de, (double *)dodd, n, G, f0, f1);
+}
+
+static void merge_groups(const lw_fast_plan *fp, char *dst, const char *se, const char *sodd, int64_t n, int64_t G,
+                         double f0, double f1)
+{
+    if (fp->es == 4 && (fp->isint || (f0 == 1.0 && f1 == 1.0)))
+        merge_groups_i32((int32_t *)dst, (const int32_t *)se, (const int32_t *)sodd, n, G, 1, 1);
+    else if (fp->es == 4)
+        merge_groups_f32((float *)dst, (const float *)se, (const float *)sodd, n, G, (float)f0, (float)f1);
+    else
+        merge_groups_f64((double *)dst, (const double *)se, (const double *)sodd, n, G, f0, f1);
+}
+
 /* Copy cnt samples of one parity, t = t0, t0+2, ..., between the window and
  * a strided run (to_win: run -> window, else window -> run). */
 static void par_copy(const lw_fast_plan *fp, const lw_line_geom *g, char *base, int64_t t0, int64_t cnt, char *run,
@@ -120,17 +212,17 @@ static void par_copy(const lw_fast_plan *fp, const lw_line_geom *g, char *base, 
     size_t es = fp->es;
     if (cnt <= 0) return;
     char *x = at(g, base, t0, es);
-    if (st == 1) {
+    if (st == g->G) { /* the run's samples contiguous, like the window's */
         if (to_win)
-            k->scale(x, run, (size_t)cnt, f);
+            k->scale(x, run, (size_t)(cnt * g->G), f);
         else
-            (nt ? k->scale_nt : k->scale)(run, x, (size_t)cnt, f);
+            (nt ? k->scale_nt : k->scale)(run, x, (size_t)(cnt * g->G), f);
         return;
     }
     if (to_win)
-        lw_scale_strided(fp, x, 1, run, st, cnt, f);
+        lw_scale_groups(fp, x, g->G, run, st, cnt, g->G, f);
     else
-        lw_scale_strided(fp, run, st, x, 1, cnt, f);
+        lw_scale_groups(fp, run, st, x, g->G, cnt, g->G, f);
 }
 
 /* Even / odd start and counts of [a, b). */
@@ -148,13 +240,16 @@ void lw_line_load_fwd(const lw_fast_plan *fp, const lw_line_geom *g, const char 
     for (int64_t t = g->w0; t < g->w1; t++) {
         if (t == a) t = b;
         if (t >= g->w1) break;
-        k->scale(at(g, base, t, es), src + (size_t)(lw_wrap(t, n) * ss) * es, 1, f);
+        k->scale(at(g, base, t, es), src + (size_t)(lw_wrap(t, n) * ss) * es, (size_t)g->G, f);
     }
     if (b <= a) return;
-    if (ss == 1) {
+    if (ss == g->G) {
         int64_t np = (b - a) / 2; /* pairs (a + 2i, a + 2i + 1), whichever parity a has */
-        k->split(src + (size_t)a * es, at(g, base, a, es), at(g, base, a + 1, es), (size_t)np, f, f);
-        if ((b - a) & 1) k->scale(at(g, base, b - 1, es), src + (size_t)(b - 1) * es, 1, f);
+        if (g->G == 1)
+            k->split(src + (size_t)a * es, at(g, base, a, es), at(g, base, a + 1, es), (size_t)np, f, f);
+        else
+            split_groups(fp, src + (size_t)(a * ss) * es, at(g, base, a, es), at(g, base, a + 1, es), np, g->G, f, f);
+        if ((b - a) & 1) k->scale(at(g, base, b - 1, es), src + (size_t)((b - 1) * ss) * es, (size_t)g->G, f);
     } else {
         PAR_RANGE(a, b, e, od, ne, no);
         par_copy(fp, g, base, e, ne, (char *)src + (size_t)(e * ss) * es, 2 * ss, f, 1, 0);
@@ -178,7 +273,7 @@ void lw_line_load_inv(const lw_fast_plan *fp, const lw_line_geom *g, int mallat,
             p = lo + (size_t)((u >> 1) * ls) * es;
         else
             p = src + (size_t)((mallat ? lw_mallat_pos(u, n) : u) * ss) * es;
-        k->scale(at(g, base, t, es), p, 1, (t & 1) ? ih : il);
+        k->scale(at(g, base, t, es), p, (size_t)g->G, (t & 1) ? ih : il);
     }
     if (b <= a) return;
     PAR_RANGE(a, b, e, od, ne, no);
@@ -192,13 +287,15 @@ void lw_line_load_inv(const lw_fast_plan *fp, const lw_line_geom *g, int mallat,
     } else if (lo) {
         par_copy(fp, g, base, e, ne, (char *)lo + (size_t)((e >> 1) * ls) * es, ls, il, 1, 0);
         par_copy(fp, g, base, od, no, (char *)src + (size_t)(od * ss) * es, 2 * ss, ih, 1, 0);
-    } else if (ss == 1) {
+    } else if (ss == g->G) {
         int64_t np = (b - a) / 2;
-        if (a & 1)
-            k->split(src + (size_t)a * es, at(g, base, a, es), at(g, base, a + 1, es), (size_t)np, ih, il);
+        double fa = (a & 1) ? ih : il, fb = (a & 1) ? il : ih;
+        if (g->G == 1)
+            k->split(src + (size_t)a * es, at(g, base, a, es), at(g, base, a + 1, es), (size_t)np, fa, fb);
         else
-            k->split(src + (size_t)a * es, at(g, base, a, es), at(g, base, a + 1, es), (size_t)np, il, ih);
-        if ((b - a) & 1) k->scale(at(g, base, b - 1, es), src + (size_t)(b - 1) * es, 1, ((b - 1) & 1) ? ih : il);
+            split_groups(fp, src + (size_t)(a * ss) * es, at(g, base, a, es), at(g, base, a + 1, es), np, g->G, fa, fb);
+        if ((b - a) & 1)
+            k->scale(at(g, base, b - 1, es), src + (size_t)((b - 1) * ss) * es, (size_t)g->G, ((b - 1) & 1) ? ih : il);
     } else {
         par_copy(fp, g, base, e, ne, (char *)src + (size_t)(e * ss) * es, 2 * ss, il, 1, 0);
         par_copy(fp, g, base, od, no, (char *)src + (size_t)(od * ss) * es, 2 * ss, ih, 1, 0);
@@ -224,7 +321,7 @@ static void lift_steps(const lw_fast_plan *fp, const lw_line_geom *g, char *base
         if (cnt > 0) {
             const void *nb[LW_MAX_TAPS];
             for (int i = 0; i < s->ntaps; i++) nb[i] = at(g, base, ia + s->off[i], es);
-            fp->k->step(at(g, base, ia, es), nb, (size_t)cnt, s, inverse, guard);
+            fp->k->step(at(g, base, ia, es), nb, (size_t)(cnt * g->G), s, inverse, guard);
         } else {
             ia = ib = first;
         }
@@ -233,7 +330,7 @@ static void lift_steps(const lw_fast_plan *fp, const lw_line_geom *g, char *base
             if (t >= g->w1) break;
             const void *nb[LW_MAX_TAPS];
             for (int i = 0; i < s->ntaps; i++) nb[i] = at(g, base, lw_fast_reflect(t + s->off[i], g->w0, g->w1), es);
-            fp->k->step(at(g, base, t, es), nb, 1, s, inverse, guard);
+            fp->k->step(at(g, base, t, es), nb, (size_t)g->G, s, inverse, guard);
         }
     }
 }
@@ -276,7 +373,7 @@ static void fused_prep(const lw_fast_plan *fp, const lw_line_geom *g, char *base
 
 void lw_line_lift(const lw_fast_plan *fp, const lw_line_geom *g, char *base, int inverse, int *guard)
 {
-    if (!fp->fused) {
+    if (!fp->fused || g->G > 1) {
         lift_steps(fp, g, base, inverse, guard);
         return;
     }
@@ -302,7 +399,7 @@ static void fused_leftover(const lw_fast_plan *fp, const char *half, int64_t j0,
 void lw_line_lift_store_fwd(const lw_fast_plan *fp, const lw_line_geom *g, int mallat, char *base, char *dst,
                             int64_t ds, char *lo, int64_t ls, int64_t o0, int64_t o1, double f, int nt, int *guard)
 {
-    if (!fp->fused || !mallat || ds != 1 || (lo && ls != 1)) {
+    if (!fp->fused || g->G > 1 || !mallat || ds != 1 || (lo && ls != 1)) {
         lw_line_lift(fp, g, base, 0, guard);
         lw_line_store_fwd(fp, g, mallat, base, dst, ds, lo, ls, o0, o1, f, nt);
         return;
@@ -348,14 +445,18 @@ void lw_line_store_fwd(const lw_fast_plan *fp, const lw_line_geom *g, int mallat
     } else if (lo) {
         par_copy(fp, g, base, e, ne, lo + (size_t)((e >> 1) * ls) * es, ls, zl, 0, nt);
         par_copy(fp, g, base, od, no, dst + (size_t)(od * ds) * es, 2 * ds, zh, 0, nt);
-    } else if (ds == 1) {
+    } else if (ds == g->G) {
         int64_t np = (o1 - o0) / 2;
-        lw_k_merge mg = nt ? k->merge_nt : k->merge;
-        if (o0 & 1)
-            mg(dst + (size_t)o0 * es, at(g, base, o0, es), at(g, base, o0 + 1, es), (size_t)np, zh, zl);
+        double fa = (o0 & 1) ? zh : zl, fb = (o0 & 1) ? zl : zh;
+        if (g->G == 1)
+            (nt ? k->merge_nt : k->merge)(dst + (size_t)o0 * es, at(g, base, o0, es), at(g, base, o0 + 1, es),
+                                          (size_t)np, fa, fb);
         else
-            mg(dst + (size_t)o0 * es, at(g, base, o0, es), at(g, base, o0 + 1, es), (size_t)np, zl, zh);
-        if ((o1 - o0) & 1) k->scale(dst + (size_t)(o1 - 1) * es, at(g, base, o1 - 1, es), 1, ((o1 - 1) & 1) ? zh : zl);
+            merge_groups(fp, dst + (size_t)(o0 * ds) * es, at(g, base, o0, es), at(g, base, o0 + 1, es), np, g->G, fa,
+                         fb);
+        if ((o1 - o0) & 1)
+            k->scale(dst + (size_t)((o1 - 1) * ds) * es, at(g, base, o1 - 1, es), (size_t)g->G,
+                     ((o1 - 1) & 1) ? zh : zl);
     } else {
         par_copy(fp, g, base, e, ne, dst + (size_t)(e * ds) * es, 2 * ds, zl, 0, nt);
         par_copy(fp, g, base, od, no, dst + (size_t)(od * ds) * es, 2 * ds, zh, 0, nt);
@@ -368,11 +469,14 @@ void lw_line_store_inv(const lw_fast_plan *fp, const lw_line_geom *g, const char
     const lw_fkern *k = fp->k;
     size_t es = fp->es;
     char *base = (char *)base_;
-    if (ds == 1) {
+    if (ds == g->G) {
         int64_t np = (o1 - o0) / 2;
-        (nt ? k->merge_nt : k->merge)(dst + (size_t)o0 * es, at(g, base, o0, es), at(g, base, o0 + 1, es),
-                                      (size_t)np, f, f);
-        if ((o1 - o0) & 1) k->scale(dst + (size_t)(o1 - 1) * es, at(g, base, o1 - 1, es), 1, f);
+        if (g->G == 1)
+            (nt ? k->merge_nt : k->merge)(dst + (size_t)o0 * es, at(g, base, o0, es), at(g, base, o0 + 1, es),
+                                          (size_t)np, f, f);
+        else
+            merge_groups(fp, dst + (size_t)(o0 * ds) * es, at(g, base, o0, es), at(g, base, o0 + 1, es), np, g->G, f, f);
+        if ((o1 - o0) & 1) k->scale(dst + (size_t)((o1 - 1) * ds) * es, at(g, base, o1 - 1, es), (size_t)g->G, f);
     } else {
         PAR_RANGE(o0, o1, e, od, ne, no);
         par_copy(fp, g, base, e, ne, dst + (size_t)(e * ds) * es, 2 * ds, f, 0, nt);
@@ -381,21 +485,21 @@ void lw_line_store_inv(const lw_fast_plan *fp, const lw_line_geom *g, const char
 }
 
 void lw_line_fwd(const lw_fast_plan *fp, lw_mode mode, int mallat, const char *src, int64_t ss, char *dst,
-                 int64_t ds, char *lo, int64_t ls, int64_t n, int64_t o0, int64_t o1, double fin, int nt,
+                 int64_t ds, char *lo, int64_t ls, int64_t n, int64_t G, int64_t o0, int64_t o1, double fin, int nt,
                  void *scratch, int *guard)
 {
     lw_line_geom g;
-    lw_line_geom_init(fp, mode, n, o0, o1, &g);
+    lw_line_geom_group(fp, mode, n, o0, o1, G, &g);
     lw_line_load_fwd(fp, &g, src, ss, (char *)scratch, fin);
     lw_line_lift_store_fwd(fp, &g, mallat, (char *)scratch, dst, ds, lo, ls, o0, o1, 1.0, nt, guard);
 }
 
 void lw_line_inv(const lw_fast_plan *fp, lw_mode mode, int mallat, const char *src, int64_t ss, const char *lo,
-                 int64_t ls, char *dst, int64_t ds, int64_t n, int64_t o0, int64_t o1, double fout, int nt,
+                 int64_t ls, char *dst, int64_t ds, int64_t n, int64_t G, int64_t o0, int64_t o1, double fout, int nt,
                  void *scratch, int *guard)
 {
     lw_line_geom g;
-    lw_line_geom_init(fp, mode, n, o0, o1, &g);
+    lw_line_geom_group(fp, mode, n, o0, o1, G, &g);
     lw_line_load_inv(fp, &g, mallat, src, ss, lo, ls, (char *)scratch, 1.0);
     lw_line_lift(fp, &g, (char *)scratch, 1, guard);
     lw_line_store_inv(fp, &g, (char *)scratch, dst, ds, o0, o1, fout, nt);

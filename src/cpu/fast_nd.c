@@ -210,8 +210,8 @@ static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
             lw_line_lift_store_fwd(fp, &c->g, lv->mallat, (char *)src, dst, drs, ll, lv->lrs, 0, lv->rowlen, fin,
                                    lv->nt, &c->guard);
         } else if (lv->hlift) {
-            lw_line_fwd(fp, lv->mode, lv->mallat, src, srs, dst, drs, ll, lv->lrs, lv->rowlen, o0, o1, fin, lv->nt,
-                        c->line, &c->guard);
+            lw_line_fwd(fp, lv->mode, lv->mallat, src, srs, dst, drs, ll, lv->lrs, lv->rowlen, lv->G, o0, o1, fin,
+                        lv->nt, c->line, &c->guard);
         } else {
             copy_block(c, d, src, sst, srs, ll ? ll : dst, dst_st, ll ? lv->lrs : drs, fin, CONV_IN, lv->nt);
         }
@@ -223,7 +223,7 @@ static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
     int tiled = d == 0 && lv->nv >= 2;
     int64_t n1 = tiled ? lv->n[1] : 1, tile = tiled ? c->tile : 1;
     int64_t inner = (d + 1 < lv->nv && d + 1 < LW_MAX_AXES) ? lv->n[d + 1] : lv->rowlen;
-    int pf = !in_ring && d + 1 == lv->nv && srs == 1; /* rows of the input: prefetch ahead */
+    int pf = !in_ring && d + 1 == lv->nv && srs == lv->G; /* rows of the input: prefetch ahead */
     /* a tile slot of the outer dim holds this dim's whole window: lift it in
      * place there (no copy); the pending factor then goes to the output */
     int direct = in_ring && sbase != NO_BASE;
@@ -241,7 +241,7 @@ static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
         size_t blk = tiled ? (size_t)(aw1 - aw0) * (size_t)c->dense[1] : c->blk[d];
         for (int64_t i = w0; i < w1 + c->lag; i++) {
             if (pf && i + PF_AHEAD < w1)
-                prefetch(src + (size_t)(lw_wrap(i + PF_AHEAD, n) * sst[d]) * es, lv->rowlen * es);
+                prefetch(src + (size_t)(lw_wrap(i + PF_AHEAD, n) * sst[d]) * es, (size_t)(lv->rowlen * lv->G) * es);
             if (i < w1 && !direct) {
                 int64_t u = lw_wrap(i, n);
                 const char *sp = src + (size_t)(u * sst[d]) * es;
@@ -285,8 +285,8 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
             lw_line_load_inv(fp, &c->g, lv->mallat, src, srs, ll, lv->lrs, dst, fout);
             lw_line_lift(fp, &c->g, dst, 1, &c->guard);
         } else if (lv->hlift) {
-            lw_line_inv(fp, lv->mode, lv->mallat, src, srs, ll, lv->lrs, dst, drs, lv->rowlen, o0, o1, fout, lv->nt,
-                        c->line, &c->guard);
+            lw_line_inv(fp, lv->mode, lv->mallat, src, srs, ll, lv->lrs, dst, drs, lv->rowlen, lv->G, o0, o1, fout,
+                        lv->nt, c->line, &c->guard);
         } else {
             copy_block(c, d, ll ? ll : src, sst, ll ? lv->lrs : srs, dst, dst_st, drs, fout, CONV_OUT,
                        lv->nt && !to_ring);
@@ -302,7 +302,7 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
     int64_t n1 = tiled ? lv->n[1] : 1, tile = tiled ? c->tile : 1;
     int64_t inner = (d + 1 < lv->nv && d + 1 < LW_MAX_AXES) ? lv->n[d + 1] : lv->rowlen;
     double il = 1.0 / fp->zl, ih = 1.0 / fp->zh;
-    int pf = d == 0 && d + 1 == lv->nv && srs == 1;
+    int pf = d == 0 && d + 1 == lv->nv && srs == lv->G;
     int64_t ta = 0, tb = n1;
     if (tiled && c->tsel >= 0) {
         ta = c->tsel * tile;
@@ -321,7 +321,7 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
             if (pf && i + PF_AHEAD < w1) {
                 int64_t u = lw_wrap(i + PF_AHEAD, n);
                 int64_t p = lv->mallat ? lw_mallat_pos(u, n) : u;
-                prefetch(src + (size_t)(p * sst[d]) * es, lv->rowlen * es);
+                prefetch(src + (size_t)(p * sst[d]) * es, (size_t)(lv->rowlen * lv->G) * es);
             }
             if (i < w1) {
                 int64_t u = lw_wrap(i, n);
@@ -361,7 +361,7 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
     c->lag = (fp->nsteps + 1) * fp->D;
     c->R = c->lag + 1;
     c->cb = 4096 / fp->es;
-    if (lv->hlift) lw_line_geom_init(fp, lv->mode, lv->rowlen, 0, lv->rowlen, &c->g);
+    if (lv->hlift) lw_line_geom_group(fp, lv->mode, lv->rowlen, 0, lv->rowlen, lv->G, &c->g);
     c->rowfmt = lv->hlift ? c->g.fmt : (size_t)lv->rowlen;
     int64_t st = (int64_t)c->rowfmt;
     /* nv <= LW_MAX_AXES always; the bound also tells the compiler (else gcc
@@ -390,7 +390,7 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
     size_t total = 0;
     for (int d = 0; d < nv; d++) total += LW_ALIGN64(c->blk[d] * (size_t)c->R * fp->es);
     int64_t seg = lv->rowlen < LINE_SEG ? lv->rowlen : LINE_SEG; /* bound of a line segment */
-    size_t lb = (lv->hlift && lv->nv == 0) ? lw_line_scratch_bytes(fp, seg + 2 * (int64_t)fp->E + 2) : 0;
+    size_t lb = (lv->hlift && lv->nv == 0) ? lw_line_scratch_bytes(fp, seg + 2 * (int64_t)fp->E + 2, lv->G) : 0;
     if (mem) {
         memset(mem, 0, total); /* split-row padding stays zero: steps on it are harmless */
         char *p = mem;

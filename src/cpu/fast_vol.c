@@ -74,7 +74,7 @@ typedef struct vol_ctx {
     lw_vslot *sl;
 } vol_ctx;
 
-int lw_fast_vol_applies(const lw_fast_level *lv) { return lv->nv == 2 && lv->hlift && !lv->adjoint; }
+int lw_fast_vol_applies(const lw_fast_level *lv) { return lv->nv == 2 && lv->hlift && lv->G == 1 && !lv->adjoint; }
 
 static int64_t win_len(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t a, int64_t b)
 {

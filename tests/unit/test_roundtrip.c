@@ -8,6 +8,8 @@
 #include "lw_test_plan.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static lw_backend g_backend = LW_BACKEND_CPU_REF;
@@ -199,6 +201,57 @@ static void unpack(lw_dtype t, const void *b, double *x, int64_t n)
         x[i] = t == LW_FLOAT64 ? ((const double *)b)[i] : t == LW_FLOAT32 ? ((const float *)b)[i] : ((const int32_t *)b)[i];
 }
 
+/* An array whose last dim holds C channels, over axes that precede it, equals each channel's
+ * array transformed alone (forward or inverse; the plan's levels: levels, or the maximum). */
+static void channels_case(int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w, lw_mode m,
+                          lw_layout lay, lw_dtype t, int levels, lw_direction dir)
+{
+    const int64_t C = shape[rank - 1];
+    int64_t n = 1;
+    for (int d = 0; d < rank - 1; d++) n *= shape[d];
+    lw_plan *pc = NULL, *p1 = NULL;
+    if (make_plan(&pc, rank, shape, naxes, axes, w, m, lay, t, levels, dir) != LW_OK) {
+        CHECK(t == LW_INT32, "channels-last plan: %s", lw_last_error()); /* no integer variant */
+        return;
+    }
+    CHECK(make_plan(&p1, rank - 1, shape, naxes, axes, w, m, lay, t, levels, dir) == LW_OK, "item plan: %s",
+          lw_last_error());
+    double *xc = malloc((size_t)(n * C) * sizeof *xc), *yc = malloc((size_t)(n * C) * sizeof *yc);
+    double *item = malloc((size_t)n * sizeof *item), *z = malloc((size_t)n * sizeof *z);
+    unsigned char *bx = malloc((size_t)(n * C) * 8), *by = malloc((size_t)(n * C) * 8);
+    unsigned char *bi = malloc((size_t)n * 8), *bz = malloc((size_t)n * 8);
+    if (!p1 || !xc || !yc || !item || !z || !bx || !by || !bi || !bz) {
+        CHECK(0, "channels-last case: out of memory");
+        goto done;
+    }
+    for (int64_t i = 0; i < n * C; i++) xc[i] = t == LW_INT32 ? (double)lw_rng_range(0, 255) : lw_rng_unit();
+    pack(t, xc, bx, n * C);
+    CHECK(lw_execute(pc, bx, by) == LW_OK, "channels-last run: %s", lw_last_error());
+    unpack(t, by, yc, n * C);
+    double err = 0, mx = 0;
+    for (int64_t c = 0; c < C; c++) {
+        for (int64_t i = 0; i < n; i++) item[i] = xc[i * C + c];
+        pack(t, item, bi, n);
+        lw_execute(p1, bi, bz);
+        unpack(t, bz, z, n);
+        for (int64_t i = 0; i < n; i++) {
+            err = fmax(err, fabs(z[i] - yc[i * C + c]));
+            mx = fmax(mx, fabs(z[i]));
+        }
+    }
+    const double tol = t == LW_INT32 ? 0 : (t == LW_FLOAT32 ? 1e-5 : 1e-12) * (mx > 1 ? mx : 1);
+    char dims[64] = "";
+    for (int d = 0; d < rank; d++)
+        snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", d ? "x" : "", (long long)shape[d]);
+    CHECK(err <= tol, "channels last %s %s %s L%d %s %s %s: max error %g", lw_wavelet_name(w), lw_dtype_name(t), dims,
+          levels, m == LW_PERIODIC ? "periodic" : "symmetric", lay == LW_MALLAT ? "mallat" : "interleaved",
+          dir == LW_FORWARD ? "fwd" : "inv", err);
+done:
+    free(xc), free(yc), free(item), free(z), free(bx), free(by), free(bi), free(bz);
+    lw_destroy(pc);
+    lw_destroy(p1);
+}
+
 static void batches(void)
 {
     for (int w = 0; w < LW_WAVELET_COUNT; w++) {
@@ -240,52 +293,36 @@ static void batches(void)
         lw_destroy(pb);
         lw_destroy(p1);
     }
-    /* channels last: (H, W, C) on axes 0,1 equals each channel's plane transformed alone, for
-     * channel counts on both sides of the cpu backend's switch to rows of C elements (8), float64,
-     * float32 and int32 (the wavelets with an integer variant) */
-    static const int64_t chans[] = {3, 6, 11, 16};
+    /* channels last: the trailing dim's C channels each transformed alone, for channel counts on
+     * both sides of the cpu backend's switch from lines of C-element samples to rows of C elements
+     * (8), float64, float32 and int32 (the wavelets with an integer variant) */
+    static const int64_t chans[] = {2, 3, 5, 6, 11, 16};
     static const lw_dtype ctypes[] = {LW_FLOAT64, LW_FLOAT32, LW_INT32};
     for (int w = 0; w < LW_WAVELET_COUNT; w++)
-        for (int ci = 0; ci < 4; ci++)
+        for (int ci = 0; ci < 6; ci++)
             for (int v = 0; v < 12; v++) {
-                const lw_dtype t = ctypes[v / 4];
                 const lw_mode m = (v & 1) ? LW_PERIODIC : LW_SYMMETRIC; /* periodic: lengths multiples of 4 */
-                const int64_t C = chans[ci], H = m == LW_PERIODIC ? 20 : 19, W = m == LW_PERIODIC ? 28 : 26;
-                const int64_t shc[3] = {H, W, C}, sh2[2] = {H, W};
+                const int64_t shc[3] = {m == LW_PERIODIC ? 20 : 19, m == LW_PERIODIC ? 28 : 26, chans[ci]};
                 const int axc[2] = {0, 1};
-                const lw_layout lay = (v & 2) ? LW_INTERLEAVED : LW_MALLAT;
-                const lw_direction dir = ((w + ci + v) & 1) ? LW_INVERSE : LW_FORWARD;
-                lw_plan *pc = NULL, *p2 = NULL;
-                if (make_plan(&pc, 3, shc, 2, axc, (lw_wavelet)w, m, lay, t, 2, dir) != LW_OK) {
-                    CHECK(t == LW_INT32, "channels-last plan: %s", lw_last_error()); /* no integer variant */
-                    continue;
-                }
-                CHECK(make_plan(&p2, 2, sh2, 0, NULL, (lw_wavelet)w, m, lay, t, 2, dir) == LW_OK, "plane plan");
-                if (!p2) continue;
-                static double xc[20 * 28 * 16], yc[20 * 28 * 16], item[20 * 28], z[20 * 28];
-                static unsigned char bx[sizeof xc], by[sizeof xc], bi[sizeof item], bz[sizeof item];
-                for (int i = 0; i < H * W * C; i++) xc[i] = t == LW_INT32 ? (double)lw_rng_range(0, 255) : lw_rng_unit();
-                pack(t, xc, bx, H * W * C);
-                CHECK(lw_execute(pc, bx, by) == LW_OK, "channels-last run: %s", lw_last_error());
-                unpack(t, by, yc, H * W * C);
-                double err = 0, mx = 0;
-                for (int64_t c = 0; c < C; c++) {
-                    for (int i = 0; i < H * W; i++) item[i] = xc[i * C + c];
-                    pack(t, item, bi, H * W);
-                    lw_execute(p2, bi, bz);
-                    unpack(t, bz, z, H * W);
-                    for (int i = 0; i < H * W; i++) {
-                        err = fmax(err, fabs(z[i] - yc[i * C + c]));
-                        mx = fmax(mx, fabs(z[i]));
-                    }
-                }
-                const double tol = t == LW_INT32 ? 0 : (t == LW_FLOAT32 ? 1e-5 : 1e-12) * (mx > 1 ? mx : 1);
-                CHECK(err <= tol, "channels last %s %s C %lld %s %s %s: max error %g", lw_wavelet_name((lw_wavelet)w),
-                      lw_dtype_name(t), (long long)C, m == LW_PERIODIC ? "periodic" : "symmetric",
-                      lay == LW_MALLAT ? "mallat" : "interleaved", dir == LW_FORWARD ? "fwd" : "inv", err);
-                lw_destroy(pc);
-                lw_destroy(p2);
+                channels_case(3, shc, 2, axc, (lw_wavelet)w, m, (v & 2) ? LW_INTERLEAVED : LW_MALLAT, ctypes[v / 4], 2,
+                              ((w + ci + v) & 1) ? LW_INVERSE : LW_FORWARD);
             }
+    /* other ranks: stereo lines longer than a line segment of the cpu backend (1-D), NHWC on axes
+     * 1,2, a THWC volume, each level count up to the maximum */
+    static const struct {
+        int rank, naxes, a0;
+        int64_t shape[4];
+    } other[] = {{2, 1, 0, {40002, 2}}, {4, 2, 1, {3, 12, 18, 4}}, {4, 3, 0, {6, 10, 12, 3}}, {4, 3, 0, {5, 9, 11, 2}}};
+    for (int o = 0; o < 4; o++)
+        for (int v = 0; v < 16; v++) {
+            const int w = (int)lw_rng_range(0, LW_WAVELET_COUNT - 1), levels = (v >> 3) ? LW_LEVELS_MAX : 1;
+            int axo[3];
+            for (int a = 0; a < other[o].naxes; a++) axo[a] = other[o].a0 + a;
+            const lw_mode m = (v & 1) && o != 3 ? LW_PERIODIC : LW_SYMMETRIC;
+            channels_case(other[o].rank, other[o].shape, other[o].naxes, axo, (lw_wavelet)w, m,
+                          (v & 2) ? LW_INTERLEAVED : LW_MALLAT, ctypes[(v >> 2) % 3], levels,
+                          (v & 4) ? LW_INVERSE : LW_FORWARD);
+        }
     /* rank 4: (2, 6, 7, 9) on axes 1,2,3, integer 5/3 round trip */
     int64_t s4[4] = {2, 6, 7, 9};
     int ax3[3] = {1, 2, 3};
