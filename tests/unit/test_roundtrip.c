@@ -295,11 +295,11 @@ static void batches(void)
     }
     /* channels last: the trailing dim's C channels each transformed alone, for channel counts on
      * both sides of the cpu backend's switch from lines of C-element samples to rows of C elements
-     * (8), float64, float32 and int32 (the wavelets with an integer variant) */
-    static const int64_t chans[] = {2, 3, 5, 6, 11, 16};
+     * (64), float64, float32 and int32 (the wavelets with an integer variant) */
+    static const int64_t chans[] = {2, 3, 5, 6, 11, 16, 64, 67};
     static const lw_dtype ctypes[] = {LW_FLOAT64, LW_FLOAT32, LW_INT32};
     for (int w = 0; w < LW_WAVELET_COUNT; w++)
-        for (int ci = 0; ci < 6; ci++)
+        for (int ci = 0; ci < 8; ci++)
             for (int v = 0; v < 12; v++) {
                 const lw_mode m = (v & 1) ? LW_PERIODIC : LW_SYMMETRIC; /* periodic: lengths multiples of 4 */
                 const int64_t shc[3] = {m == LW_PERIODIC ? 20 : 19, m == LW_PERIODIC ? 28 : 26, chans[ci]};
