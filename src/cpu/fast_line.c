@@ -20,7 +20,12 @@
  * equals the circular transform.  The zeta scaling is folded into the final
  * store, which also does the Mallat (L then H) or interleaved placement.
  * fast_nd.c keeps whole rows in this split form in its rings, so a row is
- * split once on entry and placed once on exit. */
+ * split once on entry and placed once on exit.
+ *
+ * Channels last ((H, W, C) over axes 0, 1, NHWC, THWC, stereo lines): a
+ * sample is the group of C contiguous channels (lw_line_geom.G), the halves
+ * hold whole groups, and every step and copy above works on G elements a
+ * sample; such lines take the generic path. */
 #include "fast_internal.h"
 
 #include <string.h>
