@@ -185,13 +185,11 @@ typedef struct lw_fast_plan {
 
 /* ---- the windowed 1-D line lifting (fast_line.c) --------------------------- */
 
-/* dst[j * ds] = src[j * ss] * f for j < n (strides in elements; integer types
- * copied), as k->scale does for unit strides: the strided lines of arrays
- * with channels after the transformed axes, one loop instead of a kernel call
- * a sample. */
-void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, double f);
-/* The same for n groups of G contiguous elements: dst[j * ds + c] =
- * src[j * ss + c] * f for c < G. */
+/* n groups of G contiguous elements at element strides ds / ss:
+ * dst[j * ds + c] = src[j * ss + c] * f for c < G (integer types copied), as
+ * k->scale does for unit strides: the strided lines of arrays with channels
+ * after the transformed axes (G = 1), one loop instead of a kernel call a
+ * sample. */
 void lw_scale_groups(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, int64_t G,
                      double f);
 

@@ -113,26 +113,12 @@ static inline char *at(const lw_line_geom *g, char *base, int64_t t, size_t es)
                    : base + (size_t)((t - g->x0) >> 1) * G * es;
 }
 
-void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, double f)
-{
-    if (fp->es == 4 && fp->isint) {
-        for (int64_t j = 0; j < n; j++) ((int32_t *)dst)[j * ds] = ((const int32_t *)src)[j * ss];
-    } else if (fp->es == 4) {
-        const float ff = (float)f;
-        for (int64_t j = 0; j < n; j++) ((float *)dst)[j * ds] = ((const float *)src)[j * ss] * ff;
-    } else if (fp->es == 8 && !fp->isint) {
-        for (int64_t j = 0; j < n; j++) ((double *)dst)[j * ds] = ((const double *)src)[j * ss] * f;
-    } else {
-        for (int64_t j = 0; j < n; j++)
-            fp->k->scale(dst + (size_t)(j * ds) * fp->es, src + (size_t)(j * ss) * fp->es, 1, f);
-    }
-}
-
 /* Copies of groups of G elements, one set of loops per element type (int32
  * copied, float and double times the factors).  G is a constant where it is
- * 2, 3 or 4, so that the compiler unrolls a group; BODY uses j and c. */
+ * 1 to 4, so that the compiler unrolls a group; BODY uses j and c. */
 #define LW_GSWITCH(BODY)                                                                                               \
     switch (G) {                                                                                                       \
+    case 1: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 1; c++) BODY; break;                                  \
     case 2: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 2; c++) BODY; break;                                  \
     case 3: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 3; c++) BODY; break;                                  \
     case 4: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 4; c++) BODY; break;                                  \
@@ -144,9 +130,7 @@ void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char 
     {                                                                                                                  \
         (void)f;                                                                                                       \
         LW_GSWITCH(d[j * ds + c] = MUL(s[j * ss + c], f))                                                              \
-    }
-/* float types: the split and merge of pairs of groups with factors (plain copies: split_copy) */
-#define LW_GROUP_PAIRS(SUF, T, MUL)                                                                                    \
+    }                                                                                                                  \
     /* n pairs of groups of a contiguous run: the even groups to e, the odd to o */                                    \
     static void split_groups_##SUF(const T *s, T *e, T *o, int64_t n, int64_t G, T fe, T fo)                          \
     {                                                                                                                  \
@@ -164,10 +148,7 @@ void lw_scale_strided(const lw_fast_plan *fp, char *dst, int64_t ds, const char 
 LW_GROUP_FUNCS(i32, int32_t, LW_COPY)
 LW_GROUP_FUNCS(f32, float, LW_MUL)
 LW_GROUP_FUNCS(f64, double, LW_MUL)
-LW_GROUP_PAIRS(f32, float, LW_MUL)
-LW_GROUP_PAIRS(f64, double, LW_MUL)
 #undef LW_GROUP_FUNCS
-#undef LW_GROUP_PAIRS
 #undef LW_GSWITCH
 #undef LW_MUL
 #undef LW_COPY
@@ -175,9 +156,7 @@ LW_GROUP_PAIRS(f64, double, LW_MUL)
 void lw_scale_groups(const lw_fast_plan *fp, char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, int64_t G,
                      double f)
 {
-    if (G == 1)
-        lw_scale_strided(fp, dst, ds, src, ss, n, f);
-    else if (fp->es == 4 && fp->isint)
+    if (fp->es == 4 && fp->isint)
         scale_groups_i32((int32_t *)dst, ds, (const int32_t *)src, ss, n, G, 1);
     else if (fp->es == 4)
         scale_groups_f32((float *)dst, ds, (const float *)src, ss, n, G, (float)f);
@@ -188,37 +167,6 @@ void lw_scale_groups(const lw_fast_plan *fp, char *dst, int64_t ds, const char *
             fp->k->scale(dst + (size_t)(j * ds) * fp->es, src + (size_t)(j * ss) * fp->es, (size_t)G, f);
 }
 
-/* Plain copies of n pairs of groups of gb bytes (no factor): a group is one
- * fixed-size memcpy, which the compiler turns into the widest moves (8 + 4
- * bytes for three float channels, 16 for four) where gb is a constant. */
-#define LW_GBYTES_SWITCH(BODY)                                                                                         \
-    switch (gb) {                                                                                                      \
-    case 8: for (int64_t j = 0; j < n; j++) BODY(8); break;                                                           \
-    case 12: for (int64_t j = 0; j < n; j++) BODY(12); break;                                                         \
-    case 16: for (int64_t j = 0; j < n; j++) BODY(16); break;                                                         \
-    case 24: for (int64_t j = 0; j < n; j++) BODY(24); break;                                                         \
-    case 32: for (int64_t j = 0; j < n; j++) BODY(32); break;                                                         \
-    default: for (int64_t j = 0; j < n; j++) BODY(gb);                                                                \
-    }
-static void split_copy(const char *s, char *e, char *o, int64_t n, size_t gb)
-{
-#define LW_SPLIT_BODY(B) (memcpy(e + (size_t)j * (B), s + (size_t)(2 * j) * (B), (B)), \
-                          memcpy(o + (size_t)j * (B), s + (size_t)(2 * j + 1) * (B), (B)))
-    LW_GBYTES_SWITCH(LW_SPLIT_BODY)
-#undef LW_SPLIT_BODY
-}
-static void merge_copy(char *d, const char *e, const char *o, int64_t n, size_t gb)
-{
-#define LW_MERGE_BODY(B) (memcpy(d + (size_t)(2 * j) * (B), e + (size_t)j * (B), (B)), \
-                          memcpy(d + (size_t)(2 * j + 1) * (B), o + (size_t)j * (B), (B)))
-    LW_GBYTES_SWITCH(LW_MERGE_BODY)
-#undef LW_MERGE_BODY
-}
-#undef LW_GBYTES_SWITCH
-
-/* n pairs of groups of G elements of a contiguous run to the even groups at
- * de and the odd ones at dodd (contiguous each), times f0 / f1, in one pass
- * over the run; merge: the reverse. */
 /* Three float channels (RGB), the common case: a group moved as a 16-byte
  * vector whose fourth lane is the next group's first element, so that each
  * store's extra lane is overwritten by the next store (the last pair goes
@@ -255,13 +203,16 @@ static void merge3_f32(float *d, const float *e, const float *o, int64_t n, floa
         for (int c = 0; c < 3; c++) d[6 * j + c] = e[3 * j + c] * fe, d[6 * j + 3 + c] = o[3 * j + c] * fo;
 }
 
+/* n pairs of groups of G elements of a contiguous run to the even groups at
+ * de and the odd ones at dodd (contiguous each), times f0 / f1, in one pass
+ * over the run; merge_groups: the reverse. */
 static void split_groups(const lw_fast_plan *fp, const char *src, char *de, char *dodd, int64_t n, int64_t G, double f0,
                          double f1)
 {
-    if (G == 3 && fp->es == 4 && !fp->isint)
+    if (fp->isint)
+        split_groups_i32((const int32_t *)src, (int32_t *)de, (int32_t *)dodd, n, G, 1, 1);
+    else if (fp->es == 4 && G == 3)
         split3_f32((const float *)src, (float *)de, (float *)dodd, n, (float)f0, (float)f1);
-    else if (fp->isint || (f0 == 1.0 && f1 == 1.0))
-        split_copy(src, de, dodd, n, (size_t)G * fp->es);
     else if (fp->es == 4)
         split_groups_f32((const float *)src, (float *)de, (float *)dodd, n, G, (float)f0, (float)f1);
     else
@@ -271,10 +222,10 @@ static void split_groups(const lw_fast_plan *fp, const char *src, char *de, char
 static void merge_groups(const lw_fast_plan *fp, char *dst, const char *se, const char *sodd, int64_t n, int64_t G,
                          double f0, double f1)
 {
-    if (G == 3 && fp->es == 4 && !fp->isint)
+    if (fp->isint)
+        merge_groups_i32((int32_t *)dst, (const int32_t *)se, (const int32_t *)sodd, n, G, 1, 1);
+    else if (fp->es == 4 && G == 3)
         merge3_f32((float *)dst, (const float *)se, (const float *)sodd, n, (float)f0, (float)f1);
-    else if (fp->isint || (f0 == 1.0 && f1 == 1.0))
-        merge_copy(dst, se, sodd, n, (size_t)G * fp->es);
     else if (fp->es == 4)
         merge_groups_f32((float *)dst, (const float *)se, (const float *)sodd, n, G, (float)f0, (float)f1);
     else

@@ -73,7 +73,7 @@ static void copy_block(const nd_ctx *c, int d, const char *src, const int64_t *s
         } else if (srs == 1 && drs == 1) {
             (nt ? k->scale_nt : k->scale)(dst, src, (size_t)lv->rowlen, f);
         } else {
-            lw_scale_strided(c->fp, dst, drs, src, srs, lv->rowlen, f);
+            lw_scale_groups(c->fp, dst, drs, src, srs, lv->rowlen, 1, f);
         }
         return;
     }
