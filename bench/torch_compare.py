@@ -21,8 +21,13 @@ Each record: case, median_s, direction "forward+backward", peer, peer_median_s,
 speedup (peer / ours) (each sample one step between two events: the host's time
 to issue the step counts whenever it exceeds the device's), loop_median_s,
 peer_loop_median_s and loop_speedup (each sample --loop steps back to back,
-per step: a training loop's pace, launch gaps hidden behind the device's work), copy_median_s (a device copy of the input, same run) and
-fraction_of_copy = 2 x copy / ours (forward + backward move at least twice the
+per step: a training loop's pace, launch gaps hidden behind the device's work),
+graph_median_s, peer_graph_median_s and graph_speedup (the step captured in a CUDA graph
+and replayed, as torch.compile(mode="reduce-overhead") runs it: no host time per launch;
+graph_max_rel_diff checks the replay's gradients against an eager step's; graph_error
+where capture fails), copy_median_s (a device copy of the input, same run) and
+fraction_of_copy = 2 x copy / ours (graph_fraction_of_copy from the graph's time;
+forward + backward move at least twice the
 input's bytes each way), peak_bytes: torch.cuda.max_memory_allocated during one
 forward + backward above what was allocated before it (the input and the incoming
 gradients), next to bound_bytes = the outputs + the input's gradient (the issue's
@@ -86,6 +91,37 @@ def _rel(a, b):
 LOOP = 10  # steps back to back in a loop sample (--loop)
 
 
+def _graphed(run, leaves):
+    """run() (a step) captured in a CUDA graph, as torch.compile(mode="reduce-overhead") or a
+    training loop under torch.cuda.graph runs it: (the graph's replay, the largest relative
+    difference of the leaves' gradients after a replay from those of an eager step)."""
+    import torch
+    run()
+    want = [v.grad.detach().clone() for v in leaves]
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up on a side stream, as torch.cuda.graph's docs ask
+        for _ in range(2):
+            run()
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        run()
+    g.replay()
+    torch.cuda.synchronize()
+    return g.replay, max(_rel(v.grad, w) for v, w in zip(leaves, want))
+
+
+def _graph_times(t, run, leaves, reps, tag):
+    """{graph_median_s, graph_max_rel_diff} of run() replayed from a CUDA graph (tag names the
+    keys' prefix), or {<tag>graph_error} where capture fails."""
+    try:
+        replay, err = _graphed(run, leaves)
+        return {tag + "graph_median_s": t.median(replay, reps), tag + "graph_max_rel_diff": err}
+    except Exception as e:  # noqa: BLE001 - say why, go on
+        return {tag + "graph_error": "%s: %s" % (type(e).__name__, str(e)[:200])}
+
+
 def _case(rec, t, reps, case, leaves, ours, peers, copy_s, target, device):
     """Time ours() and each (name, fn, check) peer with gradients into `leaves`, one step per
     sample and LOOP steps back to back; one record per peer (one without a peer when none ran)."""
@@ -98,6 +134,10 @@ def _case(rec, t, reps, case, leaves, ours, peers, copy_s, target, device):
     common = dict(direction="forward+backward", copy_median_s=copy_s, fraction_of_copy=2 * copy_s / ours_s,
                   loop_median_s=ours_loop, loop=LOOP, loop_fraction_of_copy=2 * copy_s / ours_loop,
                   peak_bytes=peak, bound_bytes=out_bytes + in_bytes, target=target)
+    if device == "cuda":
+        common.update(_graph_times(t, run, leaves, reps, ""))
+        if "graph_median_s" in common:
+            common["graph_fraction_of_copy"] = 2 * copy_s / common["graph_median_s"]
     done = 0
     for name, fn, check in peers:
         try:
@@ -108,6 +148,10 @@ def _case(rec, t, reps, case, leaves, ours, peers, copy_s, target, device):
             peer_loop = t.median(prun, reps, LOOP)
             extra = dict(common, peer_peak_bytes=_peak(prun, device), peer_loop_median_s=peer_loop,
                          loop_speedup=peer_loop / ours_loop)
+            if "graph_median_s" in common:
+                extra.update(_graph_times(t, prun, leaves, reps, "peer_"))
+                if "peer_graph_median_s" in extra:
+                    extra["graph_speedup"] = extra["peer_graph_median_s"] / common["graph_median_s"]
             if err is not None:
                 extra["max_rel_diff"] = err
             rec.add(case, ours_s, name, peer_s, **extra)

@@ -304,12 +304,21 @@ private:
     }
 
     /* lw_set_stream to `stream`; the new stream first waits for what the plan
-     * queued on the old one (called under mu_).  A CUDA failure sets *error. */
+     * queued on the old one (called under mu_).  Not while `stream` is being
+     * captured into a CUDA graph: a captured stream may not wait on work
+     * outside its capture, and the capture begins on an idle device
+     * (torch.cuda.graph synchronizes first); a replay is ordered by the
+     * stream it is launched on.  A CUDA failure sets *error. */
     lw_status switch_stream(uintptr_t stream, const char **error)
     {
         if (used_ && stream == stream_) return LW_OK;
 #ifdef LW_HAVE_CUDA
-        if (used_) {
+        cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+        if (used_ && cudaStreamIsCapturing((cudaStream_t)stream, &cap) != cudaSuccess) {
+            *error = cudaGetErrorString(cudaGetLastError());
+            return LW_ERR_CUDA;
+        }
+        if (used_ && cap == cudaStreamCaptureStatusNone) {
             cudaError_t e = event_ ? cudaSuccess : cudaEventCreateWithFlags(&event_, cudaEventDisableTiming);
             if (e == cudaSuccess) e = cudaEventRecord(event_, (cudaStream_t)stream_);
             if (e == cudaSuccess) e = cudaStreamWaitEvent((cudaStream_t)stream, event_, 0);

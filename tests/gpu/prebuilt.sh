@@ -6,17 +6,25 @@
 #
 #   bash tests/gpu/prebuilt.sh pack [DIR]
 #       here: configure (if needed) and build, in ${LW_PREBUILT_BUILD:-build-cuda},
-#       the targets ${LW_PREBUILT_TARGETS:-"liftwave test_gpu"} for sm_90 with this
+#       the targets ${LW_PREBUILT_TARGETS:-"liftwave test_gpu"} for sm_90 (the papers'
+#       schemes only with LW_PREBUILT_SCHEMES=ON: most of the compile time) with this
 #       checkout's commit stamped in, strip them and write DIR/pkg.tar.xz (default
 #       .ab, a folder git ignores, carried to the GPU machine) with the shared
 #       libraries the CLI needs beside them.  The programs' device code is most of
 #       their size and the same in each, so xz -9 (its window spans several) packs
 #       two programs into about 31 MB.
+#       With LW_WHEEL_PYTHON (a python3 of the GPU machine's minor version, 3.12
+#       when this was written, with scikit-build-core and nanobind), the Python
+#       package too: a wheel built in the same tree with the same settings (the
+#       library's objects are shared, only the extension is new), stored
+#       uncompressed in the archive so that xz finds its device code in the
+#       programs'.  tests/gpu/run.sh (stage python) installs it instead of
+#       building one.
 #   bash tests/gpu/prebuilt.sh unpack [DIR]
 #       on the GPU machine: unpacks DIR/pkg.tar.xz into ${LW_PREBUILT_DIR:-/tmp/lw-prebuilt}
 #       and prints the lines to eval there: PATH with the programs first,
 #       LD_LIBRARY_PATH with the carried libraries, LW (the CLI, as bench/exp
-#       scripts take it) and LW_COMMIT.
+#       scripts take it), LW_COMMIT and LW_PY_WHEEL (the wheel, if packed).
 #
 # The programs link the CUDA runtime statically; the GPU machine's driver must
 # take the CUDA version of the nvcc used here (both 13.0 when this was written).
@@ -34,7 +42,7 @@ pack)
         echo "prebuilt.sh: note: uncommitted changes are built in; the stamp says $commit" >&2
     # the stamp is a definition of the CLI's sources only: changing it rebuilds no CUDA code
     cmake -S "$ROOT" -B "$B" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_WITH_CUDA=ON \
-        -DLW_GIT_COMMIT="$commit" >/dev/null
+        -DLW_CUDA_SCHEMES="${LW_PREBUILT_SCHEMES:-OFF}" -DLW_GIT_COMMIT="$commit" >/dev/null
     targets=${LW_PREBUILT_TARGETS:-"liftwave test_gpu"}
     # shellcheck disable=SC2086
     cmake --build "$B" -j"$(nproc)" --target $targets
@@ -49,6 +57,22 @@ pack)
     # the libraries outside the C/C++ runtime that the programs load (libpng for the CLI, OpenMP)
     for t in $targets; do ldd "$stage/pkg/bin/$t"; done | awk '/=> \// {print $3}' | sort -u |
         grep -E 'libpng|libgomp|libz\.' | while read -r l; do cp -L "$l" "$stage/pkg/lib/"; done
+    if [ -n "${LW_WHEEL_PYTHON:-}" ]; then
+        # pack's settings where they differ from pyproject.toml's (pip builds only the extension)
+        CMAKE_GENERATOR="Unix Makefiles" "$LW_WHEEL_PYTHON" -m pip wheel -q --no-deps --no-build-isolation \
+            -w "$stage/whl" -Cbuild-dir="$B" -Ccmake.define.LW_GIT_COMMIT="$commit" \
+            -Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90 -Ccmake.define.LW_CUDA_SCHEMES="${LW_PREBUILT_SCHEMES:-OFF}" \
+            -Ccmake.define.LW_BUILD_TESTS=ON -Ccmake.define.LW_BUILD_CLI=ON -Ccmake.define.LW_WITH_PNG=ON "$ROOT"
+        for w in "$stage"/whl/liftwave-*.whl; do
+            "$LW_WHEEL_PYTHON" - "$w" "$stage/pkg/$(basename "$w")" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as a, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as b:
+    for i in a.infolist():
+        b.writestr(i, a.read(i), compress_type=zipfile.ZIP_STORED)
+PY
+        done
+        targets="$targets $(cd "$stage/pkg" && ls liftwave-*.whl)"
+    fi
     echo "$commit" >"$stage/pkg/commit"
     mkdir -p "$dir"
     tar -C "$stage" -cf - pkg | xz -9 -T1 >"$dir/pkg.tar.xz"
@@ -60,9 +84,10 @@ unpack)
     xz -dc "$dir/pkg.tar.xz" | tar -C "$P" -xf -
     echo "export PATH=$P/pkg/bin:\$PATH LD_LIBRARY_PATH=$P/pkg/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
     echo "export LW=$P/pkg/bin/liftwave LW_COMMIT=$(cat "$P/pkg/commit")"
+    for w in "$P"/pkg/liftwave-*.whl; do [ -f "$w" ] && echo "export LW_PY_WHEEL=$w"; done
     ;;
 *)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -17,7 +17,8 @@
 #   -Ccmake.define.X=Y settings) into a virtual environment that sees the host's CuPy / PyTorch, from
 #   the wheels in $LW_WHEELS
 #   (default $ROOT/.whl: scikit-build-core nanobind numpy PyWavelets pytest and their
-#   dependencies, pytorch_wavelets ptwt optional; no network), then runs tests/python (GPU tests
+#   dependencies, pytorch_wavelets ptwt optional; no network; a wheel of liftwave for this python,
+#   LW_PY_WHEEL from tests/gpu/prebuilt.sh unpack, is installed instead of building one), then runs tests/python (GPU tests
 #   included) -> $OUT/python-test.log and bench/python_compare.py -> $OUT/python-bench-*.json
 #   stage "hostmem": host-pointer execution from pinned and pageable memory (issue 16): builds and runs
 #   test_host_memory (every wavelet, 2-D 1/5 levels, 3-D, batches, odd sizes, both directions, pinned /
@@ -239,13 +240,21 @@ if has python && [[ $PS == *" install "* ]]; then
     PIP="$(command -v pip3 || command -v pip) --python $PYV/bin/python"
   fi
   PIP="$PIP --disable-pip-version-check"
+  # a wheel built off this machine for this python (LW_PY_WHEEL from tests/gpu/prebuilt.sh unpack)
+  # saves the package's CUDA build here
+  PREWHEEL=""
+  case "${LW_PY_WHEEL:-}" in
+  *-cp"$("$PYV/bin/python" -c 'import sys; print("%d%d" % sys.version_info[:2])')"-*.whl) PREWHEEL=$LW_PY_WHEEL ;;
+  ?*) echo "LW_PY_WHEEL=$LW_PY_WHEEL is not for this python: building the package" >>"$OUT/python-install.log" ;;
+  esac
   INSTALL="install --no-index --find-links $W"
   { python3 -c 'import site; print("\n".join(site.getsitepackages()))' \
       >"$("$PYV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/lw_host_site.pth" &&
     $PIP $INSTALL scikit-build-core nanobind numpy PyWavelets pytest &&
     { $PIP $INSTALL pytorch_wavelets ptwt || echo "pytorch_wavelets / ptwt: not installed (no wheels)"; } &&
+    if [ -n "$PREWHEEL" ]; then $PIP install --no-deps --force-reinstall "$PREWHEEL"; else
     $PIP $INSTALL --no-build-isolation -Cbuild-dir=/tmp/lw-py-build -Ccmake.define.LW_GIT_COMMIT="$LW_COMMIT" \
-      ${LW_PY_DEFINES:--Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90} "$ROOT"; } >>"$OUT/python-install.log" 2>&1
+      ${LW_PY_DEFINES:--Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90} "$ROOT"; fi; } >>"$OUT/python-install.log" 2>&1
   rc=$?
   say "python package: install rc=$rc in $(( $(date +%s) - t0 ))s: $(cd /tmp && "$PYV/bin/python" -c 'import liftwave; print(liftwave.describe())' 2>&1 | paste -sd' ')"
   [ $rc -ne 0 ] && tail -30 "$OUT/python-install.log"

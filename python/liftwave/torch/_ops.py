@@ -34,6 +34,7 @@ from typing import List
 import torch
 
 from .. import _native
+from .._arrays import TorchArrays
 from . import _bands
 
 # torch dtype -> the library's dtype name.  The half types are stored half and
@@ -83,7 +84,7 @@ def check_args(x, naxes, levels, mode, layout, func):
 
 
 def _stream(x):
-    return torch.cuda.current_stream(x.device).cuda_stream if x.is_cuda else 0
+    return TorchArrays.stream_of(x.get_device()) if x.is_cuda else 0
 
 
 def _check_operand(x, naxes):
