@@ -6,7 +6,8 @@
 #
 #   bash tests/gpu/prebuilt.sh pack [DIR]
 #       here: configure (if needed) and build, in ${LW_PREBUILT_BUILD:-build-cuda},
-#       the targets ${LW_PREBUILT_TARGETS:-"liftwave test_gpu"} for sm_90 (the papers'
+#       the targets ${LW_PREBUILT_TARGETS:-"liftwave test_gpu"} (programs, or liftwave_shared:
+#       lib/libliftwave.so, for the bench scripts that load it) for sm_90 (the papers'
 #       schemes only with LW_PREBUILT_SCHEMES=ON: most of the compile time) with this
 #       checkout's commit stamped in, strip them and write DIR/pkg.tar.xz (default
 #       .ab, a folder git ignores, carried to the GPU machine) with the shared
@@ -50,12 +51,18 @@ pack)
     trap 'rm -rf "$stage"' EXIT
     mkdir -p "$stage/pkg/bin" "$stage/pkg/lib"
     for t in $targets; do
+        if [ "$t" = liftwave_shared ]; then  # the C library itself, for bench scripts (ctypes)
+            f=$(find "$B" -maxdepth 1 -type f -name 'libliftwave.so.*' | head -1)
+            [ -n "$f" ] || { echo "prebuilt.sh: no libliftwave.so in $B" >&2; exit 1; }
+            strip --strip-unneeded -o "$stage/pkg/lib/libliftwave.so" "$f"
+            continue
+        fi
         f=$(find "$B" -type f -name "$t" -perm -u+x | head -1)
         [ -n "$f" ] || { echo "prebuilt.sh: no program $t in $B" >&2; exit 1; }
         strip -o "$stage/pkg/bin/$t" "$f"
     done
     # the libraries outside the C/C++ runtime that the programs load (libpng for the CLI, OpenMP)
-    for t in $targets; do ldd "$stage/pkg/bin/$t"; done | awk '/=> \// {print $3}' | sort -u |
+    for f in "$stage"/pkg/bin/* "$stage"/pkg/lib/libliftwave.so; do [ -f "$f" ] && ldd "$f"; done | awk '/=> \// {print $3}' | sort -u |
         grep -E 'libpng|libgomp|libz\.' | while read -r l; do cp -L "$l" "$stage/pkg/lib/"; done
     if [ -n "${LW_WHEEL_PYTHON:-}" ]; then
         # pack's settings where they differ from pyproject.toml's (pip builds only the extension)

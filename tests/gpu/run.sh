@@ -393,6 +393,14 @@ if has matrix && [[ $MS == *" peer "* ]]; then
   # the host's python3 may be a virtual environment without pip: then the host's pip drives it
   if python3 -m pip --version >/dev/null 2>&1; then PIP="python3 -m pip"; else PIP="$(command -v pip3 || command -v pip) --python $(command -v python3)"; fi
   NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  # PDWT's setup.py links -lcudart -lcublas from /usr/lib/x86_64-linux-gnu only: the linker and the
+  # loader are pointed at the first copies found (the toolkit's, or PyTorch's nvidia wheels')
+  mkdir -p /tmp/lw-cudalink
+  for l in cudart cublas cublasLt; do
+    f=$(find "$(dirname "$(dirname "$NVCC")")"/ /usr/local/cuda*/ /opt /usr/lib -name "lib$l.so*" 2>/dev/null | grep -v stub | sort | head -1)
+    [ -n "$f" ] && ln -sf "$f" /tmp/lw-cudalink/lib$l.so && export LD_LIBRARY_PATH="$(dirname "$f")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  done
+  export LIBRARY_PATH=/tmp/lw-cudalink${LIBRARY_PATH:+:$LIBRARY_PATH} LD_LIBRARY_PATH=/tmp/lw-cudalink${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   { echo "=== pip install pycudwt (sdist, nvcc sm_90) from $W"
     PYCUDWT_CC=90 CUDAHOME=${CUDAHOME:-$(dirname "$(dirname "$NVCC")")} PATH="$(dirname "$NVCC"):$PATH" \
       $PIP install --disable-pip-version-check --no-index --find-links "$W" --no-deps --upgrade --target "$PDWT" pycudwt &&
