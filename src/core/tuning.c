@@ -69,6 +69,10 @@ static const knob knobs[] = {
      "level: vector accesses), narrow (2^levels samples: a warp's accesses contiguous) or strided (wide, its "
      "16-byte chunks 32 chunks apart: a warp's vector accesses contiguous) (auto: strided for samples of 4 "
      "or more bytes where it applies, else wide)"},
+    {"tile2d", K_ENUM, OFF(tile2d), 0, 0, "auto short long",
+     "cuda fused 2-D engine: its tiles, short (16 rows of 128 columns: more, shorter blocks) or long (32 rows "
+     "of 256 columns; 128 for 8-byte samples) (auto: short up to a size measured per wavelet, direction and "
+     "sample size)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

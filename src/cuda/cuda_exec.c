@@ -559,6 +559,7 @@ static void tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, int a0, 
         if (!lw_geo_is_axis(g, i)) t->blen[nb++] = g->shape[i];
     t->mode = (int)p->cfg.mode;
     t->row_lo = 0, t->row_hi = t->rows;
+    t->tiles = p->tune.tile2d;
 }
 
 static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k)

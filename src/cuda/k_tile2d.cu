@@ -286,13 +286,15 @@ template <int W> static int64_t short_tile_limit(int inverse)
     return (int64_t)4 << 20;
 }
 
-/* S the storage type; the half types take float's tile configurations (they
- * compute in float) */
+/* S the storage type; the half types take float's tile shapes (they compute in
+ * float), long ones at every size: short tiles trailed them by 3-23% forward and
+ * 0-16% inverse on an H100 at 48-256 Mi samples (bench/NOTES-cuda.md) */
 template <class S, int W>
 static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
     const int64_t samples = (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1];
-    if (sizeof(lwd_c<S>) == 4 && samples <= short_tile_limit<W>(inverse))
+    const bool short_tiles = t->tiles ? t->tiles == 1 : sizeof(S) == 4 && samples <= short_tile_limit<W>(inverse);
+    if (short_tiles)
         return inverse ? tile_launch<S, W, 1, 1>(t, a, b, c, s) : tile_launch<S, W, 0, 1>(t, a, b, c, s);
     return inverse ? tile_launch<S, W, 1, 0>(t, a, b, c, s) : tile_launch<S, W, 0, 0>(t, a, b, c, s);
 }

@@ -190,6 +190,7 @@ typedef struct lwk_tile2d {
     int64_t blen[2]; /* batch dims (1 if unused) */
     int mode;
     int64_t row_lo, row_hi; /* forward: input rows handled (chunking); inverse: output rows */
+    int tiles;              /* 0 auto, 1 short, 2 long (the plan's tuning key tile2d) */
 } lwk_tile2d;
 
 /* 1 if the fused engine implements this wavelet/mode/dtype on these lengths. */

@@ -370,7 +370,8 @@ class _TransformFn(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad):
         wavelet, levels, mode, layout, naxes, direction = ctx.args
-        return (transform_call(grad, wavelet, levels, mode, layout, naxes, direction ^ 2),) + (None,) * 6
+        call = transform_call if torch.is_grad_enabled() else _transform_impl  # see _AnalysisFn.backward
+        return (call(grad, wavelet, levels, mode, layout, naxes, direction ^ 2),) + (None,) * 6
 
 
 class _AnalysisFn(torch.autograd.Function):
@@ -382,7 +383,10 @@ class _AnalysisFn(torch.autograd.Function):
     @staticmethod
     def backward(ctx, *grads):
         wavelet, levels, mode, naxes, direction, gain, stacked = ctx.args
-        gx = synthesis_call(grads[0], list(grads[1:]), wavelet, mode, naxes, direction ^ 2, gain, stacked)
+        # a differentiable backward only under create_graph (grad mode on): otherwise the kernels
+        # directly, without a second autograd.Function (its host time is most of a step's)
+        call = synthesis_call if torch.is_grad_enabled() else _synthesis_impl
+        gx = call(grads[0], list(grads[1:]), wavelet, mode, naxes, direction ^ 2, gain, stacked)
         return (gx,) + (None,) * 7
 
 
@@ -397,7 +401,8 @@ class _SynthesisFn(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad):
         wavelet, levels, mode, naxes, direction, gain, stacked = ctx.args
-        outs = analysis_call(grad, wavelet, levels, mode, naxes, direction ^ 2, gain, stacked)
+        call = analysis_call if torch.is_grad_enabled() else _analysis_impl  # see _AnalysisFn.backward
+        outs = call(grad, wavelet, levels, mode, naxes, direction ^ 2, gain, stacked)
         return (None,) * 6 + tuple(outs)
 
 
