@@ -14,6 +14,8 @@
 #       libraries the CLI needs beside them.  The programs' device code is most of
 #       their size and the same in each, so xz -9 (its window spans several) packs
 #       two programs into about 31 MB.
+#       LW_PREBUILT_EXTRA: more programs (paths) to put in bin/ as they are, e.g. an
+#       older build's CLI renamed, for an A/B in one run.
 #       With LW_WHEEL_PYTHON (a python3 of the GPU machine's minor version, 3.12
 #       when this was written, with scikit-build-core and nanobind), the Python
 #       package too: a wheel built in the same tree with the same settings (the
@@ -62,7 +64,7 @@ pack)
         strip -o "$stage/pkg/bin/$t" "$f"
     done
     # the libraries outside the C/C++ runtime that the programs load (libpng for the CLI, OpenMP)
-    for f in "$stage"/pkg/bin/* "$stage"/pkg/lib/libliftwave.so; do [ -f "$f" ] && ldd "$f"; done | awk '/=> \// {print $3}' | sort -u |
+    for f in "$stage"/pkg/bin/* "$stage"/pkg/lib/libliftwave.so; do if [ -f "$f" ]; then ldd "$f"; fi; done | awk '/=> \// {print $3}' | sort -u |
         grep -E 'libpng|libgomp|libz\.' | while read -r l; do cp -L "$l" "$stage/pkg/lib/"; done
     if [ -n "${LW_WHEEL_PYTHON:-}" ]; then
         # pack's settings where they differ from pyproject.toml's (pip builds only the extension)
@@ -80,6 +82,9 @@ PY
         done
         targets="$targets $(cd "$stage/pkg" && ls liftwave-*.whl)"
     fi
+    # more programs for bin/ as they are (an older build's CLI for an A/B in one run: its device
+    # code is mostly this build's, which xz finds)
+    for f in ${LW_PREBUILT_EXTRA:-}; do cp "$f" "$stage/pkg/bin/"; done
     echo "$commit" >"$stage/pkg/commit"
     mkdir -p "$dir"
     tar -C "$stage" -cf - pkg | xz -9 -T1 >"$dir/pkg.tar.xz"
