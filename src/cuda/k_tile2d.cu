@@ -110,7 +110,7 @@ __global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plan
                     const S *ph = (const S *)bp + ((cm & 1) ? o[2] : o[1]) + rl * b.rs + cj;
 #pragma unroll
                     for (int j = 0; j < TH + 2 * H; j++)
-                        v[j] = (j & 1) ? lwd_ldg(ph + (j >> 1) * b.rs) : lwd_ldg(pl + (j >> 1) * sl);
+                        v[j] = (j & 1) ? lwd_ldg_run(ph + (j >> 1) * b.rs) : lwd_ldg_run(pl + (j >> 1) * sl);
                 } else {
 #pragma unroll
                     for (int j = 0; j < TH + 2 * H; j++) {
@@ -118,10 +118,10 @@ __global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plan
                         if (INV) {
                             const int band = (int)(((rm & 1) << 1) | (cm & 1)); /* 0 LL, 1 LH, 2 HL, 3 HH */
                             const int64_t ob = band == 1 ? o[0] : band == 2 ? o[1] : o[2]; /* registers, no local array */
-                            v[j] = band ? lwd_ldg((const S *)bp + ob + (rm >> 1) * b.rs + cj)
-                                        : lwd_ldg(ap + (rm >> 1) * a.rs + cj);
+                            v[j] = band ? lwd_ldg_run((const S *)bp + ob + (rm >> 1) * b.rs + cj)
+                                        : lwd_ldg_run(ap + (rm >> 1) * a.rs + cj);
                         } else {
-                            v[j] = lwd_ldg(ap + rm * a.rs + cm);
+                            v[j] = lwd_ldg_run(ap + rm * a.rs + cm);
                         }
                     }
                 }

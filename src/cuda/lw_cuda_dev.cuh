@@ -12,6 +12,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 /* Index of position i through the boundary mode (same as lw_boundary_index). */
 __device__ __forceinline__ int64_t lwd_bidx(int64_t i, int64_t n, int mode)
@@ -69,8 +70,31 @@ template <> struct lwd_store<__nv_bfloat16> {
     __device__ static __forceinline__ void st(__nv_bfloat16 *p, float v) { *p = __float2bfloat16_rn(v); }
 };
 template <class S> using lwd_c = typename lwd_store<S>::C;
+
+/* binary16 bits to float, exactly, in plain arithmetic: the magnitude's bits moved
+ * to float's places and scaled by 2^112 (a binary16 subnormal becomes a float
+ * subnormal, which the multiply normalises: the kernels are built without
+ * flush-to-zero), infinities and NaNs given float's top exponent, then the sign. */
+__device__ __forceinline__ float lwd_half_bits_to_float(unsigned short h)
+{
+    const unsigned m = (unsigned)(h & 0x7fffu) << 13;
+    float f = __uint_as_float(m) * __uint_as_float(0x77800000u); /* 2^112 */
+    if ((h & 0x7c00u) == 0x7c00u) f = __uint_as_float(m | 0x7f800000u);
+    return __uint_as_float(__float_as_uint(f) | ((unsigned)(h & 0x8000u) << 16));
+}
 template <class S> __device__ __forceinline__ lwd_c<S> lwd_ld(const S *p) { return lwd_store<S>::ld(p); }
 template <class S> __device__ __forceinline__ lwd_c<S> lwd_ldg(const S *p) { return lwd_store<S>::ldg(p); }
+/* lwd_ldg for a long run of independent loads (a tile's window): float16 converted by
+ * lwd_half_bits_to_float, not cvt.f32.f16 (__half2float's inline asm), which kept the
+ * compiler from issuing the run's loads before the first conversion, so that each
+ * load waited for the one before (tile2d: float16 at half bfloat16's speed, 72% of
+ * its cycles on load dependencies).  Where loads are few per thread the cvt's single
+ * instruction is cheaper (fused3d: 7-12% slower with the arithmetic; bench/NOTES-cuda.md). */
+template <class S> __device__ __forceinline__ lwd_c<S> lwd_ldg_run(const S *p)
+{
+    if constexpr (std::is_same<S, __half>::value) return lwd_half_bits_to_float(__ldg((const unsigned short *)p));
+    else return lwd_ldg(p);
+}
 template <class S> __device__ __forceinline__ void lwd_st(S *p, lwd_c<S> v) { lwd_store<S>::st(p, v); }
 
 /* ---- per-type arithmetic ------------------------------------------------- */
