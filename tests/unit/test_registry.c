@@ -130,6 +130,12 @@ static void tuning_keys(void)
     c.tuning = "tile3d=8x8";
     CHECK(lw_plan_create(&p, &c) == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "tile3d"),
           "tile3d=8x8 refused: %s", lw_last_error());
+    c.tuning = "tile2d=long,tile3d=auto";
+    CHECK(lw_plan_create(&p, &c) == LW_OK, "tile2d=long: %s", lw_last_error());
+    lw_destroy(p), p = NULL;
+    c.tuning = "tile2d=wide";
+    CHECK(lw_plan_create(&p, &c) == LW_ERR_INVALID_ARGUMENT && strstr(lw_last_error(), "tile2d"),
+          "tile2d=wide refused: %s", lw_last_error());
 }
 
 int main(void)
