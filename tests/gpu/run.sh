@@ -394,10 +394,12 @@ if has matrix && [[ $MS == *" peer "* ]]; then
   if python3 -m pip --version >/dev/null 2>&1; then PIP="python3 -m pip"; else PIP="$(command -v pip3 || command -v pip) --python $(command -v python3)"; fi
   NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   # PDWT's setup.py links -lcudart -lcublas from /usr/lib/x86_64-linux-gnu only: the linker and the
-  # loader are pointed at the first copies found (the toolkit's, or PyTorch's nvidia wheels')
+  # loader are pointed at the first copies found (the toolkit's, or PyTorch's nvidia wheels'; not
+  # the toolkit's link-only stand-ins under stubs/)
   mkdir -p /tmp/lw-cudalink
   for l in cudart cublas cublasLt; do
-    f=$(find "$(dirname "$(dirname "$NVCC")")"/ /usr/local/cuda*/ /opt /usr/lib -name "lib$l.so*" 2>/dev/null | grep -v stub | sort | head -1)
+    f=$(find "$(dirname "$(dirname "$NVCC")")"/ /usr/local/cuda*/ /opt /usr/lib -name "lib$l.so*" 2>/dev/null |
+        grep -v /stubs/ | sort | head -1)
     [ -n "$f" ] && ln -sf "$f" /tmp/lw-cudalink/lib$l.so && export LD_LIBRARY_PATH="$(dirname "$f")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   done
   export LIBRARY_PATH=/tmp/lw-cudalink${LIBRARY_PATH:+:$LIBRARY_PATH} LD_LIBRARY_PATH=/tmp/lw-cudalink${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
