@@ -99,7 +99,7 @@ unpack)
     for w in "$P"/pkg/liftwave-*.whl; do [ -f "$w" ] && echo "export LW_PY_WHEEL=$w"; done
     ;;
 *)
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
