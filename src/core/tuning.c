@@ -73,6 +73,10 @@ static const knob knobs[] = {
      "cuda fused 2-D engine: its tiles, short (16 rows of 128 columns: more, shorter blocks) or long (32 rows "
      "of 256 columns; 128 for 8-byte samples) (auto: short up to a size measured per wavelet, direction and "
      "sample size)"},
+    {"planes", K_ENUM, OFF(planes), 0, 0, "auto off",
+     "cuda generic passes (every engine's in-place route): two axes of a level as one pass over planes that a "
+     "thread-block cluster holds whole (auto: wherever a plane fits and its rows are contiguous), or off (one "
+     "pass an axis)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

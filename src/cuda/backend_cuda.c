@@ -575,6 +575,11 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     else if ((s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL || lw_cuda_inplace_routed(plan, s->engine)) &&
              lw_cuda_passes_whole(plan, s))
         lw_appendf(buf, len, "in_place: passes of whole lines a block, every level and axis (no workspace)\n");
+    if ((s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL || lw_cuda_inplace_routed(plan, s->engine)) &&
+        lw_cuda_plane_levels(plan, s))
+        lw_appendf(buf, len, "generic passes: %d level(s) with two axes as one plane pass (planes held by a thread-block "
+                             "cluster)\n",
+                   lw_cuda_plane_levels(plan, s));
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,
                s->inplace_scratch, s->leaders_bytes + s->ip2d_lead_bytes);
     if (im->ooc) {

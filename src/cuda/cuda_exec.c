@@ -419,6 +419,18 @@ static lw_status start_copy(run_ctx *r)
     return LW_OK;
 }
 
+/* Level k along the axes at execution indices ai, ai + 1 by one plane pass
+ * where one applies: 1 (and *st) if it ran. */
+static int do_plane(run_ctx *r, int k, int ai, const lwk_wave *w, int inverse, int mallat, lw_status *st)
+{
+    lwk_planes pl;
+    void *dst = r->cur == r->in ? r->out : (void *)r->cur;
+    if (!lw_cuda_planes_of(r->p, r->s, k, ai, w, inverse, r->cur, dst, &pl) || pl.mallat != mallat) return 0;
+    *st = lw_cuda_check(lwk_plane_launch(r->s->dtype, &pl, r->cur, dst, r->st), "cuda plane pass launch");
+    r->cur = dst;
+    return 1;
+}
+
 /* inverse: the coarse-first structure (inverse, forward's adjoint);
  * the plan's direction says whether the steps are transposed */
 static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, int mallat, int only_axis)
@@ -427,6 +439,12 @@ static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, i
     for (int ai = 0; ai < p->geo.naxes; ai++) {
         int a = inverse ? p->geo.naxes - 1 - ai : ai;
         if (only_axis >= 0 && a != only_axis) continue;
+        lw_status pst;
+        if (only_axis < 0 && do_plane(r, k, ai, w, inverse, mallat, &pst)) {
+            LW_TRY(pst);
+            ai++;
+            continue;
+        }
         lwk_pass ps;
         memset(&ps, 0, sizeof ps);
         ps.w = *w;

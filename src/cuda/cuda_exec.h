@@ -74,6 +74,14 @@ typedef struct lw_cuda_sched {
 int lw_cuda_pass_whole(const lw_cuda_sched *s, const lwk_pass *ps);
 /* every pass of every level holds whole lines (in place: no workspace, no reorder) */
 int lw_cuda_passes_whole(const lw_plan *p, const lw_cuda_sched *s);
+/* Level k's axes at execution indices ai and ai + 1 (the inverse's order
+ * reversed) as one plane pass (lwk_planes; tuning planes): 1 where the two
+ * make planes of contiguous rows that the plane kernels take from src to dst
+ * (NULL: any aligned pointers), pl filled for lwk_plane_launch.
+ * lw_cuda_plane_levels: the levels of the plan with such a pass. */
+int lw_cuda_planes_of(const lw_plan *p, const lw_cuda_sched *s, int k, int ai, const lwk_wave *w, int inverse,
+                     const void *src, const void *dst, lwk_planes *pl);
+int lw_cuda_plane_levels(const lw_plan *p, const lw_cuda_sched *s);
 lw_status lw_cuda_whole_pass(const lw_cuda_sched *s, const lwk_pass *ps, const void *src, void *dst, cudaStream_t st);
 int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps);
 lw_status lw_cuda_walk_prepare(const lw_plan *p, lw_cuda_sched *s);

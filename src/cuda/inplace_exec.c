@@ -46,6 +46,54 @@ int lw_cuda_passes_whole(const lw_plan *p, const lw_cuda_sched *s)
     return 1;
 }
 
+int lw_cuda_planes_of(const lw_plan *p, const lw_cuda_sched *s, int k, int ai, const lwk_wave *w, int inverse,
+                     const void *src, const void *dst, lwk_planes *pl)
+{
+    const lw_geometry *g = &p->geo;
+    if (p->tune.planes == 1 || lw_dir_adjoint(p->cfg.direction) || ai + 1 >= g->naxes) return 0;
+    const int a1 = inverse ? g->naxes - 1 - ai : ai, a2 = inverse ? a1 - 1 : a1 + 1;
+    const int64_t gs = lw_grid_step(p, k);
+    const int x = g->strides[g->axes[a1]] < g->strides[g->axes[a2]] ? a1 : a2, y = x == a1 ? a2 : a1;
+    memset(pl, 0, sizeof *pl);
+    pl->w = *w;
+    pl->nr = g->len[k][y], pl->nc = g->len[k][x];
+    pl->rs = gs * g->strides[g->axes[y]], pl->cs = gs * g->strides[g->axes[x]];
+    if (pl->cs != 1) return 0; /* rows of contiguous samples */
+    int64_t dl[LW_MAX_RANK], ds[LW_MAX_RANK];
+    int nd = 0;
+    for (int b = 0; b < g->naxes; b++)
+        if (b != a1 && b != a2 && g->len[k][b] > 1) dl[nd] = g->len[k][b], ds[nd] = gs * g->strides[g->axes[b]], nd++;
+    for (int i = 0; i < g->rank; i++)
+        if (!lw_geo_is_axis(g, i) && g->shape[i] > 1) dl[nd] = g->shape[i], ds[nd] = g->strides[i], nd++;
+    if (nd > 3) return 0;
+    pl->nplanes = 1;
+    for (int i = 0; i < nd; i++) { /* fastest first: neighbouring clusters take neighbouring planes */
+        int m = i;
+        for (int j = i + 1; j < nd; j++) m = ds[j] < ds[m] ? j : m;
+        pl->dlen[i] = dl[m], pl->dstr[i] = ds[m];
+        dl[m] = dl[i], ds[m] = ds[i];
+        pl->nplanes *= pl->dlen[i];
+    }
+    pl->nd = nd;
+    pl->mode = (int)p->cfg.mode, pl->inverse = inverse, pl->mallat = p->cfg.layout == LW_MALLAT, pl->xfirst = x == a1;
+    return lwk_plane_ok(s->dtype, pl, src, dst);
+}
+
+int lw_cuda_plane_levels(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const int inv = lw_dir_coarse_first(p->cfg.direction);
+    int n = 0;
+    for (int k = 0; k < p->geo.levels; k++) {
+        int any = 0;
+        for (int ai = 0; ai + 1 < p->geo.naxes; ai++) {
+            lwk_planes pl;
+            any |= lw_cuda_planes_of(p, s, k, ai, &s->w, inv, NULL, NULL, &pl);
+        }
+        n += any;
+    }
+    return n;
+}
+
 int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps)
 {
     return ps->L.n >= 2 && !lw_cuda_pass_whole(s, ps) && lwk_pass_segments(s->dtype, ps) > 1;

@@ -81,6 +81,21 @@ cudaError_t lwk_colpass_launch(int dtype, const lwk_pass *p, const void *src, vo
  * the pass; lwk_pass_run (cuda_exec.c) prefers them to the generic kernels. */
 int lwk_lines_ok(int dtype, const lwk_pass *p);
 cudaError_t lwk_lines_launch(int dtype, const lwk_pass *p, const void *src, void *dst, cudaStream_t s);
+/* Plane passes (k_plane.cu): one level along two axes of planes that a
+ * thread-block cluster holds whole, in one read and one write, in place or
+ * not; X (columns) is the axis of unit stride, rows run along it.  xfirst:
+ * the steps along X come first (the order of the two passes they replace). */
+typedef struct lwk_planes {
+    lwk_wave w;
+    int64_t nr, nc;  /* rows (along Y) and columns (along X) */
+    int64_t rs, cs;  /* element strides of Y and X */
+    int nd;          /* the planes: up to 3 outer dimensions */
+    int64_t dlen[3], dstr[3];
+    int64_t nplanes;
+    int mode, inverse, mallat, xfirst;
+} lwk_planes;
+int lwk_plane_ok(int dtype, const lwk_planes *p, const void *src, const void *dst);
+cudaError_t lwk_plane_launch(int dtype, const lwk_planes *p, const void *src, void *dst, cudaStream_t s);
 
 /* ---- local engine: steps inside their pairs (haar), k_local.cu -----------
  * One launch runs F levels (1 <= F <= lwk_local_fmax(D)) along D adjacent

@@ -37,6 +37,7 @@ static long g_engine_count[LWE_COUNT];
 static long g_ip_tiles; /* in-place cases run by the fused in-place engines (walker or tile kernel) */
 static long g_ip_walker; /* of those, by the strip walker */
 static long g_ip_lines;  /* in-place cases run by passes of whole lines (k_lines.cu, the column pass) */
+static long g_planes;    /* cases whose plans run some level by plane passes (k_plane.cu) */
 
 static const char *engine_name(int e)
 {
@@ -244,6 +245,10 @@ static void run_case(const gcase *c)
         return;
     }
     g_engine_count[lw_cuda_plan_engine(pc)]++;
+    {
+        char dsc[4096];
+        if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) g_planes += strstr(dsc, "as one plane pass") != NULL;
+    }
     if (c->inplace) {
         char dsc[4096];
         if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {

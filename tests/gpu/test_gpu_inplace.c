@@ -20,8 +20,10 @@
  *     place, most of which must take that kernel;
  *   - volumes, batches of narrow planes and a 4-D array in place in tuning
  *     auto (lines_sweep), most of which must run by passes of whole lines;
+ *   - planes held by thread-block clusters (plane_sweep), two axes a pass, in
+ *     place and out of place, most of which must take the plane passes;
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer);
- *   LW_GPU_QUICK=2  only a few tile-kernel cases (racecheck, which runs slowly)
+ *   LW_GPU_QUICK=2  only a few tile-kernel and plane-pass cases (racecheck, which runs slowly)
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
 #include "gpu_common.h"
@@ -162,6 +164,50 @@ static void lines_sweep(int quick)
     CHECK(lines * 2 >= cases, "only %ld of %ld in-place cases took the passes of whole lines", lines, cases);
 }
 
+/* Plane passes (k_plane.cu: two axes of a level in one pass, planes held by
+ * a thread-block cluster, bands of rows with halos): batches of planes, the
+ * (y, x) planes of volumes, single images, planes of one to 16 bands (the
+ * sizes below take 1, 2, 4, 8 or 16 blocks for 4- and 8-byte samples), odd
+ * sizes (element-wise accesses), in place and out of place (scheme generic),
+ * every separable wavelet x float32 / float64 / int32 / float16 x both modes x
+ * both layouts x forward / inverse, one level and the maximum.  Most must
+ * take the plane passes. */
+static void plane_sweep(int quick)
+{
+    static const shape_case P[] = {
+        {3, 2, {1, 2}, {3, 200, 200}}, {3, 0, {0}, {6, 300, 260}}, {2, 0, {0}, {520, 512}},
+        {3, 2, {1, 2}, {2, 301, 157}}, {3, 2, {1, 2}, {2, 90, 96}},  {2, 0, {0}, {1030, 1024}},
+    };
+    static const lw_dtype pt[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32, LW_FLOAT16};
+    const int ns = quick == 2 ? 2 : quick ? 3 : (int)(sizeof P / sizeof *P), every = quick == 2 ? 29 : quick ? 5 : 1;
+    long k = 0, before = g_planes, cases = g_cases;
+    for (int si = 0; si < ns; si++)
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (int ti = 0; ti < 4; ti++)
+                for (int m = 0; m < 2; m++)
+                    for (int lay = 0; lay < 2; lay++)
+                        for (int d = 0; d < 2; d++, k++) {
+                            if (w == LW_FS || k % every) continue; /* fs: not separable */
+                            gcase c;
+                            memset(&c, 0, sizeof c);
+                            const shape_case *sc = &P[si];
+                            c.rank = sc->rank, c.naxes = sc->naxes;
+                            for (int i = 0; i < sc->rank; i++)
+                                c.shape[i] = sc->shape[i] + (m == LW_PERIODIC && (sc->shape[i] & 1));
+                            for (int i = 0; i < sc->naxes; i++) c.axes[i] = sc->axes[i];
+                            c.w = (lw_wavelet)w, c.t = pt[ti], c.m = (lw_mode)m, c.lay = (lw_layout)lay;
+                            c.dir = (lw_direction)d, c.levels = (k / 2) % 2 ? -1 : 1, c.devptr = 1;
+                            c.inplace = (k % 7) != 3; /* some out of place, by the generic engine */
+                            c.generic = !c.inplace;
+                            run_case(&c);
+                        }
+    const long planes = g_planes - before;
+    cases = g_cases - cases;
+    printf("plane-pass cases: %ld of %ld cases ran some level by plane passes\n", planes, cases);
+    /* the rest: the strip walker (2-D interleaved in place), the small engine */
+    CHECK(planes * 2 >= cases, "only %ld of %ld cases took the plane passes", planes, cases);
+}
+
 /* device memory and time, 8192^2 float32 cdf97, in place against out of place */
 static void memory_case(int levels, lw_direction d)
 {
@@ -298,6 +344,7 @@ int main(void)
     int quick = q ? (atoi(q) >= 2 ? 2 : 1) : 0;
     if (quick < 2) sweep(quick);
     if (quick < 2) lines_sweep(quick);
+    plane_sweep(quick);
     tile_sweep(quick);
     refusals();
     if (!quick) copy_cases();

@@ -139,6 +139,8 @@ static void tuning_keys(void)
     enum_key("tile3d=8x8", "tile3d");
     enum_key("tile2d=long,tile3d=auto", NULL);
     enum_key("tile2d=wide", "tile2d");
+    enum_key("planes=off", NULL);
+    enum_key("planes=on", "planes");
 }
 
 int main(void)
