@@ -1,21 +1,18 @@
 /* Plane passes: one level along two axes of a plane in one pass, the plane
- * held whole by a thread-block cluster.  Each block of the cluster takes a
- * band of B rows and loads it with a halo of h rows each side (h: the
- * wavelet's reach over all its steps), lifts the window along both axes in
- * shared memory, and stores its band's rows.  The halo rows' values go bad
- * from the window's ends inwards by one step's reach a step, so the band's
- * rows come out right without any exchange between blocks.  In place, every
- * block of the cluster has read its window before any block stores (a
- * cluster barrier: arrive after the loads, wait before the stores), so the
- * rows may land anywhere in the plane: the Mallat layout is a placement of
- * whole rows, with no reorder pass and no workspace.
- *
- * Rows (along X, the axis of unit stride) are held whole in Mallat order
- * (line_lift.cuh), the window's rows in sample order (a step along Y reads
- * the rows next to its target).  The scaling of both axes is folded into the
- * store (forward) or the load (inverse): it is a factor per row and per
- * column, which the other axis's steps, linear along their lines, commute
- * with.  Forward and inverse only; integer data in the integer variants. */
+ * held by a thread-block cluster.  Each block of the cluster takes a band of
+ * PL_B rows; a thread lifts a column of the band's window (the band and H
+ * rows each side, H: the wavelet's reach over all its steps, rows past the
+ * plane's ends through the boundary mode) in registers, as the fused tile
+ * kernels do, and the rows (along X, the axis of unit stride) are lifted
+ * whole in shared memory, held in Mallat order (line_lift.cuh).  Forward:
+ * Y then X, so shared memory holds the band's rows only; inverse: X then Y,
+ * so it holds the window's (the halo rows lifted along X by both blocks that
+ * need them).  No exchange between blocks.  In place, every block of the
+ * cluster has read what it needs before any block stores (a cluster barrier:
+ * arrive after the loads, wait before the stores), so rows may land anywhere
+ * in the plane: the Mallat layout is a placement of whole rows, with no
+ * reorder pass and no workspace.  Forward and inverse only; integer data in
+ * the integer variants. */
 #include "lw_cuda_dev.cuh"
 #include "line_lift.cuh"
 
@@ -29,11 +26,8 @@
 #define PL_BATCH 4
 
 typedef struct pl_geo {
-    int C;     /* blocks a cluster: bands a plane */
-    int B;     /* rows a band (even) */
-    int h;     /* halo rows each side (even) */
-    int wn;    /* window rows: B + 2h */
-    int ld;    /* shared elements a window row */
+    int C;     /* blocks a cluster: bands of PL_B rows a plane */
+    int ld;    /* shared elements a row */
     int vec;   /* 16-byte global accesses along rows */
     int sync;  /* in place: the cluster barrier between loads and stores */
     size_t smem;
@@ -57,163 +51,121 @@ __device__ __forceinline__ void pl_xsteps(const lwk_wave &w, T *buf, int ld, int
     }
 }
 
-/* ---- steps along Y: columns across threads, the window's target rows ------
- * Window row r is plane row t = tb + r (tb even: a row's parity is its
- * window row's).  A target whose taps leave the window is skipped: it lies
- * within the reach already spent from the window's end, never in the band.
- * Symmetric mode: rows outside the plane are not loaded and taps past the
- * plane's ends are mirrored into it; periodic: the window holds the wrapped
- * rows and no tap is mapped. */
-template <class T, int W, int s, int DIR>
-__device__ __forceinline__ void pl_ylift(const lwk_wave &w, T *buf, int ld, int nc, int wn, int tb, int nr, int mode)
-{
-    constexpr int par = sh_par(W, s), nt = sh_ntaps(W, s);
-    constexpr int rlo = ln_reach_lo<W, s>(), rhi = ln_reach_hi<W, s>();
-    const bool per = mode == LW_PERIODIC;
-    const int ctn = nc < PL_THREADS ? nc : PL_THREADS, tr = PL_THREADS / ctn;
-    const int c0 = threadIdx.x % ctn, i0 = threadIdx.x / ctn;
-    if (i0 >= tr) return;
-    const int ntg = (wn - par + 1) / 2;
-    for (int i = i0; i < ntg; i += tr) {
-        const int r = 2 * i + par, t = tb + r;
-        int row[LW_MAX_TAPS];
-        if (per || (t + rlo >= 0 && t + rhi < nr)) {
-            if (r + rlo < 0 || r + rhi >= wn) continue;
-#pragma unroll
-            for (int k = 0; k < nt; k++) row[k] = r + sh_off(W, s, k);
-        } else {
-            if (t < 0 || t >= nr) continue;
-            bool in = true;
-#pragma unroll
-            for (int k = 0; k < nt; k++) {
-                row[k] = (int)lwd_bidx(t + sh_off(W, s, k), nr, mode) - tb;
-                in &= row[k] >= 0 && row[k] < wn;
-            }
-            if (!in) continue;
-        }
-        T *tg = buf + (int64_t)r * ld;
-        for (int c = c0; c < nc; c += ctn) {
-            T taps[LW_MAX_TAPS];
-#pragma unroll
-            for (int k = 0; k < nt; k++) taps[k] = buf[(int64_t)row[k] * ld + c];
-            tg[c] = tstep_i<T, nt, DIR>::run(w, s, tg[c], taps);
-        }
-    }
-}
-
-template <class T, int W, bool INV, int K = 0>
-__device__ __forceinline__ void pl_ysteps(const lwk_wave &w, T *buf, int ld, int nc, int wn, int tb, int nr, int mode)
-{
-    if constexpr (K < sh_nsteps(W)) {
-        constexpr int s = INV ? sh_nsteps(W) - 1 - K : K;
-        pl_ylift<T, W, s, INV ? -1 : 1>(w, buf, ld, nc, wn, tb, nr, mode);
-        __syncthreads();
-        pl_ysteps<T, W, INV, K + 1>(w, buf, ld, nc, wn, tb, nr, mode);
-    }
-}
-
 /* ---- the kernel: block (plane, band) ------------------------------------ */
 
-/* the scaling of a sample at row parity ry and slot parity (sx: slot >= nclo) */
-template <class T> __device__ __forceinline__ T pl_scale(const lwk_wave &w, T x, int ry, int sx, int dir)
-{
-    return lwd_scale<T>(w, lwd_scale<T>(w, x, ry, dir), sx, dir);
-}
+/* rows a band: a column's window (PL_B + 2H samples) lifts in registers */
+#define PL_B 32
 
 template <class S, int W, bool INV>
 __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo g, const S *src, S *dst)
 {
     typedef lwd_c<S> T;
     typedef ln_vec<S> VS;
+    constexpr int H = sh_halo(W), N = PL_B + 2 * H;
     extern __shared__ __align__(16) unsigned char pl_smem[];
     T *buf = (T *)pl_smem;
     const int band = blockIdx.x % g.C;
     const int64_t plane = blockIdx.x / g.C;
-    const int nr = (int)p.nr, nc = (int)p.nc, nrlo = (nr + 1) / 2, nclo = (nc + 1) / 2;
-    const int r0 = band * g.B, r1 = r0 + g.B < nr ? r0 + g.B : nr, tb = r0 - g.h, wn = g.wn, ld = g.ld;
-    const bool per = p.mode == LW_PERIODIC, min_ = p.mallat && INV, mout = p.mallat && !INV;
-    const int dir = INV ? -1 : 1;
-    const int64_t base = lwd_decomp(plane, p.nd, p.dlen, p.dstr), rs = p.rs, cs = p.cs;
-    /* window rows loaded: all (periodic) or those inside the plane */
-    const int wa = per ? 0 : (tb < 0 ? -tb : 0), wb = per ? wn : (nr - tb < wn ? nr - tb : wn);
-
-    /* ---- load the window */
-    if (g.vec) {
-        const int nv = nc / VS::V, tot = (wb - wa) * nv;
-        for (int e0 = threadIdx.x; e0 < tot; e0 += PL_THREADS * PL_BATCH) {
-            VS v[PL_BATCH];
-#pragma unroll
-            for (int u = 0; u < PL_BATCH; u++) {
-                const int e = e0 + u * PL_THREADS;
-                if (e >= tot) break;
-                const int r = wa + e / nv, cv = e - (r - wa) * nv;
-                int t = tb + r;
-                if (per) t = t < 0 ? t + nr * ((-t + nr - 1) / nr) : t % nr;
-                const int gr = min_ ? ln_slot(t, nrlo) : t;
-                v[u].u = *(const uint4 *)(src + base + gr * rs + (int64_t)cv * VS::V);
-            }
-#pragma unroll
-            for (int u = 0; u < PL_BATCH; u++) {
-                const int e = e0 + u * PL_THREADS;
-                if (e >= tot) break;
-                const int r = wa + e / nv, cv = e - (r - wa) * nv, ry = (tb + r) & 1;
-                T *row = buf + (int64_t)r * ld;
-#pragma unroll
-                for (int k = 0; k < VS::V; k++) {
-                    const int sl = ln_gslot(cv * VS::V + k, nclo, min_);
-                    T x = lwd_store<S>::ld(v[u].e() + k);
-                    row[sl] = INV ? pl_scale<T>(p.w, x, ry, sl >= nclo, dir) : x;
-                }
-            }
-        }
-    } else {
-        const int tot = (wb - wa) * nc;
-        for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
-            const int r = wa + e / nc, j = e - (r - wa) * nc;
-            int t = tb + r;
-            const int ry = t & 1;
-            if (per) t = t < 0 ? t + nr * ((-t + nr - 1) / nr) : t % nr;
-            const int gr = min_ ? ln_slot(t, nrlo) : t, sl = ln_gslot(j, nclo, min_);
-            T x = lwd_ld(src + base + gr * rs + j * cs);
-            buf[(int64_t)r * ld + sl] = INV ? pl_scale<T>(p.w, x, ry, sl >= nclo, dir) : x;
-        }
+    const int nr = (int)p.nr, nc = (int)p.nc, nrlo = (nr + 1) / 2, nclo = (nc + 1) / 2, ld = g.ld;
+    const int r0 = band * PL_B, r1 = r0 + PL_B < nr ? r0 + PL_B : nr, tb = r0 - H;
+    const int64_t rs = p.rs;
+    const S *in = src + lwd_decomp(plane, p.nd, p.dlen, p.dstr);
+    S *out = dst + (in - src);
+    /* the window's rows through the mode: where row tb + j is read from
+     * (inverse Mallat: its slot) */
+    __shared__ int rowat[N];
+    for (int j = threadIdx.x; j < N; j += PL_THREADS) {
+        const int t = (int)lwd_bidx(tb + j, nr, p.mode);
+        rowat[j] = INV && p.mallat ? ln_slot(t, nrlo) : t;
     }
     __syncthreads();
-    if (g.sync) pl_cluster_arrive();
-
-    /* ---- lift: the first axis over the rows the second needs */
-    if (p.xfirst) {
-        pl_xsteps<T, W, INV>(p.w, buf, ld, nc, p.mode, wa, wb);
-        pl_ysteps<T, W, INV>(p.w, buf, ld, nc, wn, tb, nr, p.mode);
-    } else {
-        pl_ysteps<T, W, INV>(p.w, buf, ld, nc, wn, tb, nr, p.mode);
-        pl_xsteps<T, W, INV>(p.w, buf, ld, nc, p.mode, r0 - tb, r1 - tb);
-    }
-    if (g.sync) pl_cluster_wait();
-
-    /* ---- store the band's rows */
-    if (g.vec) {
-        const int nv = nc / VS::V, tot = (r1 - r0) * nv;
-        for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
-            const int i = e / nv, cv = e - i * nv, t = r0 + i, ry = t & 1;
-            const T *row = buf + (int64_t)(t - tb) * ld;
-            const int gr = mout ? ln_slot(t, nrlo) : t;
-            VS v;
+    if (!INV) {
+        /* Y in registers, a thread a column: the window's rows through the
+         * mode, lifted and scaled along Y; the band's rows to shared memory
+         * in Mallat order along X */
+        for (int c = threadIdx.x; c < nc; c += PL_THREADS) {
+            T v[N];
 #pragma unroll
-            for (int k = 0; k < VS::V; k++) {
-                const int sl = ln_gslot(cv * VS::V + k, nclo, mout);
-                T x = row[sl];
-                lwd_store<S>::st(v.e() + k, INV ? x : pl_scale<T>(p.w, x, ry, sl >= nclo, dir));
+            for (int j = 0; j < N; j++) v[j] = lwd_ld(in + rowat[j] * rs + c);
+            reg_lift_line<W, 1>(v, p.w, tb, nr, p.mode);
+            T *col = buf + ln_slot(c, nclo);
+#pragma unroll
+            for (int j = 0; j < PL_B; j++) col[j * ld] = v[H + j];
+        }
+        __syncthreads();
+        if (g.sync) pl_cluster_arrive();
+        pl_xsteps<T, W, false>(p.w, buf, ld, nc, p.mode, 0, r1 - r0);
+        if (g.sync) pl_cluster_wait();
+        /* the band's rows where the layout puts them, scaled along X */
+        const bool mout = p.mallat;
+        if (g.vec) {
+            const int nv = nc / VS::V, tot = (r1 - r0) * nv;
+            for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
+                const int i = e / nv, cv = e - i * nv, t = r0 + i;
+                const T *row = buf + i * ld;
+                VS v;
+#pragma unroll
+                for (int k = 0; k < VS::V; k++) {
+                    const int sl = ln_gslot(cv * VS::V + k, nclo, mout);
+                    lwd_store<S>::st(v.e() + k, lwd_scale<T>(p.w, row[sl], sl >= nclo, 1));
+                }
+                *(uint4 *)(out + (mout ? ln_slot(t, nrlo) : t) * rs + cv * VS::V) = v.u;
             }
-            *(uint4 *)(dst + base + gr * rs + (int64_t)cv * VS::V) = v.u;
+        } else {
+            const int tot = (r1 - r0) * nc;
+            for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
+                const int i = e / nc, j = e - i * nc, t = r0 + i, sl = ln_gslot(j, nclo, mout);
+                lwd_st(out + (mout ? ln_slot(t, nrlo) : t) * rs + j, lwd_scale<T>(p.w, buf[i * ld + sl], sl >= nclo, 1));
+            }
         }
     } else {
-        const int tot = (r1 - r0) * nc;
-        for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
-            const int i = e / nc, j = e - i * nc, t = r0 + i, ry = t & 1;
-            const int gr = mout ? ln_slot(t, nrlo) : t, sl = ln_gslot(j, nclo, mout);
-            T x = buf[(int64_t)(t - tb) * ld + sl];
-            lwd_st(dst + base + gr * rs + j * cs, INV ? x : pl_scale<T>(p.w, x, ry, sl >= nclo, dir));
+        /* the window's rows through the mode (Mallat: row t from row slot t;
+         * X in Mallat order as held), unscaled along X */
+        const bool min_ = p.mallat;
+        if (g.vec) {
+            const int nv = nc / VS::V, tot = N * nv;
+            for (int e0 = threadIdx.x; e0 < tot; e0 += PL_THREADS * PL_BATCH) {
+                VS v[PL_BATCH];
+#pragma unroll
+                for (int u = 0; u < PL_BATCH; u++) {
+                    const int e = e0 + u * PL_THREADS, j = e / nv, cv = e - j * nv;
+                    if (e >= tot) break;
+                    v[u].u = *(const uint4 *)(in + rowat[j] * rs + cv * VS::V);
+                }
+#pragma unroll
+                for (int u = 0; u < PL_BATCH; u++) {
+                    const int e = e0 + u * PL_THREADS, j = e / nv, cv = e - j * nv;
+                    if (e >= tot) break;
+                    T *row = buf + j * ld;
+#pragma unroll
+                    for (int k = 0; k < VS::V; k++) {
+                        const int sl = ln_gslot(cv * VS::V + k, nclo, min_);
+                        row[sl] = lwd_scale<T>(p.w, lwd_store<S>::ld(v[u].e() + k), sl >= nclo, -1);
+                    }
+                }
+            }
+        } else {
+            const int tot = N * nc;
+            for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
+                const int j = e / nc, x = e - j * nc, sl = ln_gslot(x, nclo, min_);
+                buf[j * ld + sl] = lwd_scale<T>(p.w, lwd_ld(in + rowat[j] * rs + x), sl >= nclo, -1);
+            }
+        }
+        __syncthreads();
+        if (g.sync) pl_cluster_arrive();
+        pl_xsteps<T, W, true>(p.w, buf, ld, nc, p.mode, 0, N);
+        if (g.sync) pl_cluster_wait();
+        /* Y in registers, a thread a column (sample position along X): the
+         * band's rows to their sample positions */
+        for (int c = threadIdx.x; c < nc; c += PL_THREADS) {
+            const T *col = buf + ln_slot(c, nclo);
+            T v[N];
+#pragma unroll
+            for (int j = 0; j < N; j++) v[j] = col[j * ld];
+            reg_lift_line<W, -1>(v, p.w, tb, nr, p.mode);
+#pragma unroll
+            for (int j = 0; j < PL_B; j++)
+                if (r0 + j < r1) lwd_st(out + (r0 + j) * rs + c, v[H + j]);
         }
     }
 }
@@ -269,8 +221,9 @@ template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t bud
     return fits[b] = n > 0;
 }
 
-/* The bands of a plane: the fewest blocks that hold it two an SM, else one
- * an SM (clusters of more than one block where the device has them). */
+/* A band of PL_B rows a block, ceil(nr / PL_B) blocks a plane (at most 16);
+ * shared memory: the band's rows (forward) or its window's (inverse), two
+ * blocks an SM where they fit, else one. */
 template <class S, int W, bool INV>
 static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void *dst, pl_geo *g)
 {
@@ -279,21 +232,16 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
     int clusters;
     pl_device(&optin, &clusters);
     memset(g, 0, sizeof *g);
-    g->h = sh_halo(W);
+    const int64_t C = (p->nr + PL_B - 1) / PL_B;
+    if (C > (clusters ? 16 : 1)) return 0;
     g->ld = (int)((p->nc + 3) & ~(int64_t)3);
+    g->smem = (size_t)(INV ? PL_B + 2 * sh_halo(W) : PL_B) * (size_t)g->ld * cs;
     const size_t two = optin / 2 > 1024 ? optin / 2 - 1024 : 0; /* each block's 1 KiB reserved */
     const size_t budget[2] = {two < PL_SMEM_TWO ? two : PL_SMEM_TWO, optin < PL_SMEM_ONE ? optin : PL_SMEM_ONE};
-    for (int b = 0; b < 2 && !g->C; b++)
-        for (int C = 1; C <= (clusters ? 16 : 1) && !g->C; C *= 2) {
-            int64_t B = (p->nr + C - 1) / C;
-            B += B & 1;
-            if (C > 1 && (B < 2 || (int64_t)(C - 1) * B >= p->nr)) break; /* no empty band */
-            const size_t smem = (size_t)(B + 2 * g->h) * (size_t)g->ld * cs;
-            if (smem <= budget[b] && pl_cluster_fits<S, W, INV>(C, budget[b], b)) g->C = C, g->B = (int)B, g->smem = smem;
-        }
-    if (!g->C) return 0;
-    g->wn = g->B + 2 * g->h;
-    g->sync = g->C > 1 && src == dst;
+    const int b = g->smem <= budget[0] ? 0 : 1;
+    if (g->smem > budget[b] || !pl_cluster_fits<S, W, INV>((int)C, budget[b], b)) return 0;
+    g->C = (int)C;
+    g->sync = C > 1 && src == dst;
     const int aligned = !(((uintptr_t)src | (uintptr_t)dst) & 15);
     int v = aligned && p->cs == 1 && p->nc % (int64_t)V == 0 && p->rs % (int64_t)V == 0;
     for (int i = 0; i < p->nd; i++) v &= p->dstr[i] % (int64_t)V == 0 || p->dlen[i] == 1;
@@ -332,6 +280,7 @@ static int pl_applies(int dtype, const lwk_planes *p)
     if (p->w.id >= LW_TRANSPOSED_ID || !lw_wavelet_get((lw_wavelet)p->w.id)) return 0;
     if (p->nr < 2 || p->nc < 2 || p->nplanes < 1 || p->nplanes * 16 > INT32_MAX) return 0;
     if (p->mode == LW_PERIODIC && ((p->nr | p->nc) & 1)) return 0; /* the wrap would change a tap's parity */
+    if (p->cs != 1 || p->xfirst != p->inverse) return 0; /* contiguous rows; Y then X forward, X then Y inverse */
     if (p->nr * p->rs > INT32_MAX || p->nc * p->cs > INT32_MAX) return 0; /* a plane's offsets in 32 bits */
     (void)dtype;
     return 1;
