@@ -19,9 +19,10 @@
 #include <string.h>
 
 #define PL_THREADS 256
-/* shared memory a block: two blocks an SM of an H100-class device, or one */
-#define PL_SMEM_TWO (113 * 1024)
-#define PL_SMEM_ONE (227 * 1024)
+/* dynamic shared memory a block: two blocks an SM of an H100-class device,
+ * or one (1 KiB an SM left to the block's static table and the reserve) */
+#define PL_SMEM_TWO (112 * 1024)
+#define PL_SMEM_ONE (226 * 1024)
 /* vector loads a thread keeps in flight before their shared-memory stores */
 #define PL_BATCH 4
 
@@ -200,8 +201,9 @@ template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t bud
         size_t optin;
         int clusters;
         pl_device(&optin, &clusters);
+        if (optin < 4096) return cudaErrorInvalidValue;
         return cudaFuncSetAttribute(pl_kernel<S, W, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)(optin < PL_SMEM_ONE ? optin : PL_SMEM_ONE));
+                                    (int)(optin - 1024 < PL_SMEM_ONE ? optin - 1024 : PL_SMEM_ONE));
     }();
     static const cudaError_t a2 = cudaFuncSetAttribute(pl_kernel<S, W, INV>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     if (a1 != cudaSuccess) return (void)cudaGetLastError(), 0;
@@ -236,8 +238,9 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
     if (C > (clusters ? 16 : 1)) return 0;
     g->ld = (int)((p->nc + 3) & ~(int64_t)3);
     g->smem = (size_t)(INV ? PL_B + 2 * sh_halo(W) : PL_B) * (size_t)g->ld * cs;
-    const size_t two = optin / 2 > 1024 ? optin / 2 - 1024 : 0; /* each block's 1 KiB reserved */
-    const size_t budget[2] = {two < PL_SMEM_TWO ? two : PL_SMEM_TWO, optin < PL_SMEM_ONE ? optin : PL_SMEM_ONE};
+    if (optin < 4096) return 0;
+    const size_t two = optin / 2 - 2048, one = optin - 1024; /* the static table, the reserve */
+    const size_t budget[2] = {two < PL_SMEM_TWO ? two : PL_SMEM_TWO, one < PL_SMEM_ONE ? one : PL_SMEM_ONE};
     const int b = g->smem <= budget[0] ? 0 : 1;
     if (g->smem > budget[b] || !pl_cluster_fits<S, W, INV>((int)C, budget[b], b)) return 0;
     g->C = (int)C;
