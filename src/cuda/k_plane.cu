@@ -4,10 +4,12 @@
  * rows each side, H: the wavelet's reach over all its steps, rows past the
  * plane's ends through the boundary mode) in registers, as the fused tile
  * kernels do, and the rows (along X, the axis of unit stride) are lifted
- * whole in shared memory, held in Mallat order (line_lift.cuh).  Forward:
- * Y then X, so shared memory holds the band's rows only; inverse: X then Y,
- * so it holds the window's (the halo rows lifted along X by both blocks that
- * need them).  No exchange between blocks.  In place, every block of the
+ * whole in shared memory, held in Mallat order (line_lift.cuh).  Y first,
+ * then X (the inverse too: the two axes' steps commute in real arithmetic),
+ * so shared memory holds the band's rows only; the integer inverse, whose
+ * rounding does not commute, undoes X first and holds the window's rows
+ * (the halo rows lifted along X by both blocks that need them).  No
+ * exchange between blocks.  In place, every block of the
  * cluster has read what it needs before any block stores (a cluster barrier:
  * arrive after the loads, wait before the stores), so rows may land anywhere
  * in the plane: the Mallat layout is a placement of whole rows, with no
@@ -80,25 +82,30 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
         rowat[j] = INV && p.mallat ? ln_slot(t, nrlo) : t;
     }
     __syncthreads();
-    if (!INV) {
+    /* Y first (both directions but the integer inverse): the steps along the
+     * two axes commute in real arithmetic, not with the integer rounding */
+    if constexpr (!INV || !std::is_same<S, int32_t>::value) {
+        constexpr int dir = INV ? -1 : 1;
+        const bool mx = INV && p.mallat; /* columns held in Mallat order as loaded */
         /* Y in registers, a thread a column: the window's rows through the
-         * mode, lifted and scaled along Y; the band's rows to shared memory
-         * in Mallat order along X */
+         * mode, lifted and scaled along Y (the inverse: unscaled along X
+         * too); the band's rows to shared memory in Mallat order along X */
         for (int c = threadIdx.x; c < nc; c += PL_THREADS) {
             T v[N];
 #pragma unroll
             for (int j = 0; j < N; j++) v[j] = lwd_ld(in + rowat[j] * rs + c);
-            reg_lift_line<W, 1>(v, p.w, tb, nr, p.mode);
-            T *col = buf + ln_slot(c, nclo);
+            reg_lift_line<W, dir>(v, p.w, tb, nr, p.mode);
+            const int sl = ln_gslot(c, nclo, mx);
+            T *col = buf + sl;
 #pragma unroll
-            for (int j = 0; j < PL_B; j++) col[j * ld] = v[H + j];
+            for (int j = 0; j < PL_B; j++) col[j * ld] = INV ? lwd_scale<T>(p.w, v[H + j], sl >= nclo, -1) : v[H + j];
         }
         __syncthreads();
         if (g.sync) pl_cluster_arrive();
-        pl_xsteps<T, W, false>(p.w, buf, ld, nc, p.mode, 0, r1 - r0);
+        pl_xsteps<T, W, INV>(p.w, buf, ld, nc, p.mode, 0, r1 - r0);
         if (g.sync) pl_cluster_wait();
-        /* the band's rows where the layout puts them, scaled along X */
-        const bool mout = p.mallat;
+        /* the band's rows where the layout puts them (forward: scaled along X) */
+        const bool mout = p.mallat && !INV;
         if (g.vec) {
             const int nv = nc / VS::V, tot = (r1 - r0) * nv;
             for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
@@ -108,7 +115,7 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
 #pragma unroll
                 for (int k = 0; k < VS::V; k++) {
                     const int sl = ln_gslot(cv * VS::V + k, nclo, mout);
-                    lwd_store<S>::st(v.e() + k, lwd_scale<T>(p.w, row[sl], sl >= nclo, 1));
+                    lwd_store<S>::st(v.e() + k, INV ? row[sl] : lwd_scale<T>(p.w, row[sl], sl >= nclo, 1));
                 }
                 *(uint4 *)(out + (mout ? ln_slot(t, nrlo) : t) * rs + cv * VS::V) = v.u;
             }
@@ -116,11 +123,13 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
             const int tot = (r1 - r0) * nc;
             for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
                 const int i = e / nc, j = e - i * nc, t = r0 + i, sl = ln_gslot(j, nclo, mout);
-                lwd_st(out + (mout ? ln_slot(t, nrlo) : t) * rs + j, lwd_scale<T>(p.w, buf[i * ld + sl], sl >= nclo, 1));
+                const T x = buf[i * ld + sl];
+                lwd_st(out + (mout ? ln_slot(t, nrlo) : t) * rs + j, INV ? x : lwd_scale<T>(p.w, x, sl >= nclo, 1));
             }
         }
     } else {
-        /* the window's rows through the mode (Mallat: row t from row slot t;
+        /* the integer inverse, X first: the window's rows through the mode
+         * (Mallat: row t from row slot t;
          * X in Mallat order as held), unscaled along X */
         const bool min_ = p.mallat;
         if (g.vec) {
@@ -176,7 +185,14 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
 static size_t pl_csize(int dtype) { return dtype == LWK_F64 ? 8 : 4; } /* the compute type */
 static size_t pl_ssize(int dtype) { return dtype == LWK_F64 ? 8 : lwk_is_half(dtype) ? 2 : 4; }
 
-template <class S> static constexpr bool pl_runs(int W) { return !std::is_same<S, int32_t>::value || lwc_has_integer(W); }
+/* The wavelets the plane kernels run: those whose window, read through the
+ * mode once, lifts as the reference (d4's one-sided steps would need the
+ * mirror refreshed every step: register spills, slower than the line
+ * passes); integer data in the integer variants. */
+template <class S> static constexpr bool pl_runs(int W)
+{
+    return tile_once_mirror_exact(W) && (!std::is_same<S, int32_t>::value || lwc_has_integer(W));
+}
 
 /* The device's limits: shared memory a block may opt in to, and whether it
  * launches clusters (compute capability 9.0 and later). */
@@ -234,10 +250,13 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
     int clusters;
     pl_device(&optin, &clusters);
     memset(g, 0, sizeof *g);
+    /* steps inside their pairs read no sample past an end only on even lengths */
+    if (p->mode != LW_PERIODIC && !lwc_symmetric_taps(W) && (p->nr & 1)) return 0;
     const int64_t C = (p->nr + PL_B - 1) / PL_B;
     if (C > (clusters ? 16 : 1)) return 0;
     g->ld = (int)((p->nc + 3) & ~(int64_t)3);
-    g->smem = (size_t)(INV ? PL_B + 2 * sh_halo(W) : PL_B) * (size_t)g->ld * cs;
+    const bool xfirst = INV && std::is_same<S, int32_t>::value; /* the window's rows held, else the band's */
+    g->smem = (size_t)(xfirst ? PL_B + 2 * sh_halo(W) : PL_B) * (size_t)g->ld * cs;
     if (optin < 4096) return 0;
     const size_t two = optin / 2 - 2048, one = optin - 1024; /* the static table, the reserve */
     const size_t budget[2] = {two < PL_SMEM_TWO ? two : PL_SMEM_TWO, one < PL_SMEM_ONE ? one : PL_SMEM_ONE};
