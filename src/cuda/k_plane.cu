@@ -39,26 +39,19 @@ typedef struct pl_geo {
 __device__ __forceinline__ void pl_cluster_arrive() { asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void pl_cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory"); }
 
-/* ---- steps along X: a warp a row, rows [wa, wb) of the window -------------
- * A row is one warp's from its first step to its last, so the steps need
- * only the warp's own barrier; one block barrier after all rows. */
+/* ---- steps along X: a warp a row, rows [wa, wb) of the window ------------- */
+
 template <class T, int W, bool INV, int K = 0>
-__device__ __forceinline__ void pl_xrow(const lwk_wave &w, T *row, int nc, int mode, int lane)
+__device__ __forceinline__ void pl_xsteps(const lwk_wave &w, T *buf, int ld, int nc, int mode, int wa, int wb)
 {
     if constexpr (K < sh_nsteps(W)) {
         constexpr int s = INV ? sh_nsteps(W) - 1 - K : K;
-        ln_lift<T, W, s, INV ? -1 : 1>(w, row, 1, nc, (nc + 1) / 2, mode, lane, 32);
-        __syncwarp();
-        pl_xrow<T, W, INV, K + 1>(w, row, nc, mode, lane);
+        const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+        for (int r = wa + warp; r < wb; r += PL_THREADS / 32)
+            ln_lift<T, W, s, INV ? -1 : 1>(w, buf + (int64_t)r * ld, 1, nc, (nc + 1) / 2, mode, lane, 32);
+        __syncthreads();
+        pl_xsteps<T, W, INV, K + 1>(w, buf, ld, nc, mode, wa, wb);
     }
-}
-
-template <class T, int W, bool INV>
-__device__ __forceinline__ void pl_xsteps(const lwk_wave &w, T *buf, int ld, int nc, int mode, int wa, int wb)
-{
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    for (int r = wa + warp; r < wb; r += PL_THREADS / 32) pl_xrow<T, W, INV>(w, buf + r * ld, nc, mode, lane);
-    __syncthreads();
 }
 
 /* ---- the kernel: block (plane, band) ------------------------------------ */
