@@ -50,8 +50,9 @@ static const shape_case quick_shapes[] = {
 
 static long g_walk_cases;
 
-static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d, int levels,
-                int devptr)
+/* an in-place case of shape sc (odd lengths padded to even in periodic mode) */
+static gcase case_of(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d,
+                     int levels, int devptr)
 {
     gcase c;
     memset(&c, 0, sizeof c);
@@ -59,6 +60,13 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
     for (int i = 0; i < sc->rank; i++) c.shape[i] = sc->shape[i] + (m == LW_PERIODIC && (sc->shape[i] & 1));
     for (int i = 0; i < sc->naxes; i++) c.axes[i] = sc->axes[i];
     c.w = w, c.t = t, c.m = m, c.lay = lay, c.dir = d, c.levels = levels, c.devptr = devptr, c.inplace = 1;
+    return c;
+}
+
+static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d, int levels,
+                int devptr)
+{
+    gcase c = case_of(sc, w, t, m, lay, d, levels, devptr);
     long before = g_cases;
     run_case(&c);
     g_walk_cases += g_cases - before;
@@ -178,7 +186,6 @@ static void plane_sweep(int quick)
         {3, 2, {1, 2}, {3, 200, 200}}, {3, 0, {0}, {6, 300, 260}}, {2, 0, {0}, {520, 512}},
         {3, 2, {1, 2}, {2, 301, 157}}, {3, 2, {1, 2}, {2, 90, 96}},  {2, 0, {0}, {1030, 1024}},
     };
-    static const lw_dtype pt[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
     const int ns = quick == 2 ? 2 : quick ? 3 : (int)(sizeof P / sizeof *P), every = quick == 2 ? 29 : quick ? 5 : 1;
     long k = 0, planes = 0, eligible = 0, cases = g_cases;
     for (int si = 0; si < ns; si++)
@@ -188,15 +195,8 @@ static void plane_sweep(int quick)
                     for (int lay = 0; lay < 2; lay++)
                         for (int d = 0; d < 2; d++, k++) {
                             if (w == LW_FS || k % every) continue; /* fs: not separable */
-                            gcase c;
-                            memset(&c, 0, sizeof c);
-                            const shape_case *sc = &P[si];
-                            c.rank = sc->rank, c.naxes = sc->naxes;
-                            for (int i = 0; i < sc->rank; i++)
-                                c.shape[i] = sc->shape[i] + (m == LW_PERIODIC && (sc->shape[i] & 1));
-                            for (int i = 0; i < sc->naxes; i++) c.axes[i] = sc->axes[i];
-                            c.w = (lw_wavelet)w, c.t = pt[ti], c.m = (lw_mode)m, c.lay = (lw_layout)lay;
-                            c.dir = (lw_direction)d, c.levels = (k / 2) % 2 ? -1 : 1, c.devptr = 1;
+                            gcase c = case_of(&P[si], (lw_wavelet)w, types[ti], (lw_mode)m, (lw_layout)lay,
+                                              (lw_direction)d, (k / 2) % 2 ? -1 : 1, 1);
                             c.inplace = (k % 7) != 3; /* some out of place, by the generic engine */
                             c.generic = !c.inplace;
                             const long p0 = g_planes, c0 = g_cases;
