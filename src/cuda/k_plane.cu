@@ -9,12 +9,12 @@
  * so shared memory holds the band's rows only; the integer inverse, whose
  * rounding does not commute, undoes X first and holds the window's rows
  * (the halo rows lifted along X by both blocks that need them).  No
- * exchange between blocks.  In place, every block of the
- * cluster has read what it needs before any block stores (a cluster barrier:
- * arrive after the loads, wait before the stores), so rows may land anywhere
- * in the plane: the Mallat layout is a placement of whole rows, with no
- * reorder pass and no workspace.  Forward and inverse only; integer data in
- * the integer variants. */
+ * exchange between blocks.  In place, every block of the cluster has read
+ * what it needs before any block stores (a cluster barrier: arrive after
+ * the loads, wait before the stores), so rows may land anywhere in the
+ * plane: the Mallat layout is a placement of whole rows, with no reorder
+ * pass and no workspace.  Forward and inverse only; integer data in the
+ * integer variants. */
 #include "lw_cuda_dev.cuh"
 #include "line_lift.cuh"
 
@@ -39,7 +39,7 @@ typedef struct pl_geo {
 __device__ __forceinline__ void pl_cluster_arrive() { asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void pl_cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory"); }
 
-/* ---- steps along X: a warp a row, rows [wa, wb) of the window ------------- */
+/* ---- steps along X: a warp a row, rows [wa, wb) of shared memory --------- */
 
 template <class T, int W, bool INV, int K = 0>
 __device__ __forceinline__ void pl_xsteps(const lwk_wave &w, T *buf, int ld, int nc, int mode, int wa, int wb)
@@ -129,8 +129,7 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
         }
     } else {
         /* the integer inverse, X first: the window's rows through the mode
-         * (Mallat: row t from row slot t;
-         * X in Mallat order as held), unscaled along X */
+         * (Mallat: row t from row slot t), X in Mallat order as held */
         const bool min_ = p.mallat;
         if (g.vec) {
             const int nv = nc / VS::V, tot = N * nv;
