@@ -53,8 +53,9 @@ static const knob knobs[] = {
      "-p1 / -p3: 1 / 3 pairs prefetched instead of 2)"},
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles",
      "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
-     "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array and, for the "
-     "Mallat layout, some pass has lines too long for a block; else lean), "
+     "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array, some level "
+     "does not run as one plane pass and, for the Mallat layout, some pass has lines too long for a block; else "
+     "lean), "
      "lean (the generic passes in place, at most 1% more device memory), copy (the fused engine into a "
      "full-size scratch, then one device copy: the array's size more) or tiles (2-D: the fused in-place "
      "kernels wherever they apply)"},
