@@ -562,6 +562,8 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");
+    /* the generic passes' route: the generic engine, and in place the fused engines' */
+    const int generic = s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL || lw_cuda_inplace_routed(plan, s->engine);
     if (s->ip2d && s->ip2d_walk)
         lw_appendf(buf, len,
                    "in_place: strip walker, every level (level 1: %lld %s a plane, %lld row segments, %lld plane "
@@ -572,14 +574,13 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     else if (s->ip2d)
         lw_appendf(buf, len, "in_place: tile kernel, every level (a ring of %lld halo slots%s)\n", (long long)s->ip2d_slots,
                    plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
-    else if ((s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL || lw_cuda_inplace_routed(plan, s->engine)) &&
-             lw_cuda_passes_whole(plan, s))
+    else if (generic && lw_cuda_passes_whole(plan, s))
         lw_appendf(buf, len, "in_place: passes of whole lines a block, every level and axis (no workspace)\n");
-    if ((s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL || lw_cuda_inplace_routed(plan, s->engine)) &&
-        lw_cuda_plane_levels(plan, s))
+    const int planes = generic ? lw_cuda_plane_levels(plan, s) : 0;
+    if (planes)
         lw_appendf(buf, len, "generic passes: %d level(s) with two axes as one plane pass (planes held by a thread-block "
                              "cluster)\n",
-                   lw_cuda_plane_levels(plan, s));
+                   planes);
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,
                s->inplace_scratch, s->leaders_bytes + s->ip2d_lead_bytes);
     if (im->ooc) {

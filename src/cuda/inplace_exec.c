@@ -59,22 +59,20 @@ int lw_cuda_planes_of(const lw_plan *p, const lw_cuda_sched *s, int k, int ai, c
     pl->nr = g->len[k][y], pl->nc = g->len[k][x];
     pl->rs = gs * g->strides[g->axes[y]], pl->cs = gs * g->strides[g->axes[x]];
     if (pl->cs != 1) return 0; /* rows of contiguous samples */
-    int64_t dl[LW_MAX_RANK], ds[LW_MAX_RANK];
-    int nd = 0;
-    for (int b = 0; b < g->naxes; b++)
-        if (b != a1 && b != a2 && g->len[k][b] > 1) dl[nd] = g->len[k][b], ds[nd] = gs * g->strides[g->axes[b]], nd++;
-    for (int i = 0; i < g->rank; i++)
-        if (!lw_geo_is_axis(g, i) && g->shape[i] > 1) dl[nd] = g->shape[i], ds[nd] = g->strides[i], nd++;
-    if (nd > 3) return 0;
+    /* the planes: the dimensions of the lines along X but Y's, fastest first */
+    lw_lines L;
+    int y_seen = 0;
+    lw_lines_for(p, k, x, &L);
     pl->nplanes = 1;
-    for (int i = 0; i < nd; i++) { /* fastest first: neighbouring clusters take neighbouring planes */
-        int m = i;
-        for (int j = i + 1; j < nd; j++) m = ds[j] < ds[m] ? j : m;
-        pl->dlen[i] = dl[m], pl->dstr[i] = ds[m];
-        dl[m] = dl[i], ds[m] = ds[i];
-        pl->nplanes *= pl->dlen[i];
+    for (int i = 0; i < L.nd; i++) {
+        if (L.dlen[i] == 1) continue;
+        if (!y_seen && L.dlen[i] == pl->nr && L.dstr[i] == pl->rs) {
+            y_seen = 1;
+            continue;
+        }
+        pl->dlen[pl->nd] = L.dlen[i], pl->dstr[pl->nd] = L.dstr[i], pl->nd++;
+        pl->nplanes *= L.dlen[i];
     }
-    pl->nd = nd;
     pl->mode = (int)p->cfg.mode, pl->inverse = inverse, pl->mallat = p->cfg.layout == LW_MALLAT, pl->xfirst = x == a1;
     return lwk_plane_ok(s->dtype, pl, src, dst);
 }

@@ -245,13 +245,10 @@ static void run_case(const gcase *c)
         return;
     }
     g_engine_count[lw_cuda_plan_engine(pc)]++;
-    {
-        char dsc[4096];
-        if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) g_planes += strstr(dsc, "as one plane pass") != NULL;
-    }
-    if (c->inplace) {
-        char dsc[4096];
-        if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {
+    char dsc[4096];
+    if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {
+        g_planes += strstr(dsc, "as one plane pass") != NULL;
+        if (c->inplace) {
             g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
             g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;
             g_ip_tiles += strstr(dsc, "in_place: tile kernel") != NULL || strstr(dsc, "in_place: strip walker") != NULL;
