@@ -208,8 +208,8 @@ static void pl_device(size_t *optin, int *clusters)
 }
 
 /* Whether a cluster of C blocks of smem bytes each launches (C <= 8:
- * portable; 16: asked for, then checked, once per instantiation and budget,
- * with the budget's largest blocks). */
+ * portable; above: a cluster of 16 of the budget's largest blocks, the
+ * hardest to place, asked for once per instantiation and budget). */
 template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t budget, int b)
 {
     static const cudaError_t a1 = [] {
@@ -229,9 +229,9 @@ template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t bud
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute at[1];
     memset(&cfg, 0, sizeof cfg);
-    cfg.gridDim = dim3(C), cfg.blockDim = dim3(PL_THREADS), cfg.dynamicSmemBytes = budget;
+    cfg.gridDim = dim3(16), cfg.blockDim = dim3(PL_THREADS), cfg.dynamicSmemBytes = budget;
     at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = C, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+    at[0].val.clusterDim.x = 16, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
     cfg.attrs = at, cfg.numAttrs = 1;
     int n = 0;
     if (cudaOccupancyMaxActiveClusters(&n, pl_kernel<S, W, INV>, &cfg) != cudaSuccess) n = 0, cudaGetLastError();

@@ -27,6 +27,7 @@ typedef struct gcase {
     int levels; /* -1: max, -2: random up to max */
     lw_direction dir;
     int devptr, inplace, generic;
+    int graph; /* device pointers: lw_execute captured in a CUDA graph, the graph launched */
     const char *scheme; /* cuda scheme (overrides generic) */
     const char *tuning; /* cuda plan tuning string */
 } gcase;
@@ -185,7 +186,22 @@ static lw_status run_cuda(const gcase *c, lw_plan *pc, const void *x, void *y, v
     cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);
     cudaMemset(dout, 0xff, bytes);
     lw_set_stream(pc, g_stream);
-    se = lw_execute(pc, din, c->inplace ? din : dout);
+    if (c->graph) {
+        cudaGraph_t gr = NULL;
+        cudaGraphExec_t ge = NULL;
+        CHECK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal) == cudaSuccess, "%s: begin capture", txt);
+        se = lw_execute(pc, din, c->inplace ? din : dout);
+        cudaError_t cc = cudaStreamEndCapture(g_stream, &gr);
+        CHECK(cc == cudaSuccess, "%s: capture: %s", txt, cudaGetErrorString(cc));
+        if (cc == cudaSuccess) cc = cudaGraphInstantiate(&ge, gr, 0);
+        if (cc == cudaSuccess) cc = cudaGraphLaunch(ge, g_stream);
+        CHECK(cc == cudaSuccess, "%s: graph: %s", txt, cudaGetErrorString(cc));
+        if (ge) cudaGraphExecDestroy(ge);
+        if (gr) cudaGraphDestroy(gr);
+        cudaGetLastError();
+    } else {
+        se = lw_execute(pc, din, c->inplace ? din : dout);
+    }
     cudaError_t ce = cudaStreamSynchronize(g_stream);
     CHECK(ce == cudaSuccess, "%s: %s", txt, cudaGetErrorString(ce));
     cudaMemcpy(y, c->inplace ? din : dout, bytes, cudaMemcpyDeviceToHost);

@@ -211,6 +211,27 @@ static void plane_sweep(int quick)
     CHECK(planes * 2 >= eligible, "only %ld of %ld cases took the plane passes", planes, eligible);
 }
 
+/* In place inside a CUDA graph capture, first thing in the process: a plane
+ * pass's first launch of its kernel (the shared-memory opt-in and the cluster
+ * query it runs once) happens during the capture. */
+static void graph_cases(void)
+{
+    static const shape_case P[] = {{3, 2, {1, 2}, {3, 200, 200}}, {2, 0, {0}, {512, 520}}};
+    static const lw_wavelet W[] = {LW_CDF97, LW_DD137, LW_HAAR};
+    const long p0 = g_planes, c0 = g_cases;
+    for (int si = 0; si < 2; si++)
+        for (int wi = 0; wi < 3; wi++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int d = 0; d < 2; d++) {
+                    gcase c = case_of(&P[si], W[wi], wi == 1 ? LW_FLOAT64 : LW_FLOAT32, LW_SYMMETRIC, (lw_layout)lay,
+                                      (lw_direction)d, 1, 1);
+                    c.graph = 1;
+                    run_case(&c);
+                }
+    printf("graph-capture cases: %ld, %ld by plane passes\n", g_cases - c0, g_planes - p0);
+    CHECK(g_planes - p0 >= 12, "only %ld graph-captured cases took the plane passes", g_planes - p0);
+}
+
 /* device memory and time, 8192^2 float32 cdf97, in place against out of place */
 static void memory_case(int levels, lw_direction d)
 {
@@ -345,6 +366,7 @@ int main(void)
     if (skip) return skip;
     const char *q = getenv("LW_GPU_QUICK");
     int quick = q ? (atoi(q) >= 2 ? 2 : 1) : 0;
+    graph_cases();
     if (quick < 2) sweep(quick);
     if (quick < 2) lines_sweep(quick);
     plane_sweep(quick);
