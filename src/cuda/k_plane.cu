@@ -32,6 +32,7 @@ typedef struct pl_geo {
     int C;     /* blocks a cluster: bands of PL_B rows a plane */
     int ld;    /* shared elements a row */
     int vec;   /* 16-byte global accesses along rows */
+    int xreg;  /* X in registers (pl_xregs): 16-byte accesses, whole segments a row */
     int sync;  /* in place: the cluster barrier between loads and stores */
     size_t smem;
 } pl_geo;
@@ -51,6 +52,66 @@ __device__ __forceinline__ void pl_xsteps(const lwk_wave &w, T *buf, int ld, int
             ln_lift<T, W, s, INV ? -1 : 1>(w, buf + (int64_t)r * ld, 1, nc, (nc + 1) / 2, mode, lane, 32);
         __syncthreads();
         pl_xsteps<T, W, INV, K + 1>(w, buf, ld, nc, mode, wa, wb);
+    }
+}
+
+/* ---- steps along X in registers: a thread a row segment ----------------- */
+
+/* positions a row segment: its halves are runs of four (store4) */
+#define PL_SEG 8
+
+/* The band's rows [0, nrows) of shared memory (Mallat order along X), each
+ * in segments of SG positions: a thread reads a segment's window (the
+ * segment and H positions each side; through the mode at the row's ends)
+ * as aligned vectors of the two halves, lifts it whole along X in
+ * registers, and stores the segment's outputs (forward: scaled) to row
+ * orow(i) of the output, the halves as vectors (forward Mallat) or the
+ * positions in order.  Shared memory is only read: no barrier. */
+template <class S, int W, bool INV, class ROW>
+__device__ __forceinline__ void pl_xregs(const lwk_planes &p, const lwd_c<S> *buf, int ld, int nrows, ROW orow)
+{
+    typedef lwd_c<S> T;
+    constexpr int H = sh_halo(W), SG = PL_SEG, NW = SG + 2 * H, VT = 16 / sizeof(T);
+    constexpr int HB = (H / 2 + VT - 1) / VT;               /* vectors a half before the segment's own */
+    constexpr int NV = HB + (SG / 2 + H / 2 + VT - 1) / VT; /* vectors a half read */
+    constexpr int OFF = HB * VT - H / 2;                     /* the window's first slot in them */
+    const int nc = (int)p.nc, nclo = nc / 2, nseg = nc / SG;
+    const bool mout = p.mallat && !INV;
+    for (int e = threadIdx.x; e < nrows * nseg; e += PL_THREADS) {
+        const int i = e / nseg, sg = e - i * nseg, p0 = sg * SG - H;
+        const T *row = buf + i * ld;
+        T u[NW];
+        if (p0 >= 0 && p0 + NW <= nc) {
+            const int a0 = sg * (SG / 2) - HB * VT;
+            T lo[NV * VT], hi[NV * VT];
+#pragma unroll
+            for (int k = 0; k < NV; k++) {
+                *(uint4 *)&lo[k * VT] = *(const uint4 *)(row + a0 + k * VT);
+                *(uint4 *)&hi[k * VT] = *(const uint4 *)(row + nclo + a0 + k * VT);
+            }
+#pragma unroll
+            for (int k = 0; k < NW / 2; k++) u[2 * k] = lo[OFF + k], u[2 * k + 1] = hi[OFF + k];
+        } else {
+#pragma unroll
+            for (int j = 0; j < NW; j++) u[j] = row[ln_slot((int)lwd_bidx(p0 + j, nc, p.mode), nclo)];
+        }
+        reg_lift_line<W, INV ? -1 : 1>(u, p.w, p0, nc, p.mode);
+        S *o = orow(i);
+        if (mout) {
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                T *x = u + H + h;
+#pragma unroll
+                for (int k = 0; k < 4; k++) x[2 * k] = lwd_scale<T>(p.w, x[2 * k], h, 1);
+                store4<S>(o + h * nclo + sg * (SG / 2), x[0], x[2], x[4], x[6], true);
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < SG; k++)
+                if (!INV) u[H + k] = lwd_scale<T>(p.w, u[H + k], k & 1, 1);
+            store4<S>(o + sg * SG, u[H], u[H + 1], u[H + 2], u[H + 3], true);
+            store4<S>(o + sg * SG + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], true);
+        }
     }
 }
 
@@ -102,10 +163,15 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
         }
         __syncthreads();
         if (g.sync) pl_cluster_arrive();
+        const bool mout = p.mallat && !INV;
+        if (g.xreg) {
+            if (g.sync) pl_cluster_wait();
+            pl_xregs<S, W, INV>(p, buf, ld, r1 - r0, [&](int i) { return out + (mout ? ln_slot(r0 + i, nrlo) : r0 + i) * rs; });
+            return;
+        }
         pl_xsteps<T, W, INV>(p.w, buf, ld, nc, p.mode, 0, r1 - r0);
         if (g.sync) pl_cluster_wait();
         /* the band's rows where the layout puts them (forward: scaled along X) */
-        const bool mout = p.mallat && !INV;
         if (g.vec) {
             const int nv = nc / VS::V, tot = (r1 - r0) * nv;
             for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
@@ -267,6 +333,7 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
     int v = aligned && p->cs == 1 && p->nc % (int64_t)V == 0 && p->rs % (int64_t)V == 0;
     for (int i = 0; i < p->nd; i++) v &= p->dstr[i] % (int64_t)V == 0 || p->dlen[i] == 1;
     g->vec = v;
+    g->xreg = v && !xfirst && p->nc % PL_SEG == 0 && p->nc >= PL_SEG + 2 * sh_halo(W);
     return 1;
 }
 
