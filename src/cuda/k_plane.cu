@@ -63,10 +63,11 @@ __device__ __forceinline__ void pl_xsteps(const lwk_wave &w, T *buf, int ld, int
 /* The band's rows [0, nrows) of shared memory (Mallat order along X), each
  * in segments of SG positions: a thread reads a segment's window (the
  * segment and H positions each side; through the mode at the row's ends)
- * as aligned vectors of the two halves, lifts it whole along X in
- * registers, and stores the segment's outputs (forward: scaled) to row
- * orow(i) of the output, the halves as vectors (forward Mallat) or the
- * positions in order.  Shared memory is only read: no barrier. */
+ * as aligned vectors of the two halves, lifts and scales it whole along X
+ * in registers (reg_lift: the inverse unscales first), and stores the
+ * segment's outputs to row orow(i) of the output, the halves as runs of
+ * four (forward Mallat) or the positions in order.  Shared memory is only
+ * read: no barrier. */
 template <class S, int W, bool INV, class ROW>
 __device__ __forceinline__ void pl_xregs(const lwk_planes &p, const lwd_c<S> *buf, int ld, int nrows, ROW orow)
 {
@@ -100,15 +101,10 @@ __device__ __forceinline__ void pl_xregs(const lwk_planes &p, const lwd_c<S> *bu
         if (mout) {
 #pragma unroll
             for (int h = 0; h < 2; h++) {
-                T *x = u + H + h;
-#pragma unroll
-                for (int k = 0; k < 4; k++) x[2 * k] = lwd_scale<T>(p.w, x[2 * k], h, 1);
+                const T *x = u + H + h;
                 store4<S>(o + h * nclo + sg * (SG / 2), x[0], x[2], x[4], x[6], true);
             }
         } else {
-#pragma unroll
-            for (int k = 0; k < SG; k++)
-                if (!INV) u[H + k] = lwd_scale<T>(p.w, u[H + k], k & 1, 1);
             store4<S>(o + sg * SG, u[H], u[H + 1], u[H + 2], u[H + 3], true);
             store4<S>(o + sg * SG + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], true);
         }
@@ -159,7 +155,7 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
             const int sl = ln_gslot(c, nclo, mx);
             T *col = buf + sl;
 #pragma unroll
-            for (int j = 0; j < PL_B; j++) col[j * ld] = INV ? lwd_scale<T>(p.w, v[H + j], sl >= nclo, -1) : v[H + j];
+            for (int j = 0; j < PL_B; j++) col[j * ld] = INV && !g.xreg ? lwd_scale<T>(p.w, v[H + j], sl >= nclo, -1) : v[H + j];
         }
         __syncthreads();
         if (g.sync) pl_cluster_arrive();
