@@ -94,7 +94,7 @@ __device__ __forceinline__ void pl_xregs(const lwk_planes &p, const lwd_c<S> *bu
             for (int k = 0; k < NW / 2; k++) u[2 * k] = lo[OFF + k], u[2 * k + 1] = hi[OFF + k];
         } else {
 #pragma unroll
-            for (int j = 0; j < NW; j++) u[j] = row[ln_slot((int)lwd_bidx(p0 + j, nc, p.mode), nclo)];
+            for (int j = 0; j < NW; j++) u[j] = row[ln_slot(ln_bidx1(p0 + j, nc, p.mode), nclo)];
         }
         reg_lift_line<W, INV ? -1 : 1>(u, p.w, p0, nc, p.mode);
         S *o = orow(i);
@@ -131,12 +131,13 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
     const int64_t rs = p.rs;
     const S *in = src + lwd_decomp(plane, p.nd, p.dlen, p.dstr);
     S *out = dst + (in - src);
-    /* the window's rows through the mode: where row tb + j is read from
-     * (inverse Mallat: its slot) */
+    /* the window's rows through the mode: the offset of the row that row
+     * tb + j is read from (inverse Mallat: its slot), in 32 bits (a plane's
+     * offsets fit, pl_applies) */
     __shared__ int rowat[N];
     for (int j = threadIdx.x; j < N; j += PL_THREADS) {
         const int t = (int)lwd_bidx(tb + j, nr, p.mode);
-        rowat[j] = INV && p.mallat ? ln_slot(t, nrlo) : t;
+        rowat[j] = (INV && p.mallat ? ln_slot(t, nrlo) : t) * (int)rs;
     }
     __syncthreads();
     /* Y first (both directions but the integer inverse): the steps along the
@@ -150,7 +151,7 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
         for (int c = threadIdx.x; c < nc; c += PL_THREADS) {
             T v[N];
 #pragma unroll
-            for (int j = 0; j < N; j++) v[j] = lwd_ld(in + rowat[j] * rs + c);
+            for (int j = 0; j < N; j++) v[j] = lwd_ld(in + (rowat[j] + c));
             reg_lift_line<W, dir>(v, p.w, tb, nr, p.mode);
             const int sl = ln_gslot(c, nclo, mx);
             T *col = buf + sl;
@@ -201,7 +202,7 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
                 for (int u = 0; u < PL_BATCH; u++) {
                     const int e = e0 + u * PL_THREADS, j = e / nv, cv = e - j * nv;
                     if (e >= tot) break;
-                    v[u].u = *(const uint4 *)(in + rowat[j] * rs + cv * VS::V);
+                    v[u].u = *(const uint4 *)(in + (rowat[j] + cv * VS::V));
                 }
 #pragma unroll
                 for (int u = 0; u < PL_BATCH; u++) {
@@ -219,7 +220,7 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
             const int tot = N * nc;
             for (int e = threadIdx.x; e < tot; e += PL_THREADS) {
                 const int j = e / nc, x = e - j * nc, sl = ln_gslot(x, nclo, min_);
-                buf[j * ld + sl] = lwd_scale<T>(p.w, lwd_ld(in + rowat[j] * rs + x), sl >= nclo, -1);
+                buf[j * ld + sl] = lwd_scale<T>(p.w, lwd_ld(in + (rowat[j] + x)), sl >= nclo, -1);
             }
         }
         __syncthreads();

@@ -27,6 +27,15 @@ template <int W, int s> __host__ __device__ constexpr int ln_reach_hi()
  * fit shared memory). */
 __device__ __forceinline__ int ln_slot(int t, int nlo) { return (t & 1) ? nlo + (t >> 1) : (t >> 1); }
 
+/* lwd_bidx in 32-bit arithmetic for positions at most one reflection past
+ * an end (-(n - 1) <= t <= 2n - 2): a window's reach on a line longer than
+ * it, without the 64-bit remainder lwd_bidx takes in general. */
+__device__ __forceinline__ int ln_bidx1(int t, int n, int mode)
+{
+    if (mode == LW_PERIODIC) return t < 0 ? t + n : t >= n ? t - n : t;
+    return t < 0 ? -t : t >= n ? 2 * (n - 1) - t : t;
+}
+
 /* Step s on one line held at b[slot * st]: this thread's targets i0, i0 + di,
  * ...  A target's taps are the other half's slots (sample t + o of the other
  * parity); near the ends they go through the mode (which keeps the parity:
