@@ -111,6 +111,29 @@ __device__ __forceinline__ void pl_xregs(const lwk_planes &p, const lwd_c<S> *bu
     }
 }
 
+/* The band's rows [0, nrows) of shared memory as they are (a pass along Y
+ * only) to row orow(i) of the output. */
+template <class S, class ROW>
+__device__ __forceinline__ void pl_rows_out(const lwd_c<S> *buf, int ld, int nrows, int nc, bool vec, ROW orow)
+{
+    typedef ln_vec<S> VS;
+    if (vec) {
+        const int nv = nc / VS::V;
+        for (int e = threadIdx.x; e < nrows * nv; e += PL_THREADS) {
+            const int i = e / nv, cv = e - i * nv;
+            VS v;
+#pragma unroll
+            for (int k = 0; k < VS::V; k++) lwd_store<S>::st(v.e() + k, buf[i * ld + cv * VS::V + k]);
+            *(uint4 *)(orow(i) + cv * VS::V) = v.u;
+        }
+    } else {
+        for (int e = threadIdx.x; e < nrows * nc; e += PL_THREADS) {
+            const int i = e / nc, j = e - i * nc;
+            lwd_st(orow(i) + j, buf[i * ld + j]);
+        }
+    }
+}
+
 /* ---- the kernel: block (plane, band) ------------------------------------ */
 
 /* rows a band: a column's window (PL_B + 2H samples) lifts in registers */
@@ -141,8 +164,12 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
     }
     __syncthreads();
     /* Y first (both directions but the integer inverse): the steps along the
-     * two axes commute in real arithmetic, not with the integer rounding */
-    if constexpr (!INV || !std::is_same<S, int32_t>::value) {
+     * two axes commute in real arithmetic, not with the integer rounding.  A
+     * pass along Y only (yonly) carries X's samples along as they are. */
+    constexpr bool XF = INV && std::is_same<S, int32_t>::value;
+    const bool mout = p.mallat && !INV;
+    const auto orow = [&](int i) { return out + (mout ? ln_slot(r0 + i, nrlo) : r0 + i) * rs; };
+    if (!XF || p.yonly) {
         constexpr int dir = INV ? -1 : 1;
         const bool mx = INV && p.mallat; /* columns held in Mallat order as loaded */
         /* Y in registers, a thread a column: the window's rows through the
@@ -153,17 +180,18 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
 #pragma unroll
             for (int j = 0; j < N; j++) v[j] = lwd_ld(in + (rowat[j] + c));
             reg_lift_line<W, dir>(v, p.w, tb, nr, p.mode);
-            const int sl = ln_gslot(c, nclo, mx);
+            const int sl = p.yonly ? c : ln_gslot(c, nclo, mx);
+            const bool unx = INV && !g.xreg && !p.yonly; /* X's inverse scaling here */
             T *col = buf + sl;
 #pragma unroll
-            for (int j = 0; j < PL_B; j++) col[j * ld] = INV && !g.xreg ? lwd_scale<T>(p.w, v[H + j], sl >= nclo, -1) : v[H + j];
+            for (int j = 0; j < PL_B; j++) col[j * ld] = unx ? lwd_scale<T>(p.w, v[H + j], sl >= nclo, -1) : v[H + j];
         }
         __syncthreads();
         if (g.sync) pl_cluster_arrive();
-        const bool mout = p.mallat && !INV;
-        if (g.xreg) {
+        if (p.yonly || g.xreg) {
             if (g.sync) pl_cluster_wait();
-            pl_xregs<S, W, INV>(p, buf, ld, r1 - r0, [&](int i) { return out + (mout ? ln_slot(r0 + i, nrlo) : r0 + i) * rs; });
+            if (p.yonly) pl_rows_out<S>(buf, ld, r1 - r0, nc, g.vec, orow);
+            else pl_xregs<S, W, INV>(p, buf, ld, r1 - r0, orow);
             return;
         }
         pl_xsteps<T, W, INV>(p.w, buf, ld, nc, p.mode, 0, r1 - r0);
@@ -317,7 +345,7 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
     const int64_t C = (p->nr + PL_B - 1) / PL_B;
     if (C > (clusters ? 16 : 1)) return 0;
     g->ld = (int)((p->nc + 3) & ~(int64_t)3);
-    const bool xfirst = INV && std::is_same<S, int32_t>::value; /* the window's rows held, else the band's */
+    const bool xfirst = INV && std::is_same<S, int32_t>::value && !p->yonly; /* the window's rows held, else the band's */
     g->smem = (size_t)(xfirst ? PL_B + 2 * sh_halo(W) : PL_B) * (size_t)g->ld * cs;
     if (optin < 4096) return 0;
     const size_t two = optin / 2 - 2048, one = optin - 1024; /* the static table, the reserve */
@@ -330,7 +358,7 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
     int v = aligned && p->cs == 1 && p->nc % (int64_t)V == 0 && p->rs % (int64_t)V == 0;
     for (int i = 0; i < p->nd; i++) v &= p->dstr[i] % (int64_t)V == 0 || p->dlen[i] == 1;
     g->vec = v;
-    g->xreg = v && !xfirst && p->nc % PL_SEG == 0 && p->nc >= PL_SEG + 2 * sh_halo(W);
+    g->xreg = v && !xfirst && !p->yonly && p->nc % PL_SEG == 0 && p->nc >= PL_SEG + 2 * sh_halo(W);
     return 1;
 }
 
@@ -364,8 +392,8 @@ static int pl_applies(int dtype, const lwk_planes *p)
 {
     if (p->w.id >= LW_TRANSPOSED_ID || !lw_wavelet_get((lw_wavelet)p->w.id)) return 0;
     if (p->nr < 2 || p->nc < 2 || p->nplanes < 1 || p->nplanes * 16 > INT32_MAX) return 0;
-    if (p->mode == LW_PERIODIC && ((p->nr | p->nc) & 1)) return 0; /* the wrap would change a tap's parity */
-    if (p->cs != 1 || p->xfirst != p->inverse) return 0; /* contiguous rows; Y then X forward, X then Y inverse */
+    if (p->mode == LW_PERIODIC && ((p->nr | (p->yonly ? 0 : p->nc)) & 1)) return 0; /* the wrap would change a tap's parity */
+    if (p->cs != 1 || (!p->yonly && p->xfirst != p->inverse)) return 0; /* contiguous rows; Y then X forward, X then Y inverse */
     if (p->nr * p->rs > INT32_MAX || p->nc * p->cs > INT32_MAX) return 0; /* a plane's offsets in 32 bits */
     (void)dtype;
     return 1;

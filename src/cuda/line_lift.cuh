@@ -59,7 +59,8 @@ __device__ __forceinline__ void ln_lift(const lwk_wave &w, T *b, int st, int n, 
         } else {
 #pragma unroll
             for (int k = 0; k < nt; k++) {
-                const int q = (int)lwd_bidx(t + sh_off(W, s, k), n, mode);
+                const int o = t + sh_off(W, s, k);
+                const int q = o >= 1 - n && o <= 2 * n - 2 ? ln_bidx1(o, n, mode) : (int)lwd_bidx(o, n, mode);
                 taps[k] = b[ln_slot(q, nlo) * st];
             }
         }

@@ -93,6 +93,7 @@ typedef struct lwk_planes {
     int64_t dlen[3], dstr[3];
     int64_t nplanes;
     int mode, inverse, mallat, xfirst;
+    int yonly;       /* lift along Y only: X is a dimension of contiguous samples carried along */
 } lwk_planes;
 int lwk_plane_ok(int dtype, const lwk_planes *p, const void *src, const void *dst);
 cudaError_t lwk_plane_launch(int dtype, const lwk_planes *p, const void *src, void *dst, cudaStream_t s);
