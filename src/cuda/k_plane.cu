@@ -351,6 +351,9 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
     const size_t two = optin / 2 - 2048, one = optin - 1024; /* the static table, the reserve */
     const size_t budget[2] = {two < PL_SMEM_TWO ? two : PL_SMEM_TWO, one < PL_SMEM_ONE ? one : PL_SMEM_ONE};
     const int b = g->smem <= budget[0] ? 0 : 1;
+    /* one block an SM: slower than the line passes' whole lines for one axis
+     * (float64 rows of 512) */
+    if (p->yonly && b) return 0;
     if (g->smem > budget[b] || !pl_cluster_fits<S, W, INV>((int)C, budget[b], b)) return 0;
     g->C = (int)C;
     g->sync = C > 1 && src == dst;
