@@ -76,8 +76,8 @@ static const knob knobs[] = {
      "sample size)"},
     {"planes", K_ENUM, OFF(planes), 0, 0, "auto off",
      "cuda generic passes (every engine's in-place route): two axes of a level as one pass over planes that a "
-     "thread-block cluster holds whole (auto: wherever a plane fits and its rows are contiguous), or off (one "
-     "pass an axis)"},
+     "thread-block cluster holds whole, and an axis crossing the contiguous one as planes of (that axis x the "
+     "contiguous dimension) (auto: wherever a plane fits and its rows are contiguous), or off (one pass an axis)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

@@ -576,11 +576,15 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
     else if (generic && lw_cuda_passes_whole(plan, s))
         lw_appendf(buf, len, "in_place: passes of whole lines a block, every level and axis (no workspace)\n");
-    const int planes = generic ? lw_cuda_plane_levels(plan, s) : 0;
+    int axis_planes = 0;
+    const int planes = generic ? lw_cuda_plane_levels(plan, s, &axis_planes) : 0;
     if (planes)
         lw_appendf(buf, len, "generic passes: %d level(s) with two axes as one plane pass (planes held by a thread-block "
                              "cluster)\n",
                    planes);
+    if (axis_planes)
+        lw_appendf(buf, len, "generic passes: %d pass(es) of one axis as plane passes (that axis by the contiguous one)\n",
+                   axis_planes);
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,
                s->inplace_scratch, s->leaders_bytes + s->ip2d_lead_bytes);
     if (im->ooc) {

@@ -78,10 +78,12 @@ int lw_cuda_passes_whole(const lw_plan *p, const lw_cuda_sched *s);
  * reversed) as one plane pass (lwk_planes; tuning planes): 1 where the two
  * make planes of contiguous rows that the plane kernels take from src to dst
  * (NULL: any aligned pointers), pl filled for lwk_plane_launch.
- * lw_cuda_plane_levels: the levels of the plan with such a pass. */
+ * lw_cuda_plane_levels: the levels of the plan with such a pass, and in
+ * *axis_passes (if not NULL) the passes of one axis by the plane kernels
+ * (lw_cuda_axis_plane_of). */
 int lw_cuda_planes_of(const lw_plan *p, const lw_cuda_sched *s, int k, int ai, const lwk_wave *w, int inverse,
                      const void *src, const void *dst, lwk_planes *pl);
-int lw_cuda_plane_levels(const lw_plan *p, const lw_cuda_sched *s);
+int lw_cuda_plane_levels(const lw_plan *p, const lw_cuda_sched *s, int *axis_passes);
 /* Level k along axis a alone by the plane kernels (lwk_planes.yonly): a's
  * lines side by side along the dimension of contiguous samples. */
 int lw_cuda_axis_plane_of(const lw_plan *p, const lw_cuda_sched *s, int k, int a, const lwk_wave *w, int inverse,

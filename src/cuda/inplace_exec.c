@@ -101,18 +101,29 @@ int lw_cuda_axis_plane_of(const lw_plan *p, const lw_cuda_sched *s, int k, int a
     return lwk_plane_ok(s->dtype, pl, src, dst);
 }
 
-int lw_cuda_plane_levels(const lw_plan *p, const lw_cuda_sched *s)
+int lw_cuda_plane_levels(const lw_plan *p, const lw_cuda_sched *s, int *axis_passes)
 {
+    const lw_geometry *g = &p->geo;
     const int inv = lw_dir_coarse_first(p->cfg.direction);
-    int n = 0;
-    for (int k = 0; k < p->geo.levels; k++) {
+    int n = 0, na = 0;
+    for (int k = 0; k < g->levels; k++) {
         int any = 0;
-        for (int ai = 0; ai + 1 < p->geo.naxes; ai++) {
+        /* pass_level's order: two axes as one plane pass where one applies,
+         * else the axis alone */
+        for (int ai = 0; ai < g->naxes; ai++) {
             lwk_planes pl;
-            any |= lw_cuda_planes_of(p, s, k, ai, &s->w, inv, NULL, NULL, &pl);
+            lw_lines L;
+            const int a = inv ? g->naxes - 1 - ai : ai;
+            if (lw_cuda_planes_of(p, s, k, ai, &s->w, inv, NULL, NULL, &pl)) {
+                any = 1, ai++;
+                continue;
+            }
+            lw_lines_for(p, k, a, &L);
+            na += L.n >= 2 && lw_cuda_axis_plane_of(p, s, k, a, &s->w, inv, NULL, NULL, &pl);
         }
         n += any;
     }
+    if (axis_passes) *axis_passes = na;
     return n;
 }
 

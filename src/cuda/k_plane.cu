@@ -3,8 +3,12 @@
  * PL_B rows; a thread lifts a column of the band's window (the band and H
  * rows each side, H: the wavelet's reach over all its steps, rows past the
  * plane's ends through the boundary mode) in registers, as the fused tile
- * kernels do, and the rows (along X, the axis of unit stride) are lifted
- * whole in shared memory, held in Mallat order (line_lift.cuh).  Y first,
+ * kernels do, and stores the band's rows to shared memory in Mallat order
+ * along X (the axis of unit stride); then a thread lifts a segment of a row
+ * from its window in registers and stores the outputs (pl_xregs), or, for
+ * rows that are not whole aligned segments, a warp lifts a row in shared
+ * memory a step at a time (line_lift.cuh).  One-axis passes (yonly) lift Y
+ * only and carry X's samples along (the z axis of a volume).  Y first,
  * then X (the inverse too: the two axes' steps commute in real arithmetic),
  * so shared memory holds the band's rows only; the integer inverse, whose
  * rounding does not commute, undoes X first and holds the window's rows

@@ -242,7 +242,7 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
      * layout: where every level runs as one plane pass (k_plane.cu: planes
      * that a cluster holds), one read and one write a level, as the walker */
     const int passes = lw_cuda_passes_whole(p, s) &&
-                       (p->cfg.layout == LW_MALLAT || lw_cuda_plane_levels(p, s) == g->levels);
+                       (p->cfg.layout == LW_MALLAT || lw_cuda_plane_levels(p, s, NULL) == g->levels);
     s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100 && !passes);
     if (!s->ip2d) return LW_OK;
     if (z.nlead) {

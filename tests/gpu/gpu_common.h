@@ -39,6 +39,7 @@ static long g_ip_tiles; /* in-place cases run by the fused in-place engines (wal
 static long g_ip_walker; /* of those, by the strip walker */
 static long g_ip_lines;  /* in-place cases run by passes of whole lines (k_lines.cu, the column pass) */
 static long g_planes;    /* cases whose plans run some level by plane passes (k_plane.cu) */
+static long g_axis_planes; /* cases whose plans run some axis alone by the plane kernels */
 
 static const char *engine_name(int e)
 {
@@ -264,6 +265,7 @@ static void run_case(const gcase *c)
     char dsc[4096];
     if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {
         g_planes += strstr(dsc, "as one plane pass") != NULL;
+        g_axis_planes += strstr(dsc, "of one axis as plane passes") != NULL;
         if (c->inplace) {
             g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
             g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;

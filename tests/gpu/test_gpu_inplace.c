@@ -187,7 +187,7 @@ static void plane_sweep(int quick)
         {3, 2, {1, 2}, {2, 301, 157}}, {3, 2, {1, 2}, {2, 90, 96}},  {2, 0, {0}, {1030, 1024}},
     };
     const int ns = quick == 2 ? 2 : quick ? 3 : (int)(sizeof P / sizeof *P), every = quick == 2 ? 29 : quick ? 5 : 1;
-    long k = 0, planes = 0, eligible = 0, cases = g_cases;
+    long k = 0, planes = 0, eligible = 0, cases = g_cases, axis0 = g_axis_planes;
     for (int si = 0; si < ns; si++)
         for (int w = 0; w < LW_WAVELET_COUNT; w++)
             for (int ti = 0; ti < 3; ti++)
@@ -209,6 +209,9 @@ static void plane_sweep(int quick)
     /* the rest: d4 (its one-sided steps: not the plane kernels), haar on odd
      * heights, the strip walker (2-D interleaved in place), the small engine */
     CHECK(planes * 2 >= eligible, "only %ld of %ld cases took the plane passes", planes, eligible);
+    /* the 3-D shape's z axis (6 x 260 planes) by the one-axis plane passes */
+    printf("one-axis plane passes: %ld cases\n", g_axis_planes - axis0);
+    CHECK(quick == 2 || g_axis_planes > axis0, "no case ran an axis alone by the plane kernels");
 }
 
 /* In place inside a CUDA graph capture, first thing in the process: a plane
