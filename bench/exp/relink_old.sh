@@ -17,8 +17,10 @@ REV=$1 OUTBIN=$2
 shift 2
 BUILD=$(cd "${LW_BUILD_DIR:-$ROOT/build-cuda}" && pwd)
 OBJDIR=CMakeFiles/liftwave_obj.dir
-[ -f "$BUILD/libliftwave.a" ] && [ -f "$BUILD/CMakeFiles/liftwave.dir/link.txt" ] ||
-  { echo "relink_old: $BUILD is not a built CUDA build directory" >&2; exit 2; }
+if [ ! -f "$BUILD/libliftwave.a" ] || [ ! -f "$BUILD/CMakeFiles/liftwave.dir/link.txt" ]; then
+  echo "relink_old: $BUILD is not a built CUDA build directory" >&2
+  exit 2
+fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 git -C "$ROOT" archive "$REV" | tar x -C "$T/"
