@@ -419,15 +419,16 @@ static lw_status start_copy(run_ctx *r)
     return LW_OK;
 }
 
-/* Level k along the axes at execution indices ai, ai + 1 (a < 0), or along
- * array axis a alone, by one plane pass where one applies: 1 (and *st) if it
- * ran. */
-static int do_plane(run_ctx *r, int k, int ai, int a, const lwk_wave *w, int inverse, int mallat, lw_status *st)
+/* Level k along the axes at execution indices ai, ai + 1 (L NULL), or the
+ * lines L of one axis, by one plane pass where one applies: 1 (and *st) if
+ * it ran. */
+static int do_plane(run_ctx *r, int k, int ai, const lw_lines *L, const lwk_wave *w, int inverse, int mallat,
+                    lw_status *st)
 {
     lwk_planes pl;
     void *dst = r->cur == r->in ? r->out : (void *)r->cur;
-    const int ok = a < 0 ? lw_cuda_planes_of(r->p, r->s, k, ai, w, inverse, r->cur, dst, &pl)
-                         : lw_cuda_axis_plane_of(r->p, r->s, k, a, w, inverse, r->cur, dst, &pl);
+    const int ok = !L ? lw_cuda_planes_of(r->p, r->s, k, ai, w, inverse, r->cur, dst, &pl)
+                      : lw_cuda_axis_plane_of(r->p, r->s, L, w, inverse, r->cur, dst, &pl);
     if (!ok || pl.mallat != mallat) return 0;
     *st = lw_cuda_check(lwk_plane_launch(r->s->dtype, &pl, r->cur, dst, r->st), "cuda plane pass launch");
     r->cur = dst;
@@ -443,7 +444,7 @@ static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, i
         int a = inverse ? p->geo.naxes - 1 - ai : ai;
         if (only_axis >= 0 && a != only_axis) continue;
         lw_status pst;
-        if (only_axis < 0 && do_plane(r, k, ai, -1, w, inverse, mallat, &pst)) {
+        if (only_axis < 0 && do_plane(r, k, ai, NULL, w, inverse, mallat, &pst)) {
             LW_TRY(pst);
             ai++;
             continue;
@@ -453,7 +454,7 @@ static lw_status pass_level(run_ctx *r, int k, int inverse, const lwk_wave *w, i
         ps.w = *w;
         lw_lines_for(p, k, a, &ps.L);
         if (ps.L.n < 2) continue;
-        if (do_plane(r, k, ai, a, w, inverse, mallat, &pst)) {
+        if (do_plane(r, k, ai, &ps.L, w, inverse, mallat, &pst)) {
             LW_TRY(pst);
             continue;
         }

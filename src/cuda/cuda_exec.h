@@ -84,10 +84,11 @@ int lw_cuda_passes_whole(const lw_plan *p, const lw_cuda_sched *s);
 int lw_cuda_planes_of(const lw_plan *p, const lw_cuda_sched *s, int k, int ai, const lwk_wave *w, int inverse,
                      const void *src, const void *dst, lwk_planes *pl);
 int lw_cuda_plane_levels(const lw_plan *p, const lw_cuda_sched *s, int *axis_passes);
-/* Level k along axis a alone by the plane kernels (lwk_planes.yonly): a's
- * lines side by side along the dimension of contiguous samples. */
-int lw_cuda_axis_plane_of(const lw_plan *p, const lw_cuda_sched *s, int k, int a, const lwk_wave *w, int inverse,
-                          const void *src, const void *dst, lwk_planes *pl);
+/* The lines L (one level, one axis: lw_lines_for) by the plane kernels
+ * alone (lwk_planes.yonly): side by side along the dimension of contiguous
+ * samples. */
+int lw_cuda_axis_plane_of(const lw_plan *p, const lw_cuda_sched *s, const lw_lines *L, const lwk_wave *w,
+                          int inverse, const void *src, const void *dst, lwk_planes *pl);
 lw_status lw_cuda_whole_pass(const lw_cuda_sched *s, const lwk_pass *ps, const void *src, void *dst, cudaStream_t st);
 int lw_cuda_pass_walks(const lw_cuda_sched *s, const lwk_pass *ps);
 lw_status lw_cuda_walk_prepare(const lw_plan *p, lw_cuda_sched *s);

@@ -77,24 +77,22 @@ int lw_cuda_planes_of(const lw_plan *p, const lw_cuda_sched *s, int k, int ai, c
     return lwk_plane_ok(s->dtype, pl, src, dst);
 }
 
-int lw_cuda_axis_plane_of(const lw_plan *p, const lw_cuda_sched *s, int k, int a, const lwk_wave *w, int inverse,
-                          const void *src, const void *dst, lwk_planes *pl)
+int lw_cuda_axis_plane_of(const lw_plan *p, const lw_cuda_sched *s, const lw_lines *L, const lwk_wave *w,
+                          int inverse, const void *src, const void *dst, lwk_planes *pl)
 {
     if (p->tune.planes == 1 || lw_dir_adjoint(p->cfg.direction)) return 0;
-    lw_lines L;
-    lw_lines_for(p, k, a, &L);
     memset(pl, 0, sizeof *pl);
     pl->w = *w;
-    pl->nr = L.n, pl->rs = L.lstride, pl->cs = 1, pl->nplanes = 1, pl->yonly = 1;
-    /* X: the dimension of contiguous samples (none when a's own lines are) */
-    for (int i = 0; i < L.nd; i++) {
-        if (L.dlen[i] == 1) continue;
-        if (!pl->nc && L.dstr[i] == 1) {
-            pl->nc = L.dlen[i];
+    pl->nr = L->n, pl->rs = L->lstride, pl->cs = 1, pl->nplanes = 1, pl->yonly = 1;
+    /* X: the dimension of contiguous samples (none when the lines are) */
+    for (int i = 0; i < L->nd; i++) {
+        if (L->dlen[i] == 1) continue;
+        if (!pl->nc && L->dstr[i] == 1) {
+            pl->nc = L->dlen[i];
             continue;
         }
-        pl->dlen[pl->nd] = L.dlen[i], pl->dstr[pl->nd] = L.dstr[i], pl->nd++;
-        pl->nplanes *= L.dlen[i];
+        pl->dlen[pl->nd] = L->dlen[i], pl->dstr[pl->nd] = L->dstr[i], pl->nd++;
+        pl->nplanes *= L->dlen[i];
     }
     if (pl->nc < 32) return 0; /* rows narrower than a warp: the line passes */
     pl->mode = (int)p->cfg.mode, pl->inverse = inverse, pl->mallat = p->cfg.layout == LW_MALLAT;
@@ -119,7 +117,7 @@ int lw_cuda_plane_levels(const lw_plan *p, const lw_cuda_sched *s, int *axis_pas
                 continue;
             }
             lw_lines_for(p, k, a, &L);
-            na += L.n >= 2 && lw_cuda_axis_plane_of(p, s, k, a, &s->w, inv, NULL, NULL, &pl);
+            na += L.n >= 2 && lw_cuda_axis_plane_of(p, s, &L, &s->w, inv, NULL, NULL, &pl);
         }
         n += any;
     }

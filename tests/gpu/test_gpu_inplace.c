@@ -75,24 +75,41 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
 /* the data types both sweeps run */
 static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
 
+/* Point i of the grid the sweeps walk for each shape: wavelet x data type x
+ * mode x layout x direction (the first nd), the direction fastest. */
+typedef struct grid_pt {
+    lw_wavelet w;
+    lw_dtype t;
+    lw_mode m;
+    lw_layout lay;
+    lw_direction d;
+} grid_pt;
+#define GRID_SIZE(nd) (LW_WAVELET_COUNT * 3 * 2 * 2 * (nd))
+
+static grid_pt grid_at(int i, int nd)
+{
+    grid_pt p;
+    p.d = (lw_direction)(i % nd), i /= nd;
+    p.lay = (lw_layout)(i % 2), i /= 2;
+    p.m = (lw_mode)(i % 2), i /= 2;
+    p.t = types[i % 3], i /= 3;
+    p.w = (lw_wavelet)i;
+    return p;
+}
+
 static void sweep(int quick)
 {
     const shape_case *S = quick ? quick_shapes : shapes;
     int ns = quick ? (int)(sizeof quick_shapes / sizeof *quick_shapes) : (int)(sizeof shapes / sizeof *shapes);
     long k = 0;
     for (int si = 0; si < ns; si++)
-        for (int w = 0; w < LW_WAVELET_COUNT; w++)
-            for (int ti = 0; ti < 3; ti++)
-                for (int m = 0; m < 2; m++)
-                    for (int lay = 0; lay < 2; lay++)
-                        for (int d = 0; d < 4; d++, k++) {
-                            if (types[ti] == LW_INT32 && d >= 2) continue; /* integer adjoints: none */
-                            if (w == LW_FS && d >= 2) continue;             /* test_gpu_adjoint covers fs */
-                            if (quick && (k % 3) != 0) continue;
-                            int levels = (k / 4) % 2 ? -1 : 1;
-                            one(&S[si], (lw_wavelet)w, types[ti], (lw_mode)m, (lw_layout)lay, (lw_direction)d, levels,
-                                (k % 5) != 2);
-                        }
+        for (int i = 0; i < GRID_SIZE(4); i++, k++) {
+            const grid_pt g = grid_at(i, 4);
+            if (g.t == LW_INT32 && g.d >= 2) continue; /* integer adjoints: none */
+            if (g.w == LW_FS && g.d >= 2) continue;    /* test_gpu_adjoint covers fs */
+            if (quick && (k % 3) != 0) continue;
+            one(&S[si], g.w, g.t, g.m, g.lay, g.d, (k / 4) % 2 ? -1 : 1, (k % 5) != 2);
+        }
     printf("in-place walk cases: %ld run\n", g_walk_cases);
 }
 
@@ -156,15 +173,11 @@ static void lines_sweep(int quick)
     const int ns = quick ? 2 : (int)(sizeof L / sizeof *L);
     long k = 0, before = g_ip_lines, cases = g_cases;
     for (int si = 0; si < ns; si++)
-        for (int w = 0; w < LW_WAVELET_COUNT; w++)
-            for (int ti = 0; ti < 3; ti++)
-                for (int m = 0; m < 2; m++)
-                    for (int lay = 0; lay < 2; lay++)
-                        for (int d = 0; d < 2; d++, k++) {
-                            if (w == LW_FS || (quick && (k % 4) != 0)) continue; /* fs: not separable */
-                            one(&L[si], (lw_wavelet)w, types[ti], (lw_mode)m, (lw_layout)lay, (lw_direction)d,
-                                (k / 2) % 2 ? -1 : 1, 1);
-                        }
+        for (int i = 0; i < GRID_SIZE(2); i++, k++) {
+            const grid_pt g = grid_at(i, 2);
+            if (g.w == LW_FS || (quick && (k % 4) != 0)) continue; /* fs: not separable */
+            one(&L[si], g.w, g.t, g.m, g.lay, g.d, (k / 2) % 2 ? -1 : 1, 1);
+        }
     const long lines = g_ip_lines - before;
     cases = g_cases - cases;
     printf("in-place line-pass cases: %ld of %ld in-place cases ran by passes of whole lines\n", lines, cases);
@@ -189,20 +202,16 @@ static void plane_sweep(int quick)
     const int ns = quick == 2 ? 2 : quick ? 3 : (int)(sizeof P / sizeof *P), every = quick == 2 ? 29 : quick ? 5 : 1;
     long k = 0, planes = 0, eligible = 0, cases = g_cases, axis0 = g_axis_planes;
     for (int si = 0; si < ns; si++)
-        for (int w = 0; w < LW_WAVELET_COUNT; w++)
-            for (int ti = 0; ti < 3; ti++)
-                for (int m = 0; m < 2; m++)
-                    for (int lay = 0; lay < 2; lay++)
-                        for (int d = 0; d < 2; d++, k++) {
-                            if (w == LW_FS || k % every) continue; /* fs: not separable */
-                            gcase c = case_of(&P[si], (lw_wavelet)w, types[ti], (lw_mode)m, (lw_layout)lay,
-                                              (lw_direction)d, (k / 2) % 2 ? -1 : 1, 1);
-                            c.inplace = (k % 7) != 3; /* some out of place, by the generic engine */
-                            c.generic = !c.inplace;
-                            const long p0 = g_planes, c0 = g_cases;
-                            run_case(&c);
-                            if (w != LW_D4) eligible += g_cases - c0, planes += g_planes - p0;
-                        }
+        for (int i = 0; i < GRID_SIZE(2); i++, k++) {
+            const grid_pt g = grid_at(i, 2);
+            if (g.w == LW_FS || k % every) continue; /* fs: not separable */
+            gcase c = case_of(&P[si], g.w, g.t, g.m, g.lay, g.d, (k / 2) % 2 ? -1 : 1, 1);
+            c.inplace = (k % 7) != 3; /* some out of place, by the generic engine */
+            c.generic = !c.inplace;
+            const long p0 = g_planes, c0 = g_cases;
+            run_case(&c);
+            if (g.w != LW_D4) eligible += g_cases - c0, planes += g_planes - p0;
+        }
     cases = g_cases - cases;
     printf("plane-pass cases: %ld of %ld cases (%ld but d4's) ran some level by plane passes\n", planes, cases,
            eligible);
