@@ -72,7 +72,8 @@ typedef struct lw_cuda_sched {
  * leaders on the device; lw_cuda_sched_release frees them;
  * lw_cuda_walk_pass: level k, axis a in place on data (Mallat reordered). */
 int lw_cuda_pass_whole(const lw_cuda_sched *s, const lwk_pass *ps);
-/* every pass of every level holds whole lines (in place: no workspace, no reorder) */
+/* every pass of every level holds whole lines, a block's or a cluster's
+ * (lw_cuda_axis_plane_of; in place: no workspace, no reorder) */
 int lw_cuda_passes_whole(const lw_plan *p, const lw_cuda_sched *s);
 /* Level k's axes at execution indices ai and ai + 1 (the inverse's order
  * reversed) as one plane pass (lwk_planes; tuning planes): 1 where the two

@@ -37,11 +37,15 @@ lw_status lw_cuda_whole_pass(const lw_cuda_sched *s, const lwk_pass *ps, const v
 
 int lw_cuda_passes_whole(const lw_plan *p, const lw_cuda_sched *s)
 {
+    const int inv = lw_dir_coarse_first(p->cfg.direction);
     for (int k = 0; k < p->geo.levels; k++)
         for (int a = 0; a < p->geo.naxes; a++) {
             lwk_pass ps;
+            lwk_planes pl;
             pass_of(p, s, k, a, &ps);
-            if (ps.L.n >= 2 && !lw_cuda_pass_whole(s, &ps)) return 0;
+            if (ps.L.n >= 2 && !lw_cuda_pass_whole(s, &ps) &&
+                !lw_cuda_axis_plane_of(p, s, &ps.L, &s->w, inv, NULL, NULL, &pl))
+                return 0;
         }
     return 1;
 }
@@ -83,18 +87,28 @@ int lw_cuda_axis_plane_of(const lw_plan *p, const lw_cuda_sched *s, const lw_lin
     if (p->tune.planes == 1 || lw_dir_adjoint(p->cfg.direction)) return 0;
     memset(pl, 0, sizeof *pl);
     pl->w = *w;
-    pl->nr = L->n, pl->rs = L->lstride, pl->cs = 1, pl->nplanes = 1, pl->yonly = 1;
-    /* X: the dimension of contiguous samples (none when the lines are) */
-    for (int i = 0; i < L->nd; i++) {
+    pl->nr = L->n, pl->rs = L->lstride, pl->cs = 1, pl->yonly = 1;
+    /* X: the dimension of contiguous samples (none when a's own lines are),
+     * cut in strips where a band of its rows would not fit a block (the
+     * strips first among the planes: neighbouring clusters, neighbouring
+     * strips) */
+    int64_t ncx = 0;
+    for (int i = 0; i < L->nd; i++)
+        if (L->dlen[i] > 1 && L->dstr[i] == 1) ncx = L->dlen[i];
+    if (ncx < 32) return 0; /* rows narrower than a warp: the line passes */
+    pl->nc = lwk_plane_strip(s->dtype, pl->nr, ncx);
+    if (!pl->nc) return 0;
+    if (pl->nc < ncx) pl->dlen[0] = ncx / pl->nc, pl->dstr[0] = pl->nc, pl->nd = 1;
+    for (int i = 0, seen = 0; i < L->nd; i++) {
         if (L->dlen[i] == 1) continue;
-        if (!pl->nc && L->dstr[i] == 1) {
-            pl->nc = L->dlen[i];
+        if (!seen && L->dstr[i] == 1) {
+            seen = 1;
             continue;
         }
         pl->dlen[pl->nd] = L->dlen[i], pl->dstr[pl->nd] = L->dstr[i], pl->nd++;
-        pl->nplanes *= L->dlen[i];
     }
-    if (pl->nc < 32) return 0; /* rows narrower than a warp: the line passes */
+    pl->nplanes = 1;
+    for (int i = 0; i < pl->nd; i++) pl->nplanes *= pl->dlen[i];
     pl->mode = (int)p->cfg.mode, pl->inverse = inverse, pl->mallat = p->cfg.layout == LW_MALLAT;
     return lwk_plane_ok(s->dtype, pl, src, dst);
 }

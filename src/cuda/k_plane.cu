@@ -22,18 +22,22 @@
 #include "lw_cuda_dev.cuh"
 #include "line_lift.cuh"
 
+#include <atomic>
 #include <string.h>
 
 #define PL_THREADS 256
-/* dynamic shared memory a block: two blocks an SM of an H100-class device,
- * or one (1 KiB an SM left to the block's static table and the reserve) */
+/* dynamic shared memory a block: three, two or one blocks an SM of an
+ * H100-class device (1 KiB a block left to the reserve) */
+#define PL_SMEM_THREE (72 * 1024)
 #define PL_SMEM_TWO (112 * 1024)
 #define PL_SMEM_ONE (226 * 1024)
 /* vector loads a thread keeps in flight before their shared-memory stores */
 #define PL_BATCH 4
 
 typedef struct pl_geo {
-    int C;     /* blocks a cluster: bands of PL_B rows a plane */
+    int C;     /* blocks a cluster: bands of SB * PL_B rows a plane */
+    int SB;    /* sub-bands of PL_B rows a block (above 1: one-axis passes of planes taller than 16 bands) */
+    int rowat; /* byte offset of the window's row offsets in shared memory */
     int ld;    /* shared elements a row */
     int vec;   /* 16-byte global accesses along rows */
     int xreg;  /* X in registers (pl_xregs): 16-byte accesses, whole segments a row */
@@ -144,7 +148,7 @@ __device__ __forceinline__ void pl_rows_out(const lwd_c<S> *buf, int ld, int nro
 #define PL_B 32
 
 template <class S, int W, bool INV>
-__global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo g, const S *src, S *dst)
+__global__ void __launch_bounds__(PL_THREADS, 3) pl_kernel(lwk_planes p, pl_geo g, const S *src, S *dst)
 {
     typedef lwd_c<S> T;
     typedef ln_vec<S> VS;
@@ -154,15 +158,15 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
     const int band = blockIdx.x % g.C;
     const int64_t plane = blockIdx.x / g.C;
     const int nr = (int)p.nr, nc = (int)p.nc, nrlo = (nr + 1) / 2, nclo = (nc + 1) / 2, ld = g.ld;
-    const int r0 = band * PL_B, r1 = r0 + PL_B < nr ? r0 + PL_B : nr, tb = r0 - H;
+    const int BR = g.SB * PL_B, r0 = band * BR, r1 = r0 + BR < nr ? r0 + BR : nr, tb = r0 - H;
     const int64_t rs = p.rs;
     const S *in = src + lwd_decomp(plane, p.nd, p.dlen, p.dstr);
     S *out = dst + (in - src);
     /* the window's rows through the mode: the offset of the row that row
      * tb + j is read from (inverse Mallat: its slot), in 32 bits (a plane's
      * offsets fit, pl_applies) */
-    __shared__ int rowat[N];
-    for (int j = threadIdx.x; j < N; j += PL_THREADS) {
+    int *rowat = (int *)(pl_smem + g.rowat);
+    for (int j = threadIdx.x; j < BR + 2 * H; j += PL_THREADS) {
         const int t = (int)lwd_bidx(tb + j, nr, p.mode);
         rowat[j] = (INV && p.mallat ? ln_slot(t, nrlo) : t) * (int)rs;
     }
@@ -176,17 +180,20 @@ __global__ void __launch_bounds__(PL_THREADS, 2) pl_kernel(lwk_planes p, pl_geo 
     if (!XF || p.yonly) {
         constexpr int dir = INV ? -1 : 1;
         const bool mx = INV && p.mallat; /* columns held in Mallat order as loaded */
-        /* Y in registers, a thread a column: the window's rows through the
-         * mode, lifted and scaled along Y (the inverse: unscaled along X
-         * too); the band's rows to shared memory in Mallat order along X */
-        for (int c = threadIdx.x; c < nc; c += PL_THREADS) {
+        /* Y in registers, a thread a column of a sub-band: the window's rows
+         * through the mode, lifted and scaled along Y (the inverse: unscaled
+         * along X too); the sub-band's rows to shared memory in Mallat order
+         * along X */
+        for (int e = threadIdx.x; e < g.SB * nc; e += PL_THREADS) {
+            const int sb = e / nc, c = e - sb * nc;
+            const int *ra = rowat + sb * PL_B;
             T v[N];
 #pragma unroll
-            for (int j = 0; j < N; j++) v[j] = lwd_ld(in + (rowat[j] + c));
-            reg_lift_line<W, dir>(v, p.w, tb, nr, p.mode);
+            for (int j = 0; j < N; j++) v[j] = lwd_ld(in + (ra[j] + c));
+            reg_lift_line<W, dir>(v, p.w, tb + sb * PL_B, nr, p.mode);
             const int sl = p.yonly ? c : ln_gslot(c, nclo, mx);
             const bool unx = INV && !g.xreg && !p.yonly; /* X's inverse scaling here */
-            T *col = buf + sl;
+            T *col = buf + sb * PL_B * ld + sl;
 #pragma unroll
             for (int j = 0; j < PL_B; j++) col[j * ld] = unx ? lwd_scale<T>(p.w, v[H + j], sl >= nclo, -1) : v[H + j];
         }
@@ -292,14 +299,23 @@ template <class S> static constexpr bool pl_runs(int W)
  * launches clusters (compute capability 9.0 and later). */
 static void pl_device(size_t *optin, int *clusters)
 {
+    /* per device, asked once: (optin << 1 | clusters) with bit 62 set once known */
+    static std::atomic<long long> known[64];
     int dev = 0, v = 0, major = 0;
     *optin = 0, *clusters = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
+    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError();
+    const long long have = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
+    if (have) {
+        *optin = (size_t)((have & ~(1LL << 62)) >> 1), *clusters = (int)(have & 1);
+        return;
+    }
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
         cudaGetLastError();
         return;
     }
     *optin = (size_t)v, *clusters = major >= 9;
+    if (dev >= 0 && dev < 64) known[dev].store((1LL << 62) | ((long long)v << 1) | *clusters, std::memory_order_relaxed);
 }
 
 /* Whether a cluster of C blocks of smem bytes each launches (C <= 8:
@@ -319,7 +335,7 @@ template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t bud
     if (a1 != cudaSuccess) return (void)cudaGetLastError(), 0;
     if (C <= 8) return 1;
     if (a2 != cudaSuccess) return (void)cudaGetLastError(), 0;
-    static int fits[2] = {-1, -1};
+    static int fits[3] = {-1, -1, -1};
     if (fits[b] >= 0) return fits[b];
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute at[1];
@@ -331,6 +347,13 @@ template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t bud
     int n = 0;
     if (cudaOccupancyMaxActiveClusters(&n, pl_kernel<S, W, INV>, &cfg) != cudaSuccess) n = 0, cudaGetLastError();
     return fits[b] = n > 0;
+}
+
+/* Sub-bands of PL_B rows a block: one, or for a pass along one axis of
+ * planes taller than 16 bands, as many as make 16 blocks. */
+static int pl_subbands(int yonly, int64_t nr)
+{
+    return yonly && nr > 16 * PL_B ? (int)((nr + 16 * PL_B - 1) / (16 * PL_B)) : 1;
 }
 
 /* A band of PL_B rows a block, ceil(nr / PL_B) blocks a plane (at most 16);
@@ -346,18 +369,22 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
     memset(g, 0, sizeof *g);
     /* steps inside their pairs read no sample past an end only on even lengths */
     if (p->mode != LW_PERIODIC && !lwc_symmetric_taps(W) && (p->nr & 1)) return 0;
-    const int64_t C = (p->nr + PL_B - 1) / PL_B;
+    const int SB = pl_subbands(p->yonly, p->nr);
+    const int64_t C = (p->nr + SB * PL_B - 1) / (SB * PL_B);
     if (C > (clusters ? 16 : 1)) return 0;
     g->ld = (int)((p->nc + 3) & ~(int64_t)3);
     const bool xfirst = INV && std::is_same<S, int32_t>::value && !p->yonly; /* the window's rows held, else the band's */
-    g->smem = (size_t)(xfirst ? PL_B + 2 * sh_halo(W) : PL_B) * (size_t)g->ld * cs;
+    g->SB = SB;
+    g->rowat = (int)((size_t)(xfirst ? PL_B + 2 * sh_halo(W) : SB * PL_B) * (size_t)g->ld * cs);
+    g->smem = ((size_t)g->rowat + (size_t)(SB * PL_B + 2 * sh_halo(W)) * sizeof(int) + 15) & ~(size_t)15;
     if (optin < 4096) return 0;
-    const size_t two = optin / 2 - 2048, one = optin - 1024; /* the static table, the reserve */
-    const size_t budget[2] = {two < PL_SMEM_TWO ? two : PL_SMEM_TWO, one < PL_SMEM_ONE ? one : PL_SMEM_ONE};
-    const int b = g->smem <= budget[0] ? 0 : 1;
+    const size_t three = optin / 3 - 1024, two = optin / 2 - 1024, one = optin - 1024; /* less the reserve */
+    const size_t budget[3] = {three < PL_SMEM_THREE ? three : PL_SMEM_THREE, two < PL_SMEM_TWO ? two : PL_SMEM_TWO,
+                              one < PL_SMEM_ONE ? one : PL_SMEM_ONE};
+    const int b = g->smem <= budget[0] ? 0 : g->smem <= budget[1] ? 1 : 2;
     /* one block an SM: slower than the line passes' whole lines for one axis
      * (float64 rows of 512) */
-    if (p->yonly && b) return 0;
+    if (p->yonly && b == 2) return 0;
     if (g->smem > budget[b] || !pl_cluster_fits<S, W, INV>((int)C, budget[b], b)) return 0;
     g->C = (int)C;
     g->sync = C > 1 && src == dst;
@@ -404,6 +431,19 @@ static int pl_applies(int dtype, const lwk_planes *p)
     if (p->nr * p->rs > INT32_MAX || p->nc * p->cs > INT32_MAX) return 0; /* a plane's offsets in 32 bits */
     (void)dtype;
     return 1;
+}
+
+extern "C" int64_t lwk_plane_strip(int dtype, int64_t nr, int64_t ncx)
+{
+    /* a band's rows (sub-bands of a tall plane) at two blocks an SM, less
+     * the row offsets' table */
+    const int64_t rows = (int64_t)pl_subbands(1, nr) * PL_B;
+    const size_t cs = pl_csize(dtype), budget = PL_SMEM_TWO - 8 * 1024;
+    const auto fits = [&](int64_t w) { return (size_t)rows * (size_t)((w + 3) & ~(int64_t)3) * cs <= budget; };
+    if (fits(ncx)) return ncx;
+    for (int64_t w = 512; w >= 16; w /= 2)
+        if (ncx % w == 0 && fits(w)) return w;
+    return 0;
 }
 
 extern "C" int lwk_plane_ok(int dtype, const lwk_planes *p, const void *src, const void *dst)

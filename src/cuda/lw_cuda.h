@@ -96,6 +96,9 @@ typedef struct lwk_planes {
     int yonly;       /* lift along Y only: X is a dimension of contiguous samples carried along */
 } lwk_planes;
 int lwk_plane_ok(int dtype, const lwk_planes *p, const void *src, const void *dst);
+/* One-axis passes of nr-row planes over a contiguous dimension of ncx
+ * samples: the strip width to cut it in (ncx: none), 0 where no strip fits. */
+int64_t lwk_plane_strip(int dtype, int64_t nr, int64_t ncx);
 cudaError_t lwk_plane_launch(int dtype, const lwk_planes *p, const void *src, void *dst, cudaStream_t s);
 
 /* ---- local engine: steps inside their pairs (haar), k_local.cu -----------

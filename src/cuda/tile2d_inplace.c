@@ -235,7 +235,8 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     const int inl = leaders_inline(p, &z);
     const size_t unit = (size_t)2 << 20, lead = inl ? 0 : (size_t)z.nlead * sizeof(int32_t);
     const size_t pages = (z.bytes + lead + unit - 1) / unit * unit;
-    /* Mallat: where every pass holds whole lines (narrow planes), the passes
+    /* Mallat: where every pass holds whole lines (narrow planes; or columns
+     * too long for a block, held by a cluster in strips), the passes
      * take the Mallat order as they store; the walker would need the
      * row-cycle reorder, one more read and write of every row, and walks
      * narrow planes slowly (measured: bench/NOTES-inplace.md).  Either

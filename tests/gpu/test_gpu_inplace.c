@@ -198,8 +198,12 @@ static void plane_sweep(int quick)
     static const shape_case P[] = {
         {3, 2, {1, 2}, {3, 200, 200}}, {3, 0, {0}, {6, 300, 260}}, {2, 0, {0}, {520, 512}},
         {3, 2, {1, 2}, {2, 301, 157}}, {3, 2, {1, 2}, {2, 90, 96}},  {2, 0, {0}, {1030, 1024}},
+        /* (the first six: the two-axis count below) columns taller than 16
+         * bands: one-axis passes of sub-bands, in strips where a band of
+         * whole rows would not fit a block */
+        {2, 0, {0}, {2048, 64}},       {2, 0, {0}, {1500, 96}},      {2, 0, {0}, {3000, 768}},
     };
-    const int ns = quick == 2 ? 2 : quick ? 3 : (int)(sizeof P / sizeof *P), every = quick == 2 ? 29 : quick ? 5 : 1;
+    const int ns = quick ? 3 : (int)(sizeof P / sizeof *P), every = quick == 2 ? 29 : quick ? 5 : 1;
     long k = 0, planes = 0, eligible = 0, cases = g_cases, axis0 = g_axis_planes;
     for (int si = 0; si < ns; si++)
         for (int i = 0; i < GRID_SIZE(2); i++, k++) {
@@ -210,7 +214,7 @@ static void plane_sweep(int quick)
             c.generic = !c.inplace;
             const long p0 = g_planes, c0 = g_cases;
             run_case(&c);
-            if (g.w != LW_D4) eligible += g_cases - c0, planes += g_planes - p0;
+            if (g.w != LW_D4 && si < 6) eligible += g_cases - c0, planes += g_planes - p0;
         }
     cases = g_cases - cases;
     printf("plane-pass cases: %ld of %ld cases (%ld but d4's) ran some level by plane passes\n", planes, cases,
@@ -218,7 +222,8 @@ static void plane_sweep(int quick)
     /* the rest: d4 (its one-sided steps: not the plane kernels), haar on odd
      * heights, the strip walker (2-D interleaved in place), the small engine */
     CHECK(planes * 2 >= eligible, "only %ld of %ld cases took the plane passes", planes, eligible);
-    /* the 3-D shape's z axis (6 x 260 planes) by the one-axis plane passes */
+    /* the 3-D shape's z axis (6 x 260 planes) and the tall images' columns
+     * by the one-axis plane passes */
     printf("one-axis plane passes: %ld cases\n", g_axis_planes - axis0);
     CHECK(quick == 2 || g_axis_planes > axis0, "no case ran an axis alone by the plane kernels");
 }
@@ -242,6 +247,19 @@ static void graph_cases(void)
                 }
     printf("graph-capture cases: %ld, %ld by plane passes\n", g_cases - c0, g_planes - p0);
     CHECK(g_planes - p0 >= 12, "only %ld graph-captured cases took the plane passes", g_planes - p0);
+    /* the other in-place routes captured: 2-D by the walker (its counters),
+     * 3-D with levels past the planes, tall columns by strips */
+    static const shape_case Q[] = {{2, 0, {0}, {2048, 2048}}, {3, 0, {0}, {40, 64, 64}}, {2, 0, {0}, {3000, 768}}};
+    const long w0 = g_ip_walker, c1 = g_cases;
+    for (int si = 0; si < 3; si++)
+        for (int lay = 0; lay < 2; lay++)
+            for (int d = 0; d < 2; d++) {
+                gcase c = case_of(&Q[si], LW_CDF97, LW_FLOAT32, LW_SYMMETRIC, (lw_layout)lay, (lw_direction)d,
+                                  si == 1 ? -1 : 1, 1);
+                c.graph = 1;
+                run_case(&c);
+            }
+    printf("graph-capture cases, other routes: %ld, %ld by the walker\n", g_cases - c1, g_ip_walker - w0);
 }
 
 /* device memory and time, 8192^2 float32 cdf97, in place against out of place */
@@ -272,7 +290,10 @@ static void memory_case(int levels, lw_direction d)
         long long extra = (long long)f0 - (long long)f1;
         char dsc0[4096] = "";
         lw_plan_describe(p, dsc0, sizeof dsc0);
-        const int tiles = strstr(dsc0, "in_place: tile kernel") != NULL || strstr(dsc0, "in_place: strip walker") != NULL;
+        /* the fused routes: the tile kernel, the strip walker, or passes that each hold whole
+           lines (row passes and strip passes of the columns) */
+        const int tiles = strstr(dsc0, "in_place: tile kernel") != NULL || strstr(dsc0, "in_place: strip walker") != NULL ||
+                          strstr(dsc0, "in_place: passes of whole lines") != NULL;
         printf("memory: 8192^2 cdf97 %d level(s) %s in place (%s): %lld bytes beyond the array (%.4f%%), workspace %zu\n",
                levels, lw_direction_str(d), tiles ? "fused in place" : "generic passes", extra,
                100.0 * (double)extra / (double)bytes, ws);
