@@ -103,18 +103,28 @@ template <class S, int N, bool A> __device__ __forceinline__ void wk_row_load(S 
     }
 }
 
+/* A block raises its counter once band k has landed in shared memory
+ * (cp.async waited for, then the block's barrier): the only order the
+ * neighbours rely on is "this block's loads of band k are done before they
+ * store band k", and those loads have completed -- their values are in
+ * shared memory -- before the counter is written.  So the store is relaxed:
+ * a release would first wait for this block's outstanding global stores of
+ * the bands before (a fence a band, on every block's critical path). */
 __device__ __forceinline__ void wk_raise(unsigned *f, unsigned v)
 {
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> a(*f);
-    a.store(v, cuda::memory_order_release);
+    a.store(v, cuda::memory_order_relaxed);
 }
 
-/* thread 0 waits for counter f to reach v; the block waits for thread 0 */
+/* thread 0 waits for counter f to reach v (spinning on relaxed loads, which
+ * read L2 without invalidating the L1 each time; one acquire load once it
+ * is reached); the block waits for thread 0 */
 __device__ __forceinline__ void wk_wait(unsigned *f, unsigned v)
 {
     if (threadIdx.x == 0 && f) {
         cuda::atomic_ref<unsigned, cuda::thread_scope_device> a(*f);
-        while (a.load(cuda::memory_order_acquire) < v) __nanosleep(32);
+        while (a.load(cuda::memory_order_relaxed) < v) __nanosleep(32);
+        (void)a.load(cuda::memory_order_acquire);
     }
 }
 
