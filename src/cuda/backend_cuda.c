@@ -575,10 +575,10 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "in_place: tile kernel, every level (a ring of %lld halo slots%s)\n", (long long)s->ip2d_slots,
                    plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
     else if (generic && lw_cuda_passes_whole(plan, s))
-        /* the passes themselves need no workspace; where a cluster's pass
-         * may be refused at execution (pointers not aligned for its 16-byte
-         * accesses) the plan keeps the walked pass's cycle leaders and stash,
-         * counted in scratch_bytes and cycle_leader_bytes below */
+        /* the passes themselves need no workspace; the plan still holds the
+         * cycle leaders and stash of the passes the line rule would walk
+         * (lw_cuda_walk_prepare sizes them before the one-axis plane passes
+         * are chosen), counted in scratch_bytes and cycle_leader_bytes below */
         lw_appendf(buf, len, "in_place: passes of whole lines a block (or a cluster), every level and axis\n");
     int axis_planes = 0;
     const int planes = generic ? lw_cuda_plane_levels(plan, s, &axis_planes) : 0;

@@ -38,7 +38,7 @@ __device__ __forceinline__ unsigned char *bk_smem()
 #define BK_SYNC() __syncthreads()
 #define BK_GRID_CONST __grid_constant__
 #define BK_LAUNCH(k, g, b, sm, st, arg) k<<<g, b, sm, st>>>(arg)
-#define BK_SET_SMEM(k, sm) cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(sm))
+#define BK_SET_SMEM(k, sm) lw_cuda_func_attr((const void *)(k), LW_SMEM_ATTR, (int)(sm))
 #define BK_LAST_ERROR() cudaGetLastError()
 #endif
 
@@ -290,9 +290,7 @@ static cudaError_t bk_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_
     if (gx > 0x7fffffff || (t->row_lo & 1)) return cudaErrorInvalidValue;
     const size_t smem = (size_t)(DB ? 2 : 1) * 4 * C::RQ * C::CQ * sizeof(T);
     void (*k)(const bk_args<T, PR::NC>) = bk_kernel<T, PR, INV, DB>;
-    /* once per instantiation; a function-local static is initialised once even
-     * when several threads launch at the same time */
-    static const cudaError_t attr = BK_SET_SMEM(k, smem);
+    const cudaError_t attr = BK_SET_SMEM(k, smem);
     if (attr != cudaSuccess) return attr;
     dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
     dim3 block(C::CQ, C::NY);

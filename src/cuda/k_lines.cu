@@ -269,12 +269,9 @@ template <class S> static constexpr bool ln_runs(int W)
 
 template <class S, int W, bool INV> static cudaError_t ln_go(const lwk_pass *p, const ln_geo *g, cudaStream_t st)
 {
-    /* once per instantiation; a function-local static is initialised once even
-     * when several threads launch at the same time */
-    static const cudaError_t ar = cudaFuncSetAttribute(ln_rows<S, W, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize, LN_SMEM_MAX);
-    static const cudaError_t ac = cudaFuncSetAttribute(ln_cols<S, W, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize, LN_SMEM_MAX);
-    if (ar != cudaSuccess) return ar;
-    if (ac != cudaSuccess) return ac;
+    const cudaError_t a = g->rows ? lw_cuda_func_attr((const void *)ln_rows<S, W, INV>, LW_SMEM_ATTR, LN_SMEM_MAX)
+                                  : lw_cuda_func_attr((const void *)ln_cols<S, W, INV>, LW_SMEM_ATTR, LN_SMEM_MAX);
+    if (a != cudaSuccess) return a;
     const unsigned grid = (unsigned)(g->items < (1 << 20) ? g->items : (1 << 20));
     if (g->rows) ln_rows<S, W, INV><<<grid, LN_THREADS, g->smem, st>>>(*p, *g);
     else ln_cols<S, W, INV><<<grid, LN_THREADS, g->smem, st>>>(*p, *g);

@@ -312,9 +312,7 @@ static cudaError_t pass_run(const lwk_pass *p, const void *src, void *dst, void 
     typedef lwd_c<S> T;
     pass_geo g = pass_plan(sizeof(T) == 8 ? LWK_F64 : LWK_F32, p, walk);
     size_t smem = 32 * sizeof(int64_t) + ((size_t)g.P * (size_t)g.WL + (g.walk ? (size_t)g.P * g.H : 0)) * sizeof(T);
-    /* once per instantiation; a function-local static is initialised once even
-     * when several threads launch at the same time */
-    static const cudaError_t attr = cudaFuncSetAttribute(pass_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
+    const cudaError_t attr = lw_cuda_func_attr((const void *)pass_kernel<S>, LW_SMEM_ATTR, PASS_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t grid = g.nitems < (1 << 20) ? g.nitems : (1 << 20);
     if (grid < 1) return cudaSuccess;
@@ -407,9 +405,7 @@ template <class S> static cudaError_t col_run(const lwk_pass *p, const void *src
     lwk_pass q = *p;
     q.src_ = src, q.dst_ = dst;
     size_t smem = (size_t)p->L.n * (COL_LANES + 1) * sizeof(T);
-    /* once per instantiation; a function-local static is initialised once even
-     * when several threads launch at the same time */
-    static const cudaError_t attr = cudaFuncSetAttribute(col_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, PASS_SMEM_MAX);
+    const cudaError_t attr = lw_cuda_func_attr((const void *)col_kernel<S>, LW_SMEM_ATTR, PASS_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t ntiles = (p->L.dlen[0] + COL_LANES - 1) / COL_LANES;
     int64_t items = ntiles * (p->L.nlines / p->L.dlen[0]);

@@ -320,23 +320,26 @@ static void pl_device(size_t *optin, int *clusters)
 
 /* Whether a cluster of C blocks of smem bytes each launches (C <= 8:
  * portable; above: a cluster of 16 of the budget's largest blocks, the
- * hardest to place, asked for once per instantiation and budget). */
+ * hardest to place, asked for once per instantiation, budget and device). */
 template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t budget, int b)
 {
-    static const cudaError_t a1 = [] {
-        size_t optin;
-        int clusters;
-        pl_device(&optin, &clusters);
-        if (optin < 4096) return cudaErrorInvalidValue;
-        return cudaFuncSetAttribute(pl_kernel<S, W, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)(optin - 1024 < PL_SMEM_ONE ? optin - 1024 : PL_SMEM_ONE));
-    }();
-    static const cudaError_t a2 = cudaFuncSetAttribute(pl_kernel<S, W, INV>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-    if (a1 != cudaSuccess) return (void)cudaGetLastError(), 0;
+    size_t optin;
+    int clusters, dev = 0;
+    pl_device(&optin, &clusters);
+    if (optin < 4096) return 0;
+    const void *k = (const void *)pl_kernel<S, W, INV>;
+    if (lw_cuda_func_attr(k, LW_SMEM_ATTR, (int)(optin - 1024 < PL_SMEM_ONE ? optin - 1024 : PL_SMEM_ONE)) != cudaSuccess)
+        return 0;
     if (C <= 8) return 1;
-    if (a2 != cudaSuccess) return (void)cudaGetLastError(), 0;
-    static int fits[3] = {-1, -1, -1};
-    if (fits[b] >= 0) return fits[b];
+    if (lw_cuda_func_attr(k, (int)cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) return 0;
+    /* per device: 0 not yet asked, 1 no, 2 yes */
+    static std::atomic<signed char> fits[64][3];
+    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), 0;
+    const bool keep = dev >= 0 && dev < 64;
+    if (keep) {
+        const signed char f = fits[dev][b].load(std::memory_order_relaxed);
+        if (f) return f == 2;
+    }
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute at[1];
     memset(&cfg, 0, sizeof cfg);
@@ -346,7 +349,8 @@ template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t bud
     cfg.attrs = at, cfg.numAttrs = 1;
     int n = 0;
     if (cudaOccupancyMaxActiveClusters(&n, pl_kernel<S, W, INV>, &cfg) != cudaSuccess) n = 0, cudaGetLastError();
-    return fits[b] = n > 0;
+    if (keep) fits[dev][b].store(n > 0 ? 2 : 1, std::memory_order_relaxed);
+    return n > 0;
 }
 
 /* Sub-bands of PL_B rows a block: one, or for a pass along one axis of

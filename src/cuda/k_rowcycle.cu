@@ -94,8 +94,7 @@ static cudaError_t rc_launch(int inverse, int64_t rows, int64_t cols, int64_t rs
                              cudaStream_t s)
 {
     const size_t smem = 2 * (size_t)((cols + 3) & ~(int64_t)3) * sizeof(U);
-    static const cudaError_t attr =
-        cudaFuncSetAttribute(rowcycle_kernel<U>, cudaFuncAttributeMaxDynamicSharedMemorySize, RC_SMEM);
+    const cudaError_t attr = lw_cuda_func_attr((const void *)rowcycle_kernel<U>, LW_SMEM_ATTR, RC_SMEM);
     if (attr != cudaSuccess) return attr;
     const int64_t planes = blen[0] * blen[1];
     if (nlead < 1 || planes < 1) return cudaSuccess;

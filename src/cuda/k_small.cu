@@ -143,9 +143,7 @@ template <class S> static cudaError_t small_run(const lwk_small *p, const void *
     for (int a = 0; a < p->na; a++) D *= p->len[0][a];
     size_t smem = 2 * (size_t)D * sizeof(T);
     if (smem > SMALL_SMEM_MAX) return cudaErrorInvalidValue;
-    /* once per instantiation; a function-local static is initialised once even
-     * when several threads launch at the same time */
-    static const cudaError_t attr = cudaFuncSetAttribute(small_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMALL_SMEM_MAX);
+    const cudaError_t attr = lw_cuda_func_attr((const void *)small_kernel<S>, LW_SMEM_ATTR, SMALL_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t grid = p->nbatch < (1 << 20) ? p->nbatch : (1 << 20);
     if (grid < 1) return cudaSuccess;

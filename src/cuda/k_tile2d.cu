@@ -253,9 +253,7 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     void (*k)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
     if constexpr (KIND == 2) k = tile_inv<S, W>;
     else k = tile_vh<S, W, KIND == 1, SM>;
-    /* once per instantiation; a function-local static is initialised once even
-     * when several threads launch at the same time */
-    static const cudaError_t attr = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    const cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (attr != cudaSuccess) return attr;
     int64_t gx = (t->cols + C::TW - 1) / C::TW;
     int64_t gy = (t->row_hi - t->row_lo + C::TH - 1) / C::TH;

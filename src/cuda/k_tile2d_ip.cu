@@ -197,7 +197,7 @@ static cudaError_t ip_launch(const lwk_tile2d_ip *t, const void *ll, const void 
     const int threads = (WC + 31) & ~31;
     const size_t smem = (size_t)(C::TH + 2 * H) * WCP * sizeof(T);
     void (*k)(lwk_tile2d_ip, const S *, const S *, S *) = tile_ip<S, W, INV, HV>;
-    static const cudaError_t attr = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    const cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (attr != cudaSuccess) return attr;
     if (t->tiles < 1) return cudaSuccess;
     if (t->tiles > 0x7fffffff) return cudaErrorInvalidConfiguration;

@@ -7,6 +7,8 @@
  * bench/NOTES-cuda.md. */
 #include "k_tile3d_stream.cuh"
 
+#include <atomic>
+
 struct t3_block_sync {
     __device__ static __forceinline__ void sync() { __syncthreads(); }
 };
@@ -60,25 +62,24 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
     auto k = tile3s<S, W, INV, V>;
     constexpr size_t smem = t3s_smem<T, W, INV, C>();
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
-    /* asked once per instantiation (function-local statics are initialised
-     * once even when several threads launch at the same time) */
-    struct occupancy {
-        cudaError_t e;
-        int slots_per_sm, sms;
-    };
-    static const occupancy occ = [&]() {
-        occupancy o{cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), 1, 132};
-        int b = 0, dev = 0, n = 0;
-        if (o.e == cudaSuccess) o.e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, C::NT, smem);
-        o.slots_per_sm = b > 0 ? b : 1;
-        if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess)
-            o.sms = n;
-        else
-            cudaGetLastError();
-        return o;
-    }();
-    if (occ.e != cudaSuccess) return occ.e;
-    const int slots_per_sm = occ.slots_per_sm, sms = occ.sms;
+    cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
+    if (e != cudaSuccess) return e;
+    /* resident blocks an SM and SMs, asked once per instantiation and device:
+     * (slots << 32 | sms) with bit 62 set once known */
+    static std::atomic<long long> occ[64];
+    int dev = 0, slots_per_sm = 1, sms = 132;
+    if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
+    const long long have = dev >= 0 && dev < 64 ? occ[dev].load(std::memory_order_relaxed) : 0;
+    if (have) {
+        slots_per_sm = (int)((have >> 32) & 0x3fffffff), sms = (int)(have & 0xffffffff);
+    } else {
+        int b = 0, n = 0;
+        if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, C::NT, smem)) != cudaSuccess) return e;
+        slots_per_sm = b > 0 ? b : 1;
+        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess) sms = n;
+        else cudaGetLastError();
+        if (dev >= 0 && dev < 64) occ[dev].store((1LL << 62) | ((long long)slots_per_sm << 32) | sms, std::memory_order_relaxed);
+    }
     const int64_t gx = (t->n[2] + C::TX - 1) / C::TX, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
     const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);

@@ -343,9 +343,7 @@ template <class S, int W, int INV, int HV, int WIDE> struct wk_kernel {
     static void (*fn())(lwk_walk2d, const S *, const S *, S *) { return walk2d<S, W, INV, HV, WIDE>; }
     static cudaError_t prepare()
     {
-        static const cudaError_t attr =
-            cudaFuncSetAttribute(fn(), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)D::smem);
-        return attr;
+        return lw_cuda_func_attr((const void *)fn(), LW_SMEM_ATTR, (int)D::smem);
     }
     static cudaError_t capacity(int64_t *blocks)
     {

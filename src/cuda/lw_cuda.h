@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+/* cudaFuncSetAttribute(f, attr, value) on the current device, asked once per
+ * function, attribute and device (func_attr.c): function attributes belong
+ * to a device's context, so each device a process runs on needs its own. */
+cudaError_t lw_cuda_func_attr(const void *f, int attr, int value);
+#define LW_SMEM_ATTR ((int)cudaFuncAttributeMaxDynamicSharedMemorySize)
+
 /* Lifting table as the kernels read it (copied from lw_wavelet_def). */
 typedef struct lwk_wave {
     int id;          /* lw_wavelet */
