@@ -22,7 +22,6 @@
 #include "lw_cuda_dev.cuh"
 #include "line_lift.cuh"
 
-#include <atomic>
 #include <string.h>
 
 #define PL_THREADS 256
@@ -299,23 +298,20 @@ template <class S> static constexpr bool pl_runs(int W)
  * launches clusters (compute capability 9.0 and later). */
 static void pl_device(size_t *optin, int *clusters)
 {
-    /* per device, asked once: (optin << 1 | clusters) with bit 62 set once known */
-    static std::atomic<long long> known[64];
+    /* asked once a device: optin << 1 | clusters */
+    long long have = 0;
     int dev = 0, v = 0, major = 0;
     *optin = 0, *clusters = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError();
-    const long long have = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
-    if (have) {
-        *optin = (size_t)((have & ~(1LL << 62)) >> 1), *clusters = (int)(have & 1);
-        return;
+    if (!lw_cuda_memo_get((const void *)pl_device, 0, &have)) {
+        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+            cudaGetLastError();
+            return;
+        }
+        have = (long long)v << 1 | (major >= 9);
+        lw_cuda_memo_put((const void *)pl_device, 0, have);
     }
-    if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
-        cudaGetLastError();
-        return;
-    }
-    *optin = (size_t)v, *clusters = major >= 9;
-    if (dev >= 0 && dev < 64) known[dev].store((1LL << 62) | ((long long)v << 1) | *clusters, std::memory_order_relaxed);
+    *optin = (size_t)(have >> 1), *clusters = (int)(have & 1);
 }
 
 /* Whether a cluster of C blocks of smem bytes each launches (C <= 8:
@@ -324,7 +320,7 @@ static void pl_device(size_t *optin, int *clusters)
 template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t budget, int b)
 {
     size_t optin;
-    int clusters, dev = 0;
+    int clusters;
     pl_device(&optin, &clusters);
     if (optin < 4096) return 0;
     const void *k = (const void *)pl_kernel<S, W, INV>;
@@ -332,14 +328,8 @@ template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t bud
         return 0;
     if (C <= 8) return 1;
     if (lw_cuda_func_attr(k, (int)cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) return 0;
-    /* per device: 0 not yet asked, 1 no, 2 yes */
-    static std::atomic<signed char> fits[64][3];
-    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), 0;
-    const bool keep = dev >= 0 && dev < 64;
-    if (keep) {
-        const signed char f = fits[dev][b].load(std::memory_order_relaxed);
-        if (f) return f == 2;
-    }
+    long long known = 0; /* asked once per budget and device */
+    if (lw_cuda_memo_get(k, b, &known)) return (int)known;
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute at[1];
     memset(&cfg, 0, sizeof cfg);
@@ -349,7 +339,7 @@ template <class S, int W, bool INV> static int pl_cluster_fits(int C, size_t bud
     cfg.attrs = at, cfg.numAttrs = 1;
     int n = 0;
     if (cudaOccupancyMaxActiveClusters(&n, pl_kernel<S, W, INV>, &cfg) != cudaSuccess) n = 0, cudaGetLastError();
-    if (keep) fits[dev][b].store(n > 0 ? 2 : 1, std::memory_order_relaxed);
+    lw_cuda_memo_put(k, b, n > 0);
     return n > 0;
 }
 

@@ -7,8 +7,6 @@
  * bench/NOTES-cuda.md. */
 #include "k_tile3d_stream.cuh"
 
-#include <atomic>
-
 struct t3_block_sync {
     __device__ static __forceinline__ void sync() { __syncthreads(); }
 };
@@ -65,21 +63,17 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (e != cudaSuccess) return e;
     /* resident blocks an SM and SMs, asked once per instantiation and device:
-     * (slots << 32 | sms) with bit 62 set once known */
-    static std::atomic<long long> occ[64];
-    int dev = 0, slots_per_sm = 1, sms = 132;
-    if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
-    const long long have = dev >= 0 && dev < 64 ? occ[dev].load(std::memory_order_relaxed) : 0;
-    if (have) {
-        slots_per_sm = (int)((have >> 32) & 0x3fffffff), sms = (int)(have & 0xffffffff);
-    } else {
-        int b = 0, n = 0;
+     * slots << 32 | sms */
+    long long have = 0;
+    if (!lw_cuda_memo_get((const void *)k, 0, &have)) {
+        int b = 0, n = 0, dev = 0;
         if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, C::NT, smem)) != cudaSuccess) return e;
-        slots_per_sm = b > 0 ? b : 1;
-        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess) sms = n;
-        else cudaGetLastError();
-        if (dev >= 0 && dev < 64) occ[dev].store((1LL << 62) | ((long long)slots_per_sm << 32) | sms, std::memory_order_relaxed);
+        if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
+        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) n = 132, cudaGetLastError();
+        have = (long long)(b > 0 ? b : 1) << 32 | n;
+        lw_cuda_memo_put((const void *)k, 0, have);
     }
+    const int slots_per_sm = (int)(have >> 32), sms = (int)(have & 0xffffffff);
     const int64_t gx = (t->n[2] + C::TX - 1) / C::TX, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
     const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);

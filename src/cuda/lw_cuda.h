@@ -14,10 +14,14 @@
 extern "C" {
 #endif
 
-/* cudaFuncSetAttribute(f, attr, value) on the current device, asked once per
- * function, attribute and device (func_attr.c): function attributes belong
- * to a device's context, so each device a process runs on needs its own. */
+/* Per device (device_cache.c): cudaFuncSetAttribute(f, attr, value) on the
+ * current device, asked once per function, attribute and device (function
+ * attributes belong to a device's context, so each device a process runs on
+ * needs its own); and values remembered per key, tag and current device
+ * (lw_cuda_memo_get: 1 and *value when known). */
 cudaError_t lw_cuda_func_attr(const void *f, int attr, int value);
+int lw_cuda_memo_get(const void *key, int tag, long long *value);
+void lw_cuda_memo_put(const void *key, int tag, long long value);
 #define LW_SMEM_ATTR ((int)cudaFuncAttributeMaxDynamicSharedMemorySize)
 
 /* Lifting table as the kernels read it (copied from lw_wavelet_def). */

@@ -238,6 +238,25 @@ static inline float gpu_time_ms(const lw_plan *p, const void *in, void *out, cud
     return ts[4];
 }
 
+/* A shape of a fixed sweep: rank, transformed axes (naxes 0: all), lengths */
+typedef struct shape_case {
+    int rank, naxes, axes[3];
+    int64_t shape[4];
+} shape_case;
+
+/* an in-place case of shape sc (odd lengths padded to even in periodic mode) */
+static inline gcase case_of(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d,
+                     int levels, int devptr)
+{
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = sc->rank, c.naxes = sc->naxes;
+    for (int i = 0; i < sc->rank; i++) c.shape[i] = sc->shape[i] + (m == LW_PERIODIC && (sc->shape[i] & 1));
+    for (int i = 0; i < sc->naxes; i++) c.axes[i] = sc->axes[i];
+    c.w = w, c.t = t, c.m = m, c.lay = lay, c.dir = d, c.levels = levels, c.devptr = devptr, c.inplace = 1;
+    return c;
+}
+
 static void run_case(const gcase *c)
 {
     int levels = c->levels;

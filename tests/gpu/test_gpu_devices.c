@@ -10,12 +10,7 @@
 /* shapes that take the engines with large shared memory: the 2-D tile
  * engine, the in-place plane passes (a batch of planes held by clusters,
  * tall columns in strips), the fused 3-D engine, the line kernels */
-typedef struct dev_shape {
-    int rank, naxes, axes[2];
-    int64_t shape[3];
-} dev_shape;
-
-static const dev_shape shapes[] = {
+static const shape_case shapes[] = {
     {2, 0, {0}, {1024, 1024}},    {2, 0, {0}, {2048, 256}},  {3, 2, {1, 2}, {8, 256, 256}},
     {3, 0, {0}, {48, 64, 96}},    {1, 0, {0}, {100000}},
 };
@@ -34,14 +29,10 @@ static void cases_on(int dev)
         for (int wi = 0; wi < 3; wi++)
             for (int ti = 0; ti < 2; ti++)
                 for (int v = 0; v < 4; v++) { /* in place or not x Mallat or interleaved */
-                    gcase c;
-                    memset(&c, 0, sizeof c);
-                    c.rank = shapes[si].rank, c.naxes = shapes[si].naxes;
-                    for (int i = 0; i < c.rank; i++) c.shape[i] = shapes[si].shape[i];
-                    for (int i = 0; i < c.naxes; i++) c.axes[i] = shapes[si].axes[i];
-                    c.w = ws[wi], c.t = ts[ti], c.m = LW_SYMMETRIC, c.lay = v & 1 ? LW_INTERLEAVED : LW_MALLAT;
-                    c.dir = (si + wi + ti) & 1 ? LW_INVERSE : LW_FORWARD;
-                    c.levels = v < 2 ? 1 : -1, c.devptr = 1, c.inplace = (v & 2) != 0;
+                    const lw_direction d = (si + wi + ti) & 1 ? LW_INVERSE : LW_FORWARD;
+                    gcase c = case_of(&shapes[si], ws[wi], ts[ti], LW_SYMMETRIC, v & 1 ? LW_INTERLEAVED : LW_MALLAT, d,
+                                      v < 2 ? 1 : -1, 1);
+                    c.inplace = (v & 2) != 0;
                     run_case(&c);
                 }
     printf("device %d: %ld cases\n", dev, g_cases - before);

@@ -31,11 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct shape_case {
-    int rank, naxes, axes[3];
-    int64_t shape[4];
-} shape_case;
-
 static const shape_case shapes[] = {
     {1, 0, {0}, {50001}},               /* one long contiguous line: chunked walk */
     {2, 0, {0}, {3001, 67}},            /* tall columns: walk, odd length */
@@ -49,19 +44,6 @@ static const shape_case quick_shapes[] = {
 };
 
 static long g_walk_cases;
-
-/* an in-place case of shape sc (odd lengths padded to even in periodic mode) */
-static gcase case_of(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d,
-                     int levels, int devptr)
-{
-    gcase c;
-    memset(&c, 0, sizeof c);
-    c.rank = sc->rank, c.naxes = sc->naxes;
-    for (int i = 0; i < sc->rank; i++) c.shape[i] = sc->shape[i] + (m == LW_PERIODIC && (sc->shape[i] & 1));
-    for (int i = 0; i < sc->naxes; i++) c.axes[i] = sc->axes[i];
-    c.w = w, c.t = t, c.m = m, c.lay = lay, c.dir = d, c.levels = levels, c.devptr = devptr, c.inplace = 1;
-    return c;
-}
 
 static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d, int levels,
                 int devptr)
