@@ -377,8 +377,10 @@ static int pl_plan_t(int dtype, const lwk_planes *p, const void *src, const void
                               one < PL_SMEM_ONE ? one : PL_SMEM_ONE};
     const int b = g->smem <= budget[0] ? 0 : g->smem <= budget[1] ? 1 : 2;
     /* one block an SM: slower than the line passes' whole lines for one axis
-     * (float64 rows of 512) */
-    if (p->yonly && b == 2) return 0;
+     * (float64 rows of 512), except for columns that a cluster holds in
+     * sub-bands, which no line pass holds (lwk_plane_strip sizes their
+     * strips for one block an SM) */
+    if (p->yonly && b == 2 && SB == 1) return 0;
     if (g->smem > budget[b] || !pl_cluster_fits<S, W, INV>((int)C, budget[b], b)) return 0;
     g->C = (int)C;
     g->sync = C > 1 && src == dst;
@@ -430,9 +432,12 @@ static int pl_applies(int dtype, const lwk_planes *p)
 extern "C" int64_t lwk_plane_strip(int dtype, int64_t nr, int64_t ncx)
 {
     /* a band's rows (sub-bands of a tall plane) at two blocks an SM, less
-     * the row offsets' table */
+     * the row offsets' table; where a block holds more than 16 sub-bands
+     * (columns over 16 x 16 bands: 8192 rows) at one block an SM: twice the
+     * strip's width, so 128-byte row pieces for float at 16384 rows, not 64
+     * (measured 6-7% faster for 16384^2 Mallat in place: bench/NOTES-inplace.md) */
     const int64_t rows = (int64_t)pl_subbands(1, nr) * PL_B;
-    const size_t cs = pl_csize(dtype), budget = PL_SMEM_TWO - 8 * 1024;
+    const size_t cs = pl_csize(dtype), budget = (rows > 16 * PL_B ? PL_SMEM_ONE : PL_SMEM_TWO) - 8 * 1024;
     const auto fits = [&](int64_t w) { return (size_t)rows * (size_t)((w + 3) & ~(int64_t)3) * cs <= budget; };
     if (fits(ncx)) return ncx;
     for (int64_t w = 512; w >= 16; w /= 2)
