@@ -80,13 +80,18 @@ static int leaders_inline(const lw_plan *p, const ip_sizes *z)
 
 /* rows segments a plane at most (each adds a stash of 2H rows) */
 #define WALK_MAX_SEGS 8
+/* bytes kept for the walker's counters when its stash is sized (one 4-byte
+ * counter a resident block) */
+#define WALK_FLAGS_RESERVE ((size_t)64 << 10)
 
 /* The walker's blocks for level k: whole rows (wide) where the planes alone
  * fill the device or strips would need counters that may not be had
  * (allow_ws 0: no workspace), else strips of columns with plane groups up to
  * what is resident; where the planes are fewer than that, their rows cut in
- * segments (a stash, so not periodic).  0 when it does not run the level. */
-static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow_ws, struct lw_walk_level *o)
+ * segments (a stash of 2H rows at each cut, so not periodic), as many as
+ * stash_cap bytes of stash allow.  0 when it does not run the level. */
+static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow_ws, size_t stash_cap,
+                      struct lw_walk_level *o)
 {
     const int64_t R = p->geo.len[k][0], C = p->geo.len[k][1], P = s->nbatch;
     const int inv = p->cfg.direction == LW_INVERSE, per = p->cfg.mode == LW_PERIODIC;
@@ -120,17 +125,19 @@ static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow
     o->vsegs = 1, o->vbands = nb;
     if (allow_ws && !per && o->groups == P) {
         int64_t v = cap / (o->strips * P);
+        const size_t cut = (size_t)P * (size_t)(2 * h) * (size_t)C * s->esize; /* stash bytes a cut */
         if (v > nb) v = nb;
         if (v > WALK_MAX_SEGS) v = WALK_MAX_SEGS;
+        if (v > 1 && (size_t)(v - 1) > stash_cap / cut) v = 1 + (int64_t)(stash_cap / cut);
         if (v >= 2) o->vbands = (nb + v - 1) / v, o->vsegs = (nb + o->vbands - 1) / o->vbands;
     }
     return 1;
 }
 
 /* the walker for every level: its counters' bytes in *flags, its stash's in
- * *stash (the largest level's) */
-static int walk_levels(const lw_plan *p, const lw_cuda_sched *s, int allow_ws, ip_sizes *z, size_t *flags,
-                       size_t *stash)
+ * *stash (the largest level's, at most stash_cap) */
+static int walk_levels(const lw_plan *p, const lw_cuda_sched *s, int allow_ws, size_t stash_cap, ip_sizes *z,
+                       size_t *flags, size_t *stash)
 {
     int64_t n = 0;
     size_t st = 0;
@@ -138,7 +145,7 @@ static int walk_levels(const lw_plan *p, const lw_cuda_sched *s, int allow_ws, i
     lwk_walk2d_dims(s->dtype, s->w.id, 0, &sw, &bh, &h);
     for (int k = 0; k < p->geo.levels; k++) {
         const struct lw_walk_level *l = &z->wl[k];
-        if (!walk_level(p, s, k, allow_ws, &z->wl[k])) return 0;
+        if (!walk_level(p, s, k, allow_ws, stash_cap, &z->wl[k])) return 0;
         if (l->strips > 1 && l->strips * l->groups * l->vsegs > n) n = l->strips * l->groups * l->vsegs;
         const size_t b = (size_t)s->nbatch * (size_t)(l->vsegs - 1) * (size_t)(2 * h) * (size_t)p->geo.len[k][1] * s->esize;
         if (b > st) st = b;
@@ -193,8 +200,15 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
      * array (or always, tuning inplace=tiles), else without */
     size_t wflags = 0, wstash = 0;
     const size_t unit = (size_t)2 << 20, lead = leaders_inline(p, z) ? 0 : (size_t)z->nlead * sizeof(int32_t);
+    /* the stash takes what the 1% leaves after the leaders and the counters
+     * (one a resident block: WALK_FLAGS_RESERVE covers them), so that long
+     * reaches (dd137: 12 rows a cut) cut fewer segments rather than lose the
+     * walker */
+    const size_t pages = s->bytes / 100 / unit * unit;
+    size_t stash_cap = pages > lead + WALK_FLAGS_RESERVE ? pages - lead - WALK_FLAGS_RESERVE : 0;
+    if (p->tune.inplace == 3) stash_cap = SIZE_MAX;
     for (int allow = 1; allow >= 0; allow--)
-        if (walk_levels(p, s, allow, z, &wflags, &wstash) &&
+        if (walk_levels(p, s, allow, stash_cap, z, &wflags, &wstash) &&
             (!allow || p->tune.inplace == 3 || (wflags + wstash + lead + unit - 1) / unit * unit <= s->bytes / 100)) {
             z->walk = 1, z->stash_off = wflags, z->bytes = wflags + wstash;
             return 1;
