@@ -125,7 +125,7 @@ __global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plan
                         }
                     }
                 }
-                reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
+                reg_lift_line<W, DIR, SM == 0>(v, w, r0 - H, rows, t.mode);
 #pragma unroll
                 for (int j = 0; j < TH; j++) sm[j][tid] = v[H + j];
             }
@@ -141,7 +141,7 @@ __global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plan
                     T u[NU];
 #pragma unroll
                     for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
-                    reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
+                    reg_lift_line<W, DIR, SM == 0>(u, w, cb - H, cols, t.mode);
                     if (INV) {
                         S *op = cp + r * c.rs + cb;
                         if (cb + K <= cols) {
@@ -287,11 +287,22 @@ template <int W> static int64_t short_tile_limit(int inverse)
 /* S the storage type; the half types take float's tile shapes (they compute in
  * float), long ones at every size: short tiles trailed them by 3-23% forward and
  * 0-16% inverse on an H100 at 48-256 Mi samples (bench/NOTES-cuda.md) */
+/* The long tiles' kernels hold no path for lines shorter than their windows
+ * where the mirror is refreshed per step (reg_lift_line's LONG): such images
+ * take the short tiles. */
+template <class S, int W> static bool long_tiles_fit(const lwk_tile2d *t)
+{
+    typedef tile_cfg<lwd_c<S>, 0> C;
+    constexpr int H = sh_halo(W);
+    return tile_once_mirror_exact(W) || t->mode == LW_PERIODIC || (t->rows >= C::TH + 2 * H && t->cols >= C::K + 2 * H);
+}
+
 template <class S, int W>
 static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
     const int64_t samples = (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1];
-    const bool short_tiles = t->tiles ? t->tiles == 1 : sizeof(S) == 4 && samples <= short_tile_limit<W>(inverse);
+    const bool short_tiles = !long_tiles_fit<S, W>(t) ||
+                             (t->tiles ? t->tiles == 1 : sizeof(S) == 4 && samples <= short_tile_limit<W>(inverse));
     if (short_tiles)
         return inverse ? tile_launch<S, W, 1, 1>(t, a, b, c, s) : tile_launch<S, W, 0, 1>(t, a, b, c, s);
     return inverse ? tile_launch<S, W, 1, 0>(t, a, b, c, s) : tile_launch<S, W, 0, 0>(t, a, b, c, s);

@@ -9,6 +9,8 @@
 #include "lw_cuda_dev.cuh"
 #include "wavelet_ct.cuh"
 
+#include <utility>
+
 template <class T, int NT, int DIR>
 __device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const T *taps)
 {
@@ -36,17 +38,53 @@ template <int NT, int DIR> struct tstep_i<int32_t, NT, DIR> {
     }
 };
 
+/* The symmetric mirror of a window v[0..N) at one end of its line, as
+ * register moves: L positions before the line's start (window index L is
+ * position 0: index j < L takes index 2L - j), or the line's end at window
+ * index R (index j >= R takes 2(R - 1) - j).  Images outside the window feed
+ * no stored output and are left. */
+template <int N, int L, class T> __device__ __forceinline__ void mirror_lead(T (&v)[N])
+{
+#pragma unroll
+    for (int j = 0; j < L; j++)
+        if (2 * L - j < N) v[j] = v[2 * L - j];
+}
+template <int N, int R, class T> __device__ __forceinline__ void mirror_trail(T (&v)[N])
+{
+#pragma unroll
+    for (int j = R; j < N; j++)
+        if (2 * (R - 1) - j >= 0) v[j] = v[2 * (R - 1) - j];
+}
+/* the mirror at a run-time end e in 1..N-1 (the lead L or the trail R):
+ * one compile-time move set picked by e */
+template <bool TRAIL, int N, class T, int... I>
+__device__ __forceinline__ void mirror_end(T (&v)[N], int e, std::integer_sequence<int, I...>)
+{
+    if (TRAIL) (void)((e == I + 1 ? (mirror_trail<N, I + 1>(v), true) : false) || ...);
+    else (void)((e == I + 1 ? (mirror_lead<N, I + 1>(v), true) : false) || ...);
+}
+
+/* How a window meets the ends of its line (reg_lift_steps' EDGE): inside
+ * it (no mirror), one end in symmetric mode on a line at least as long as
+ * the window (e: the lead or the trail of mirror_lead / mirror_trail), or
+ * anyhow (any line, images that may reflect twice). */
+enum { LIFT_INSIDE = 0, LIFT_LEAD = 1, LIFT_TRAIL = 2, LIFT_ANY = 3 };
+
 /* Lift a register window v[0..N) whose index 0 has even parity; positions
  * whose taps fall outside the window are left (they are halo, never output).
- * MIRROR: the window's index 0 is at position p0 of a line of n samples;
- * before every step, each position outside the line takes the current value
- * of its image through the boundary mode (when that lies in the window), as
- * the reference reads through the mode at every step.  The image is picked
- * by a chain of selects, so that the window stays in registers; images are
- * recomputed per step rather than held (registers). */
-template <int W, int DIR, bool MIRROR, int N, class T>
+ * EDGE (not LIFT_INSIDE): the window's index 0 is at position p0 of a line of
+ * n samples; before every step, each position outside the line takes the
+ * current value of its image through the boundary mode (when that lies in
+ * the window), as the reference reads through the mode at every step: at
+ * one end by fixed moves (mirror_end), else by a chain of selects per
+ * image.  The window stays in registers; images are recomputed per step
+ * rather than held.  Each EDGE is its own instance: for tile_vh's long
+ * tiles, d4's float forward takes 96 registers with the two fixed-move ends
+ * apart, 125 with both in one path and 168 (and spills) with the selects. */
+template <int W, int DIR, int EDGE, int N, class T>
 __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {
+    const int e = EDGE == LIFT_LEAD ? (int)-p0 : EDGE == LIFT_TRAIL ? (int)(n - p0) : 0;
     if (DIR < 0) {
 #pragma unroll
         for (int j = 0; j < N; j++) v[j] = lwd_scale<T>(w, v[j], j & 1, -1);
@@ -56,7 +94,9 @@ __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int
         const int s = DIR > 0 ? ss : sh_nsteps(W) - 1 - ss;
         const int par = sh_par(W, s);
         const int nt = sh_ntaps(W, s);
-        if (MIRROR) {
+        if (EDGE == LIFT_LEAD || EDGE == LIFT_TRAIL) {
+            mirror_end<EDGE == LIFT_TRAIL>(v, e, std::make_integer_sequence<int, N - 1>{});
+        } else if (EDGE == LIFT_ANY) {
 #pragma unroll
             for (int j = 0; j < N; j++) {
                 const int64_t p = p0 + j;
@@ -97,7 +137,7 @@ __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int
 
 template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_lift(T (&v)[N], const lwk_wave &w)
 {
-    reg_lift_steps<W, DIR, false>(v, w, 0, 0, 0);
+    reg_lift_steps<W, DIR, LIFT_INSIDE>(v, w, 0, 0, 0);
 }
 
 
@@ -115,8 +155,12 @@ __host__ __device__ constexpr bool tile_once_mirror_exact(int W)
 }
 
 /* reg_lift for a window whose index 0 is at position p0 of a line of n
- * samples (mode: the line's boundary mode). */
-template <int W, int DIR, int N, class T>
+ * samples (mode: the line's boundary mode).  LONG: the caller never passes a
+ * line shorter than the window where the mirror is refreshed (symmetric
+ * mode, d4), so a window meets one end at most, and that end's images are
+ * fixed moves; otherwise every window at an end picks its images by selects
+ * (fewer registers in the kernels whose windows are short or few). */
+template <int W, int DIR, bool LONG = false, int N, class T>
 __device__ __forceinline__ void reg_lift_line(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {
     if constexpr (tile_once_mirror_exact(W)) {
@@ -127,8 +171,12 @@ __device__ __forceinline__ void reg_lift_line(T (&v)[N], const lwk_wave &w, int6
         /* the images of the positions within the reach of the line's ends
          * lie in the window (it starts at most H before a tile's first
          * position, which is inside the line); farther positions feed no
-         * stored output */
-        reg_lift_steps<W, DIR, true>(v, w, p0, n, mode);
+         * stored output.  A window on a line at least its length (LONG)
+         * meets one end (with a lead or trail of 1..N-1 where it holds an
+         * output). */
+        if (!LONG) reg_lift_steps<W, DIR, LIFT_ANY>(v, w, p0, n, mode);
+        else if (p0 < 0) reg_lift_steps<W, DIR, LIFT_LEAD>(v, w, p0, n, mode);
+        else reg_lift_steps<W, DIR, LIFT_TRAIL>(v, w, p0, n, mode);
     }
 }
 
