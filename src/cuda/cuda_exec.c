@@ -132,14 +132,22 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
 /* Wavelets whose steps are one-sided (d4) run on the fused engines in
  * symmetric mode with the mirror refreshed before every step in the windows
  * at the image's edges (tile_lift.cuh), which costs most where most tiles
- * touch an edge: "auto" takes the fused engines for them only on planes of at
- * least TILE_MIRROR_MIN samples each way (measurements: bench/NOTES-matrix.md);
- * named, they run at any size. */
+ * touch an edge: "auto" takes the fused engines for them on planes of at
+ * least TILE_MIRROR_MIN samples each way, and where the fused 2-D kernel
+ * (whose long tiles refresh by fixed moves) runs one level, on planes of at
+ * least TILE_MIRROR_ONE (fused_levels: the levels it runs; -1 for the
+ * in-place kernels, which refresh by selects).  Measured on an H100
+ * (bench/NOTES-matrix.md): 192 planes of 512^2, one level, 0.32 / 0.38 ms
+ * against the line passes' 0.40 / 0.39; three levels 0.67 / 0.90 against
+ * 0.54 / 0.67; 512^3 and 64x1080x1920 by "3d-yx" 0.80-0.92x the passes'
+ * time.  Named, they run at any size. */
 #define TILE_MIRROR_MIN 4096
-static int mirror_worth(const lw_plan *p, int64_t rows, int64_t cols)
+#define TILE_MIRROR_ONE 512
+static int mirror_worth(const lw_plan *p, int64_t rows, int64_t cols, int fused_levels)
 {
     if (strcmp(p->scheme, "auto") != 0 || p->cfg.mode == LW_PERIODIC) return 1;
     if (lw_wavelet_symmetric_taps(p->wav) || lw_wavelet_inside_pairs(p->wav)) return 1;
+    if (fused_levels == 1 && rows >= TILE_MIRROR_ONE && cols >= TILE_MIRROR_ONE) return 1;
     return rows >= TILE_MIRROR_MIN && cols >= TILE_MIRROR_MIN;
 }
 
@@ -147,13 +155,13 @@ static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 2) return 0;
-    if (!mirror_worth(p, g->len[0][0], g->len[0][1])) return 0;
     /* the levels the small engine does not take (the tail) must suit the tile engine */
-    for (int k = 0; k < g->levels; k++) {
+    int k = 0;
+    for (; k < g->levels; k++) {
         if (k > 0 && fits_small(p, s, k)) break;
         if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
     }
-    return 1;
+    return mirror_worth(p, g->len[0][0], g->len[0][1], k);
 }
 
 static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);
@@ -187,7 +195,7 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 3 || p->cfg.integer || g->len[0][pa] < 2) return 0;
     if (g->levels != 1 && (pa != 0 || g->rank != 3)) return 0;
-    if (!mirror_worth(p, g->len[0][pa == 0 ? 1 : 0], g->len[0][2])) return 0;
+    if (!mirror_worth(p, g->len[0][pa == 0 ? 1 : 0], g->len[0][2], 1)) return 0;
     if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0][pa == 0 ? 1 : 0], g->len[0][2])) return 0;
     lwk_pass ps;
     memset(&ps, 0, sizeof ps);
@@ -206,7 +214,7 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
 static int applies_tile2d_il(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && mirror_worth(p, g->len[0][0], g->len[0][1]) &&
+    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && mirror_worth(p, g->len[0][0], g->len[0][1], -1) &&
            lw_ip2d_applies(p, s);
 }
 

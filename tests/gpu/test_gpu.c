@@ -91,7 +91,9 @@ static void pyramid3d_cases(int quick)
  * planes ("3d-yx": one level, and pyramids whose levels 2.. run as passes in
  * place on the lowpass octant, the inverse's planes reading it compact from
  * scratch); every case must reach the engine it names, and "auto" takes the
- * fused engine for d4 on large planes only (cuda_exec.c, mirror_worth). */
+ * fused engines for d4 on planes of 4096 each way, or of 512 where the fused
+ * 2-D kernel runs one level (a batch of planes: one level; 3-D: "3d-yx"),
+ * else the passes (cuda_exec.c, mirror_worth). */
 static void d4_tile_cases(int quick)
 {
     static const struct {
@@ -101,16 +103,20 @@ static void d4_tile_cases(int quick)
         int levels;
         const char *scheme;
         int engine;
+        int batch; /* rank 3: axes 1, 2 */
     } D[] = {
-        {2, {2, 2, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D},       {2, {3, 5, 0}, LW_FLOAT32, -1, "tile2d", LWE_TILE2D},
-        {2, {5, 3, 0}, LW_FLOAT64, 1, "tile2d", LWE_TILE2D},       {2, {33, 65, 0}, LW_FLOAT32, 3, "tile2d", LWE_TILE2D},
-        {2, {65, 257, 0}, LW_FLOAT64, -1, "tile2d", LWE_TILE2D},   {2, {97, 300, 0}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D},
-        {2, {1000, 1001, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D}, {2, {1025, 770, 0}, LW_FLOAT32, 4, "tile2d", LWE_TILE2D},
-        {2, {4096, 4100, 0}, LW_FLOAT32, 2, NULL, LWE_TILE2D},     {2, {600, 800, 0}, LW_FLOAT32, 1, NULL, LWE_GENERIC},
-        {3, {3, 41, 67}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D},     {3, {40, 30, 50}, LW_FLOAT32, 1, "3d-yx", LWE_TILE3D},
-        {3, {31, 22, 66}, LW_FLOAT64, 1, "3d-yx", LWE_TILE3D},     {3, {40, 30, 50}, LW_FLOAT32, 2, "3d-yx", LWE_TILE3D},
-        {3, {33, 47, 65}, LW_FLOAT32, -1, "3d-yx", LWE_TILE3D},    {3, {17, 20, 34}, LW_FLOAT64, 3, "3d-yx", LWE_TILE3D},
-        {3, {16, 90, 160}, LW_FLOAT32, 3, "3d-yx", LWE_TILE3D},
+        {2, {2, 2, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D, 0},       {2, {3, 5, 0}, LW_FLOAT32, -1, "tile2d", LWE_TILE2D, 0},
+        {2, {5, 3, 0}, LW_FLOAT64, 1, "tile2d", LWE_TILE2D, 0},       {2, {33, 65, 0}, LW_FLOAT32, 3, "tile2d", LWE_TILE2D, 0},
+        {2, {65, 257, 0}, LW_FLOAT64, -1, "tile2d", LWE_TILE2D, 0},   {2, {97, 300, 0}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D, 0},
+        {2, {1000, 1001, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D, 0}, {2, {1025, 770, 0}, LW_FLOAT32, 4, "tile2d", LWE_TILE2D, 0},
+        {2, {4096, 4100, 0}, LW_FLOAT32, 2, NULL, LWE_TILE2D, 0},     {2, {600, 800, 0}, LW_FLOAT32, 1, NULL, LWE_TILE2D, 0},
+        {2, {600, 800, 0}, LW_FLOAT32, 2, NULL, LWE_GENERIC, 0},      {2, {500, 800, 0}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 0},
+        {3, {4, 520, 512}, LW_FLOAT32, 1, NULL, LWE_TILE2D, 1},    {3, {4, 512, 512}, LW_FLOAT32, 3, NULL, LWE_GENERIC, 1},
+        {3, {20, 512, 530}, LW_FLOAT32, 2, NULL, LWE_TILE3D, 0},      {3, {20, 500, 530}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 0},
+        {3, {3, 41, 67}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D, 0},     {3, {40, 30, 50}, LW_FLOAT32, 1, "3d-yx", LWE_TILE3D, 0},
+        {3, {31, 22, 66}, LW_FLOAT64, 1, "3d-yx", LWE_TILE3D, 0},     {3, {40, 30, 50}, LW_FLOAT32, 2, "3d-yx", LWE_TILE3D, 0},
+        {3, {33, 47, 65}, LW_FLOAT32, -1, "3d-yx", LWE_TILE3D, 0},    {3, {17, 20, 34}, LW_FLOAT64, 3, "3d-yx", LWE_TILE3D, 0},
+        {3, {16, 90, 160}, LW_FLOAT32, 3, "3d-yx", LWE_TILE3D, 0},
     };
     const int n = (int)(sizeof D / sizeof D[0]);
     for (int i = 0; i < n; i++) {
@@ -120,7 +126,8 @@ static void d4_tile_cases(int quick)
             memset(&c, 0, sizeof c);
             c.rank = D[i].rank;
             for (int a = 0; a < 3; a++) c.shape[a] = D[i].n[a];
-            if (D[i].rank == 3 && D[i].engine == LWE_TILE2D) c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2;
+            if (D[i].rank == 3 && (D[i].engine == LWE_TILE2D || D[i].batch))
+                c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2; /* a batch of planes */
             c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = D[i].t, c.levels = D[i].levels, c.scheme = D[i].scheme;
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
             if (!c.inplace) expect_engine(&c, D[i].engine);
