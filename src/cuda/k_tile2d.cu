@@ -70,8 +70,11 @@ template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, c
 /* Vertical pass first (registers), then horizontal (registers, from one
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
  * bands (Mallat positions).  INV (float types only: the axis order then
- * changes only rounding): a = LL band, b = detail bands, c = output. */
-template <class S, int W, int INV, int SM>
+ * changes only rounding): a = LL band, b = detail bands, c = output.
+ * LONG (d4 in symmetric mode): the image's rows and columns are at least as
+ * long as the windows, whose per-step mirror is then fixed moves
+ * (reg_lift_line); the other instance picks the images by selects. */
+template <class S, int W, int INV, int SM, bool LONG>
 __global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
 {
     typedef lwd_c<S> T; /* S in global memory, T in registers and shared memory */
@@ -125,7 +128,7 @@ __global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plan
                         }
                     }
                 }
-                reg_lift_line<W, DIR, SM == 0>(v, w, r0 - H, rows, t.mode);
+                reg_lift_line<W, DIR, LONG>(v, w, r0 - H, rows, t.mode);
 #pragma unroll
                 for (int j = 0; j < TH; j++) sm[j][tid] = v[H + j];
             }
@@ -141,7 +144,7 @@ __global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plan
                     T u[NU];
 #pragma unroll
                     for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
-                    reg_lift_line<W, DIR, SM == 0>(u, w, cb - H, cols, t.mode);
+                    reg_lift_line<W, DIR, LONG>(u, w, cb - H, cols, t.mode);
                     if (INV) {
                         S *op = cp + r * c.rs + cb;
                         if (cb + K <= cols) {
@@ -252,7 +255,10 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
     void (*k)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
     if constexpr (KIND == 2) k = tile_inv<S, W>;
-    else k = tile_vh<S, W, KIND == 1, SM>;
+    else if constexpr (tile_once_mirror_exact(W)) k = tile_vh<S, W, KIND == 1, SM, false>;
+    else if (t->mode == LW_PERIODIC || (t->rows >= C::TH + 2 * H && t->cols >= C::K + 2 * H))
+        k = tile_vh<S, W, KIND == 1, SM, true>; /* lines at least as long as the windows */
+    else k = tile_vh<S, W, KIND == 1, SM, false>;
     const cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (attr != cudaSuccess) return attr;
     int64_t gx = (t->cols + C::TW - 1) / C::TW;
@@ -287,22 +293,11 @@ template <int W> static int64_t short_tile_limit(int inverse)
 /* S the storage type; the half types take float's tile shapes (they compute in
  * float), long ones at every size: short tiles trailed them by 3-23% forward and
  * 0-16% inverse on an H100 at 48-256 Mi samples (bench/NOTES-cuda.md) */
-/* The long tiles' kernels hold no path for lines shorter than their windows
- * where the mirror is refreshed per step (reg_lift_line's LONG): such images
- * take the short tiles. */
-template <class S, int W> static bool long_tiles_fit(const lwk_tile2d *t)
-{
-    typedef tile_cfg<lwd_c<S>, 0> C;
-    constexpr int H = sh_halo(W);
-    return tile_once_mirror_exact(W) || t->mode == LW_PERIODIC || (t->rows >= C::TH + 2 * H && t->cols >= C::K + 2 * H);
-}
-
 template <class S, int W>
 static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
     const int64_t samples = (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1];
-    const bool short_tiles = !long_tiles_fit<S, W>(t) ||
-                             (t->tiles ? t->tiles == 1 : sizeof(S) == 4 && samples <= short_tile_limit<W>(inverse));
+    const bool short_tiles = t->tiles ? t->tiles == 1 : sizeof(S) == 4 && samples <= short_tile_limit<W>(inverse);
     if (short_tiles)
         return inverse ? tile_launch<S, W, 1, 1>(t, a, b, c, s) : tile_launch<S, W, 0, 1>(t, a, b, c, s);
     return inverse ? tile_launch<S, W, 1, 0>(t, a, b, c, s) : tile_launch<S, W, 0, 0>(t, a, b, c, s);

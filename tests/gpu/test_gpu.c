@@ -134,20 +134,22 @@ static void d4_tile_cases(int quick)
             run_case(&c);
         }
     }
-    /* the long tiles (tuning tile2d=long) on lines about as long as their
-     * windows (32 + 8 rows, 8 + 8 columns): the kernels hold one end a
-     * window and no short-line path, so shorter images must take the short
-     * tiles; 40 rows or 16 columns and more: one end, every offset of the
-     * trailing one */
+    /* both tile shapes (tuning tile2d=long, =short) on lines about as long
+     * as their windows (32 or 16 rows + 8, 8 + 8 columns): from there on a
+     * window meets one end and refreshes its mirror by fixed moves, at every
+     * offset of the trailing end; shorter images run the kernels that pick
+     * the images by selects */
     static const int64_t L[][2] = {{39, 64}, {40, 15}, {40, 16}, {41, 17}, {42, 23}, {47, 40}, {71, 33},
-                                   {72, 100}, {100, 41}, {23, 300}, {300, 9}, {129, 131}};
+                                   {72, 100}, {100, 41}, {23, 300}, {300, 9}, {129, 131},
+                                   {23, 64},  {24, 16}, {25, 17}, {31, 15}, {33, 90}};
     for (size_t i = 0; i < sizeof L / sizeof L[0]; i++)
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < 8; v++) {
             gcase c;
             memset(&c, 0, sizeof c);
             c.rank = 2, c.shape[0] = L[i][0], c.shape[1] = L[i][1];
-            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = v >= 2 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1 + (int)(i % 3);
-            c.scheme = "tile2d", c.tuning = "tile2d=long", c.dir = (lw_direction)(v & 1), c.devptr = (int)(i % 2);
+            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = v & 2 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1 + (int)(i % 3);
+            c.scheme = "tile2d", c.tuning = v & 4 ? "tile2d=short" : "tile2d=long";
+            c.dir = (lw_direction)(v & 1), c.devptr = (int)(i % 2);
             expect_engine(&c, LWE_TILE2D);
             run_case(&c);
         }
