@@ -133,21 +133,23 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
  * symmetric mode with the mirror refreshed before every step in the windows
  * at the image's edges (tile_lift.cuh), which costs most where most tiles
  * touch an edge: "auto" takes the fused engines for them on planes of at
- * least TILE_MIRROR_MIN samples each way, and where the fused 2-D kernel
- * (whose long tiles refresh by fixed moves) runs one level, on planes of at
- * least TILE_MIRROR_ONE (fused_levels: the levels it runs; -1 for the
- * in-place kernels, which refresh by selects).  Measured on an H100
- * (bench/NOTES-matrix.md): 192 planes of 512^2, one level, 0.32 / 0.38 ms
- * against the line passes' 0.40 / 0.39; three levels 0.67 / 0.90 against
- * 0.54 / 0.67; 512^3 and 64x1080x1920 by "3d-yx" 0.80-0.92x the passes'
- * time.  Named, they run at any size. */
+ * least TILE_MIRROR_MIN samples each way, and for transforms of at most
+ * TILE_MIRROR_LEVELS levels (levels: the fused 2-D kernel's, 1 for 3d-yx;
+ * -1 for the in-place kernels, which refresh by selects) on planes of at
+ * least TILE_MIRROR_PLANE.  Measured on an H100 (bench/NOTES-matrix.md,
+ * forward / inverse against the line passes): 192 planes of 512^2, one and
+ * three levels, 0.32 / 0.38 and 0.49 / 0.63 ms against 0.40 / 0.39 and
+ * 0.54 / 0.67; 2048^2, 1080x1920, 600x800 two levels 0.5-0.9x the passes'
+ * time, every level 1.0-1.5x; 256^2 planes 1.2-1.7x; 512^3 and 64x1080x1920
+ * by 3d-yx 0.80-0.92x.  Named, they run at any size. */
 #define TILE_MIRROR_MIN 4096
-#define TILE_MIRROR_ONE 512
-static int mirror_worth(const lw_plan *p, int64_t rows, int64_t cols, int fused_levels)
+#define TILE_MIRROR_PLANE 512
+#define TILE_MIRROR_LEVELS 3
+static int mirror_worth(const lw_plan *p, int64_t rows, int64_t cols, int levels)
 {
     if (strcmp(p->scheme, "auto") != 0 || p->cfg.mode == LW_PERIODIC) return 1;
     if (lw_wavelet_symmetric_taps(p->wav) || lw_wavelet_inside_pairs(p->wav)) return 1;
-    if (fused_levels == 1 && rows >= TILE_MIRROR_ONE && cols >= TILE_MIRROR_ONE) return 1;
+    if (levels >= 1 && levels <= TILE_MIRROR_LEVELS && rows >= TILE_MIRROR_PLANE && cols >= TILE_MIRROR_PLANE) return 1;
     return rows >= TILE_MIRROR_MIN && cols >= TILE_MIRROR_MIN;
 }
 
@@ -156,12 +158,11 @@ static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 2) return 0;
     /* the levels the small engine does not take (the tail) must suit the tile engine */
-    int k = 0;
-    for (; k < g->levels; k++) {
+    for (int k = 0; k < g->levels; k++) {
         if (k > 0 && fits_small(p, s, k)) break;
         if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
     }
-    return mirror_worth(p, g->len[0][0], g->len[0][1], k);
+    return mirror_worth(p, g->len[0][0], g->len[0][1], g->levels);
 }
 
 static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);

@@ -1,0 +1,77 @@
+/* test_gpu's d4 cases (included by test_gpu.c after expect_engine). */
+#ifndef LW_TEST_GPU_D4_CASES_H
+#define LW_TEST_GPU_D4_CASES_H
+
+/* d4 in symmetric mode on the fused 2-D engine: its steps are one-sided, so a
+ * window that reaches past an edge of the image refreshes its mirrored samples
+ * before every step (tile_lift.cuh, reg_lift_line).  Tiny and odd sizes (one
+ * tile holds both edges; the last tile holds a single row or column), float32
+ * and float64, one level and max, a batch (axes 1, 2) and 3-D on the fused
+ * planes ("3d-yx": one level, and pyramids whose levels 2.. run as passes in
+ * place on the lowpass octant, the inverse's planes reading it compact from
+ * scratch); every case must reach the engine it names, and "auto" takes the
+ * fused engines for d4 on planes of 4096 each way, or of 512 for up to three
+ * levels (3-D: "3d-yx"), else the passes (cuda_exec.c, mirror_worth). */
+static void d4_tile_cases(int quick)
+{
+    static const struct {
+        int rank;
+        int64_t n[3];
+        lw_dtype t;
+        int levels;
+        const char *scheme;
+        int engine;
+        int batch; /* rank 3: axes 1, 2 */
+    } D[] = {
+        {2, {2, 2, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D, 0},       {2, {3, 5, 0}, LW_FLOAT32, -1, "tile2d", LWE_TILE2D, 0},
+        {2, {5, 3, 0}, LW_FLOAT64, 1, "tile2d", LWE_TILE2D, 0},       {2, {33, 65, 0}, LW_FLOAT32, 3, "tile2d", LWE_TILE2D, 0},
+        {2, {65, 257, 0}, LW_FLOAT64, -1, "tile2d", LWE_TILE2D, 0},   {2, {97, 300, 0}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D, 0},
+        {2, {1000, 1001, 0}, LW_FLOAT32, 1, "tile2d", LWE_TILE2D, 0}, {2, {1025, 770, 0}, LW_FLOAT32, 4, "tile2d", LWE_TILE2D, 0},
+        {2, {4096, 4100, 0}, LW_FLOAT32, 2, NULL, LWE_TILE2D, 0},     {2, {600, 800, 0}, LW_FLOAT32, 1, NULL, LWE_TILE2D, 0},
+        {2, {600, 800, 0}, LW_FLOAT32, 3, NULL, LWE_TILE2D, 0},       {2, {500, 800, 0}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 0},
+        {2, {600, 800, 0}, LW_FLOAT32, 4, NULL, LWE_GENERIC, 0},      {3, {4, 256, 256}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 1},
+        {3, {4, 520, 512}, LW_FLOAT32, 1, NULL, LWE_TILE2D, 1},       {3, {4, 512, 512}, LW_FLOAT32, 3, NULL, LWE_TILE2D, 1},
+        {3, {20, 512, 530}, LW_FLOAT32, 2, NULL, LWE_TILE3D, 0},      {3, {20, 500, 530}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 0},
+        {3, {3, 41, 67}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D, 0},     {3, {40, 30, 50}, LW_FLOAT32, 1, "3d-yx", LWE_TILE3D, 0},
+        {3, {31, 22, 66}, LW_FLOAT64, 1, "3d-yx", LWE_TILE3D, 0},     {3, {40, 30, 50}, LW_FLOAT32, 2, "3d-yx", LWE_TILE3D, 0},
+        {3, {33, 47, 65}, LW_FLOAT32, -1, "3d-yx", LWE_TILE3D, 0},    {3, {17, 20, 34}, LW_FLOAT64, 3, "3d-yx", LWE_TILE3D, 0},
+        {3, {16, 90, 160}, LW_FLOAT32, 3, "3d-yx", LWE_TILE3D, 0},
+    };
+    const int n = (int)(sizeof D / sizeof D[0]);
+    for (int i = 0; i < n; i++) {
+        if (quick && (D[i].n[0] * (D[i].n[1] > 0 ? D[i].n[1] : 1) > 40000)) continue;
+        for (int v = 0; v < 4; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = D[i].rank;
+            for (int a = 0; a < 3; a++) c.shape[a] = D[i].n[a];
+            if (D[i].rank == 3 && (D[i].engine == LWE_TILE2D || D[i].batch))
+                c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2; /* a batch of planes */
+            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = D[i].t, c.levels = D[i].levels, c.scheme = D[i].scheme;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (!c.inplace) expect_engine(&c, D[i].engine);
+            run_case(&c);
+        }
+    }
+    /* both tile shapes (tuning tile2d=long, =short) on lines about as long
+     * as their windows (32 or 16 rows + 8, 8 + 8 columns): from there on a
+     * window meets one end and refreshes its mirror by fixed moves, at every
+     * offset of the trailing end; shorter images run the kernels that pick
+     * the images by selects */
+    static const int64_t L[][2] = {{39, 64}, {40, 15}, {40, 16}, {41, 17}, {42, 23}, {47, 40}, {71, 33},
+                                   {72, 100}, {100, 41}, {23, 300}, {300, 9}, {129, 131},
+                                   {23, 64},  {24, 16}, {25, 17}, {31, 15}, {33, 90}};
+    for (size_t i = 0; i < sizeof L / sizeof L[0]; i++)
+        for (int v = 0; v < 8; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 2, c.shape[0] = L[i][0], c.shape[1] = L[i][1];
+            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = v & 2 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1 + (int)(i % 3);
+            c.scheme = "tile2d", c.tuning = v & 4 ? "tile2d=short" : "tile2d=long";
+            c.dir = (lw_direction)(v & 1), c.devptr = (int)(i % 2);
+            expect_engine(&c, LWE_TILE2D);
+            run_case(&c);
+        }
+}
+
+#endif
