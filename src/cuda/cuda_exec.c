@@ -136,12 +136,9 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
  * least TILE_MIRROR_MIN samples each way, and for transforms of at most
  * TILE_MIRROR_LEVELS levels (levels: the fused 2-D kernel's, 1 for 3d-yx;
  * -1 for the in-place kernels, which refresh by selects) on planes of at
- * least TILE_MIRROR_PLANE.  Measured on an H100 (bench/NOTES-matrix.md,
- * forward / inverse against the line passes): 192 planes of 512^2, one and
- * three levels, 0.32 / 0.38 and 0.49 / 0.63 ms against 0.40 / 0.39 and
- * 0.54 / 0.67; 2048^2, 1080x1920, 600x800 two levels 0.5-0.9x the passes'
- * time, every level 1.0-1.5x; 256^2 planes 1.2-1.7x; 512^3 and 64x1080x1920
- * by 3d-yx 0.80-0.92x.  Named, they run at any size. */
+ * least TILE_MIRROR_PLANE: where the line passes outran them when measured
+ * (every level of smaller single planes, planes of 256^2; the A/B in
+ * bench/NOTES-matrix.md).  Named, they run at any size. */
 #define TILE_MIRROR_MIN 4096
 #define TILE_MIRROR_PLANE 512
 #define TILE_MIRROR_LEVELS 3

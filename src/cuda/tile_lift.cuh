@@ -60,7 +60,7 @@ template <int N, int R, class T> __device__ __forceinline__ void mirror_trail(T 
 template <bool TRAIL, int N, class T, int... I>
 __device__ __forceinline__ void mirror_end(T (&v)[N], int e, std::integer_sequence<int, I...>)
 {
-    if (TRAIL) (void)((e == I + 1 ? (mirror_trail<N, I + 1>(v), true) : false) || ...);
+    if constexpr (TRAIL) (void)((e == I + 1 ? (mirror_trail<N, I + 1>(v), true) : false) || ...);
     else (void)((e == I + 1 ? (mirror_lead<N, I + 1>(v), true) : false) || ...);
 }
 
@@ -78,9 +78,9 @@ enum { LIFT_INSIDE = 0, LIFT_LEAD = 1, LIFT_TRAIL = 2, LIFT_ANY = 3 };
  * the window), as the reference reads through the mode at every step: at
  * one end by fixed moves (mirror_end), else by a chain of selects per
  * image.  The window stays in registers; images are recomputed per step
- * rather than held.  Each EDGE is its own instance: for tile_vh's long
- * tiles, d4's float forward takes 96 registers with the two fixed-move ends
- * apart, 125 with both in one path and 168 (and spills) with the selects. */
+ * rather than held.  Each EDGE is its own instance: one path serving both
+ * ends, or the selects beside the fixed moves, makes ptxas hold tens of
+ * registers more for the whole kernel (bench/NOTES-matrix.md). */
 template <int W, int DIR, int EDGE, int N, class T>
 __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {
