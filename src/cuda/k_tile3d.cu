@@ -12,13 +12,13 @@ struct t3_block_sync {
 };
 
 /* S the storage type; the configurations are the compute type's */
-template <class S, int W, int INV, int V, bool LONG>
+template <class S, int W, int INV, int V>
 __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>::MINB)
     tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    t3s_body<S, W, INV, t3s_cfg<lwd_c<S>, V>, t3_block_sync, LONG>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x,
-                                                                  blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
+    t3s_body<S, W, INV, t3s_cfg<lwd_c<S>, V>, t3_block_sync>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x, blockIdx.y,
+                                                        (int)blockIdx.z, (int)gridDim.z);
 }
 
 /* Runs of output pairs per tile (gridDim.z): the fewest waves of resident
@@ -52,12 +52,12 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_DEFAULT_FWD 3
 #define T3_DEFAULT_INV 0
 
-template <class S, int W, int INV, int V, bool LONG>
-static cudaError_t t3_launch_k(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+template <class S, int W, int INV, int V>
+static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
     typedef t3s_cfg<T, V> C;
-    auto k = tile3s<S, W, INV, V, LONG>;
+    auto k = tile3s<S, W, INV, V>;
     constexpr size_t smem = t3s_smem<T, W, INV, C>();
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
@@ -81,38 +81,21 @@ static cudaError_t t3_launch_k(const lwk_tile3d *t, const void *src, void *dst, 
     return cudaGetLastError();
 }
 
-/* The wavelets whose mirror is refreshed per step (t3_zedge) take the LONG
- * kernels where every axis is at least as long as its windows (z: 2 + 2H,
- * y: TY + 2H, x: 8 + 2H), else the selecting ones, in variant 0 only (its
- * columns are the shortest: the selects grow with the square of a window's
- * length, in code and in compile time). */
-template <class S, int W, int INV, int V>
-static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
-{
-    if constexpr (t3_zedge(W)) {
-        constexpr int64_t H = sh_halo(W);
-        if (t->mode != LW_PERIODIC && (t->n[0] < 2 + 2 * H || t->n[1] < t3s_cfg<lwd_c<S>, V>::TY + 2 * H || t->n[2] < 8 + 2 * H))
-            return t3_launch_k<S, W, INV, 0, false>(t, src, dst, s);
-        return t3_launch_k<S, W, INV, V, true>(t, src, dst, s);
-    } else {
-        return t3_launch_k<S, W, INV, V, false>(t, src, dst, s);
-    }
-}
-
 /* S the storage type */
 template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
-    constexpr int VD = sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
     if constexpr (sizeof(S) == 8) {
         return t3_launch_v<S, W, INV, 0>(t, src, dst, s);
     } else if constexpr (sizeof(S) == 2) { /* the half types: the default variant only */
-        return t3_launch_v<S, W, INV, VD>(t, src, dst, s);
+        constexpr int V = sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
+        return t3_launch_v<S, W, INV, V>(t, src, dst, s);
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
          * threads, 1 block/SM */
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
-        switch (v >= 0 ? v : VD) {
+        const int def = sh_halo(W) > T3_WIDE_HALO ? 3 : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD);
+        switch (v >= 0 ? v : def) {
         case 1: return t3_launch_v<S, W, INV, 1>(t, src, dst, s);
         case 2: return t3_launch_v<S, W, INV, 2>(t, src, dst, s);
         case 3: return t3_launch_v<S, W, INV, 3>(t, src, dst, s);
@@ -137,7 +120,7 @@ extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, cons
     if (dtype == LWK_I32) return 0;
     if (w->integer || !t3_runs(w->id)) return 0;
     for (int a = 0; a < 3; a++)
-        if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2)) return 0;
+        if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2) || !lwk_once_mirror_ok(w, mode, n[a])) return 0;
     return (n[1] + 15) / 16 <= 65535; /* grid y */
 }
 

@@ -18,15 +18,8 @@
  * A block handles a run of output pairs [kb, ke); it starts WU pairs early
  * (the lifting's reach) and runs DP pairs past the end (the pipeline's delay).
  * Boundaries: the window and the z stream are read through the mode once (the
- * extended signal is lifted as is), exact for periodic mode and for the
- * symmetric-tap wavelets (the same rule as the fused 2-D engine).  The others
- * (d4, whose steps are one-sided: t3_zedge) in symmetric mode refresh the
- * mirror before every step: y and x lift their windows by reg_lift_line; along
- * z, the output pairs within the reach H of an end are lifted again from
- * their own window of 2 + 2H raw planes (read from global memory, reg_lift_line),
- * replacing the pipeline's values, which the signal mirrored once reached.
- * LONG: every axis is at least as long as its windows, so a window meets one
- * end at most (fixed register moves; else selects, more registers).  The inverse
+ * extended signal is lifted as is), valid for periodic mode and for the
+ * symmetric-tap wavelets (the same rule as the fused 2-D engine).  The inverse
  * runs the same axis order (z, y, x): for float data that changes only
  * rounding.
  *
@@ -141,9 +134,6 @@ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const lwk_wave
     }
 }
 
-/* the wavelets whose mirror the engine refreshes per step (see the top) */
-__host__ __device__ constexpr bool t3_zedge(int W) { return W < LW_TRANSPOSED_ID && !tile_once_mirror_exact(W); }
-
 /* ---- small helpers ------------------------------------------------------- */
 
 /* Position i of an axis of length n through the mode; inverse: then to its
@@ -251,7 +241,7 @@ template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
  * of output pairs. */
-template <class E, int W, int INV, class C, class SYNC, bool LONG>
+template <class E, int W, int INV, class C, class SYNC>
 __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restrict__ src, E *__restrict__ dst,
                                          unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
 {
@@ -304,11 +294,6 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             }
         }
     }
-    /* point i's sample at z position q of the line (through the mode) */
-    auto zsrc = [&](int i, int64_t q) -> const E * {
-        const int64_t m = t3_map(q, nz, hz, mode, INV);
-        return INV && (oct & (1u << i)) && m < hz ? gl[i] + m * lz : gp[i] + m * sz;
-    };
     /* the half types: the raw pair issued last waits in registers (pend) and
      * is widened into its slot at the next issue (or flush), so that its loads
      * overlap a step's work as cp.async's do for the other types */
@@ -387,24 +372,12 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         T *sl = ring + (a % S) * (2 * NPS);
         const int64_t k = m0 + a - Z.dp; /* output pair finished at this step */
         const bool out = k >= kb;
-        /* the pair is within the reach of an end of z (block-uniform) */
-        const bool zdirect = t3_zedge(W) && mode != LW_PERIODIC && (2 * k < H || 2 * k + 2 + H > nz);
         /* z: advance every owned point; the finished pair replaces the raw one */
 #pragma unroll
         for (int i = 0; i < P; i++) {
             const int pt = tid + i * NT;
             if (own & (1u << i)) {
                 t3_zadvance<T, W, INV>(v[i], sl[pt], sl[NPS + pt], w);
-                if constexpr (t3_zedge(W)) {
-                    if (out && zdirect) {
-                        T u[2 + 2 * H];
-#pragma unroll
-                        for (int j = 0; j < 2 + 2 * H; j++) u[j] = lwd_ldg(zsrc(i, 2 * k - H + j));
-                        reg_lift_line<W, DIR, LONG>(u, w, 2 * k - H, nz, mode);
-                        sl[pt] = u[H], sl[NPS + pt] = u[H + 1];
-                        continue;
-                    }
-                }
                 if (out) {
                     sl[pt] = INV ? v[i][JO] : lwd_scale<T>(w, v[i][JO], 0, 1);
                     sl[NPS + pt] = INV ? v[i][JO + 1] : lwd_scale<T>(w, v[i][JO + 1], 1, 1);
@@ -422,7 +395,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             T u[WY];
 #pragma unroll
             for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
-            reg_lift_line<W, DIR, LONG>(u, w, y0 - H, ny, mode);
+            reg_lift<W, DIR>(u, w);
 #pragma unroll
             for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
         }
@@ -443,7 +416,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             } else {
                 t3_ldrow<T, NU>(u, rp + seg * K);
             }
-            reg_lift_line<W, DIR, LONG>(u, w, xb - H, nx, mode);
+            reg_lift<W, DIR>(u, w);
             if (INV) {
                 E *op = dst + (2 * k + pl) * dz + yg * dy + xb;
                 if (xb + K <= nx) {

@@ -10,9 +10,8 @@
  * planes ("3d-yx": one level, and pyramids whose levels 2.. run as passes in
  * place on the lowpass octant, the inverse's planes reading it compact from
  * scratch); every case must reach the engine it names, and "auto" takes the
- * fused 2-D engine for d4 on planes of 4096 each way, or of 512 for up to
- * three levels, else the passes (cuda_exec.c, mirror_worth); volumes take
- * the fused 3-D engine (d4_fused3d_cases). */
+ * fused engines for d4 on planes of 4096 each way, or of 512 for up to three
+ * levels (3-D: "3d-yx"), else the passes (cuda_exec.c, mirror_worth). */
 static void d4_tile_cases(int quick)
 {
     static const struct {
@@ -32,7 +31,7 @@ static void d4_tile_cases(int quick)
         {2, {600, 800, 0}, LW_FLOAT32, 3, NULL, LWE_TILE2D, 0},       {2, {500, 800, 0}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 0},
         {2, {600, 800, 0}, LW_FLOAT32, 4, NULL, LWE_GENERIC, 0},      {3, {4, 256, 256}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 1},
         {3, {4, 520, 512}, LW_FLOAT32, 1, NULL, LWE_TILE2D, 1},       {3, {4, 512, 512}, LW_FLOAT32, 3, NULL, LWE_TILE2D, 1},
-        {3, {20, 512, 530}, LW_FLOAT32, 2, NULL, LWE_FUSED3D, 0},     {3, {20, 500, 530}, LW_FLOAT32, 1, NULL, LWE_FUSED3D, 0},
+        {3, {20, 512, 530}, LW_FLOAT32, 2, NULL, LWE_TILE3D, 0},      {3, {20, 500, 530}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 0},
         {3, {3, 41, 67}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D, 0},     {3, {40, 30, 50}, LW_FLOAT32, 1, "3d-yx", LWE_TILE3D, 0},
         {3, {31, 22, 66}, LW_FLOAT64, 1, "3d-yx", LWE_TILE3D, 0},     {3, {40, 30, 50}, LW_FLOAT32, 2, "3d-yx", LWE_TILE3D, 0},
         {3, {33, 47, 65}, LW_FLOAT32, -1, "3d-yx", LWE_TILE3D, 0},    {3, {17, 20, 34}, LW_FLOAT64, 3, "3d-yx", LWE_TILE3D, 0},
@@ -73,44 +72,6 @@ static void d4_tile_cases(int quick)
             expect_engine(&c, LWE_TILE2D);
             run_case(&c);
         }
-}
-
-/* d4 in symmetric mode on the fused 3-D engine: the z pairs within reach of
- * an end lifted again from their own windows, y and x windows refreshing the
- * mirror per step; axes about as long as the windows (z 10, y 36 forward /
- * 20 inverse, x 16), below which the kernels that pick images by selects
- * run; pyramids to the last level; every float32 tile variant. */
-static void d4_fused3d_cases(int quick)
-{
-    static const struct {
-        int64_t n[3];
-        lw_dtype t;
-        int levels;
-        const char *tuning;
-    } F[] = {
-        {{10, 36, 16}, LW_FLOAT32, 1, NULL},        {{9, 36, 16}, LW_FLOAT32, 1, NULL},
-        {{10, 35, 16}, LW_FLOAT32, 1, NULL},        {{11, 20, 17}, LW_FLOAT32, 1, NULL},
-        {{13, 37, 15}, LW_FLOAT32, 1, NULL},        {{12, 21, 33}, LW_FLOAT64, 1, NULL},
-        {{2, 2, 2}, LW_FLOAT32, 1, NULL},           {{3, 5, 7}, LW_FLOAT64, 1, NULL},
-        {{41, 66, 130}, LW_FLOAT32, 2, NULL},       {{40, 64, 64}, LW_FLOAT32, -1, NULL},
-        {{64, 40, 96}, LW_FLOAT64, 3, NULL},        {{33, 47, 65}, LW_FLOAT32, -1, NULL},
-        {{42, 70, 200}, LW_FLOAT32, 1, "tile3d=16x64"}, {{42, 70, 200}, LW_FLOAT32, 1, "tile3d=16x64-p1"},
-        {{42, 70, 200}, LW_FLOAT32, 1, "tile3d=16x64-p3"}, {{42, 70, 200}, LW_FLOAT32, 2, "tile3d=32x64"},
-        {{100, 150, 260}, LW_FLOAT32, 2, NULL},
-    };
-    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
-        if (quick && F[i].n[0] * F[i].n[1] * F[i].n[2] > 200000) continue;
-        for (int v = 0; v < 4; v++) {
-            gcase c;
-            memset(&c, 0, sizeof c);
-            c.rank = 3;
-            for (int a = 0; a < 3; a++) c.shape[a] = F[i].n[a];
-            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = F[i].t, c.levels = F[i].levels, c.tuning = F[i].tuning;
-            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
-            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
-            run_case(&c);
-        }
-    }
 }
 
 #endif

@@ -306,7 +306,6 @@ static void fixed_cases(void)
             run_case(&c);
         }
     d4_tile_cases(0);
-    d4_fused3d_cases(0);
 }
 
 /* A few cases that reach the fused engines, small enough for the sanitizers. */
@@ -321,7 +320,6 @@ static void sanitizer_cases(void)
     } S3[] = {{{2, 40, 160}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
               {{41, 20, 70}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
               {{12, 20, 36}, LW_D4, LW_PERIODIC, LW_FLOAT64},
-              {{12, 37, 20}, LW_D4, LW_SYMMETRIC, LW_FLOAT32},
               {{9, 20, 40}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32}};
     for (int i = 0; i < (int)(sizeof S3 / sizeof S3[0]); i++)
         for (int v = 0; v < 4; v++) {
@@ -348,7 +346,6 @@ static void sanitizer_cases(void)
         }
     pyramid3d_cases(1);
     d4_tile_cases(1);
-    d4_fused3d_cases(1);
     /* the generic pass in windowed segments (a column of 1001 samples over 32
      * lanes does not fit shared memory whole): the window's edge taps must not
      * read the step's targets (racecheck found 1 hazard here) */
