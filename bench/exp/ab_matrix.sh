@@ -6,6 +6,8 @@
 #       OLD=. : this tree on both sides, told apart by their CMake flags
 #   OLD_CMAKE / NEW_CMAKE                    extra cmake arguments of each side, e.g.
 #       NEW_CMAKE=-DCMAKE_CUDA_FLAGS=-DLW_TILE2D_MIN_BLOCKS=3 (the fused 2-D engine's occupancy hint)
+#   OLD_BIN / NEW_BIN                        two CLIs already built (e.g. unpacked by
+#       tests/gpu/prebuilt.sh, one relinked by bench/exp/relink_old.sh): no build, OLD unused
 #   CELLS='2d-l1-cdf53-*,batch-l1-cdf97-*'   cells (liftwave bench --matrix-only patterns)
 #   OUT=dir                                  records ab-{old,new}-{1,2}.json and ab-summary.txt
 # Usage on the device: OLD=.ab/tree-fdce97e.tgz CELLS='...' bash bench/exp/ab_matrix.sh
@@ -13,10 +15,11 @@ set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/ab-out}
 CELLS=${CELLS:?CELLS: the matrix cells to compare}
-OLD=${OLD:?OLD: a tar.gz of the older tree}
 REPEAT=${REPEAT:-20}
 mkdir -p "$OUT"
-if [ "$OLD" = . ]; then
+if [ -n "${OLD_BIN:-}" ] && [ -n "${NEW_BIN:-}" ]; then
+  :
+elif [ "${OLD:?OLD: a tar.gz of the older tree (or OLD_BIN and NEW_BIN)}" = . ]; then
   OLD_TREE=$ROOT
 else
   OLD_TREE=/tmp/ab-old
@@ -26,15 +29,22 @@ build() { # tree build-dir extra-cmake-args
   cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_CUDA_SCHEMES=OFF $3 >"$2.log" 2>&1 &&
     cmake --build "$2" -j8 --target liftwave >>"$2.log" 2>&1
 }
-t0=$(date +%s)
-build "$OLD_TREE" /tmp/ab-old-build "${OLD_CMAKE:-}" & p1=$!
-build "$ROOT" /tmp/ab-new-build "${NEW_CMAKE:-}" & p2=$!
-wait $p1; r1=$?; wait $p2; r2=$?
-echo "builds: old rc=$r1 new rc=$r2 in $(( $(date +%s) - t0 ))s" | tee "$OUT/ab-summary.txt"
-[ $r1 -eq 0 ] && [ $r2 -eq 0 ] || { tail -20 /tmp/ab-old-build.log /tmp/ab-new-build.log; exit 1; }
+if [ -n "${OLD_BIN:-}" ] && [ -n "${NEW_BIN:-}" ]; then
+  echo "prebuilt: old $OLD_BIN, new $NEW_BIN" | tee "$OUT/ab-summary.txt"
+else
+  t0=$(date +%s)
+  build "$OLD_TREE" /tmp/ab-old-build "${OLD_CMAKE:-}" & p1=$!
+  build "$ROOT" /tmp/ab-new-build "${NEW_CMAKE:-}" & p2=$!
+  wait $p1; r1=$?; wait $p2; r2=$?
+  echo "builds: old rc=$r1 new rc=$r2 in $(( $(date +%s) - t0 ))s" | tee "$OUT/ab-summary.txt"
+  [ $r1 -eq 0 ] && [ $r2 -eq 0 ] || { tail -20 /tmp/ab-old-build.log /tmp/ab-new-build.log; exit 1; }
+  OLD_BIN=/tmp/ab-old-build/liftwave NEW_BIN=/tmp/ab-new-build/liftwave
+fi
 for i in 1 2; do
   for side in old new; do
-    /tmp/ab-$side-build/liftwave bench --backend cuda --matrix --json --repeat "$REPEAT" --matrix-only "$CELLS" \
+    bin=$OLD_BIN
+    [ $side = new ] && bin=$NEW_BIN
+    "$bin" bench --backend cuda --matrix --json --repeat "$REPEAT" --matrix-only "$CELLS" \
       >"$OUT/ab-$side-$i.json" 2>"$OUT/ab-$side-$i.err"
   done
 done

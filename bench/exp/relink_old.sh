@@ -4,6 +4,8 @@
 # another revision (the rest as built).
 #   bash bench/exp/relink_old.sh REV OUTBIN FILE...    (FILE: paths under src/, e.g. src/cuda/k_plane.cu)
 #   LW_BUILD_DIR  the configured, built CUDA build directory (default build-cuda)
+#   LW_RELINK_FLAGS  extra compile flags for FILE... (e.g. -DLW_TILE2D_MIN_BLOCKS=3 with
+#                 REV = HEAD: a build-time switch A/B'd against the build itself)
 # Then pack OUTBIN with the build (LW_PREBUILT_EXTRA=OUTBIN bash tests/gpu/prebuilt.sh pack)
 # and time both CLIs in the same device call.
 # The files' own compile commands are reused (make -n on the object's rule), with
@@ -37,7 +39,7 @@ for f in "$@"; do
   cmd=$(printf '%s' "$cmd" | sed -e "s|--options-file $OBJDIR/includes_CUDA.rsp|--options-file $T/includes_CUDA.rsp|" \
     -e "s| -I$ROOT/| -I$T/|g" -e "s| -c $ROOT/$f| -c $T/$f|" -e "s| -o [^ ]*| -o $o|" \
     -e "s| -MD||; s| -MT [^ ]*||; s| -MF [^ ]*||")
-  (cd "$BUILD" && eval "$cmd")
+  (cd "$BUILD" && eval "$cmd ${LW_RELINK_FLAGS:-}")
   objs+=("$o")
 done
 (cd "$T/obj" && ar r "$T/libliftwave.a" "${objs[@]##*/}")
@@ -45,4 +47,4 @@ sed "s| libliftwave\.a | $T/libliftwave.a |" "$BUILD/CMakeFiles/liftwave.dir/lin
 link=$(sed -e "s|@CMakeFiles/liftwave.dir/linkLibs.rsp|@$T/linkLibs.rsp|" -e "s| -o liftwave | -o $OUTBIN |" \
   "$BUILD/CMakeFiles/liftwave.dir/link.txt")
 (cd "$BUILD" && eval "$link")
-echo "relink_old: $OUTBIN = $BUILD's liftwave with $* of $(git -C "$ROOT" rev-parse --short=12 "$REV")"
+echo "relink_old: $OUTBIN = $BUILD's liftwave with $* of $(git -C "$ROOT" rev-parse --short=12 "$REV")${LW_RELINK_FLAGS:+ built with $LW_RELINK_FLAGS}"
