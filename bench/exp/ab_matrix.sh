@@ -5,7 +5,7 @@
 #   OLD=path/to/tree.tgz (git archive of the older commit; the device copy has no .git), or
 #       OLD=. : this tree on both sides, told apart by their CMake flags
 #   OLD_CMAKE / NEW_CMAKE                    extra cmake arguments of each side, e.g.
-#       NEW_CMAKE=-DCMAKE_CUDA_FLAGS=-DLW_TILE2D_MIN_BLOCKS=3 (the fused 2-D engine's occupancy hint)
+#       NEW_CMAKE=-DCMAKE_CUDA_FLAGS=-DSOME_SWITCH=1 (a build-time switch)
 #   OLD_BIN / NEW_BIN                        two CLIs already built (e.g. unpacked by
 #       tests/gpu/prebuilt.sh, one relinked by bench/exp/relink_old.sh): no build, OLD unused
 #   CELLS='2d-l1-cdf53-*,batch-l1-cdf97-*'   cells (liftwave bench --matrix-only patterns)

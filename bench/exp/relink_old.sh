@@ -4,7 +4,7 @@
 # another revision (the rest as built).
 #   bash bench/exp/relink_old.sh REV OUTBIN FILE...    (FILE: paths under src/, e.g. src/cuda/k_plane.cu)
 #   LW_BUILD_DIR  the configured, built CUDA build directory (default build-cuda)
-#   LW_RELINK_FLAGS  extra compile flags for FILE... (e.g. -DLW_TILE2D_MIN_BLOCKS=3 with
+#   LW_RELINK_FLAGS  extra compile flags for FILE... (e.g. -DSOME_SWITCH=1 with
 #                 REV = HEAD: a build-time switch A/B'd against the build itself)
 # Then pack OUTBIN with the build (LW_PREBUILT_EXTRA=OUTBIN bash tests/gpu/prebuilt.sh pack)
 # and time both CLIs in the same device call.

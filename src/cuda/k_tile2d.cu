@@ -56,16 +56,19 @@ template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, c
     return (m & 3) == 0 && (a & (4 * sizeof(S) - 1)) == 0;
 }
 
-/* LW_TILE2D_MIN_BLOCKS (a build-time experiment: -DLW_TILE2D_MIN_BLOCKS=3 in the CUDA
- * flags) asks ptxas for that many blocks per SM for the 4-byte compute types (not d4, whose
- * forward would spill kilobytes): 3 blocks of 288 threads fit at 72 registers, where left
- * to itself ptxas takes 91-96 for most wavelets (bench/NOTES-matrix.md).  Unset, the bound
- * is the thread count alone. */
-#ifdef LW_TILE2D_MIN_BLOCKS
-#define TILE_VH_BOUNDS(S, W) __launch_bounds__(288, sizeof(lwd_c<S>) == 4 && (W) % LW_TRANSPOSED_ID != LW_D4 ? LW_TILE2D_MIN_BLOCKS : 1)
-#else
-#define TILE_VH_BOUNDS(S, W) __launch_bounds__(288)
-#endif
+/* Whether tile_vh asks ptxas for three blocks an SM (__launch_bounds__(288, 3), tile_vh3):
+ * that caps the registers at 72,
+ * where left to itself ptxas takes 91-96 for the long tiles of most wavelets and two blocks
+ * fit.  Three blocks hide more load latency: every forward of a float compute type (the
+ * half types compute in float) ran 5-17% faster on an H200, with 20-44 bytes of spills;
+ * of the inverses only dd137's gained (the others spill 44-104 bytes and lose up to 21%,
+ * cdf53 most).  d4 (168 registers on the short path) and the 8-byte and integer types
+ * keep the thread count as their only bound.  bench/NOTES-matrix.md has the A/B. */
+template <class S, int W, int INV> constexpr bool tile_three_blocks()
+{
+    constexpr int base = W % LW_TRANSPOSED_ID;
+    return std::is_same<lwd_c<S>, float>::value && base != LW_D4 && (!INV || base == LW_DD137);
+}
 
 /* Vertical pass first (registers), then horizontal (registers, from one
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
@@ -75,7 +78,8 @@ template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, c
  * long as the windows, whose per-step mirror is then fixed moves
  * (reg_lift_line); the other instance picks the images by selects. */
 template <class S, int W, int INV, int SM, bool LONG>
-__global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
+__device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plane &a, const lwk_plane &b,
+                                             const lwk_plane &c)
 {
     typedef lwd_c<S> T; /* S in global memory, T in registers and shared memory */
     constexpr int H = sh_halo(W), TW = tile_cfg<T, SM>::TW, TH = tile_cfg<T, SM>::TH, K = tile_cfg<T, SM>::K;
@@ -183,6 +187,27 @@ __global__ void TILE_VH_BOUNDS(S, W) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plan
     }
 }
 
+/* The kernels: the thread count as the only bound, or three blocks an SM */
+template <class S, int W, int INV, int SM, bool LONG>
+__global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
+{
+    tile_vh_body<S, W, INV, SM, LONG>(t, a, b, c);
+}
+
+template <class S, int W, int INV, int SM, bool LONG>
+__global__ void __launch_bounds__(288, 3) tile_vh3(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
+{
+    tile_vh_body<S, W, INV, SM, LONG>(t, a, b, c);
+}
+
+typedef void (*tile_kernel)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
+
+template <class S, int W, int INV, int SM, bool LONG> static tile_kernel tile_vh_kernel()
+{
+    if constexpr (tile_three_blocks<S, W, INV>()) return tile_vh3<S, W, INV, SM, LONG>;
+    else return tile_vh<S, W, INV, SM, LONG>;
+}
+
 /* Integer inverse: horizontal first, then vertical (the reverse of the
  * forward axis order, which the integer transforms depend on). */
 template <class T, int W>
@@ -253,12 +278,12 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = (WC + 3) & ~3;
     const int threads = (WC + 31) & ~31;
     const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
-    void (*k)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
+    tile_kernel k;
     if constexpr (KIND == 2) k = tile_inv<S, W>;
-    else if constexpr (tile_once_mirror_exact(W)) k = tile_vh<S, W, KIND == 1, SM, false>;
+    else if constexpr (tile_once_mirror_exact(W)) k = tile_vh_kernel<S, W, KIND == 1, SM, false>();
     else if (t->mode == LW_PERIODIC || (t->rows >= C::TH + 2 * H && t->cols >= C::K + 2 * H))
-        k = tile_vh<S, W, KIND == 1, SM, true>; /* lines at least as long as the windows */
-    else k = tile_vh<S, W, KIND == 1, SM, false>;
+        k = tile_vh_kernel<S, W, KIND == 1, SM, true>(); /* lines at least as long as the windows */
+    else k = tile_vh_kernel<S, W, KIND == 1, SM, false>();
     const cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (attr != cudaSuccess) return attr;
     int64_t gx = (t->cols + C::TW - 1) / C::TW;
