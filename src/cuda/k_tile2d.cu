@@ -296,24 +296,13 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     return cudaGetLastError();
 }
 
-/* Images up to this many samples take the short-tile configuration.  Small
- * images are latency bound (more, shorter blocks).  The forward cdf97 and
- * dd137 tiles (the widest windows) also gain from short tiles at medium sizes:
- * more resident blocks and a shorter last wave.  Measured on an H100
- * (bench/NOTES-cuda.md, "tile configuration by size"): cdf97 forward short
- * tiles 4-13% faster from 8 to 64 Mi samples, dd137 forward 2-9% from 8 to
- * 16 Mi and slower beyond; the inverse and cdf53/haar lose beyond 4 Mi. */
-/* Largest float32 level (samples) run with the short tiles.  Measured per
- * wavelet on the H100 (bench/NOTES-cuda.md, tile configurations): the short
- * tiles' smaller last wave pays for their extra halo up to 64 Mi samples for
- * the cdf97 forward and 16 Mi for dd137; 4 Mi for every other case (the
- * default for wavelets not measured). */
-template <int W> static int64_t short_tile_limit(int inverse)
-{
-    if (!inverse && W == LW_CDF97) return (int64_t)64 << 20;
-    if (!inverse && W == LW_DD137) return (int64_t)16 << 20;
-    return (int64_t)4 << 20;
-}
+/* Images up to this many samples (float32) take the short-tile configuration:
+ * small images are latency bound (more, shorter blocks).  Above it the long
+ * tiles' smaller halo wins for every wavelet and direction: with the forwards
+ * at three blocks an SM (tile_three_blocks), long tiles ran cdf53, cdf97,
+ * dd137 and dd97 forwards 4-16% faster than short ones at 16 to 64 Mi samples
+ * on an H200 (bench/NOTES-matrix.md). */
+static constexpr int64_t short_tile_limit = (int64_t)4 << 20;
 
 /* S the storage type; the half types take float's tile shapes (they compute in
  * float), long ones at every size: short tiles trailed them by 3-23% forward and
@@ -322,7 +311,7 @@ template <class S, int W>
 static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
     const int64_t samples = (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1];
-    const bool short_tiles = t->tiles ? t->tiles == 1 : sizeof(S) == 4 && samples <= short_tile_limit<W>(inverse);
+    const bool short_tiles = t->tiles ? t->tiles == 1 : sizeof(S) == 4 && samples <= short_tile_limit;
     if (short_tiles)
         return inverse ? tile_launch<S, W, 1, 1>(t, a, b, c, s) : tile_launch<S, W, 0, 1>(t, a, b, c, s);
     return inverse ? tile_launch<S, W, 1, 0>(t, a, b, c, s) : tile_launch<S, W, 0, 0>(t, a, b, c, s);
