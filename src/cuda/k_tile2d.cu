@@ -110,26 +110,28 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                 const int64_t cj = cm >> 1; /* INV: the column within its band */
                 const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
                 T v[TH + 2 * H];
-                if (INV && rin) { /* rows alternate between the low and the high half: two strided streams */
-                    const int64_t rl = (r0 - H) >> 1;
-                    const S *pl = (cm & 1) ? (const S *)bp + o[0] + rl * b.rs + cj : ap + rl * a.rs + cj;
+                if (INV) { /* rows alternate between a low and a high band: two strided streams */
+                    const S *pl = (cm & 1) ? (const S *)bp + o[0] + cj : ap + cj; /* LH or LL */
                     const int64_t sl = (cm & 1) ? b.rs : a.rs;
-                    const S *ph = (const S *)bp + ((cm & 1) ? o[2] : o[1]) + rl * b.rs + cj;
+                    const S *ph = (const S *)bp + ((cm & 1) ? o[2] : o[1]) + cj; /* HH or HL */
+                    if (rin) { /* r0 - H is even (tiles and halos are) */
+                        const int64_t rl = (r0 - H) >> 1;
+                        pl += rl * sl, ph += rl * b.rs;
 #pragma unroll
-                    for (int j = 0; j < TH + 2 * H; j++)
-                        v[j] = (j & 1) ? lwd_ldg_run(ph + (j >> 1) * b.rs) : lwd_ldg_run(pl + (j >> 1) * sl);
+                        for (int j = 0; j < TH + 2 * H; j++)
+                            v[j] = (j & 1) ? lwd_ldg_run(ph + (j >> 1) * b.rs) : lwd_ldg_run(pl + (j >> 1) * sl);
+                    } else {
+#pragma unroll
+                        for (int j = 0; j < TH + 2 * H; j++) {
+                            const int64_t rm = map_idx(r0 - H + j, rows, t.mode);
+                            v[j] = (rm & 1) ? lwd_ldg_run(ph + (rm >> 1) * b.rs) : lwd_ldg_run(pl + (rm >> 1) * sl);
+                        }
+                    }
                 } else {
 #pragma unroll
                     for (int j = 0; j < TH + 2 * H; j++) {
                         const int64_t rm = rin ? r0 - H + j : map_idx(r0 - H + j, rows, t.mode);
-                        if (INV) {
-                            const int band = (int)(((rm & 1) << 1) | (cm & 1)); /* 0 LL, 1 LH, 2 HL, 3 HH */
-                            const int64_t ob = band == 1 ? o[0] : band == 2 ? o[1] : o[2]; /* registers, no local array */
-                            v[j] = band ? lwd_ldg_run((const S *)bp + ob + (rm >> 1) * b.rs + cj)
-                                        : lwd_ldg_run(ap + (rm >> 1) * a.rs + cj);
-                        } else {
-                            v[j] = lwd_ldg_run(ap + rm * a.rs + cm);
-                        }
+                        v[j] = lwd_ldg_run(ap + rm * a.rs + cm);
                     }
                 }
                 reg_lift_line<W, DIR, LONG>(v, w, r0 - H, rows, t.mode);
