@@ -56,14 +56,13 @@ template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, c
     return (m & 3) == 0 && (a & (4 * sizeof(S) - 1)) == 0;
 }
 
-/* Whether tile_vh asks ptxas for three blocks an SM (__launch_bounds__(288, 3), tile_vh3):
- * that caps the registers at 72,
- * where left to itself ptxas takes 91-96 for the long tiles of most wavelets and two blocks
- * fit.  Three blocks hide more load latency: every forward of a float compute type (the
- * half types compute in float) ran 5-17% faster on an H200, with 20-44 bytes of spills;
- * of the inverses only dd137's gained (the others spill 44-104 bytes and lose up to 21%,
- * cdf53 most).  d4 (168 registers on the short path) and the 8-byte and integer types
- * keep the thread count as their only bound.  bench/NOTES-matrix.md has the A/B. */
+/* Whether tile_vh asks ptxas for three blocks an SM (__launch_bounds__(288, 3), tile_vh3).
+ * Left to itself ptxas gives the long tiles of most wavelets more registers than three
+ * 288-thread blocks allow, so two fit; capped, a few bytes spill, and the third block hides
+ * more load latency.  That pays for the forwards of float compute types (the half types
+ * compute in float) and for dd137's inverse; the other inverses spill more and lose, and d4
+ * and the 8-byte and integer types keep the thread count as their only bound
+ * (bench/NOTES-matrix.md, "Three blocks an SM"). */
 template <class S, int W, int INV> constexpr bool tile_three_blocks()
 {
     constexpr int base = W % LW_TRANSPOSED_ID;
@@ -300,10 +299,8 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
 
 /* Images up to this many samples (float32) take the short-tile configuration:
  * small images are latency bound (more, shorter blocks).  Above it the long
- * tiles' smaller halo wins for every wavelet and direction: with the forwards
- * at three blocks an SM (tile_three_blocks), long tiles ran cdf53, cdf97,
- * dd137 and dd97 forwards 4-16% faster than short ones at 16 to 64 Mi samples
- * on an H200 (bench/NOTES-matrix.md). */
+ * tiles' smaller halo wins, for every wavelet and direction once the forwards
+ * hold three blocks an SM (bench/NOTES-matrix.md, "Three blocks an SM"). */
 static constexpr int64_t short_tile_limit = (int64_t)4 << 20;
 
 /* S the storage type; the half types take float's tile shapes (they compute in
