@@ -8,7 +8,8 @@
 #       NEW_CMAKE=-DCMAKE_CUDA_FLAGS=-DSOME_SWITCH=1 (a build-time switch)
 #   OLD_BIN / NEW_BIN                        two CLIs already built (e.g. unpacked by
 #       tests/gpu/prebuilt.sh, one relinked by bench/exp/relink_old.sh): no build, OLD unused
-#   CELLS='2d-l1-cdf53-*,batch-l1-cdf97-*'   cells (liftwave bench --matrix-only patterns)
+#   CELLS='2d-l1-cdf53-*,batch-l1-cdf97-*'   cells (liftwave bench --matrix-only patterns; one
+#       without * ? [ is a substring: '2d-l1-cdf97-inv' also runs host-2d-l1-cdf97-inv-*)
 #   OUT=dir                                  records ab-{old,new}-{1,2}.json and ab-summary.txt
 # Usage on the device: OLD=.ab/tree-fdce97e.tgz CELLS='...' bash bench/exp/ab_matrix.sh
 set -u -o pipefail
