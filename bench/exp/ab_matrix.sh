@@ -18,7 +18,9 @@ OUT=${OUT:-$ROOT/ab-out}
 CELLS=${CELLS:?CELLS: the matrix cells to compare}
 REPEAT=${REPEAT:-20}
 mkdir -p "$OUT"
-if [ -n "${OLD_BIN:-}" ] && [ -n "${NEW_BIN:-}" ]; then
+prebuilt=0
+[ -n "${OLD_BIN:-}" ] && [ -n "${NEW_BIN:-}" ] && prebuilt=1
+if [ $prebuilt = 1 ]; then
   :
 elif [ "${OLD:?OLD: a tar.gz of the older tree (or OLD_BIN and NEW_BIN)}" = . ]; then
   OLD_TREE=$ROOT
@@ -30,7 +32,7 @@ build() { # tree build-dir extra-cmake-args
   cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_CUDA_SCHEMES=OFF $3 >"$2.log" 2>&1 &&
     cmake --build "$2" -j8 --target liftwave >>"$2.log" 2>&1
 }
-if [ -n "${OLD_BIN:-}" ] && [ -n "${NEW_BIN:-}" ]; then
+if [ $prebuilt = 1 ]; then
   echo "prebuilt: old $OLD_BIN, new $NEW_BIN" | tee "$OUT/ab-summary.txt"
 else
   t0=$(date +%s)
