@@ -370,17 +370,6 @@ extern "C" int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int6
     return 1;
 }
 
-/* The fused 3-D engine's z stream is lifted as loaded (no per-step
- * boundary): symmetric mode only for wavelets where that is exact, or whose
- * steps stay inside their pairs (haar) on even lengths. */
-extern "C" int lwk_once_mirror_ok(const lwk_wave *w, int mode, int64_t n)
-{
-    const lw_wavelet_def *d = lw_wavelet_get_any(w->id);
-    if (!d) return 0;
-    if (mode == LW_PERIODIC || lw_wavelet_symmetric_taps(d)) return 1;
-    return lw_wavelet_inside_pairs(d) && n % 2 == 0;
-}
-
 extern "C" cudaError_t lwk_tile2d_forward(int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane dll,
                                           lwk_plane ddet, cudaStream_t s)
 {

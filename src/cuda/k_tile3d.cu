@@ -12,13 +12,13 @@ struct t3_block_sync {
 };
 
 /* S the storage type; the configurations are the compute type's */
-template <class S, int W, int INV, int V>
+template <class S, int W, int INV, int V, bool LONG>
 __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>::MINB)
     tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    t3s_body<S, W, INV, t3s_cfg<lwd_c<S>, V>, t3_block_sync>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x, blockIdx.y,
-                                                        (int)blockIdx.z, (int)gridDim.z);
+    t3s_body<S, W, INV, t3s_cfg<lwd_c<S>, V>, t3_block_sync, LONG>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x,
+                                                                 blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
 }
 
 /* Runs of output pairs per tile (gridDim.z): the fewest waves of resident
@@ -52,12 +52,12 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_DEFAULT_FWD 3
 #define T3_DEFAULT_INV 0
 
-template <class S, int W, int INV, int V>
+template <class S, int W, int INV, int V, bool LONG = true>
 static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
     typedef t3s_cfg<T, V> C;
-    auto k = tile3s<S, W, INV, V>;
+    auto k = tile3s<S, W, INV, V, LONG>;
     constexpr size_t smem = t3s_smem<T, W, INV, C>();
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
@@ -81,9 +81,23 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
     return cudaGetLastError();
 }
 
+/* Whether every y and x window of variant V's tiles meets one end of its line
+ * at most (t3s_body's LONG): lines at least as long as the windows. */
+template <class S, int W, int V> static bool t3_long(const lwk_tile3d *t)
+{
+    typedef t3s_cfg<lwd_c<S>, V> C;
+    return t->mode == LW_PERIODIC || (t->n[1] >= C::TY + 2 * sh_halo(W) && t->n[2] >= 8 + 2 * sh_halo(W));
+}
+
 /* S the storage type */
 template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
+    /* the wavelets that refresh their mirror (d4, symmetric mode) on short
+     * lines: the default variant with the images picked by selects */
+    if constexpr (t3_zrefresh(W)) {
+        constexpr int V = sizeof(S) == 8 ? 0 : sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
+        if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, V, false>(t, src, dst, s);
+    }
     if constexpr (sizeof(S) == 8) {
         return t3_launch_v<S, W, INV, 0>(t, src, dst, s);
     } else if constexpr (sizeof(S) == 2) { /* the half types: the default variant only */
@@ -95,7 +109,9 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
          * threads, 1 block/SM */
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
         const int def = sh_halo(W) > T3_WIDE_HALO ? 3 : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD);
-        switch (v >= 0 ? v : def) {
+        /* a named variant 3 (taller tiles) on lines shorter than its windows: the default */
+        const int pick = v < 0 || (v == 3 && t3_zrefresh(W) && !t3_long<S, W, 3>(t)) ? def : v;
+        switch (pick) {
         case 1: return t3_launch_v<S, W, INV, 1>(t, src, dst, s);
         case 2: return t3_launch_v<S, W, INV, 2>(t, src, dst, s);
         case 3: return t3_launch_v<S, W, INV, 3>(t, src, dst, s);
@@ -119,8 +135,10 @@ extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, cons
 {
     if (dtype == LWK_I32) return 0;
     if (w->integer || !t3_runs(w->id)) return 0;
+    /* the fused 2-D engine's rules per axis: haar on even lengths in symmetric
+     * mode; d4 refreshes its mirror images (t3s_body) */
     for (int a = 0; a < 3; a++)
-        if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2) || !lwk_once_mirror_ok(w, mode, n[a])) return 0;
+        if (!lwk_tile2d_supported(dtype, w, mode, n[a], 2)) return 0;
     return (n[1] + 15) / 16 <= 65535; /* grid y */
 }
 

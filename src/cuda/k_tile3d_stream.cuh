@@ -18,8 +18,10 @@
  * A block handles a run of output pairs [kb, ke); it starts WU pairs early
  * (the lifting's reach) and runs DP pairs past the end (the pipeline's delay).
  * Boundaries: the window and the z stream are read through the mode once (the
- * extended signal is lifted as is), valid for periodic mode and for the
- * symmetric-tap wavelets (the same rule as the fused 2-D engine).  The inverse
+ * extended signal is lifted as is), exact for periodic mode and for the
+ * symmetric-tap wavelets; the others (d4) in symmetric mode refresh the
+ * mirror images before every step where a window reaches past an end: y and
+ * x by reg_lift_line (as the fused 2-D engine), z by t3_zmirror.  The inverse
  * runs the same axis order (z, y, x): for float data that changes only
  * rounding.
  *
@@ -104,34 +106,85 @@ __host__ __device__ constexpr t3_zsched t3_make_zsched(int W, int inv)
     return r;
 }
 
-/* One pipeline step of one point: append raw pair (e, o), advance every
- * lifting step by one position. */
-template <class T, int W, int INV, int NW>
-__device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const lwk_wave &w)
+/* Whether the z pipeline refreshes a tap's mirror image before each step
+ * (symmetric mode, wavelets whose boundary is not exact when the stream is
+ * mirrored once: d4, as reg_lift_line does for windows). */
+__host__ __device__ constexpr bool t3_zrefresh(int W) { return !tile_once_mirror_exact(W); }
+
+/* Before step ss (at index J, position P = base + J) in symmetric mode: a tap
+ * at offset O past an end of the line takes the current value of its mirror
+ * image (position -q at the lead, 2(n-1) - q at the trail), as the
+ * reference reads through the mode at every step.  el = -base and
+ * et = n - base, the ends' places in the window; the images are compile-time
+ * indices, picked by comparing el and et with constants.  For d4 (taps at
+ * +-1) the image then holds exactly the steps its reference value has
+ * (tests/unit/test_t3_zpipe.cu checks every length and run split). */
+template <int J, int O, class T, int NW> __host__ __device__ __forceinline__ void t3_zmirror(T (&v)[NW], int el, int et)
+{
+    static_assert(J + O >= 0 && J + O < NW, "tap outside the window");
+    if constexpr (O < 0) {
+#pragma unroll
+        for (int d = 1; d <= -O; d++) /* tap at -d, image at +d */
+            if (J + O + 2 * d < NW && el == J + O + d) v[J + O] = v[J + O + 2 * d];
+    } else {
+#pragma unroll
+        for (int d = 1; d <= O; d++) /* tap at n - 1 + d, image at n - 1 - d */
+            if (J + O - 2 * d >= 0 && et == J + O + 1 - d) v[J + O] = v[J + O - 2 * d];
+    }
+}
+
+template <int W, int SS, int INV, class T, int NW> __host__ __device__ __forceinline__ void t3_zmirror_step(T (&v)[NW], int el, int et)
 {
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
-    constexpr int ns = sh_nsteps(W);
+    constexpr int s = INV ? sh_nsteps(W) - 1 - SS : SS;
+    if constexpr (sh_ntaps(W, s) > 0) t3_zmirror<Z.j[SS], sh_off(W, s, 0)>(v, el, et);
+    if constexpr (sh_ntaps(W, s) > 1) t3_zmirror<Z.j[SS], sh_off(W, s, 1)>(v, el, et);
+    if constexpr (sh_ntaps(W, s) > 2) t3_zmirror<Z.j[SS], sh_off(W, s, 2)>(v, el, et);
+    if constexpr (sh_ntaps(W, s) > 3) t3_zmirror<Z.j[SS], sh_off(W, s, 3)>(v, el, et);
+}
+
+/* step ss of the pipeline at its index Z.j[ss] */
+template <int W, int INV, int SS, class T, int NW>
+__host__ __device__ __forceinline__ void t3_zstep(T (&v)[NW], const lwk_wave &w, bool refresh, int el, int et)
+{
+    constexpr t3_zsched Z = t3_make_zsched(W, INV);
+    constexpr int s = INV ? sh_nsteps(W) - 1 - SS : SS;
+    constexpr int nt = sh_ntaps(W, s), j = Z.j[SS];
+    if constexpr (t3_zrefresh(W))
+        if (refresh) t3_zmirror_step<W, SS, INV>(v, el, et);
+    if constexpr (nt == 2 && lwc_step_symmetric(W, s)) { /* two taps at -1, +1 with one weight: x +- w * (a + b) */
+        const T a = lwd_ops<T>::wt(w, s, 0) * (v[j - 1] + v[j + 1]);
+        v[j] = INV ? v[j] - a : v[j] + a;
+    } else {
+        T taps[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            if (i < nt) taps[i] = v[j + sh_off(W, s, i)];
+        if constexpr (nt == 1) v[j] = tstep_i<T, 1, INV ? -1 : 1>::run(w, s, v[j], taps);
+        else if constexpr (nt == 2) v[j] = tstep_i<T, 2, INV ? -1 : 1>::run(w, s, v[j], taps);
+        else v[j] = tstep_i<T, 4, INV ? -1 : 1>::run(w, s, v[j], taps);
+    }
+}
+
+template <int W, int INV, class T, int NW, int... SS>
+__host__ __device__ __forceinline__ void t3_zsteps(T (&v)[NW], const lwk_wave &w, bool refresh, int el, int et,
+                                                   std::integer_sequence<int, SS...>)
+{
+    (t3_zstep<W, INV, SS>(v, w, refresh, el, et), ...);
+}
+
+/* One pipeline step of one point: append raw pair (e, o), advance every
+ * lifting step by one position.  refresh (t3_zrefresh wavelets, symmetric
+ * mode, a window within reach of an end): el, et as for t3_zmirror. */
+template <class T, int W, int INV, int NW>
+__host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const lwk_wave &w, bool refresh = false,
+                                                     int el = 0, int et = 0)
+{
 #pragma unroll
     for (int j = 0; j + 2 < NW; j++) v[j] = v[j + 2];
     if (INV) e = lwd_scale<T>(w, e, 0, -1), o = lwd_scale<T>(w, o, 1, -1);
     v[NW - 2] = e, v[NW - 1] = o;
-#pragma unroll
-    for (int ss = 0; ss < ns; ss++) {
-        const int s = INV ? ns - 1 - ss : ss;
-        const int nt = sh_ntaps(W, s), j = Z.j[ss];
-        if (nt == 2 && lwc_step_symmetric(W, s)) { /* two taps at -1, +1 with one weight: x +- w * (a + b) */
-            const T a = lwd_ops<T>::wt(w, s, 0) * (v[j - 1] + v[j + 1]);
-            v[j] = INV ? v[j] - a : v[j] + a;
-        } else {
-            T taps[4];
-#pragma unroll
-            for (int i = 0; i < 4; i++)
-                if (i < nt) taps[i] = v[j + sh_off(W, s, i)];
-            if (nt == 1) v[j] = tstep_i<T, 1, INV ? -1 : 1>::run(w, s, v[j], taps);
-            else if (nt == 2) v[j] = tstep_i<T, 2, INV ? -1 : 1>::run(w, s, v[j], taps);
-            else v[j] = tstep_i<T, 4, INV ? -1 : 1>::run(w, s, v[j], taps);
-        }
-    }
+    t3_zsteps<W, INV>(v, w, refresh, el, et, std::make_integer_sequence<int, sh_nsteps(W)>{});
 }
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -240,8 +293,10 @@ template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t
 
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
- * of output pairs. */
-template <class E, int W, int INV, class C, class SYNC>
+ * of output pairs.  LONG (t3_zrefresh wavelets): the y and x lines are at
+ * least as long as the windows, so a window meets one end at most
+ * (reg_lift_line); the other instance picks the images by selects. */
+template <class E, int W, int INV, class C, class SYNC, bool LONG>
 __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restrict__ src, E *__restrict__ dst,
                                          unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
 {
@@ -372,12 +427,17 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         T *sl = ring + (a % S) * (2 * NPS);
         const int64_t k = m0 + a - Z.dp; /* output pair finished at this step */
         const bool out = k >= kb;
+        /* the z window's index 0 at position base: within reach of an end,
+         * symmetric mode refreshes the mirror images per step (t3_zmirror) */
+        const int64_t base = 2 * (m0 + a) - (NW - 2);
+        const bool refresh = t3_zrefresh(W) && mode != LW_PERIODIC && (base < 0 || nz - base <= NW);
+        const int el = base < 0 ? (int)-base : 0, et = nz - base <= NW ? (int)(nz - base) : NW + 1;
         /* z: advance every owned point; the finished pair replaces the raw one */
 #pragma unroll
         for (int i = 0; i < P; i++) {
             const int pt = tid + i * NT;
             if (own & (1u << i)) {
-                t3_zadvance<T, W, INV>(v[i], sl[pt], sl[NPS + pt], w);
+                t3_zadvance<T, W, INV>(v[i], sl[pt], sl[NPS + pt], w, refresh, el, et);
                 if (out) {
                     sl[pt] = INV ? v[i][JO] : lwd_scale<T>(w, v[i][JO], 0, 1);
                     sl[NPS + pt] = INV ? v[i][JO + 1] : lwd_scale<T>(w, v[i][JO + 1], 1, 1);
@@ -395,7 +455,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             T u[WY];
 #pragma unroll
             for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
-            reg_lift<W, DIR>(u, w);
+            reg_lift_line<W, DIR, LONG>(u, w, y0 - H, ny, mode);
 #pragma unroll
             for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
         }
@@ -416,7 +476,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             } else {
                 t3_ldrow<T, NU>(u, rp + seg * K);
             }
-            reg_lift<W, DIR>(u, w);
+            reg_lift_line<W, DIR, LONG>(u, w, xb - H, nx, mode);
             if (INV) {
                 E *op = dst + (2 * k + pl) * dz + yg * dy + xb;
                 if (xb + K <= nx) {

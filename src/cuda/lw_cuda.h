@@ -224,9 +224,6 @@ typedef struct lwk_tile2d {
 
 /* 1 if the fused engine implements this wavelet/mode/dtype on these lengths. */
 int lwk_tile2d_supported(int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols);
-/* 1 when a line of n samples lifted as loaded through the mode once equals the
- * reference (periodic mode, symmetric taps, or haar-like pairs on even n) */
-int lwk_once_mirror_ok(const lwk_wave *w, int mode, int64_t n);
 cudaError_t lwk_tile2d_forward(int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane dll, lwk_plane ddet,
                                cudaStream_t s);
 cudaError_t lwk_tile2d_inverse(int dtype, const lwk_tile2d *t, lwk_plane sll, lwk_plane sdet, lwk_plane dst,

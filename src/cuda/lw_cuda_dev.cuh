@@ -98,22 +98,24 @@ template <class S> __device__ __forceinline__ lwd_c<S> lwd_ldg_run(const S *p)
 template <class S> __device__ __forceinline__ void lwd_st(S *p, lwd_c<S> v) { lwd_store<S>::st(p, v); }
 
 /* ---- per-type arithmetic ------------------------------------------------- */
+/* (host and device: the fused 3-D engine's z pipeline also runs in a host
+ * test, tests/unit/test_t3_zpipe.cu) */
 
 template <class T> struct lwd_ops;
 
 template <> struct lwd_ops<float> {
-    __device__ static __forceinline__ float wt(const lwk_wave &w, int s, int t) { return w.wtf[s][t]; }
-    __device__ static __forceinline__ float zl(const lwk_wave &w) { return w.zlf; }
-    __device__ static __forceinline__ float zh(const lwk_wave &w) { return w.zhf; }
-    __device__ static __forceinline__ float izl(const lwk_wave &w) { return w.izlf; }
-    __device__ static __forceinline__ float izh(const lwk_wave &w) { return w.izhf; }
+    __host__ __device__ static __forceinline__ float wt(const lwk_wave &w, int s, int t) { return w.wtf[s][t]; }
+    __host__ __device__ static __forceinline__ float zl(const lwk_wave &w) { return w.zlf; }
+    __host__ __device__ static __forceinline__ float zh(const lwk_wave &w) { return w.zhf; }
+    __host__ __device__ static __forceinline__ float izl(const lwk_wave &w) { return w.izlf; }
+    __host__ __device__ static __forceinline__ float izh(const lwk_wave &w) { return w.izhf; }
 };
 template <> struct lwd_ops<double> {
-    __device__ static __forceinline__ double wt(const lwk_wave &w, int s, int t) { return w.wt[s][t]; }
-    __device__ static __forceinline__ double zl(const lwk_wave &w) { return w.zl; }
-    __device__ static __forceinline__ double zh(const lwk_wave &w) { return w.zh; }
-    __device__ static __forceinline__ double izl(const lwk_wave &w) { return w.izl; }
-    __device__ static __forceinline__ double izh(const lwk_wave &w) { return w.izh; }
+    __host__ __device__ static __forceinline__ double wt(const lwk_wave &w, int s, int t) { return w.wt[s][t]; }
+    __host__ __device__ static __forceinline__ double zl(const lwk_wave &w) { return w.zl; }
+    __host__ __device__ static __forceinline__ double zh(const lwk_wave &w) { return w.zh; }
+    __host__ __device__ static __forceinline__ double izl(const lwk_wave &w) { return w.izl; }
+    __host__ __device__ static __forceinline__ double izh(const lwk_wave &w) { return w.izh; }
 };
 
 /* New value of a target after step s given its tap values (taps[i] read at
@@ -137,12 +139,12 @@ __device__ __forceinline__ int32_t lwd_step<int32_t>(const lwk_wave &w, int s, i
 }
 
 /* Scale by zeta (forward) or undo it (inverse); integers are not scaled. */
-template <class T> __device__ __forceinline__ T lwd_scale(const lwk_wave &w, T x, int odd, int dir)
+template <class T> __host__ __device__ __forceinline__ T lwd_scale(const lwk_wave &w, T x, int odd, int dir)
 {
     if (dir > 0) return x * (odd ? lwd_ops<T>::zh(w) : lwd_ops<T>::zl(w));
     return x * (odd ? lwd_ops<T>::izh(w) : lwd_ops<T>::izl(w));
 }
-template <> __device__ __forceinline__ int32_t lwd_scale<int32_t>(const lwk_wave &w, int32_t x, int odd, int dir)
+template <> __host__ __device__ __forceinline__ int32_t lwd_scale<int32_t>(const lwk_wave &w, int32_t x, int odd, int dir)
 {
     return x;
 }

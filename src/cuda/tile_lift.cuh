@@ -12,7 +12,7 @@
 #include <utility>
 
 template <class T, int NT, int DIR>
-__device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const T *taps)
+__host__ __device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const T *taps)
 {
     T acc = 0;
 #pragma unroll
@@ -21,13 +21,13 @@ __device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const T *taps)
 }
 
 template <class T, int NT, int DIR> struct tstep_i {
-    __device__ static __forceinline__ T run(const lwk_wave &w, int s, T x, const T *taps)
+    __host__ __device__ static __forceinline__ T run(const lwk_wave &w, int s, T x, const T *taps)
     {
         return tstep<T, NT, DIR>(w, s, x, taps);
     }
 };
 template <int NT, int DIR> struct tstep_i<int32_t, NT, DIR> {
-    __device__ static __forceinline__ int32_t run(const lwk_wave &w, int s, int32_t x, const int32_t *taps)
+    __host__ __device__ static __forceinline__ int32_t run(const lwk_wave &w, int s, int32_t x, const int32_t *taps)
     {
         long long a = w.iadd[s];
 #pragma unroll

@@ -11,7 +11,8 @@
  * place on the lowpass octant, the inverse's planes reading it compact from
  * scratch); every case must reach the engine it names, and "auto" takes the
  * fused engines for d4 on planes of 4096 each way, or of 512 for up to three
- * levels (3-D: "3d-yx"), else the passes (cuda_exec.c, mirror_worth). */
+ * levels, else the passes (cuda_exec.c, mirror_worth); 3-D volumes take the
+ * fused 3-D engine (d4_fused3d_cases). */
 static void d4_tile_cases(int quick)
 {
     static const struct {
@@ -31,7 +32,7 @@ static void d4_tile_cases(int quick)
         {2, {600, 800, 0}, LW_FLOAT32, 3, NULL, LWE_TILE2D, 0},       {2, {500, 800, 0}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 0},
         {2, {600, 800, 0}, LW_FLOAT32, 4, NULL, LWE_GENERIC, 0},      {3, {4, 256, 256}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 1},
         {3, {4, 520, 512}, LW_FLOAT32, 1, NULL, LWE_TILE2D, 1},       {3, {4, 512, 512}, LW_FLOAT32, 3, NULL, LWE_TILE2D, 1},
-        {3, {20, 512, 530}, LW_FLOAT32, 2, NULL, LWE_TILE3D, 0},      {3, {20, 500, 530}, LW_FLOAT32, 1, NULL, LWE_GENERIC, 0},
+        {3, {20, 512, 530}, LW_FLOAT32, 2, NULL, LWE_FUSED3D, 0},     {3, {20, 500, 530}, LW_FLOAT32, 1, NULL, LWE_FUSED3D, 0},
         {3, {3, 41, 67}, LW_FLOAT32, 2, "tile2d", LWE_TILE2D, 0},     {3, {40, 30, 50}, LW_FLOAT32, 1, "3d-yx", LWE_TILE3D, 0},
         {3, {31, 22, 66}, LW_FLOAT64, 1, "3d-yx", LWE_TILE3D, 0},     {3, {40, 30, 50}, LW_FLOAT32, 2, "3d-yx", LWE_TILE3D, 0},
         {3, {33, 47, 65}, LW_FLOAT32, -1, "3d-yx", LWE_TILE3D, 0},    {3, {17, 20, 34}, LW_FLOAT64, 3, "3d-yx", LWE_TILE3D, 0},
@@ -72,6 +73,50 @@ static void d4_tile_cases(int quick)
             expect_engine(&c, LWE_TILE2D);
             run_case(&c);
         }
+}
+
+/* d4 in symmetric mode on the fused 3-D engine: the z stream refreshes its
+ * mirror images per step (t3_zmirror), the y and x windows as the 2-D engine
+ * (fixed moves where the lines are at least as long as the windows, 24 / 40
+ * rows and 16 columns, else selects).  Tiny and odd sizes (2-sample axes,
+ * the last z pair holding one plane), one level to max, float32 and
+ * float64, every tile variant by name (variant 32x64 on lines shorter than
+ * its windows runs the default), and "auto" on volumes of the matrix's
+ * kinds. */
+static void d4_fused3d_cases(int quick)
+{
+    static const struct {
+        int64_t n[3];
+        lw_dtype t;
+        int levels;
+        const char *scheme;
+    } D[] = {
+        {{2, 2, 2}, LW_FLOAT32, 1, "fused3d"},     {{3, 5, 7}, LW_FLOAT32, -1, "fused3d"},
+        {{5, 3, 2}, LW_FLOAT64, 1, "fused3d"},     {{17, 20, 34}, LW_FLOAT64, 3, "fused3d"},
+        {{33, 47, 65}, LW_FLOAT32, -1, "fused3d"}, {{40, 30, 50}, LW_FLOAT32, 2, "fused3d"},
+        {{16, 90, 160}, LW_FLOAT32, 3, "fused3d"}, {{65, 47, 131}, LW_FLOAT32, 1, "fused3d"},
+        {{31, 22, 66}, LW_FLOAT64, 1, "fused3d"},  {{20, 23, 100}, LW_FLOAT32, 1, "fused3d"},
+        {{20, 24, 15}, LW_FLOAT32, 1, "fused3d"},  {{9, 24, 16}, LW_FLOAT32, 1, "fused3d"},
+        {{11, 39, 17}, LW_FLOAT32, 2, "fused3d"},  {{12, 40, 16}, LW_FLOAT32, 1, "fused3d"},
+        {{7, 41, 33}, LW_FLOAT64, 1, "fused3d"},   {{64, 64, 64}, LW_FLOAT32, -1, NULL},
+        {{20, 512, 530}, LW_FLOAT32, 2, NULL},     {{16, 135, 240}, LW_FLOAT32, 3, NULL},
+    };
+    static const char *const var[] = {NULL, "tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
+    const int n = (int)(sizeof D / sizeof D[0]);
+    for (int i = 0; i < n; i++) {
+        if (quick && D[i].n[0] * D[i].n[1] * D[i].n[2] > 40000) continue;
+        for (int v = 0; v < 4 + 4 * (D[i].scheme != NULL && !quick); v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3;
+            for (int a = 0; a < 3; a++) c.shape[a] = D[i].n[a];
+            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = D[i].t, c.levels = D[i].levels, c.scheme = D[i].scheme;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2 && v < 4, c.inplace = v == 3;
+            if (v >= 4) c.tuning = var[1 + (i + v) % 4]; /* variants, forward and inverse, host pointers */
+            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
+            run_case(&c);
+        }
+    }
 }
 
 #endif

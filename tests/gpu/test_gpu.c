@@ -306,6 +306,7 @@ static void fixed_cases(void)
             run_case(&c);
         }
     d4_tile_cases(0);
+    d4_fused3d_cases(0);
 }
 
 /* A few cases that reach the fused engines, small enough for the sanitizers. */
@@ -346,6 +347,7 @@ static void sanitizer_cases(void)
         }
     pyramid3d_cases(1);
     d4_tile_cases(1);
+    d4_fused3d_cases(1);
     /* the generic pass in windowed segments (a column of 1001 samples over 32
      * lanes does not fit shared memory whole): the window's edge taps must not
      * read the step's targets (racecheck found 1 hazard here) */

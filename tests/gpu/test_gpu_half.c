@@ -238,6 +238,8 @@ static void fixed_cases(void)
         fixed(3, p3, 0, NULL, w, LW_PERIODIC, LW_INTERLEAVED, 1, 1, 1, NULL);
         fixed(2, p2, 0, NULL, w, LW_SYMMETRIC, LW_MALLAT, -1, 1, 1, NULL);
     }
+    /* d4 in symmetric mode on the fused 3-D engine (mirror refreshed per step), every level */
+    fixed(3, s3, 0, NULL, LW_D4, LW_SYMMETRIC, LW_MALLAT, -1, 1, 0, "fused3d");
     /* long lines: the generic pass's segments, in place its walk and the cycle reorder */
     fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 0, NULL);
     fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 1, NULL);
