@@ -81,22 +81,26 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
     return cudaGetLastError();
 }
 
-/* Whether every y and x window of variant V's tiles meets one end of its line
- * at most (t3s_body's LONG): lines at least as long as the windows. */
+/* Whether variant V's tiles can be placed for t3_lift's fixed move sets
+ * (t3s_body's LONG): at least two tile rows with a last one starting H or
+ * more into the line, and one tile column or a last one starting H or more
+ * in (a window then meets one end at most, at the ends' known offsets). */
 template <class S, int W, int V> static bool t3_long(const lwk_tile3d *t)
 {
     typedef t3s_cfg<lwd_c<S>, V> C;
-    return t->mode == LW_PERIODIC || (t->n[1] >= C::TY + 2 * sh_halo(W) && t->n[2] >= 8 + 2 * sh_halo(W));
+    constexpr int H = sh_halo(W);
+    return t->mode == LW_PERIODIC || (t->n[1] >= C::TY + 2 * H && (t->n[2] == C::TX || t->n[2] >= C::TX + H));
 }
 
 /* S the storage type */
 template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
-    /* the wavelets that refresh their mirror (d4, symmetric mode) on short
-     * lines: the default variant with the images picked by selects */
+    /* the wavelets that refresh their mirror (d4, symmetric mode) on lines too
+     * short for the default tiles' fixed move sets: the 16-row tiles (more
+     * blocks for small volumes), windows at the ends lifted in a local copy */
     if constexpr (t3_zrefresh(W)) {
         constexpr int V = sizeof(S) == 8 ? 0 : sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
-        if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, V, false>(t, src, dst, s);
+        if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, (sh_halo(W) > T3_WIDE_HALO ? 3 : 0), false>(t, src, dst, s);
     }
     if constexpr (sizeof(S) == 8) {
         return t3_launch_v<S, W, INV, 0>(t, src, dst, s);

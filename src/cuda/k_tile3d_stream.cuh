@@ -189,6 +189,32 @@ __host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const
 
 /* ---- small helpers ------------------------------------------------------- */
 
+/* The y or x lift of a window whose index 0 is at position p0 of a line of n
+ * samples.  The t3_zrefresh wavelets (d4) in symmetric mode refresh the
+ * mirror of a window that reaches past an end.  LONG: the tiles are placed
+ * so that a window meets one end at most, the lead only at e = H (the first
+ * tile) and the trail only at e in N - H - 1 .. N - 1 (the last tile is
+ * shifted to end at the line's end, t3s_body; the one before it may reach
+ * past the end by less than H), so the images are a few fixed move sets.
+ * Otherwise (small volumes) the window is lifted in a local copy read
+ * through the mode (reg_lift_local). */
+template <int W, int DIR, bool LONG, int N, class T>
+__device__ __forceinline__ void t3_lift(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
+{
+    constexpr int H = sh_halo(W);
+    if constexpr (!t3_zrefresh(W)) {
+        reg_lift<W, DIR>(v, w);
+    } else if (mode == LW_PERIODIC || (p0 >= 0 && p0 + N <= n)) {
+        reg_lift<W, DIR>(v, w);
+    } else if constexpr (!LONG) {
+        reg_lift_local<W, DIR>(v, w, p0, n, mode);
+    } else if (p0 < 0) {
+        reg_lift_steps<W, DIR, LIFT_LEAD, H, H>(v, w, p0, n, mode);
+    } else {
+        reg_lift_steps<W, DIR, LIFT_TRAIL, N - H - 1, N - 1>(v, w, p0, n, mode);
+    }
+}
+
 /* Position i of an axis of length n through the mode; inverse: then to its
  * place in the Mallat input (low half, high half from h). */
 __device__ __forceinline__ int64_t t3_map(int64_t i, int64_t n, int64_t h, int mode, int inv)
@@ -293,9 +319,8 @@ template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t
 
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
- * of output pairs.  LONG (t3_zrefresh wavelets): the y and x lines are at
- * least as long as the windows, so a window meets one end at most
- * (reg_lift_line); the other instance picks the images by selects. */
+ * of output pairs.  LONG (t3_zrefresh wavelets): the y and x lines are long
+ * enough for t3_lift's fixed move sets (t3_long). */
 template <class E, int W, int INV, class C, class SYNC, bool LONG>
 __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restrict__ src, E *__restrict__ dst,
                                          unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
@@ -320,7 +345,11 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     const int64_t sz = t.st[0], sy = t.st[1], dz = t.dt[0], dy = t.dt[1];
     E *const llp = (E *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
     const int64_t lz = t.lt[0], ly = t.lt[1];
-    const int64_t y0 = by * TY, x0 = bx * TX;
+    int64_t y0 = by * TY, x0 = bx * TX;
+    if (t3_zrefresh(W) && LONG && mode != LW_PERIODIC) { /* the last tile ends at the line's end (t3_lift) */
+        y0 = y0 < ((ny - TY + 1) & ~(int64_t)1) ? y0 : (ny - TY + 1) & ~(int64_t)1;
+        x0 = x0 < ((nx - TX + 1) & ~(int64_t)1) ? x0 : (nx - TX + 1) & ~(int64_t)1;
+    }
     const int64_t per = (hz + gz - 1) / gz, kb = (int64_t)bz * per;
     const int64_t ke = kb + per < hz ? kb + per : hz;
     if (kb >= ke) return; /* the whole block */
@@ -455,7 +484,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             T u[WY];
 #pragma unroll
             for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
-            reg_lift_line<W, DIR, LONG>(u, w, y0 - H, ny, mode);
+            t3_lift<W, DIR, LONG>(u, w, y0 - H, ny, mode);
 #pragma unroll
             for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
         }
@@ -476,7 +505,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             } else {
                 t3_ldrow<T, NU>(u, rp + seg * K);
             }
-            reg_lift_line<W, DIR, LONG>(u, w, xb - H, nx, mode);
+            t3_lift<W, DIR, LONG>(u, w, xb - H, nx, mode);
             if (INV) {
                 E *op = dst + (2 * k + pl) * dz + yg * dy + xb;
                 if (xb + K <= nx) {

@@ -55,18 +55,19 @@ template <int N, int R, class T> __device__ __forceinline__ void mirror_trail(T 
     for (int j = R; j < N; j++)
         if (2 * (R - 1) - j >= 0) v[j] = v[2 * (R - 1) - j];
 }
-/* the mirror at a run-time end e in 1..N-1 (the lead L or the trail R):
- * one compile-time move set picked by e */
-template <bool TRAIL, int N, class T, int... I>
+/* the mirror at a run-time end e in LO .. LO + sizeof...(I) - 1 (the lead L
+ * or the trail R): one compile-time move set picked by e */
+template <bool TRAIL, int LO, int N, class T, int... I>
 __device__ __forceinline__ void mirror_end(T (&v)[N], int e, std::integer_sequence<int, I...>)
 {
-    if constexpr (TRAIL) (void)((e == I + 1 ? (mirror_trail<N, I + 1>(v), true) : false) || ...);
-    else (void)((e == I + 1 ? (mirror_lead<N, I + 1>(v), true) : false) || ...);
+    if constexpr (TRAIL) (void)((e == LO + I ? (mirror_trail<N, LO + I>(v), true) : false) || ...);
+    else (void)((e == LO + I ? (mirror_lead<N, LO + I>(v), true) : false) || ...);
 }
 
 /* How a window meets the ends of its line (reg_lift_steps' EDGE): inside
  * it (no mirror), one end in symmetric mode on a line at least as long as
- * the window (e: the lead or the trail of mirror_lead / mirror_trail), or
+ * the window (e: the lead or the trail of mirror_lead / mirror_trail, in
+ * ELO .. EHI where the caller knows the range; by default 1 .. N-1), or
  * anyhow (any line, images that may reflect twice). */
 enum { LIFT_INSIDE = 0, LIFT_LEAD = 1, LIFT_TRAIL = 2, LIFT_ANY = 3 };
 
@@ -81,9 +82,11 @@ enum { LIFT_INSIDE = 0, LIFT_LEAD = 1, LIFT_TRAIL = 2, LIFT_ANY = 3 };
  * rather than held.  Each EDGE is its own instance: one path serving both
  * ends, or the selects beside the fixed moves, makes ptxas hold tens of
  * registers more for the whole kernel (bench/NOTES-matrix.md). */
-template <int W, int DIR, int EDGE, int N, class T>
+template <int W, int DIR, int EDGE, int ELO = 1, int EHI = 0, int N, class T>
 __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {
+    constexpr int EH = EHI > 0 ? EHI : N - 1;
+    static_assert(ELO >= 1 && EH <= N - 1 && ELO <= EH, "end range");
     const int e = EDGE == LIFT_LEAD ? (int)-p0 : EDGE == LIFT_TRAIL ? (int)(n - p0) : 0;
     if (DIR < 0) {
 #pragma unroll
@@ -95,7 +98,7 @@ __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int
         const int par = sh_par(W, s);
         const int nt = sh_ntaps(W, s);
         if (EDGE == LIFT_LEAD || EDGE == LIFT_TRAIL) {
-            mirror_end<EDGE == LIFT_TRAIL>(v, e, std::make_integer_sequence<int, N - 1>{});
+            mirror_end<EDGE == LIFT_TRAIL, ELO>(v, e, std::make_integer_sequence<int, EH - ELO + 1>{});
         } else if (EDGE == LIFT_ANY) {
 #pragma unroll
             for (int j = 0; j < N; j++) {
@@ -138,6 +141,44 @@ __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int
 template <int W, int DIR, int N, class T> __device__ __forceinline__ void reg_lift(T (&v)[N], const lwk_wave &w)
 {
     reg_lift_steps<W, DIR, LIFT_INSIDE>(v, w, 0, 0, 0);
+}
+
+/* A window on any line, lifted in a local copy whose taps are read through
+ * the boundary mode at every step (as the reference): no selects or move
+ * sets, so the code stays small; the copy lives in local memory (L1).  For
+ * the windows of kernels that meet the ends rarely or on small data only. */
+template <int W, int DIR, int N, class T>
+__device__ __forceinline__ void reg_lift_local(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
+{
+    T loc[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) loc[j] = DIR < 0 ? lwd_scale<T>(w, v[j], j & 1, -1) : v[j];
+#pragma unroll
+    for (int ss = 0; ss < sh_nsteps(W); ss++) {
+        const int s = DIR > 0 ? ss : sh_nsteps(W) - 1 - ss;
+        const int nt = sh_ntaps(W, s);
+#pragma unroll 1
+        for (int j = sh_par(W, s); j < N; j += 2) {
+            const int64_t p = p0 + j;
+            if (p < 0 || p >= n) continue; /* read through the mode, never written */
+            bool ok = true;
+            T taps[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                if (i < nt) {
+                    const int64_t q = lwd_bidx(p + sh_off(W, s, i), n, mode) - p0;
+                    if (q < 0 || q >= N) ok = false;
+                    else taps[i] = loc[q];
+                }
+            }
+            if (!ok) continue; /* halo: never output */
+            if (nt == 1) loc[j] = tstep_i<T, 1, DIR>::run(w, s, loc[j], taps);
+            else if (nt == 2) loc[j] = tstep_i<T, 2, DIR>::run(w, s, loc[j], taps);
+            else loc[j] = tstep_i<T, 4, DIR>::run(w, s, loc[j], taps);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < N; j++) v[j] = DIR > 0 ? lwd_scale<T>(w, loc[j], j & 1, 1) : loc[j];
 }
 
 

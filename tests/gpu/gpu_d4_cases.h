@@ -76,13 +76,16 @@ static void d4_tile_cases(int quick)
 }
 
 /* d4 in symmetric mode on the fused 3-D engine: the z stream refreshes its
- * mirror images per step (t3_zmirror), the y and x windows as the 2-D engine
- * (fixed moves where the lines are at least as long as the windows, 24 / 40
- * rows and 16 columns, else selects).  Tiny and odd sizes (2-sample axes,
- * the last z pair holding one plane), one level to max, float32 and
- * float64, every tile variant by name (variant 32x64 on lines shorter than
- * its windows runs the default), and "auto" on volumes of the matrix's
- * kinds. */
+ * mirror images per step (t3_zmirror), the y and x windows by fixed move
+ * sets where the tiles can be placed for them (t3_lift, t3_long: 24 / 40
+ * rows or more for the 16- / 32-row tiles, 64 or at least 68 columns; the
+ * last tile moved to end at the line's end), else in a local copy.  Tiny
+ * and odd sizes (2-sample axes, the last z pair holding one plane), one
+ * level to max, float32 and float64, every tile variant by name (variant
+ * 32x64 on lines shorter than its windows runs the default), "auto" on
+ * volumes of the matrix's kinds, and a sweep of the lengths around the
+ * fixed move sets' limits: the last tile moved by 0-3 samples, the one
+ * before it reaching past the end by 1-3 (H = 4) or not at all. */
 static void d4_fused3d_cases(int quick)
 {
     static const struct {
@@ -117,6 +120,21 @@ static void d4_fused3d_cases(int quick)
             run_case(&c);
         }
     }
+    if (quick) return;
+    static const int64_t ny[] = {24, 25, 33, 35, 40, 41, 65, 67, 68}, nx[] = {64, 68, 69, 71, 129, 131, 132};
+    static const int64_t nz[] = {2, 3, 7, 6};
+    int k = 0;
+    for (size_t i = 0; i < sizeof ny / sizeof ny[0]; i++)
+        for (size_t j = 0; j < sizeof nx / sizeof nx[0]; j++, k++)
+            for (int v = 0; v < 2; v++) {
+                gcase c;
+                memset(&c, 0, sizeof c);
+                c.rank = 3, c.shape[0] = nz[k % 4], c.shape[1] = ny[i], c.shape[2] = nx[j];
+                c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = k % 5 == 4 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1;
+                c.scheme = "fused3d", c.dir = (lw_direction)v, c.devptr = k % 2;
+                expect_engine(&c, LWE_FUSED3D);
+                run_case(&c);
+            }
 }
 
 #endif
