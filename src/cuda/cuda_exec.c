@@ -142,10 +142,14 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
 #define TILE_MIRROR_MIN 4096
 #define TILE_MIRROR_PLANE 512
 #define TILE_MIRROR_LEVELS 3
-static int mirror_worth(const lw_plan *p, int64_t rows, int64_t cols, int levels)
+static int mirror_free(const lw_plan *p)
 {
     if (strcmp(p->scheme, "auto") != 0 || p->cfg.mode == LW_PERIODIC) return 1;
-    if (lw_wavelet_symmetric_taps(p->wav) || lw_wavelet_inside_pairs(p->wav)) return 1;
+    return lw_wavelet_symmetric_taps(p->wav) || lw_wavelet_inside_pairs(p->wav);
+}
+static int mirror_worth(const lw_plan *p, int64_t rows, int64_t cols, int levels)
+{
+    if (mirror_free(p)) return 1;
     if (levels >= 1 && levels <= TILE_MIRROR_LEVELS && rows >= TILE_MIRROR_PLANE && cols >= TILE_MIRROR_PLANE) return 1;
     return rows >= TILE_MIRROR_MIN && cols >= TILE_MIRROR_MIN;
 }
@@ -164,6 +168,15 @@ static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
 
 static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);
 
+/* The fused 3-D engine refreshes the mirror of d4 (as above) in every window
+ * at a face of the volume, and on lines too short for its fixed move sets
+ * lifts those windows in a local copy: "auto" takes it for d4 in symmetric
+ * mode on volumes of FUSED3D_MIRROR_MIN samples, or FUSED3D_MIRROR_ONE for
+ * one level, where it outran the line passes when measured (32^3 and 64^3
+ * pyramids were 1.2x slower, 128^3 pyramids even; bench/NOTES-matrix.md). */
+#define FUSED3D_MIRROR_MIN ((int64_t)1 << 21)
+#define FUSED3D_MIRROR_ONE ((int64_t)1 << 18)
+
 /* 3-D volumes, float: one fused kernel a level (fused3d_exec.c). */
 static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 {
@@ -171,7 +184,8 @@ static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
     if (!is_mallat_last(p) || g->naxes != 3 || g->rank != 3) return 0;
     for (int k = 0; k < g->levels; k++)
         if (!lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k])) return 0;
-    return 1;
+    const int64_t n = g->len[0][0] * g->len[0][1] * g->len[0][2];
+    return mirror_free(p) || n >= FUSED3D_MIRROR_MIN || (g->levels == 1 && n >= FUSED3D_MIRROR_ONE);
 }
 
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }

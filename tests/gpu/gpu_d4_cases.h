@@ -93,16 +93,20 @@ static void d4_fused3d_cases(int quick)
         lw_dtype t;
         int levels;
         const char *scheme;
+        int engine;
     } D[] = {
-        {{2, 2, 2}, LW_FLOAT32, 1, "fused3d"},     {{3, 5, 7}, LW_FLOAT32, -1, "fused3d"},
-        {{5, 3, 2}, LW_FLOAT64, 1, "fused3d"},     {{17, 20, 34}, LW_FLOAT64, 3, "fused3d"},
-        {{33, 47, 65}, LW_FLOAT32, -1, "fused3d"}, {{40, 30, 50}, LW_FLOAT32, 2, "fused3d"},
-        {{16, 90, 160}, LW_FLOAT32, 3, "fused3d"}, {{65, 47, 131}, LW_FLOAT32, 1, "fused3d"},
-        {{31, 22, 66}, LW_FLOAT64, 1, "fused3d"},  {{20, 23, 100}, LW_FLOAT32, 1, "fused3d"},
-        {{20, 24, 15}, LW_FLOAT32, 1, "fused3d"},  {{9, 24, 16}, LW_FLOAT32, 1, "fused3d"},
-        {{11, 39, 17}, LW_FLOAT32, 2, "fused3d"},  {{12, 40, 16}, LW_FLOAT32, 1, "fused3d"},
-        {{7, 41, 33}, LW_FLOAT64, 1, "fused3d"},   {{64, 64, 64}, LW_FLOAT32, -1, NULL},
-        {{20, 512, 530}, LW_FLOAT32, 2, NULL},     {{16, 135, 240}, LW_FLOAT32, 3, NULL},
+        {{2, 2, 2}, LW_FLOAT32, 1, "fused3d", LWE_FUSED3D},     {{3, 5, 7}, LW_FLOAT32, -1, "fused3d", LWE_FUSED3D},
+        {{5, 3, 2}, LW_FLOAT64, 1, "fused3d", LWE_FUSED3D},     {{17, 20, 34}, LW_FLOAT64, 3, "fused3d", LWE_FUSED3D},
+        {{33, 47, 65}, LW_FLOAT32, -1, "fused3d", LWE_FUSED3D}, {{40, 30, 50}, LW_FLOAT32, 2, "fused3d", LWE_FUSED3D},
+        {{16, 90, 160}, LW_FLOAT32, 3, "fused3d", LWE_FUSED3D}, {{65, 47, 131}, LW_FLOAT32, 1, "fused3d", LWE_FUSED3D},
+        {{31, 22, 66}, LW_FLOAT64, 1, "fused3d", LWE_FUSED3D},  {{20, 23, 100}, LW_FLOAT32, 1, "fused3d", LWE_FUSED3D},
+        {{20, 24, 15}, LW_FLOAT32, 1, "fused3d", LWE_FUSED3D},  {{9, 24, 16}, LW_FLOAT32, 1, "fused3d", LWE_FUSED3D},
+        {{11, 39, 17}, LW_FLOAT32, 2, "fused3d", LWE_FUSED3D},  {{12, 40, 16}, LW_FLOAT32, 1, "fused3d", LWE_FUSED3D},
+        {{7, 41, 33}, LW_FLOAT64, 1, "fused3d", LWE_FUSED3D},   {{16, 135, 240}, LW_FLOAT32, 3, "fused3d", LWE_FUSED3D},
+        /* auto: the fused engine from 2^21 samples, or 2^18 for one level */
+        {{64, 64, 64}, LW_FLOAT32, 1, NULL, LWE_FUSED3D},   {{64, 64, 64}, LW_FLOAT32, -1, NULL, LWE_GENERIC},
+        {{20, 512, 530}, LW_FLOAT32, 2, NULL, LWE_FUSED3D}, {{16, 135, 240}, LW_FLOAT32, 3, NULL, LWE_GENERIC},
+        {{32, 256, 256}, LW_FLOAT32, -1, NULL, LWE_FUSED3D},
     };
     static const char *const var[] = {NULL, "tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
     const int n = (int)(sizeof D / sizeof D[0]);
@@ -116,7 +120,7 @@ static void d4_fused3d_cases(int quick)
             c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = D[i].t, c.levels = D[i].levels, c.scheme = D[i].scheme;
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2 && v < 4, c.inplace = v == 3;
             if (v >= 4) c.tuning = var[1 + (i + v) % 4]; /* variants, forward and inverse, host pointers */
-            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
+            if (!c.inplace) expect_engine(&c, D[i].engine);
             run_case(&c);
         }
     }

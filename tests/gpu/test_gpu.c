@@ -9,6 +9,7 @@
  *   LW_GPU_CASES=N   random cases (default 1500)
  *   LW_GPU_QUICK=1   random cases only (for compute-sanitizer)
  *   LW_GPU_ONLY=destroy  only the LW_FLAG_DESTROY_INPUT cases (quick set with LW_GPU_QUICK)
+ *   LW_GPU_ONLY=d4       only the d4 cases of the fused engines (quick set with LW_GPU_QUICK)
  *   LW_GPU_WAVELET=W random cases of wavelet W only, and only its fixed cases
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #include "gpu_common.h"
@@ -704,6 +705,12 @@ int main(void)
     signal(SIGSEGV, crash_report);
     if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "destroy")) { /* just the flag's cases */
         destroy_cases(getenv("LW_GPU_QUICK") != NULL);
+        cudaStreamDestroy(g_stream);
+        return lw_test_finish("test_gpu");
+    }
+    if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "d4")) { /* d4 on the fused engines */
+        d4_tile_cases(getenv("LW_GPU_QUICK") != NULL);
+        d4_fused3d_cases(getenv("LW_GPU_QUICK") != NULL);
         cudaStreamDestroy(g_stream);
         return lw_test_finish("test_gpu");
     }
