@@ -74,8 +74,9 @@ template <class S, int W, int INV> constexpr bool tile_three_blocks()
  * bands (Mallat positions).  INV (float types only: the axis order then
  * changes only rounding): a = LL band, b = detail bands, c = output.
  * LONG (d4 in symmetric mode): the image's rows and columns are at least as
- * long as the windows, whose per-step mirror is then fixed moves
- * (reg_lift_line); the other instance picks the images by selects. */
+ * long as the windows, whose per-step mirror is then fixed moves, few where
+ * the tiles are placed for them (reg_lift_placed); the other instance picks
+ * the images by selects. */
 template <class S, int W, int INV, int SM, bool LONG>
 __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plane &a, const lwk_plane &b,
                                              const lwk_plane &c)
@@ -89,7 +90,13 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
     const lwk_wave &w = t.w;
     const int tid = threadIdx.x;
     const int64_t rows = t.rows, cols = t.cols, hr = (rows + 1) / 2, hc = (cols + 1) / 2;
-    const int64_t c0 = (int64_t)blockIdx.x * TW;
+    /* the windows that refresh their mirror (d4, symmetric mode) meet the
+     * ends at the offsets reg_lift_placed takes fastest: the last tile of
+     * the columns and of the rows moved to end at the end */
+    const bool place = !tile_once_mirror_exact(W) && LONG && t.mode != LW_PERIODIC;
+    int64_t c0 = (int64_t)blockIdx.x * TW;
+    if (place && cols >= TW && c0 > ((cols - TW + 1) & ~(int64_t)1)) c0 = (cols - TW + 1) & ~(int64_t)1;
+    const int64_t rlast = (t.row_hi - TH + 1) & ~(int64_t)1;
     const int64_t nbatch = t.blen[0] * t.blen[1];
     const int64_t ntr = (t.row_hi - t.row_lo + TH - 1) / TH;
     int64_t o[3];
@@ -102,7 +109,8 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
         S *bp = (S *)b.p + b0 * b.bs[0] + b1 * b.bs[1];
         S *cp = (S *)c.p + b0 * c.bs[0] + b1 * c.bs[1];
         for (int64_t tr = blockIdx.y; tr < ntr; tr += gridDim.y) {
-            const int64_t r0 = t.row_lo + tr * TH;
+            int64_t r0 = t.row_lo + tr * TH;
+            if (place && r0 > rlast && rlast >= t.row_lo) r0 = rlast;
             /* 1. vertical lifting of one window column per thread */
             if (tid < WC) {
                 const int64_t cm = map_idx(c0 - H + tid, cols, t.mode);
@@ -133,7 +141,8 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                         v[j] = lwd_ldg_run(ap + rm * a.rs + cm);
                     }
                 }
-                reg_lift_line<W, DIR, LONG>(v, w, r0 - H, rows, t.mode);
+                if constexpr (LONG) reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
+                else reg_lift_line<W, DIR, false>(v, w, r0 - H, rows, t.mode);
 #pragma unroll
                 for (int j = 0; j < TH; j++) sm[j][tid] = v[H + j];
             }
@@ -149,7 +158,8 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     T u[NU];
 #pragma unroll
                     for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
-                    reg_lift_line<W, DIR, LONG>(u, w, cb - H, cols, t.mode);
+                    if constexpr (LONG) reg_lift_placed<W, DIR, true>(u, w, cb - H, cols, t.mode);
+                    else reg_lift_line<W, DIR, false>(u, w, cb - H, cols, t.mode);
                     if (INV) {
                         S *op = cp + r * c.rs + cb;
                         if (cb + K <= cols) {

@@ -192,26 +192,18 @@ __host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const
 /* The y or x lift of a window whose index 0 is at position p0 of a line of n
  * samples.  The t3_zrefresh wavelets (d4) in symmetric mode refresh the
  * mirror of a window that reaches past an end.  LONG: the tiles are placed
- * so that a window meets one end at most, the lead only at e = H (the first
- * tile) and the trail only at e in N - H - 1 .. N - 1 (the last tile is
- * shifted to end at the line's end, t3s_body; the one before it may reach
- * past the end by less than H), so the images are a few fixed move sets.
- * Otherwise (small volumes) the window is lifted in a local copy read
- * through the mode (reg_lift_local). */
+ * (t3s_body moves the last tile to end at the line's end) as
+ * reg_lift_placed needs.  Otherwise (small volumes) the window is lifted in
+ * a local copy read through the mode (reg_lift_local). */
 template <int W, int DIR, bool LONG, int N, class T>
 __device__ __forceinline__ void t3_lift(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {
-    constexpr int H = sh_halo(W);
-    if constexpr (!t3_zrefresh(W)) {
-        reg_lift<W, DIR>(v, w);
+    if constexpr (!t3_zrefresh(W) || LONG) {
+        reg_lift_placed<W, DIR, false>(v, w, p0, n, mode);
     } else if (mode == LW_PERIODIC || (p0 >= 0 && p0 + N <= n)) {
         reg_lift<W, DIR>(v, w);
-    } else if constexpr (!LONG) {
-        reg_lift_local<W, DIR>(v, w, p0, n, mode);
-    } else if (p0 < 0) {
-        reg_lift_steps<W, DIR, LIFT_LEAD, H, H>(v, w, p0, n, mode);
     } else {
-        reg_lift_steps<W, DIR, LIFT_TRAIL, N - H - 1, N - 1>(v, w, p0, n, mode);
+        reg_lift_local<W, DIR>(v, w, p0, n, mode);
     }
 }
 

@@ -221,6 +221,31 @@ __device__ __forceinline__ void reg_lift_line(T (&v)[N], const lwk_wave &w, int6
     }
 }
 
+/* reg_lift_line for LONG windows of engines that place their tiles so that
+ * a window meets the lead at e = H (a tile starting at the line's start)
+ * and the trail at e in N - H - 1 .. N - 1 (the last tile moved to end at
+ * the line's end; the one before it may reach past the end by less than
+ * H): five move sets a step, where reg_lift_line's N - 1 run predicated on
+ * every window at an end (bench/NOTES-matrix.md).  FALLBACK: windows at
+ * other offsets (tiles the caller could not place) take reg_lift_line's
+ * sets; without it the caller guarantees the placement. */
+template <int W, int DIR, bool FALLBACK, int N, class T>
+__device__ __forceinline__ void reg_lift_placed(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
+{
+    constexpr int H = sh_halo(W);
+    if constexpr (tile_once_mirror_exact(W)) {
+        reg_lift<W, DIR>(v, w);
+    } else if (mode == LW_PERIODIC || (p0 >= 0 && p0 + N <= n)) {
+        reg_lift<W, DIR>(v, w);
+    } else if (!FALLBACK || p0 == -H || (p0 >= 0 && n - p0 >= N - H - 1)) {
+        if (p0 < 0) reg_lift_steps<W, DIR, LIFT_LEAD, H, H>(v, w, p0, n, mode);
+        else reg_lift_steps<W, DIR, LIFT_TRAIL, N - H - 1, N - 1>(v, w, p0, n, mode);
+    } else if constexpr (FALLBACK) {
+        if (p0 < 0) reg_lift_steps<W, DIR, LIFT_LEAD>(v, w, p0, n, mode);
+        else reg_lift_steps<W, DIR, LIFT_TRAIL>(v, w, p0, n, mode);
+    }
+}
+
 /* Four consecutive values of storage type T, computed in lwd_c<T>: one
  * 16-byte store (two for double, one 8-byte store for the half types) if
  * aligned. */

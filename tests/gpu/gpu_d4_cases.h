@@ -73,6 +73,22 @@ static void d4_tile_cases(int quick)
             expect_engine(&c, LWE_TILE2D);
             run_case(&c);
         }
+    /* the last tile moved to end at the image's end (reg_lift_placed): widths
+     * and heights just past one or two tiles (long 32 x 256, short 16 x 128),
+     * where the tile before the last reaches past the end by 1-3 samples */
+    static const int64_t P[][2] = {{33, 257}, {35, 259}, {36, 260}, {65, 513}, {67, 515}, {17, 129},
+                                   {19, 131}, {20, 132}, {34, 258}, {68, 516}, {40, 262}};
+    for (size_t i = 0; i < sizeof P / sizeof P[0]; i++)
+        for (int v = 0; v < 4; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 2, c.shape[0] = P[i][0], c.shape[1] = P[i][1];
+            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = i % 4 == 3 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1;
+            c.scheme = "tile2d", c.tuning = v & 2 ? "tile2d=short" : "tile2d=long";
+            c.dir = (lw_direction)(v & 1), c.devptr = (int)(i % 2);
+            expect_engine(&c, LWE_TILE2D);
+            run_case(&c);
+        }
 }
 
 /* d4 in symmetric mode on the fused 3-D engine: the z stream refreshes its
