@@ -129,31 +129,6 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
     return not_adjoint(p) && p->wav->separable && fits_small(p, s, 0);
 }
 
-/* Wavelets whose steps are one-sided (d4) run on the fused engines in
- * symmetric mode with the mirror refreshed before every step in the windows
- * at the image's edges (tile_lift.cuh), which costs most where most tiles
- * touch an edge: "auto" takes the fused engines for them on planes of at
- * least TILE_MIRROR_MIN samples each way, and for transforms of at most
- * TILE_MIRROR_LEVELS levels (levels: the fused 2-D kernel's, 1 for 3d-yx;
- * -1 for the in-place kernels, which refresh by selects) on planes of at
- * least TILE_MIRROR_PLANE: where the line passes outran them when measured
- * (every level of smaller single planes, planes of 256^2; the A/B in
- * bench/NOTES-matrix.md).  Named, they run at any size. */
-#define TILE_MIRROR_MIN 4096
-#define TILE_MIRROR_PLANE 512
-#define TILE_MIRROR_LEVELS 3
-static int mirror_free(const lw_plan *p)
-{
-    if (strcmp(p->scheme, "auto") != 0 || p->cfg.mode == LW_PERIODIC) return 1;
-    return lw_wavelet_symmetric_taps(p->wav) || lw_wavelet_inside_pairs(p->wav);
-}
-static int mirror_worth(const lw_plan *p, int64_t rows, int64_t cols, int levels)
-{
-    if (mirror_free(p)) return 1;
-    if (levels >= 1 && levels <= TILE_MIRROR_LEVELS && rows >= TILE_MIRROR_PLANE && cols >= TILE_MIRROR_PLANE) return 1;
-    return rows >= TILE_MIRROR_MIN && cols >= TILE_MIRROR_MIN;
-}
-
 static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -163,19 +138,10 @@ static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
         if (k > 0 && fits_small(p, s, k)) break;
         if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
     }
-    return mirror_worth(p, g->len[0][0], g->len[0][1], g->levels);
+    return lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], g->levels);
 }
 
 static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);
-
-/* The fused 3-D engine refreshes the mirror of d4 (as above) in every window
- * at a face of the volume, and on lines too short for its fixed move sets
- * lifts those windows in a local copy: "auto" takes it for d4 in symmetric
- * mode on volumes of FUSED3D_MIRROR_MIN samples, or FUSED3D_MIRROR_ONE for
- * one level, where it outran the line passes when measured (32^3 and 64^3
- * pyramids were 1.2x slower, 128^3 pyramids even; bench/NOTES-matrix.md). */
-#define FUSED3D_MIRROR_MIN ((int64_t)1 << 21)
-#define FUSED3D_MIRROR_ONE ((int64_t)1 << 18)
 
 /* 3-D volumes, float: one fused kernel a level (fused3d_exec.c). */
 static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
@@ -184,8 +150,7 @@ static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
     if (!is_mallat_last(p) || g->naxes != 3 || g->rank != 3) return 0;
     for (int k = 0; k < g->levels; k++)
         if (!lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k])) return 0;
-    const int64_t n = g->len[0][0] * g->len[0][1] * g->len[0][2];
-    return mirror_free(p) || n >= FUSED3D_MIRROR_MIN || (g->levels == 1 && n >= FUSED3D_MIRROR_ONE);
+    return lw_cuda_mirror_worth_volume(p);
 }
 
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
@@ -207,7 +172,7 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 3 || p->cfg.integer || g->len[0][pa] < 2) return 0;
     if (g->levels != 1 && (pa != 0 || g->rank != 3)) return 0;
-    if (!mirror_worth(p, g->len[0][pa == 0 ? 1 : 0], g->len[0][2], 1)) return 0;
+    if (!lw_cuda_mirror_worth_planes(p, g->len[0][pa == 0 ? 1 : 0], g->len[0][2], 1)) return 0;
     if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[0][pa == 0 ? 1 : 0], g->len[0][2])) return 0;
     lwk_pass ps;
     memset(&ps, 0, sizeof ps);
@@ -226,7 +191,7 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
 static int applies_tile2d_il(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && mirror_worth(p, g->len[0][0], g->len[0][1], -1) &&
+    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], -1) &&
            lw_ip2d_applies(p, s);
 }
 

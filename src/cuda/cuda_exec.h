@@ -154,6 +154,13 @@ lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *i
  * volume, the pyramid's two octant buffers (s->scratch), the transform. */
 size_t lw_cuda_octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k);
 void lw_fused3d_workspace(const lw_plan *p, lw_cuda_sched *s);
+/* mirror_policy.c: whether "auto" takes a fused engine that refreshes the
+ * mirror per step (d4, symmetric mode) for planes of rows x cols (levels:
+ * the fused 2-D kernel's, 1 for 3d-yx, -1 for the in-place kernels), or for
+ * the plan's volume (fused3d); 1 for the other wavelets, modes and named
+ * engines */
+int lw_cuda_mirror_worth_planes(const lw_plan *p, int64_t rows, int64_t cols, int levels);
+int lw_cuda_mirror_worth_volume(const lw_plan *p);
 lw_status lw_fused3d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st);
 /* the engines that read neighbours another block writes (in place: the
