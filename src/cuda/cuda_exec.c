@@ -191,7 +191,8 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
 static int applies_tile2d_il(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], -1) &&
+    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 &&
+           lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], -1) &&
            lw_ip2d_applies(p, s);
 }
 

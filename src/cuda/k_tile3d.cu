@@ -100,7 +100,8 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
      * blocks for small volumes), windows at the ends lifted in a local copy */
     if constexpr (t3_zrefresh(W)) {
         constexpr int V = sizeof(S) == 8 ? 0 : sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
-        if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, (sh_halo(W) > T3_WIDE_HALO ? 3 : 0), false>(t, src, dst, s);
+        constexpr int VS = sh_halo(W) > T3_WIDE_HALO ? 3 : 0;
+        if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, VS, false>(t, src, dst, s);
     }
     if constexpr (sizeof(S) == 8) {
         return t3_launch_v<S, W, INV, 0>(t, src, dst, s);

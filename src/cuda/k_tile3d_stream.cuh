@@ -21,7 +21,7 @@
  * extended signal is lifted as is), exact for periodic mode and for the
  * symmetric-tap wavelets; the others (d4) in symmetric mode refresh the
  * mirror images before every step where a window reaches past an end: y and
- * x by reg_lift_line (as the fused 2-D engine), z by t3_zmirror.  The inverse
+ * x by t3_lift (fixed move sets, the tiles placed for them), z by t3_zmirror.  The inverse
  * runs the same axis order (z, y, x): for float data that changes only
  * rounding.
  *
@@ -119,7 +119,8 @@ __host__ __device__ constexpr bool t3_zrefresh(int W) { return !tile_once_mirror
  * indices, picked by comparing el and et with constants.  For d4 (taps at
  * +-1) the image then holds exactly the steps its reference value has
  * (tests/unit/test_t3_zpipe.cu checks every length and run split). */
-template <int J, int O, class T, int NW> __host__ __device__ __forceinline__ void t3_zmirror(T (&v)[NW], int el, int et)
+template <int J, int O, class T, int NW>
+__host__ __device__ __forceinline__ void t3_zmirror(T (&v)[NW], int el, int et)
 {
     static_assert(J + O >= 0 && J + O < NW, "tap outside the window");
     if constexpr (O < 0) {
@@ -133,7 +134,8 @@ template <int J, int O, class T, int NW> __host__ __device__ __forceinline__ voi
     }
 }
 
-template <int W, int SS, int INV, class T, int NW> __host__ __device__ __forceinline__ void t3_zmirror_step(T (&v)[NW], int el, int et)
+template <int W, int SS, int INV, class T, int NW>
+__host__ __device__ __forceinline__ void t3_zmirror_step(T (&v)[NW], int el, int et)
 {
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int s = INV ? sh_nsteps(W) - 1 - SS : SS;
