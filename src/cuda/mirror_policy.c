@@ -38,7 +38,7 @@ int lw_cuda_mirror_worth_planes(const lw_plan *p, int64_t rows, int64_t cols, in
  * d4 in symmetric mode on volumes of FUSED3D_MIRROR_MIN samples, or
  * FUSED3D_MIRROR_ONE for one level, where it outran the line passes when
  * measured (32^3 and 64^3 pyramids were 1.2x slower, 128^3 pyramids even;
- * bench/NOTES-matrix.md). */
+ * bench/NOTES-d4.md). */
 #define FUSED3D_MIRROR_MIN ((int64_t)1 << 21)
 #define FUSED3D_MIRROR_ONE ((int64_t)1 << 18)
 int lw_cuda_mirror_worth_volume(const lw_plan *p)

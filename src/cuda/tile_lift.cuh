@@ -226,7 +226,7 @@ __device__ __forceinline__ void reg_lift_line(T (&v)[N], const lwk_wave &w, int6
  * and the trail at e in N - H - 1 .. N - 1 (the last tile moved to end at
  * the line's end; the one before it may reach past the end by less than
  * H): five move sets a step, where reg_lift_line's N - 1 run predicated on
- * every window at an end (bench/NOTES-matrix.md).  FALLBACK: windows at
+ * every window at an end (bench/NOTES-d4.md).  FALLBACK: windows at
  * other offsets (tiles the caller could not place) take reg_lift_line's
  * sets; without it the caller guarantees the placement. */
 template <int W, int DIR, bool FALLBACK, int N, class T>
