@@ -142,7 +142,7 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     }
                 }
                 if constexpr (LONG) reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
-                else reg_lift_line<W, DIR, false>(v, w, r0 - H, rows, t.mode);
+                else reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
 #pragma unroll
                 for (int j = 0; j < TH; j++) sm[j][tid] = v[H + j];
             }
@@ -159,7 +159,7 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
 #pragma unroll
                     for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
                     if constexpr (LONG) reg_lift_placed<W, DIR, true>(u, w, cb - H, cols, t.mode);
-                    else reg_lift_line<W, DIR, false>(u, w, cb - H, cols, t.mode);
+                    else reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
                     if (INV) {
                         S *op = cp + r * c.rs + cb;
                         if (cb + K <= cols) {

@@ -98,7 +98,7 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     /* the wavelets that refresh their mirror (d4, symmetric mode) on lines too
      * short for the default tiles' fixed move sets: the 16-row tiles (more
      * blocks for small volumes), windows at the ends lifted in a local copy */
-    if constexpr (t3_zrefresh(W)) {
+    if constexpr (!tile_once_mirror_exact(W)) {
         constexpr int V = sizeof(S) == 8 ? 0 : sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
         constexpr int VS = sh_halo(W) > T3_WIDE_HALO ? 3 : 0;
         if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, VS, false>(t, src, dst, s);
@@ -115,7 +115,7 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
         const int def = sh_halo(W) > T3_WIDE_HALO ? 3 : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD);
         /* a named variant 3 (taller tiles) on lines shorter than its windows: the default */
-        const int pick = v < 0 || (v == 3 && t3_zrefresh(W) && !t3_long<S, W, 3>(t)) ? def : v;
+        const int pick = v < 0 || (v == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t)) ? def : v;
         switch (pick) {
         case 1: return t3_launch_v<S, W, INV, 1>(t, src, dst, s);
         case 2: return t3_launch_v<S, W, INV, 2>(t, src, dst, s);

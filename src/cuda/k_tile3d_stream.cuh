@@ -106,10 +106,19 @@ __host__ __device__ constexpr t3_zsched t3_make_zsched(int W, int inv)
     return r;
 }
 
-/* Whether the z pipeline refreshes a tap's mirror image before each step
- * (symmetric mode, wavelets whose boundary is not exact when the stream is
- * mirrored once: d4, as reg_lift_line does for windows). */
-__host__ __device__ constexpr bool t3_zrefresh(int W) { return !tile_once_mirror_exact(W); }
+/* The wavelets whose boundary is not exact when the stream is mirrored once
+ * (!tile_once_mirror_exact: d4) refresh a tap's mirror image before each
+ * step in symmetric mode, as the windows do (reg_lift_steps).  The z
+ * window's index 0 at position base of a line of n samples: whether a step
+ * is within reach of an end, and el = -base, et = n - base (t3_zmirror's
+ * places of the ends; values that match no image where an end is out of
+ * reach). */
+__host__ __device__ __forceinline__ bool t3_zends(int64_t base, int64_t n, int nw, int &el, int &et)
+{
+    el = base < 0 ? (int)-base : 0;
+    et = n - base <= nw ? (int)(n - base) : nw + 1;
+    return base < 0 || n - base <= nw;
+}
 
 /* Before step ss (at index J, position P = base + J) in symmetric mode: a tap
  * at offset O past an end of the line takes the current value of its mirror
@@ -152,7 +161,7 @@ __host__ __device__ __forceinline__ void t3_zstep(T (&v)[NW], const lwk_wave &w,
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int s = INV ? sh_nsteps(W) - 1 - SS : SS;
     constexpr int nt = sh_ntaps(W, s), j = Z.j[SS];
-    if constexpr (t3_zrefresh(W))
+    if constexpr (!tile_once_mirror_exact(W))
         if (refresh) t3_zmirror_step<W, SS, INV>(v, el, et);
     if constexpr (nt == 2 && lwc_step_symmetric(W, s)) { /* two taps at -1, +1 with one weight: x +- w * (a + b) */
         const T a = lwd_ops<T>::wt(w, s, 0) * (v[j - 1] + v[j + 1]);
@@ -176,8 +185,8 @@ __host__ __device__ __forceinline__ void t3_zsteps(T (&v)[NW], const lwk_wave &w
 }
 
 /* One pipeline step of one point: append raw pair (e, o), advance every
- * lifting step by one position.  refresh (t3_zrefresh wavelets, symmetric
- * mode, a window within reach of an end): el, et as for t3_zmirror. */
+ * lifting step by one position.  refresh (d4 in symmetric mode, a window
+ * within reach of an end, t3_zends): el, et as for t3_zmirror. */
 template <class T, int W, int INV, int NW>
 __host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const lwk_wave &w, bool refresh = false,
                                                      int el = 0, int et = 0)
@@ -192,7 +201,7 @@ __host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const
 /* ---- small helpers ------------------------------------------------------- */
 
 /* The y or x lift of a window whose index 0 is at position p0 of a line of n
- * samples.  The t3_zrefresh wavelets (d4) in symmetric mode refresh the
+ * samples.  d4 (not tile_once_mirror_exact) in symmetric mode refreshes the
  * mirror of a window that reaches past an end.  LONG: the tiles are placed
  * (t3s_body moves the last tile to end at the line's end) as
  * reg_lift_placed needs.  Otherwise (small volumes) the window is lifted in
@@ -200,7 +209,7 @@ __host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const
 template <int W, int DIR, bool LONG, int N, class T>
 __device__ __forceinline__ void t3_lift(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {
-    if constexpr (!t3_zrefresh(W) || LONG) {
+    if constexpr (tile_once_mirror_exact(W) || LONG) {
         reg_lift_placed<W, DIR, false>(v, w, p0, n, mode);
     } else if (mode == LW_PERIODIC || (p0 >= 0 && p0 + N <= n)) {
         reg_lift<W, DIR>(v, w);
@@ -313,7 +322,7 @@ template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t
 
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
- * of output pairs.  LONG (t3_zrefresh wavelets): the y and x lines are long
+ * of output pairs.  LONG (d4): the y and x lines are long
  * enough for t3_lift's fixed move sets (t3_long). */
 template <class E, int W, int INV, class C, class SYNC, bool LONG>
 __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restrict__ src, E *__restrict__ dst,
@@ -340,7 +349,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     E *const llp = (E *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
     const int64_t lz = t.lt[0], ly = t.lt[1];
     int64_t y0 = by * TY, x0 = bx * TX;
-    if (t3_zrefresh(W) && LONG && mode != LW_PERIODIC) { /* the last tile ends at the line's end (t3_lift) */
+    /* d4, LONG: the last tile ends at the line's end (t3_lift) */
+    if (!tile_once_mirror_exact(W) && LONG && mode != LW_PERIODIC) {
         y0 = y0 < ((ny - TY + 1) & ~(int64_t)1) ? y0 : (ny - TY + 1) & ~(int64_t)1;
         x0 = x0 < ((nx - TX + 1) & ~(int64_t)1) ? x0 : (nx - TX + 1) & ~(int64_t)1;
     }
@@ -453,8 +463,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         /* the z window's index 0 at position base: within reach of an end,
          * symmetric mode refreshes the mirror images per step (t3_zmirror) */
         const int64_t base = 2 * (m0 + a) - (NW - 2);
-        const bool refresh = t3_zrefresh(W) && mode != LW_PERIODIC && (base < 0 || nz - base <= NW);
-        const int el = base < 0 ? (int)-base : 0, et = nz - base <= NW ? (int)(nz - base) : NW + 1;
+        int el = 0, et = 0;
+        const bool refresh = !tile_once_mirror_exact(W) && mode != LW_PERIODIC && t3_zends(base, nz, NW, el, et);
         /* z: advance every owned point; the finished pair replaces the raw one */
 #pragma unroll
         for (int i = 0; i < P; i++) {

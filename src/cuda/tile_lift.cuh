@@ -196,12 +196,11 @@ __host__ __device__ constexpr bool tile_once_mirror_exact(int W)
 }
 
 /* reg_lift for a window whose index 0 is at position p0 of a line of n
- * samples (mode: the line's boundary mode).  LONG: the caller never passes a
- * line shorter than the window where the mirror is refreshed (symmetric
- * mode, d4), so a window meets one end at most, and that end's images are
- * fixed moves; otherwise every window at an end picks its images by selects
- * (fewer registers in the kernels whose windows are short or few). */
-template <int W, int DIR, bool LONG = false, int N, class T>
+ * samples (mode: the line's boundary mode), on any line: every window at an
+ * end picks its images by selects (fewer registers in the kernels whose
+ * windows are short or few; lines at least as long as the windows take
+ * reg_lift_placed). */
+template <int W, int DIR, int N, class T>
 __device__ __forceinline__ void reg_lift_line(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {
     if constexpr (tile_once_mirror_exact(W)) {
@@ -212,23 +211,21 @@ __device__ __forceinline__ void reg_lift_line(T (&v)[N], const lwk_wave &w, int6
         /* the images of the positions within the reach of the line's ends
          * lie in the window (it starts at most H before a tile's first
          * position, which is inside the line); farther positions feed no
-         * stored output.  A window on a line at least its length (LONG)
-         * meets one end (with a lead or trail of 1..N-1 where it holds an
-         * output). */
-        if (!LONG) reg_lift_steps<W, DIR, LIFT_ANY>(v, w, p0, n, mode);
-        else if (p0 < 0) reg_lift_steps<W, DIR, LIFT_LEAD>(v, w, p0, n, mode);
-        else reg_lift_steps<W, DIR, LIFT_TRAIL>(v, w, p0, n, mode);
+         * stored output */
+        reg_lift_steps<W, DIR, LIFT_ANY>(v, w, p0, n, mode);
     }
 }
 
-/* reg_lift_line for LONG windows of engines that place their tiles so that
+/* reg_lift for windows on lines at least as long as the windows (a window
+ * meets one end at most, whose images are fixed register moves), of engines
+ * that place their tiles so that
  * a window meets the lead at e = H (a tile starting at the line's start)
  * and the trail at e in N - H - 1 .. N - 1 (the last tile moved to end at
  * the line's end; the one before it may reach past the end by less than
- * H): five move sets a step, where reg_lift_line's N - 1 run predicated on
- * every window at an end (bench/NOTES-d4.md).  FALLBACK: windows at
- * other offsets (tiles the caller could not place) take reg_lift_line's
- * sets; without it the caller guarantees the placement. */
+ * H): five move sets a step, where the N - 1 sets of all offsets run
+ * predicated on every window at an end (bench/NOTES-d4.md).  FALLBACK:
+ * windows at other offsets (tiles the caller could not place) take those
+ * N - 1 sets; without it the caller guarantees the placement. */
 template <int W, int DIR, bool FALLBACK, int N, class T>
 __device__ __forceinline__ void reg_lift_placed(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
 {

@@ -43,8 +43,8 @@ static void pipeline(const lwk_wave &w, lw_mode mode, const std::vector<double> 
         for (int a = 0; a < na; a++) {
             const int64_t m = m0 + a, k = m - Z.dp;
             const int64_t base = 2 * m - (NW - 2);
-            const bool refresh = t3_zrefresh(W) && mode != LW_PERIODIC && (base < 0 || n - base <= NW);
-            const int el = base < 0 ? (int)-base : 0, et = n - base <= NW ? (int)(n - base) : NW + 1;
+            int el = 0, et = 0;
+            const bool refresh = !tile_once_mirror_exact(W) && mode != LW_PERIODIC && t3_zends(base, n, NW, el, et);
             g_refreshed += refresh;
             t3_zadvance<double, W, INV>(v, x[map(2 * m)], x[map(2 * m + 1)], w, refresh, el, et);
             if (k < kb) continue;
