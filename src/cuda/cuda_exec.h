@@ -146,6 +146,8 @@ lw_status lw_bands_run_fwd(const lw_cuda_sched *s, const lwk_tile2d *t, const vo
 lw_status lw_bands_run_inv(const lw_cuda_sched *s, const lwk_tile2d *t, const void *in, void *out, void *scratch,
                            cudaStream_t st);
 /* LWE_FS (fs_exec.c): its scratch needs (set in s), and the transform. */
+/* the kernels' view of a plan: transformed axes, batch dims, levels, mode, layout */
+void lw_cuda_fs_setup(const lw_plan *p, lwk_fs *f);
 void lw_cuda_fs_sched(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st);

@@ -15,7 +15,7 @@
 #include <string.h>
 
 
-static void fs_setup(const lw_plan *p, lwk_fs *f)
+void lw_cuda_fs_setup(const lw_plan *p, lwk_fs *f)
 {
     const lw_geometry *g = &p->geo;
     memset(f, 0, sizeof *f);
@@ -42,7 +42,7 @@ static int fs_needs_copy(const lw_plan *p)
 static void fs_regions(const lw_plan *p, const lw_cuda_sched *s, size_t off[2], size_t *total)
 {
     lwk_fs f;
-    fs_setup(p, &f);
+    lw_cuda_fs_setup(p, &f);
     size_t r1 = 0, r2 = 0;
     if (p->cfg.direction == LW_INVERSE && f.levels >= 2) r1 = (size_t)lwk_fs_region(&f, 1) * s->esize;
     if (p->cfg.direction == LW_INVERSE && f.levels >= 3) r2 = (size_t)lwk_fs_region(&f, 2) * s->esize;
@@ -63,7 +63,7 @@ lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *i
                          cudaStream_t st)
 {
     lwk_fs f;
-    fs_setup(p, &f);
+    lw_cuda_fs_setup(p, &f);
     size_t off[2], reg;
     fs_regions(p, s, off, &reg);
     const void *src = in;

@@ -28,6 +28,14 @@
 
 #define FS_THREADS 256
 #define FS_SEG 4 /* 2-D: cell rows per thread */
+/* blocks an SM the 2-D and 3-D grid kernels are compiled for (register
+ * budgets of 80 and 128; the 3-D cell at 80 spills) */
+#ifndef FS_MINB2
+#define FS_MINB2 3
+#endif
+#ifndef FS_MINB3
+#define FS_MINB3 2
+#endif
 #define FS_TAIL_THREADS 512
 #define FS_TAIL_BYTES 32768 /* shared memory of the tail launch: the largest level grid it takes */
 
@@ -81,13 +89,23 @@ LWK_FS_HD int64_t fs_batch_base(const lwk_fs &p, int64_t b)
 
 /* ---- forward ------------------------------------------------------------------ */
 
-/* The all-even sample at e0[] (value x): predicted at level t (its fewest
- * trailing zero bits over the axes) from original samples, or lowpass. */
+/* The all-even sample at e0[]: predicted at level t (its fewest trailing
+ * zero bits over the axes) from original samples, or lowpass.  Two halves so
+ * that a caller issues these loads with its others, before any store:
+ * fs_even_load sums the neighbours (none for a lowpass sample: s = 0,
+ * nodd = 0) and finds the destination, fs_even_store writes x - average. */
+template <class T> struct fs_even {
+    typename fs_acc<T>::type s;
+    int nodd;
+    int64_t dof;
+};
+
 template <class T, int NA, bool MALLAT>
-LWK_FS_HD void fs_fwd_even(const lwk_fs &p, const T *src, T *dst, int64_t base, const int64_t *e0,
-                           typename fs_acc<T>::type x)
+LWK_FS_HD fs_even<T> fs_even_load(const lwk_fs &p, const T *src, int64_t base, const int64_t *e0)
 {
     typedef typename fs_acc<T>::type A;
+    fs_even<T> r;
+    r.s = 0, r.nodd = 0, r.dof = base;
     int t = p.levels;
 #pragma unroll
     for (int a = 0; a < NA; a++)
@@ -95,16 +113,13 @@ LWK_FS_HD void fs_fwd_even(const lwk_fs &p, const T *src, T *dst, int64_t base, 
             int z = fs_ctz(e0[a]);
             t = z < t ? z : t;
         }
-    int64_t dof = base;
     if (t >= p.levels) { /* lowpass: the final corner */
 #pragma unroll
-        for (int a = 0; a < NA; a++) dof += (MALLAT ? e0[a] >> p.levels : e0[a]) * p.st[a];
-        dst[dof] = fs_out<T>(x);
-        return;
+        for (int a = 0; a < NA; a++) r.dof += (MALLAT ? e0[a] >> p.levels : e0[a]) * p.st[a];
+        return r;
     }
     int64_t lo[NA], hi[NA];
     unsigned mask = 0;
-    int nodd = 0;
 #pragma unroll
     for (int a = 0; a < NA; a++) {
         int64_t j = e0[a] >> t, m = fs_len(p.n[a], t);
@@ -113,23 +128,30 @@ LWK_FS_HD void fs_fwd_even(const lwk_fs &p, const T *src, T *dst, int64_t base, 
             lo[a] = (j - 1) << t;
             hi[a] = fs_next(j, m, p.mode) << t;
             mask |= 1u << a;
-            nodd++;
+            r.nodd++;
         }
-        dof += (MALLAT ? fs_mpos(j, m) : e0[a]) * p.st[a];
+        r.dof += (MALLAT ? fs_mpos(j, m) : e0[a]) * p.st[a];
     }
-    A s = 0;
 #pragma unroll
     for (int d = 0; d < (1 << NA); d++) {
         if (d & ~mask) continue;
         int64_t off = base;
 #pragma unroll
         for (int a = 0; a < NA; a++) off += (((d >> a) & 1) ? hi[a] : lo[a]) * p.st[a];
-        s += (A)fs_ldg(src + off);
+        r.s += (A)fs_ldg(src + off);
     }
-    dst[dof] = fs_out<T>(x - fs_avg(s, nodd));
+    return r;
 }
 
-/* One level-0 cell: grid indices 2c + o, o in {0,1}^NA. */
+template <class T>
+LWK_FS_HD void fs_even_store(T *dst, const fs_even<T> &r, typename fs_acc<T>::type x)
+{
+    dst[r.dof] = fs_out<T>(r.nodd ? x - fs_avg(r.s, r.nodd) : x);
+}
+
+/* One level-0 cell: grid indices 2c + o.  Every load (the even corners,
+ * the odd companions, the even sample's neighbours) is issued before the
+ * first store, so that they are in flight together. */
 template <class T, int NA, bool MALLAT>
 LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, int64_t base, const int64_t *c)
 {
@@ -143,29 +165,32 @@ LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, int64_t base, 
         e1[a] = has[a] ? fs_next(e0[a] + 1, p.n[a], p.mode) : e0[a];
     }
     A e[1 << NA]; /* the even corners 2c + 2d (through the boundary) */
+    T u[1 << NA]; /* the odd companions 2c + o, o >= 1 */
 #pragma unroll
     for (int d = 0; d < (1 << NA); d++) {
         bool need = true;
-        int64_t off = base;
+        int64_t off = base, so = base;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool h = (d >> a) & 1;
             need = need && (!h || has[a]);
             off += (h ? e1[a] : e0[a]) * p.st[a];
+            so += (e0[a] + h) * p.st[a];
         }
         e[d] = need ? (A)fs_ldg(src + off) : (A)0;
+        u[d] = d && need ? fs_ldg(src + so) : (T)0;
     }
+    const fs_even<T> ev = fs_even_load<T, NA, MALLAT>(p, src, base, e0);
 #pragma unroll
     for (int o = 1; o < (1 << NA); o++) {
         bool ok = true;
         int nodd = 0;
-        int64_t so = base, dof = base;
+        int64_t dof = base;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool odd = (o >> a) & 1;
             ok = ok && (!odd || has[a]);
             nodd += odd;
-            so += (e0[a] + odd) * p.st[a];
             dof += (MALLAT ? (odd ? ((p.n[a] + 1) >> 1) + c[a] : c[a]) : e0[a] + odd) * p.st[a];
         }
         if (!ok) continue;
@@ -173,9 +198,9 @@ LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, int64_t base, 
 #pragma unroll
         for (int d = 0; d < (1 << NA); d++)
             if ((d & ~o) == 0) s += e[d];
-        dst[dof] = fs_out<T>((A)fs_ldg(src + so) - fs_avg(s, nodd));
+        dst[dof] = fs_out<T>((A)u[o] - fs_avg(s, nodd));
     }
-    fs_fwd_even<T, NA, MALLAT>(p, src, dst, base, e0, e[0]);
+    fs_even_store<T>(dst, ev, e[0]);
 }
 
 /* Forward, 2-D: a thread takes one column pair (2cx, 2cx+1) over the cell
@@ -212,6 +237,13 @@ LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base
         u0[i] = fs_ldg(row + o0);
         if (hx) u1[i] = fs_ldg(row + o1);
     }
+    fs_even<T> evn[FS_SEG]; /* the even samples' neighbours (coarser levels) */
+#pragma unroll
+    for (int i = 0; i < FS_SEG; i++) {
+        if (i >= nc) continue;
+        const int64_t e0[2] = {2 * (cy0 + i), x0};
+        evn[i] = fs_even_load<T, 2, MALLAT>(p, src, base, e0);
+    }
     const int64_t hy = (n0 + 1) >> 1;
 #pragma unroll
     for (int i = 0; i < FS_SEG; i++) {
@@ -224,8 +256,7 @@ LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base
             d1[dlo] = fs_out<T>((A)u0[i] - fs_avg(e00 + e10, 1));
             if (hx) d1[dhi] = fs_out<T>((A)u1[i] - fs_avg(e00 + e01 + e10 + e11, 2));
         }
-        const int64_t e0[2] = {r, x0};
-        fs_fwd_even<T, 2, MALLAT>(p, src, dst, base, e0, e00);
+        fs_even_store<T>(dst, evn[i], e00);
     }
 }
 
@@ -293,18 +324,21 @@ LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *s
         j1[a] = has[a] ? fs_next(2 * c[a] + 1, m[a], p.mode) : 2 * c[a];
     }
     const int64_t eb = v.eitem < 0 ? abase : b * v.eitem, db = v.ditem < 0 ? abase : b * v.ditem;
-    A e[1 << NA];
+    A e[1 << NA]; /* the even samples 2c + 2d of level k (from level k+1) */
+    T q[1 << NA]; /* the coefficients of the odd companions 2c + o, o >= 1 */
 #pragma unroll
     for (int d = 0; d < (1 << NA); d++) {
         bool need = true;
-        int64_t off = eb;
+        int64_t off = eb, so = abase;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool h = (d >> a) & 1;
             need = need && (!h || has[a]);
             off += (h ? j1[a] >> 1 : c[a]) * v.est[a];
+            so += (MALLAT ? (h ? ((m[a] + 1) >> 1) + c[a] : c[a]) : 2 * c[a] + h) * v.cst[a];
         }
         e[d] = need ? (A)v.E[off] : (A)0;
+        q[d] = d && need ? src[so] : (T)0;
     }
     if (!v.skip_even) {
         int64_t off = db;
@@ -316,13 +350,12 @@ LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *s
     for (int o = 1; o < (1 << NA); o++) {
         bool ok = true;
         int nodd = 0;
-        int64_t so = abase, dof = db;
+        int64_t dof = db;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool odd = (o >> a) & 1;
             ok = ok && (!odd || has[a]);
             nodd += odd;
-            so += (MALLAT ? (odd ? ((m[a] + 1) >> 1) + c[a] : c[a]) : 2 * c[a] + odd) * v.cst[a];
             dof += (2 * c[a] + odd) * v.dst_[a];
         }
         if (!ok) continue;
@@ -330,7 +363,7 @@ LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *s
 #pragma unroll
         for (int d = 0; d < (1 << NA); d++)
             if ((d & ~o) == 0) s += e[d];
-        v.D[dof] = fs_out<T>((A)src[so] + fs_avg(s, nodd));
+        v.D[dof] = fs_out<T>((A)q[o] + fs_avg(s, nodd));
     }
 }
 
@@ -555,7 +588,8 @@ static int fs_dims(const lwk_fs *p, int k, dim3 *grid, dim3 *block)
 #ifndef LWK_FS_NO_KERNELS
 
 template <class T, int NA, bool MALLAT, bool INV>
-__global__ void __launch_bounds__(FS_THREADS, NA == 2 ? 3 : 1) fs_grid_kernel(lwk_fs p, int k, const T *src, T *dst, T *r0, T *r1)
+__global__ void __launch_bounds__(FS_THREADS, NA == 1 ? 1 : NA == 2 ? FS_MINB2 : FS_MINB3)
+    fs_grid_kernel(lwk_fs p, int k, const T *src, T *dst, T *r0, T *r1)
 {
     fs_idx t = {blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, gridDim.y, gridDim.z, blockDim.x,
                 blockDim.y};
@@ -640,9 +674,8 @@ extern "C" cudaError_t lwk_fs_inverse_tail(int dtype, const lwk_fs *p, int k0, c
     return fs_launch(dtype, p, k0, 1, src, dst, regions[0], regions[1], s);
 }
 
-#endif
-#endif
-
+/* (host functions, beside the kernels: a host test that includes this file
+ * for the cell bodies takes them from the library) */
 extern "C" int64_t lwk_fs_region(const lwk_fs *p, int k)
 {
     int64_t c = p->nbatch;
@@ -662,3 +695,6 @@ extern "C" int lwk_fs_tail_level(const lwk_fs *p, int dtype)
     }
     return k0;
 }
+
+#endif
+#endif
