@@ -28,13 +28,14 @@
 
 #define FS_THREADS 256
 #define FS_SEG 4 /* 2-D: cell rows per thread */
-/* blocks an SM the 2-D and 3-D grid kernels are compiled for (register
- * budgets of 80 and 128; the 3-D cell at 80 spills) */
+/* blocks an SM the 2-D and 3-D grid kernels are compiled for where they
+ * index in 32 bits (fs_index32): 4 = 64 registers a thread, no spill; the
+ * 64-bit instances take 2 (128 registers) */
 #ifndef FS_MINB2
-#define FS_MINB2 3
+#define FS_MINB2 4
 #endif
 #ifndef FS_MINB3
-#define FS_MINB3 2
+#define FS_MINB3 4
 #endif
 #define FS_TAIL_THREADS 512
 #define FS_TAIL_BYTES 32768 /* shared memory of the tail launch: the largest level grid it takes */
@@ -59,29 +60,32 @@ template <class T> LWK_FS_HD T fs_ldg(const T *p)
 #endif
 }
 
-LWK_FS_HD int fs_ctz(int64_t v) /* v > 0 */
+template <class I> LWK_FS_HD int fs_ctz(I v) /* v > 0 */
 {
 #ifdef __CUDA_ARCH__
-    return __ffsll((long long)v) - 1;
+    return sizeof(I) == 8 ? __ffsll((long long)v) - 1 : __ffs((int)v) - 1;
 #else
     return __builtin_ctzll((unsigned long long)v);
 #endif
 }
 
 /* length of an axis of length n on the level-k grid: ceil(n / 2^k) */
-__host__ __device__ __forceinline__ int64_t fs_len(int64_t n, int k) { return ((n - 1) >> k) + 1; }
+template <class I> __host__ __device__ __forceinline__ I fs_len(I n, int k) { return ((n - 1) >> k) + 1; }
 /* right neighbour of odd grid index j < m through the boundary mode (the left
  * one, j - 1, always exists); periodic plans have even lengths */
-LWK_FS_HD int64_t fs_next(int64_t j, int64_t m, int mode) { return j + 1 < m ? j + 1 : (mode == LW_PERIODIC ? 0 : m - 2); }
-/* Mallat position of grid index j on a level of length m */
-LWK_FS_HD int64_t fs_mpos(int64_t j, int64_t m) { return (j & 1) ? ((m + 1) >> 1) + (j >> 1) : (j >> 1); }
-
-LWK_FS_HD int64_t fs_batch_base(const lwk_fs &p, int64_t b)
+template <class I> LWK_FS_HD I fs_next(I j, I m, int mode)
 {
-    int64_t off = 0;
+    return j + 1 < m ? j + 1 : (mode == LW_PERIODIC ? 0 : m - 2);
+}
+/* Mallat position of grid index j on a level of length m */
+template <class I> LWK_FS_HD I fs_mpos(I j, I m) { return (j & 1) ? ((m + 1) >> 1) + (j >> 1) : (j >> 1); }
+
+template <class I> LWK_FS_HD I fs_batch_base(const lwk_fs &p, I b)
+{
+    I off = 0;
     for (int d = 0; d < p.nb; d++) {
-        int64_t q = b / p.blen[d];
-        off += (b - q * p.blen[d]) * p.bst[d];
+        I q = b / (I)p.blen[d];
+        off += (b - q * (I)p.blen[d]) * (I)p.bst[d];
         b = q;
     }
     return off;
@@ -94,17 +98,17 @@ LWK_FS_HD int64_t fs_batch_base(const lwk_fs &p, int64_t b)
  * that a caller issues these loads with its others, before any store:
  * fs_even_load sums the neighbours (none for a lowpass sample: s = 0,
  * nodd = 0) and finds the destination, fs_even_store writes x - average. */
-template <class T> struct fs_even {
+template <class T, class I> struct fs_even {
     typename fs_acc<T>::type s;
     int nodd;
-    int64_t dof;
+    I dof;
 };
 
-template <class T, int NA, bool MALLAT>
-LWK_FS_HD fs_even<T> fs_even_load(const lwk_fs &p, const T *src, int64_t base, const int64_t *e0)
+template <class T, int NA, bool MALLAT, class I>
+LWK_FS_HD fs_even<T, I> fs_even_load(const lwk_fs &p, const T *src, I base, const I *e0)
 {
     typedef typename fs_acc<T>::type A;
-    fs_even<T> r;
+    fs_even<T, I> r;
     r.s = 0, r.nodd = 0, r.dof = base;
     int t = p.levels;
 #pragma unroll
@@ -115,14 +119,14 @@ LWK_FS_HD fs_even<T> fs_even_load(const lwk_fs &p, const T *src, int64_t base, c
         }
     if (t >= p.levels) { /* lowpass: the final corner */
 #pragma unroll
-        for (int a = 0; a < NA; a++) r.dof += (MALLAT ? e0[a] >> p.levels : e0[a]) * p.st[a];
+        for (int a = 0; a < NA; a++) r.dof += (MALLAT ? e0[a] >> p.levels : e0[a]) * (I)p.st[a];
         return r;
     }
-    int64_t lo[NA], hi[NA];
+    I lo[NA], hi[NA];
     unsigned mask = 0;
 #pragma unroll
     for (int a = 0; a < NA; a++) {
-        int64_t j = e0[a] >> t, m = fs_len(p.n[a], t);
+        I j = e0[a] >> t, m = fs_len((I)p.n[a], t);
         lo[a] = hi[a] = e0[a];
         if (j & 1) {
             lo[a] = (j - 1) << t;
@@ -130,21 +134,21 @@ LWK_FS_HD fs_even<T> fs_even_load(const lwk_fs &p, const T *src, int64_t base, c
             mask |= 1u << a;
             r.nodd++;
         }
-        r.dof += (MALLAT ? fs_mpos(j, m) : e0[a]) * p.st[a];
+        r.dof += (MALLAT ? fs_mpos(j, m) : e0[a]) * (I)p.st[a];
     }
 #pragma unroll
     for (int d = 0; d < (1 << NA); d++) {
         if (d & ~mask) continue;
-        int64_t off = base;
+        I off = base;
 #pragma unroll
-        for (int a = 0; a < NA; a++) off += (((d >> a) & 1) ? hi[a] : lo[a]) * p.st[a];
+        for (int a = 0; a < NA; a++) off += (((d >> a) & 1) ? hi[a] : lo[a]) * (I)p.st[a];
         r.s += (A)fs_ldg(src + off);
     }
     return r;
 }
 
-template <class T>
-LWK_FS_HD void fs_even_store(T *dst, const fs_even<T> &r, typename fs_acc<T>::type x)
+template <class T, class I>
+LWK_FS_HD void fs_even_store(T *dst, const fs_even<T, I> &r, typename fs_acc<T>::type x)
 {
     dst[r.dof] = fs_out<T>(r.nodd ? x - fs_avg(r.s, r.nodd) : x);
 }
@@ -152,46 +156,46 @@ LWK_FS_HD void fs_even_store(T *dst, const fs_even<T> &r, typename fs_acc<T>::ty
 /* One level-0 cell: grid indices 2c + o.  Every load (the even corners,
  * the odd companions, the even sample's neighbours) is issued before the
  * first store, so that they are in flight together. */
-template <class T, int NA, bool MALLAT>
-LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, int64_t base, const int64_t *c)
+template <class T, int NA, bool MALLAT, class I>
+LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, I base, const I *c)
 {
     typedef typename fs_acc<T>::type A;
-    int64_t e0[NA], e1[NA];
+    I e0[NA], e1[NA];
     bool has[NA];
 #pragma unroll
     for (int a = 0; a < NA; a++) {
         e0[a] = 2 * c[a];
-        has[a] = e0[a] + 1 < p.n[a];
-        e1[a] = has[a] ? fs_next(e0[a] + 1, p.n[a], p.mode) : e0[a];
+        has[a] = e0[a] + 1 < (I)p.n[a];
+        e1[a] = has[a] ? fs_next(e0[a] + 1, (I)p.n[a], p.mode) : e0[a];
     }
     A e[1 << NA]; /* the even corners 2c + 2d (through the boundary) */
     T u[1 << NA]; /* the odd companions 2c + o, o >= 1 */
 #pragma unroll
     for (int d = 0; d < (1 << NA); d++) {
         bool need = true;
-        int64_t off = base, so = base;
+        I off = base, so = base;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool h = (d >> a) & 1;
             need = need && (!h || has[a]);
-            off += (h ? e1[a] : e0[a]) * p.st[a];
-            so += (e0[a] + h) * p.st[a];
+            off += (h ? e1[a] : e0[a]) * (I)p.st[a];
+            so += (e0[a] + h) * (I)p.st[a];
         }
         e[d] = need ? (A)fs_ldg(src + off) : (A)0;
         u[d] = d && need ? fs_ldg(src + so) : (T)0;
     }
-    const fs_even<T> ev = fs_even_load<T, NA, MALLAT>(p, src, base, e0);
+    const fs_even<T, I> ev = fs_even_load<T, NA, MALLAT>(p, src, base, e0);
 #pragma unroll
     for (int o = 1; o < (1 << NA); o++) {
         bool ok = true;
         int nodd = 0;
-        int64_t dof = base;
+        I dof = base;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool odd = (o >> a) & 1;
             ok = ok && (!odd || has[a]);
             nodd += odd;
-            dof += (MALLAT ? (odd ? ((p.n[a] + 1) >> 1) + c[a] : c[a]) : e0[a] + odd) * p.st[a];
+            dof += (MALLAT ? (odd ? (((I)p.n[a] + 1) >> 1) + c[a] : c[a]) : e0[a] + odd) * (I)p.st[a];
         }
         if (!ok) continue;
         A s = 0;
@@ -208,15 +212,15 @@ LWK_FS_HD void fs_fwd_cell(const lwk_fs &p, const T *src, T *dst, int64_t base, 
  * (each once: the bottom corners of one cell are the top corners of the
  * next), so that all the loads are in flight together, then computes and
  * stores. */
-template <class T, bool MALLAT>
-LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base, int64_t cx, int64_t cy0,
-                             int64_t cy1)
+template <class T, bool MALLAT, class I>
+LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, I base, I cx, I cy0,
+                             I cy1)
 {
     typedef typename fs_acc<T>::type A;
-    const int64_t n0 = p.n[0], n1 = p.n[1], s0 = p.st[0], s1 = p.st[1], x0 = 2 * cx;
+    const I n0 = (I)p.n[0], n1 = (I)p.n[1], s0 = (I)p.st[0], s1 = (I)p.st[1], x0 = 2 * cx;
     const bool hx = x0 + 1 < n1;
-    const int64_t o0 = x0 * s1, o1 = o0 + s1, o2 = (hx ? fs_next(x0 + 1, n1, p.mode) : x0) * s1;
-    const int64_t dlo = MALLAT ? cx * s1 : o0, dhi = MALLAT ? (((n1 + 1) >> 1) + cx) * s1 : o1;
+    const I o0 = x0 * s1, o1 = o0 + s1, o2 = (hx ? fs_next(x0 + 1, n1, p.mode) : x0) * s1;
+    const I dlo = MALLAT ? cx * s1 : o0, dhi = MALLAT ? (((n1 + 1) >> 1) + cx) * s1 : o1;
     const int nc = (int)(cy1 - cy0);
     const bool bottom = 2 * cy1 - 1 < n0; /* the last cell has an odd row */
     T ev[FS_SEG + 1], xv[FS_SEG + 1], rv[FS_SEG + 1], u0[FS_SEG], u1[FS_SEG];
@@ -224,7 +228,7 @@ LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base
     for (int i = 0; i <= FS_SEG; i++) { /* even rows 2(cy0+i), then the bottom row of the last cell */
         ev[i] = xv[i] = rv[i] = (T)0;
         if (i > nc || (i == nc && !bottom)) continue;
-        const int64_t r = i < nc ? 2 * (cy0 + i) : fs_next(2 * cy1 - 1, n0, p.mode);
+        const I r = i < nc ? 2 * (cy0 + i) : fs_next(2 * cy1 - 1, n0, p.mode);
         const T *row = src + base + r * s0;
         ev[i] = fs_ldg(row + o0);
         if (hx) xv[i] = fs_ldg(row + o1), rv[i] = fs_ldg(row + o2);
@@ -237,18 +241,18 @@ LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base
         u0[i] = fs_ldg(row + o0);
         if (hx) u1[i] = fs_ldg(row + o1);
     }
-    fs_even<T> evn[FS_SEG]; /* the even samples' neighbours (coarser levels) */
+    fs_even<T, I> evn[FS_SEG]; /* the even samples' neighbours (coarser levels) */
 #pragma unroll
     for (int i = 0; i < FS_SEG; i++) {
         if (i >= nc) continue;
-        const int64_t e0[2] = {2 * (cy0 + i), x0};
+        const I e0[2] = {2 * (cy0 + i), x0};
         evn[i] = fs_even_load<T, 2, MALLAT>(p, src, base, e0);
     }
-    const int64_t hy = (n0 + 1) >> 1;
+    const I hy = (n0 + 1) >> 1;
 #pragma unroll
     for (int i = 0; i < FS_SEG; i++) {
         if (i >= nc) continue;
-        const int64_t cy = cy0 + i, r = 2 * cy;
+        const I cy = cy0 + i, r = 2 * cy;
         const A e00 = (A)ev[i], e01 = (A)rv[i], e10 = (A)ev[i + 1], e11 = (A)rv[i + 1];
         T *d0 = dst + base + (MALLAT ? cy : r) * s0, *d1 = dst + base + (MALLAT ? hy + cy : r + 1) * s0;
         if (hx) d0[dhi] = fs_out<T>((A)xv[i] - fs_avg(e00 + e01, 1));
@@ -266,36 +270,36 @@ LWK_FS_HD void fs_fwd_rows2d(const lwk_fs &p, const T *src, T *dst, int64_t base
  * k >= 1, into dst (the array) for k = 0.  Its even samples come from the
  * region of level k+1 or, at the coarsest level, from the lowpass in src; its
  * odd ones are coefficient + prediction.  Every written line is full. */
-template <class T> struct fs_lv {
+template <class T, class I> struct fs_lv {
     const T *E;        /* even samples of level k: index (level-k grid index / 2) */
-    int64_t est[3], eitem; /* strides; elements per item (-1: the array's batch strides) */
+    I est[3], eitem; /* strides; elements per item (-1: the array's batch strides) */
     T *D;              /* destination: index (level-k grid index) */
-    int64_t dst_[3], ditem;
-    int64_t cst[3];    /* coefficient strides (Mallat: array strides; interleaved: << k) */
+    I dst_[3], ditem;
+    I cst[3];    /* coefficient strides (Mallat: array strides; interleaved: << k) */
     bool skip_even;    /* the even samples already sit where they belong */
 };
 
-template <class T, int NA, bool MALLAT>
-LWK_FS_HD fs_lv<T> fs_level_view(const lwk_fs &p, int k, const T *src, T *dst, T *r0, T *r1)
+template <class T, int NA, bool MALLAT, class I>
+LWK_FS_HD fs_lv<T, I> fs_level_view(const lwk_fs &p, int k, const T *src, T *dst, T *r0, T *r1)
 {
-    fs_lv<T> v;
+    fs_lv<T, I> v;
     const bool last = k == p.levels - 1;
-    int64_t se = 1, sd = 1, cap0 = 1, cap1 = 1; /* elements per item of R[0] (level 2) and R[1] (level 1) */
+    I se = 1, sd = 1, cap0 = 1, cap1 = 1; /* elements per item of R[0] (level 2) and R[1] (level 1) */
 #pragma unroll
     for (int a = NA - 1; a >= 0; a--) {
-        cap0 *= fs_len(p.n[a], 2), cap1 *= fs_len(p.n[a], 1);
-        v.cst[a] = MALLAT ? p.st[a] : p.st[a] << k;
+        cap0 *= fs_len((I)p.n[a], 2), cap1 *= fs_len((I)p.n[a], 1);
+        v.cst[a] = MALLAT ? (I)p.st[a] : (I)p.st[a] << k;
         if (last) {
-            v.est[a] = MALLAT ? p.st[a] : p.st[a] << (k + 1);
+            v.est[a] = MALLAT ? (I)p.st[a] : (I)p.st[a] << (k + 1);
         } else {
             v.est[a] = se;
-            se *= fs_len(p.n[a], k + 1);
+            se *= fs_len((I)p.n[a], k + 1);
         }
         if (k == 0) {
-            v.dst_[a] = p.st[a];
+            v.dst_[a] = (I)p.st[a];
         } else {
             v.dst_[a] = sd;
-            sd *= fs_len(p.n[a], k);
+            sd *= fs_len((I)p.n[a], k);
         }
     }
     /* an item's slice of a region buffer has the buffer's size, whatever the
@@ -310,26 +314,26 @@ LWK_FS_HD fs_lv<T> fs_level_view(const lwk_fs &p, int k, const T *src, T *dst, T
 
 /* One cell of the level-k grid (grid indices 2c + o); b: batch item, abase:
  * its offset in the arrays. */
-template <class T, int NA, bool MALLAT>
-LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *src, int64_t b, int64_t abase,
-                           const int64_t *c)
+template <class T, int NA, bool MALLAT, class I>
+LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T, I> &v, const T *src, I b, I abase,
+                           const I *c)
 {
     typedef typename fs_acc<T>::type A;
-    int64_t m[NA], j1[NA];
+    I m[NA], j1[NA];
     bool has[NA];
 #pragma unroll
     for (int a = 0; a < NA; a++) {
-        m[a] = fs_len(p.n[a], k);
+        m[a] = fs_len((I)p.n[a], k);
         has[a] = 2 * c[a] + 1 < m[a];
         j1[a] = has[a] ? fs_next(2 * c[a] + 1, m[a], p.mode) : 2 * c[a];
     }
-    const int64_t eb = v.eitem < 0 ? abase : b * v.eitem, db = v.ditem < 0 ? abase : b * v.ditem;
+    const I eb = v.eitem < 0 ? abase : b * v.eitem, db = v.ditem < 0 ? abase : b * v.ditem;
     A e[1 << NA]; /* the even samples 2c + 2d of level k (from level k+1) */
     T q[1 << NA]; /* the coefficients of the odd companions 2c + o, o >= 1 */
 #pragma unroll
     for (int d = 0; d < (1 << NA); d++) {
         bool need = true;
-        int64_t off = eb, so = abase;
+        I off = eb, so = abase;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool h = (d >> a) & 1;
@@ -341,7 +345,7 @@ LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *s
         q[d] = d && need ? src[so] : (T)0;
     }
     if (!v.skip_even) {
-        int64_t off = db;
+        I off = db;
 #pragma unroll
         for (int a = 0; a < NA; a++) off += 2 * c[a] * v.dst_[a];
         v.D[off] = fs_out<T>(e[0]);
@@ -350,7 +354,7 @@ LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *s
     for (int o = 1; o < (1 << NA); o++) {
         bool ok = true;
         int nodd = 0;
-        int64_t dof = db;
+        I dof = db;
 #pragma unroll
         for (int a = 0; a < NA; a++) {
             bool odd = (o >> a) & 1;
@@ -370,18 +374,18 @@ LWK_FS_HD void fs_inv_cell(const lwk_fs &p, int k, const fs_lv<T> &v, const T *s
 /* Inverse, 2-D: one column pair of level k over the cell rows [cy0, cy1);
  * loads first (even samples of the FS_SEG + 1 rows, the coefficients), then
  * computes and stores. */
-template <class T, bool MALLAT>
-LWK_FS_HD void fs_inv_rows2d(const lwk_fs &p, int k, const fs_lv<T> &v, const T *src, int64_t b, int64_t abase,
-                             int64_t cx, int64_t cy0, int64_t cy1)
+template <class T, bool MALLAT, class I>
+LWK_FS_HD void fs_inv_rows2d(const lwk_fs &p, int k, const fs_lv<T, I> &v, const T *src, I b, I abase,
+                             I cx, I cy0, I cy1)
 {
     typedef typename fs_acc<T>::type A;
-    const int64_t m0 = fs_len(p.n[0], k), m1 = fs_len(p.n[1], k), x0 = 2 * cx;
+    const I m0 = fs_len((I)p.n[0], k), m1 = fs_len((I)p.n[1], k), x0 = 2 * cx;
     const bool hx = x0 + 1 < m1;
     const T *E = v.E + (v.eitem < 0 ? abase : b * v.eitem);
     T *D = v.D + (v.ditem < 0 ? abase : b * v.ditem);
-    const int64_t ec0 = cx * v.est[1], ec2 = ((hx ? fs_next(x0 + 1, m1, p.mode) : x0) >> 1) * v.est[1];
-    const int64_t clo = (MALLAT ? cx : x0) * v.cst[1], chi = (MALLAT ? ((m1 + 1) >> 1) + cx : x0 + 1) * v.cst[1];
-    const int64_t dc0 = x0 * v.dst_[1], dc1 = dc0 + v.dst_[1], h0 = (m0 + 1) >> 1;
+    const I ec0 = cx * v.est[1], ec2 = ((hx ? fs_next(x0 + 1, m1, p.mode) : x0) >> 1) * v.est[1];
+    const I clo = (MALLAT ? cx : x0) * v.cst[1], chi = (MALLAT ? ((m1 + 1) >> 1) + cx : x0 + 1) * v.cst[1];
+    const I dc0 = x0 * v.dst_[1], dc1 = dc0 + v.dst_[1], h0 = (m0 + 1) >> 1;
     const int nc = (int)(cy1 - cy0);
     const bool bottom = 2 * cy1 - 1 < m0;
     T ev[FS_SEG + 1], rv[FS_SEG + 1], q01[FS_SEG], q10[FS_SEG], q11[FS_SEG];
@@ -397,7 +401,7 @@ LWK_FS_HD void fs_inv_rows2d(const lwk_fs &p, int k, const fs_lv<T> &v, const T 
     for (int i = 0; i < FS_SEG; i++) {
         q01[i] = q10[i] = q11[i] = (T)0;
         if (i >= nc) continue;
-        const int64_t cy = cy0 + i, r = 2 * cy;
+        const I cy = cy0 + i, r = 2 * cy;
         const T *c0 = src + abase + (MALLAT ? cy : r) * v.cst[0], *c1 = src + abase + (MALLAT ? h0 + cy : r + 1) * v.cst[0];
         if (hx) q01[i] = c0[chi];
         if (r + 1 < m0) {
@@ -408,7 +412,7 @@ LWK_FS_HD void fs_inv_rows2d(const lwk_fs &p, int k, const fs_lv<T> &v, const T 
 #pragma unroll
     for (int i = 0; i < FS_SEG; i++) {
         if (i >= nc) continue;
-        const int64_t r = 2 * (cy0 + i);
+        const I r = 2 * (cy0 + i);
         const A e00 = (A)ev[i], e01 = (A)rv[i], e10 = (A)ev[i + 1], e11 = (A)rv[i + 1];
         T *d0 = D + r * v.dst_[0], *d1 = d0 + v.dst_[0];
         if (!v.skip_even) d0[dc0] = ev[i];
@@ -428,34 +432,34 @@ typedef struct fs_idx {
     unsigned bx, by, bz, tx, ty, gy, gz, bdx, bdy;
 } fs_idx;
 
-template <class T, int NA, bool MALLAT, bool INV>
+template <class T, int NA, bool MALLAT, bool INV, class I>
 LWK_FS_HD void fs_grid_body(const lwk_fs &p, int k, const T *src, T *dst, T *r0, T *r1, const fs_idx &t)
 {
-    int64_t C[NA];
+    I C[NA];
 #pragma unroll
-    for (int a = 0; a < NA; a++) C[a] = (fs_len(p.n[a], k) + 1) >> 1;
-    const int64_t cx = (int64_t)t.bx * t.bdx + t.tx;
+    for (int a = 0; a < NA; a++) C[a] = (fs_len((I)p.n[a], k) + 1) >> 1;
+    const I cx = (I)t.bx * t.bdx + t.tx;
     if (cx >= C[NA - 1]) return;
-    const fs_lv<T> v = INV ? fs_level_view<T, NA, MALLAT>(p, k, src, dst, r0, r1) : fs_lv<T>();
-    const int64_t CY = NA >= 2 ? C[NA >= 2 ? NA - 2 : 0] : p.nbatch;
-    const int64_t NY = NA == 2 ? (CY + FS_SEG - 1) / FS_SEG : CY;
-    const int64_t CZ0 = NA == 3 ? C[0] : 1;
-    const int64_t CZ = NA == 1 ? 1 : CZ0 * p.nbatch;
-    for (int64_t z = t.bz; z < CZ; z += t.gz) {
-        int64_t b = z, c0 = 0;
+    const fs_lv<T, I> v = INV ? fs_level_view<T, NA, MALLAT, I>(p, k, src, dst, r0, r1) : fs_lv<T, I>();
+    const I CY = NA >= 2 ? C[NA >= 2 ? NA - 2 : 0] : (I)p.nbatch;
+    const I NY = NA == 2 ? (CY + FS_SEG - 1) / FS_SEG : CY;
+    const I CZ0 = NA == 3 ? C[0] : 1;
+    const I CZ = NA == 1 ? 1 : CZ0 * (I)p.nbatch;
+    for (I z = t.bz; z < CZ; z += t.gz) {
+        I b = z, c0 = 0;
         if (NA == 3) {
             b = z / CZ0;
             c0 = z - b * CZ0;
         }
-        int64_t base = NA == 1 ? 0 : fs_batch_base(p, b);
-        for (int64_t y = (int64_t)t.by * t.bdy + t.ty; y < NY; y += (int64_t)t.gy * t.bdy) {
+        I base = NA == 1 ? 0 : fs_batch_base(p, b);
+        for (I y = (I)t.by * t.bdy + t.ty; y < NY; y += (I)t.gy * t.bdy) {
             if (NA == 2) {
-                const int64_t y0 = y * FS_SEG, y1 = y0 + FS_SEG < CY ? y0 + FS_SEG : CY;
+                const I y0 = y * FS_SEG, y1 = y0 + FS_SEG < CY ? y0 + FS_SEG : CY;
                 if (INV) fs_inv_rows2d<T, MALLAT>(p, k, v, src, b, base, cx, y0, y1);
                 else fs_fwd_rows2d<T, MALLAT>(p, src, dst, base, cx, y0, y1);
                 continue;
             }
-            int64_t c[NA];
+            I c[NA];
             c[NA - 1] = cx;
             if (NA == 1) b = y, base = fs_batch_base(p, y);
             if (NA == 3) c[0] = c0, c[1] = y;
@@ -565,6 +569,18 @@ LWK_FS_HD void fs_tail_store(const lwk_fs &p, int k0, const T *W, T *dst, T *r0,
     }
 }
 
+/* 1 when every offset the grid launches form fits an int with room to
+ * spare (the span of the array, batch included, under 2^30 elements): the
+ * kernels then index in 32 bits, which halves their address registers (64
+ * registers a thread in 3-D instead of 128: twice the resident blocks). */
+static int fs_index32(const lwk_fs *p)
+{
+    int64_t span = 1;
+    for (int a = 0; a < p->na; a++) span += (p->n[a] - 1) * p->st[a];
+    for (int d = 0; d < p->nb; d++) span += (p->blen[d] - 1) * p->bst[d];
+    return span < ((int64_t)1 << 30);
+}
+
 /* Launch shape of the grid body for level k; 0 if it does not fit. */
 static int fs_dims(const lwk_fs *p, int k, dim3 *grid, dim3 *block)
 {
@@ -587,13 +603,13 @@ static int fs_dims(const lwk_fs *p, int k, dim3 *grid, dim3 *block)
 #ifdef __CUDACC__
 #ifndef LWK_FS_NO_KERNELS
 
-template <class T, int NA, bool MALLAT, bool INV>
-__global__ void __launch_bounds__(FS_THREADS, NA == 1 ? 1 : NA == 2 ? FS_MINB2 : FS_MINB3)
+template <class T, int NA, bool MALLAT, bool INV, class I>
+__global__ void __launch_bounds__(FS_THREADS, NA == 1 ? 1 : sizeof(I) == 8 ? 2 : NA == 2 ? FS_MINB2 : FS_MINB3)
     fs_grid_kernel(lwk_fs p, int k, const T *src, T *dst, T *r0, T *r1)
 {
     fs_idx t = {blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, gridDim.y, gridDim.z, blockDim.x,
                 blockDim.y};
-    fs_grid_body<T, NA, MALLAT, INV>(p, k, src, dst, r0, r1, t);
+    fs_grid_body<T, NA, MALLAT, INV, I>(p, k, src, dst, r0, r1, t);
 }
 
 template <class T, int NA, bool MALLAT>
@@ -626,8 +642,14 @@ static cudaError_t fs_go(const lwk_fs *p, int k, int tail, const void *src, void
     }
     dim3 g, b;
     if (!fs_dims(p, k < 0 ? 0 : k, &g, &b)) return cudaErrorInvalidConfiguration;
-    if (k < 0) fs_grid_kernel<T, NA, MALLAT, false><<<g, b, 0, s>>>(*p, 0, (const T *)src, (T *)dst, NULL, NULL);
-    else fs_grid_kernel<T, NA, MALLAT, true><<<g, b, 0, s>>>(*p, k, (const T *)src, (T *)dst, (T *)r0, (T *)r1);
+    const T *x = (const T *)src;
+    if (fs_index32(p)) {
+        if (k < 0) fs_grid_kernel<T, NA, MALLAT, false, int><<<g, b, 0, s>>>(*p, 0, x, (T *)dst, NULL, NULL);
+        else fs_grid_kernel<T, NA, MALLAT, true, int><<<g, b, 0, s>>>(*p, k, x, (T *)dst, (T *)r0, (T *)r1);
+    } else {
+        if (k < 0) fs_grid_kernel<T, NA, MALLAT, false, int64_t><<<g, b, 0, s>>>(*p, 0, x, (T *)dst, NULL, NULL);
+        else fs_grid_kernel<T, NA, MALLAT, true, int64_t><<<g, b, 0, s>>>(*p, k, x, (T *)dst, (T *)r0, (T *)r1);
+    }
     return cudaGetLastError();
 }
 

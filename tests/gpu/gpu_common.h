@@ -399,6 +399,56 @@ static void big_case(void)
     cudaFree(din), cudaFree(dout), cudaFree(dback);
     free(h), free(o);
 }
+
+/* The Faber-Schauder kernels index in 64 bits only for arrays of 2^30
+ * elements or more: a 1024x1024x1025 float32 volume (4.3 GB), max levels,
+ * Mallat, forward against the cpu backend over the whole array, then the
+ * inverse of the GPU's coefficients back to the input. */
+static void fs_wide_case(void)
+{
+    const int64_t shape[3] = {1024, 1024, 1025}, N = shape[0] * shape[1] * shape[2];
+    const size_t bytes = (size_t)N * 4;
+    size_t fr = 0, tot = 0;
+    cudaMemGetInfo(&fr, &tot);
+    float *h = malloc(bytes), *ref = malloc(bytes), *o = malloc(bytes);
+    if (fr < 2 * bytes + ((size_t)1 << 30) || !h || !ref || !o) {
+        printf("fs wide case: skipped (needs 2 x %zu bytes of device memory, %zu free, and 3 x on the host)\n", bytes,
+               fr);
+        free(h), free(ref), free(o);
+        return;
+    }
+    for (int64_t i = 0; i < N; i++) h[i] = big_val((uint64_t)i);
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = 3, c.w = LW_FS, c.t = LW_FLOAT32, c.lay = LW_MALLAT, c.devptr = 1;
+    for (int a = 0; a < 3; a++) c.shape[a] = shape[a];
+    lw_plan *pr = NULL, *pf = NULL, *pi = NULL;
+    CHECK(make(&pr, &c, -1, LW_BACKEND_CPU) == LW_OK, "fs wide plan: %s", lw_last_error());
+    CHECK(make(&pf, &c, -1, LW_BACKEND_CUDA) == LW_OK, "fs wide plan: %s", lw_last_error());
+    c.dir = LW_INVERSE;
+    CHECK(make(&pi, &c, -1, LW_BACKEND_CUDA) == LW_OK, "fs wide plan: %s", lw_last_error());
+    void *din = NULL, *dout = NULL;
+    if (pr && pf && pi && cudaMalloc(&din, bytes) == cudaSuccess && cudaMalloc(&dout, bytes) == cudaSuccess) {
+        CHECK(lw_execute(pr, h, ref) == LW_OK, "fs wide reference: %s", lw_last_error());
+        cudaMemcpy(din, h, bytes, cudaMemcpyHostToDevice);
+        CHECK(lw_execute(pf, din, dout) == LW_OK, "fs wide forward: %s", lw_last_error());
+        CHECK(cudaMemcpy(o, dout, bytes, cudaMemcpyDeviceToHost) == cudaSuccess, "fs wide: copy back");
+        double err = 0, mx = 0;
+        for (int64_t i = 0; i < N; i++) err = fmax(err, fabs((double)o[i] - ref[i])), mx = fmax(mx, fabs(ref[i]));
+        CHECK(err <= 1e-5 * (mx > 1 ? mx : 1), "fs wide forward: max error %g", err);
+        CHECK(lw_execute(pi, dout, din) == LW_OK, "fs wide inverse: %s", lw_last_error());
+        CHECK(cudaMemcpy(o, din, bytes, cudaMemcpyDeviceToHost) == cudaSuccess, "fs wide: copy back");
+        double rt = 0;
+        for (int64_t i = 0; i < N; i++) rt = fmax(rt, fabs((double)o[i] - h[i]));
+        CHECK(rt <= 1e-5, "fs wide round trip: max error %g", rt);
+        printf("fs wide case: 1024x1024x1025 float32 max levels: forward error %g, round trip error %g\n", err, rt);
+    } else {
+        CHECK(0, "fs wide case: plans or device buffers failed");
+    }
+    lw_destroy(pr), lw_destroy(pf), lw_destroy(pi);
+    cudaFree(din), cudaFree(dout);
+    free(h), free(ref), free(o);
+}
 #endif /* LW_GPU_NO_BIG_CASE */
 
 #endif

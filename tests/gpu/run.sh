@@ -112,7 +112,7 @@ if has test; then
   LW_GPU_BIG=${LW_GPU_BIG:-1} timeout ${LW_TEST_TIMEOUT:-900} "$T/test_gpu" >"$OUT/test.log" 2>&1
   rc=$?
   say "test_gpu: rc=$rc in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/test.log")"
-  grep -E "^(engine|random|fixed|leak|threads|out of|big)" "$OUT/test.log" | tee -a "$SUMMARY"
+  grep -E "^(engine|random|fixed|leak|threads|out of|big|fs wide)" "$OUT/test.log" | tee -a "$SUMMARY"
   grep FAIL "$OUT/test.log" | head -20 | tee -a "$SUMMARY"
   # one more test program: name, log, the summary lines it contributes
   more_test() {

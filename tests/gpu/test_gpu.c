@@ -733,6 +733,7 @@ int main(void)
         long before = g_cases;
         fs_cases(quick);
         printf("fixed fs cases: %ld run\n", g_cases - before);
+        if (getenv("LW_GPU_BIG") && atoi(getenv("LW_GPU_BIG"))) fs_wide_case();
     }
     if (!quick && g_only_w < 0) {
         long before = g_cases;

@@ -9,7 +9,9 @@
  * grid launch), then one grid launch per level into the two region buffers.
  * Threads run in launch order and, for the in-place interleaved inverse (the
  * one run in place as it is), also in reverse order, where a thread reading a
- * sample another one overwrites would show.
+ * sample another one overwrites would show.  Every case runs with the grid
+ * bodies' 32-bit indices (what the kernels take for arrays under 2^30
+ * elements) and again with 64-bit ones.
  *
  * Cases: 1-D, 2-D, 3-D over random lengths 1-19 (2-D up to 70; periodic:
  * rounded up to a multiple of 2, 4 or 8), with 0-2 batch dims before or
@@ -30,7 +32,8 @@
 #include <string.h>
 #include <vector>
 
-static long g_cases, g_tail, g_grid_levels, g_reversed;
+static long g_cases, g_tail, g_grid_levels, g_reversed, g_wide_runs;
+static bool g_wide; /* the grid bodies index in int64_t (else int, as the kernels do for arrays under 2^30) */
 
 /* every thread of the grid launch for level k (k < 0: the forward) */
 template <class T, int NA, bool MALLAT>
@@ -48,8 +51,13 @@ static void grid_launch(const lwk_fs &f, int k, const T *src, T *dst, T *r0, T *
         t.by = (unsigned)(i % g.y), i /= g.y;
         t.bz = (unsigned)i;
         t.gy = g.y, t.gz = g.z, t.bdx = b.x, t.bdy = b.y;
-        if (k < 0) fs_grid_body<T, NA, MALLAT, false>(f, 0, src, dst, NULL, NULL, t);
-        else fs_grid_body<T, NA, MALLAT, true>(f, k, src, dst, r0, r1, t);
+        if (g_wide) {
+            if (k < 0) fs_grid_body<T, NA, MALLAT, false, int64_t>(f, 0, src, dst, NULL, NULL, t);
+            else fs_grid_body<T, NA, MALLAT, true, int64_t>(f, k, src, dst, r0, r1, t);
+        } else {
+            if (k < 0) fs_grid_body<T, NA, MALLAT, false, int>(f, 0, src, dst, NULL, NULL, t);
+            else fs_grid_body<T, NA, MALLAT, true, int>(f, k, src, dst, r0, r1, t);
+        }
     }
 }
 
@@ -132,7 +140,10 @@ static void one(int rank, const int64_t *shape, int naxes, const int *axes, lw_m
     lwk_fs f;
     lw_cuda_fs_setup(p, &f);
     const int dtype = t == LW_FLOAT32 ? LWK_F32 : t == LW_FLOAT64 ? LWK_F64 : LWK_I32;
-    for (int rev = 0; rev < (in_place ? 2 : 1); rev++) {
+    for (int run_i = 0; run_i < (in_place ? 2 : 1) + 1; run_i++) {
+        const bool rev = in_place && run_i == 1;
+        g_wide = run_i == (in_place ? 2 : 1);
+        g_wide_runs += g_wide;
         const void *src = in.data();
         void *dst = got.data();
         if (in_place) memcpy(got.data(), in.data(), n * es), src = got.data();
@@ -150,11 +161,11 @@ static void one(int rank, const int64_t *shape, int naxes, const int *axes, lw_m
         char sh[64];
         int o = 0;
         for (int i = 0; i < rank; i++) o += snprintf(sh + o, sizeof sh - o, "%s%lld", i ? "x" : "", (long long)shape[i]);
-        CHECK(dm <= tol * (mx > 1 ? mx : 1), "fs %s axes %d..%d %s %s %s levels %d %s%s%s: max diff %g", sh, axes[0],
+        CHECK(dm <= tol * (mx > 1 ? mx : 1), "fs %s axes %d..%d %s %s %s levels %d %s%s%s%s: max diff %g", sh, axes[0],
               axes[naxes - 1], mode == LW_PERIODIC ? "periodic" : "symmetric", lay == LW_MALLAT ? "mallat" : "interleaved",
               t == LW_FLOAT32 ? "f32" : t == LW_FLOAT64 ? "f64" : "i32", p->geo.levels,
               dir == LW_INVERSE ? "inverse" : "forward", in_place ? (rev ? " in place reversed" : " in place") : "",
-              no_tail ? " no tail" : "", dm);
+              no_tail ? " no tail" : "", g_wide ? " int64" : "", dm);
     }
     g_cases++;
     lw_destroy(p);
@@ -200,8 +211,8 @@ int main(void)
                 one(3, batch, 2, a2, LW_SYMMETRIC, l, LW_FLOAT32, lv, dir, false, false);
             }
         }
-    printf("%ld cases, %ld tail launches, %ld grid inverse levels, %ld reversed runs\n", g_cases, g_tail,
-           g_grid_levels, g_reversed);
-    CHECK(g_tail > 0 && g_grid_levels > 0 && g_reversed > 0, "a launch kind was not exercised");
+    printf("%ld cases, %ld tail launches, %ld grid inverse levels, %ld reversed runs, %ld with int64_t indices\n",
+           g_cases, g_tail, g_grid_levels, g_reversed, g_wide_runs);
+    CHECK(g_tail > 0 && g_grid_levels > 0 && g_reversed > 0 && g_wide_runs > 0, "a launch kind was not exercised");
     return lw_test_finish("test_fs_grid");
 }
