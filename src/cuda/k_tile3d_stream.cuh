@@ -120,6 +120,12 @@ __host__ __device__ __forceinline__ bool t3_zends(int64_t base, int64_t n, int n
     return base < 0 || n - base <= nw;
 }
 
+/* The window is a ring of registers: at rotation ROT (0 .. NW/2 - 1) its
+ * logical index j (the schedule's) sits in register t3_zphys(j, ROT).  A step
+ * shifts the window by one pair by taking the next rotation, so no register
+ * moves (the caller keeps the rotation, step a at a mod NW/2). */
+template <int NW> __host__ __device__ constexpr int t3_zphys(int j, int rot) { return (j + 2 * rot) % NW; }
+
 /* Before step ss (at index J, position P = base + J) in symmetric mode: a tap
  * at offset O past an end of the line takes the current value of its mirror
  * image (position -q at the lead, 2(n-1) - q at the trail), as the
@@ -128,74 +134,87 @@ __host__ __device__ __forceinline__ bool t3_zends(int64_t base, int64_t n, int n
  * indices, picked by comparing el and et with constants.  For d4 (taps at
  * +-1) the image then holds exactly the steps its reference value has
  * (tests/unit/test_t3_zpipe.cu checks every length and run split). */
-template <int J, int O, class T, int NW>
+template <int J, int O, int ROT, class T, int NW>
 __host__ __device__ __forceinline__ void t3_zmirror(T (&v)[NW], int el, int et)
 {
     static_assert(J + O >= 0 && J + O < NW, "tap outside the window");
+    constexpr int t = t3_zphys<NW>(J + O, ROT);
     if constexpr (O < 0) {
 #pragma unroll
         for (int d = 1; d <= -O; d++) /* tap at -d, image at +d */
-            if (J + O + 2 * d < NW && el == J + O + d) v[J + O] = v[J + O + 2 * d];
+            if (J + O + 2 * d < NW && el == J + O + d) v[t] = v[t3_zphys<NW>(J + O + 2 * d, ROT)];
     } else {
 #pragma unroll
         for (int d = 1; d <= O; d++) /* tap at n - 1 + d, image at n - 1 - d */
-            if (J + O - 2 * d >= 0 && et == J + O + 1 - d) v[J + O] = v[J + O - 2 * d];
+            if (J + O - 2 * d >= 0 && et == J + O + 1 - d) v[t] = v[t3_zphys<NW>(J + O - 2 * d, ROT)];
     }
 }
 
-template <int W, int SS, int INV, class T, int NW>
+template <int W, int SS, int INV, int ROT, class T, int NW>
 __host__ __device__ __forceinline__ void t3_zmirror_step(T (&v)[NW], int el, int et)
 {
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int s = INV ? sh_nsteps(W) - 1 - SS : SS;
-    if constexpr (sh_ntaps(W, s) > 0) t3_zmirror<Z.j[SS], sh_off(W, s, 0)>(v, el, et);
-    if constexpr (sh_ntaps(W, s) > 1) t3_zmirror<Z.j[SS], sh_off(W, s, 1)>(v, el, et);
-    if constexpr (sh_ntaps(W, s) > 2) t3_zmirror<Z.j[SS], sh_off(W, s, 2)>(v, el, et);
-    if constexpr (sh_ntaps(W, s) > 3) t3_zmirror<Z.j[SS], sh_off(W, s, 3)>(v, el, et);
+    if constexpr (sh_ntaps(W, s) > 0) t3_zmirror<Z.j[SS], sh_off(W, s, 0), ROT>(v, el, et);
+    if constexpr (sh_ntaps(W, s) > 1) t3_zmirror<Z.j[SS], sh_off(W, s, 1), ROT>(v, el, et);
+    if constexpr (sh_ntaps(W, s) > 2) t3_zmirror<Z.j[SS], sh_off(W, s, 2), ROT>(v, el, et);
+    if constexpr (sh_ntaps(W, s) > 3) t3_zmirror<Z.j[SS], sh_off(W, s, 3), ROT>(v, el, et);
 }
 
 /* step ss of the pipeline at its index Z.j[ss] */
-template <int W, int INV, int SS, class T, int NW>
+template <int W, int INV, int SS, int ROT, class T, int NW>
 __host__ __device__ __forceinline__ void t3_zstep(T (&v)[NW], const lwk_wave &w, bool refresh, int el, int et)
 {
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int s = INV ? sh_nsteps(W) - 1 - SS : SS;
-    constexpr int nt = sh_ntaps(W, s), j = Z.j[SS];
+    constexpr int nt = sh_ntaps(W, s), j = Z.j[SS], pj = t3_zphys<NW>(j, ROT);
     if constexpr (!tile_once_mirror_exact(W))
-        if (refresh) t3_zmirror_step<W, SS, INV>(v, el, et);
+        if (refresh) t3_zmirror_step<W, SS, INV, ROT>(v, el, et);
     if constexpr (nt == 2 && lwc_step_symmetric(W, s)) { /* two taps at -1, +1 with one weight: x +- w * (a + b) */
-        const T a = lwd_ops<T>::wt(w, s, 0) * (v[j - 1] + v[j + 1]);
-        v[j] = INV ? v[j] - a : v[j] + a;
+        const T a = lwd_ops<T>::wt(w, s, 0) * (v[t3_zphys<NW>(j - 1, ROT)] + v[t3_zphys<NW>(j + 1, ROT)]);
+        v[pj] = INV ? v[pj] - a : v[pj] + a;
     } else {
         T taps[4];
 #pragma unroll
         for (int i = 0; i < 4; i++)
-            if (i < nt) taps[i] = v[j + sh_off(W, s, i)];
-        if constexpr (nt == 1) v[j] = tstep_i<T, 1, INV ? -1 : 1>::run(w, s, v[j], taps);
-        else if constexpr (nt == 2) v[j] = tstep_i<T, 2, INV ? -1 : 1>::run(w, s, v[j], taps);
-        else v[j] = tstep_i<T, 4, INV ? -1 : 1>::run(w, s, v[j], taps);
+            if (i < nt) taps[i] = v[t3_zphys<NW>(j + sh_off(W, s, i), ROT)];
+        if constexpr (nt == 1) v[pj] = tstep_i<T, 1, INV ? -1 : 1>::run(w, s, v[pj], taps);
+        else if constexpr (nt == 2) v[pj] = tstep_i<T, 2, INV ? -1 : 1>::run(w, s, v[pj], taps);
+        else v[pj] = tstep_i<T, 4, INV ? -1 : 1>::run(w, s, v[pj], taps);
     }
 }
 
-template <int W, int INV, class T, int NW, int... SS>
+template <int W, int INV, int ROT, class T, int NW, int... SS>
 __host__ __device__ __forceinline__ void t3_zsteps(T (&v)[NW], const lwk_wave &w, bool refresh, int el, int et,
                                                    std::integer_sequence<int, SS...>)
 {
-    (t3_zstep<W, INV, SS>(v, w, refresh, el, et), ...);
+    (t3_zstep<W, INV, SS, ROT>(v, w, refresh, el, et), ...);
 }
 
-/* One pipeline step of one point: append raw pair (e, o), advance every
- * lifting step by one position.  refresh (d4 in symmetric mode, a window
- * within reach of an end, t3_zends): el, et as for t3_zmirror. */
-template <class T, int W, int INV, int NW>
+/* One pipeline step of one point at rotation ROT (the window one pair on from
+ * rotation ROT - 1): append raw pair (e, o), advance every lifting step by
+ * one position.  refresh (d4 in symmetric mode, a window within reach of an
+ * end, t3_zends): el, et as for t3_zmirror.  Logical index j is then in
+ * v[t3_zphys<NW>(j, ROT)]. */
+template <class T, int W, int INV, int ROT, int NW>
 __host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const lwk_wave &w, bool refresh = false,
                                                      int el = 0, int et = 0)
 {
-#pragma unroll
-    for (int j = 0; j + 2 < NW; j++) v[j] = v[j + 2];
     if (INV) e = lwd_scale<T>(w, e, 0, -1), o = lwd_scale<T>(w, o, 1, -1);
-    v[NW - 2] = e, v[NW - 1] = o;
-    t3_zsteps<W, INV>(v, w, refresh, el, et, std::make_integer_sequence<int, sh_nsteps(W)>{});
+    v[t3_zphys<NW>(NW - 2, ROT)] = e, v[t3_zphys<NW>(NW - 1, ROT)] = o;
+    t3_zsteps<W, INV, ROT>(v, w, refresh, el, et, std::make_integer_sequence<int, sh_nsteps(W)>{});
+}
+
+/* f(std::integral_constant<int, rot>) for a run-time rot in [0, R): the z
+ * work of a step instantiated once per rotation */
+template <int R, class F> __host__ __device__ __forceinline__ void t3_zrot(int rot, F &&f)
+{
+    if constexpr (R > 1) {
+        if (rot == R - 1) return f(std::integral_constant<int, R - 1>{});
+        t3_zrot<R - 1>(rot, f);
+    } else {
+        f(std::integral_constant<int, 0>{});
+    }
 }
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -367,6 +386,9 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
      * the mode once */
     const E *gp[P], *gl[P]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
     unsigned own = 0, oct = 0; /* oct: (inverse) the points whose even (lowpass) z planes are apart */
+    /* the points every thread owns (no padding slot among them): no test */
+    constexpr int PALL = INV && L::HP != L::HX ? 0 : NPS / NT;
+    auto owned = [&](int i) { return i < PALL || (own & (1u << i)); };
 #pragma unroll
     for (int i = 0; i < P; i++) {
         const int pt = tid + i * NT;
@@ -397,7 +419,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             T *sl = ring + (pa % S) * (2 * NPS) + tid;
 #pragma unroll
             for (int i = 0; i < P; i++)
-                if (own & (1u << i)) sl[i * NT] = lwd_ld(&pend[2 * i]), sl[NPS + i * NT] = lwd_ld(&pend[2 * i + 1]);
+                if (owned(i)) sl[i * NT] = lwd_ld(&pend[2 * i]), sl[NPS + i * NT] = lwd_ld(&pend[2 * i + 1]);
             pa = -1;
         }
     };
@@ -409,7 +431,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             T *sl = ring + (a % S) * (2 * NPS) + tid;
 #pragma unroll
             for (int i = 0; i < P; i++) {
-                if (own & (1u << i)) {
+                if (owned(i)) {
                     sl[i * NT] = lwd_ldg(INV && (oct & (1u << i)) ? gl[i] + ze * lz : gp[i] + z0);
                     sl[NPS + i * NT] = lwd_ldg(gp[i] + z1);
                 }
@@ -418,7 +440,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             flush();
 #pragma unroll
             for (int i = 0; i < P; i++) {
-                if (own & (1u << i)) {
+                if (owned(i)) {
                     /* an even (lowpass) z plane of the octant: the buffer apart */
                     pend[2 * i] = __ldg(INV && (oct & (1u << i)) ? gl[i] + ze * lz : gp[i] + z0);
                     pend[2 * i + 1] = __ldg(gp[i] + z1);
@@ -429,7 +451,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             T *sl = ring + (a % S) * (2 * NPS) + tid;
 #pragma unroll
             for (int i = 0; i < P; i++) {
-                if (own & (1u << i)) {
+                if (owned(i)) {
                     if (INV && (oct & (1u << i))) { /* an even (lowpass) z plane of the octant: the buffer apart */
                         t3_cp_async(sl + i * NT, gl[i] + ze * lz);
                     } else {
@@ -452,6 +474,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         if (a < na) issue(a);
         t3_cp_commit();
     }
+    int rot = 0; /* the z windows' rotation (t3_zphys) */
     for (int a = 0; a < na; a++) {
         t3_cp_wait<D - 1>(); /* this thread's copies of pair a (it alone reads them raw) */
         if (a + D < na) issue(a + D);
@@ -466,17 +489,21 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         int el = 0, et = 0;
         const bool refresh = !tile_once_mirror_exact(W) && mode != LW_PERIODIC && t3_zends(base, nz, NW, el, et);
         /* z: advance every owned point; the finished pair replaces the raw one */
+        t3_zrot<NW / 2>(rot, [&](auto rc) {
+            constexpr int ROT = decltype(rc)::value, J0 = t3_zphys<NW>(JO, ROT), J1 = t3_zphys<NW>(JO + 1, ROT);
 #pragma unroll
-        for (int i = 0; i < P; i++) {
-            const int pt = tid + i * NT;
-            if (own & (1u << i)) {
-                t3_zadvance<T, W, INV>(v[i], sl[pt], sl[NPS + pt], w, refresh, el, et);
-                if (out) {
-                    sl[pt] = INV ? v[i][JO] : lwd_scale<T>(w, v[i][JO], 0, 1);
-                    sl[NPS + pt] = INV ? v[i][JO + 1] : lwd_scale<T>(w, v[i][JO + 1], 1, 1);
+            for (int i = 0; i < P; i++) {
+                const int pt = tid + i * NT;
+                if (owned(i)) {
+                    t3_zadvance<T, W, INV, ROT>(v[i], sl[pt], sl[NPS + pt], w, refresh, el, et);
+                    if (out) {
+                        sl[pt] = INV ? v[i][J0] : lwd_scale<T>(w, v[i][J0], 0, 1);
+                        sl[NPS + pt] = INV ? v[i][J1] : lwd_scale<T>(w, v[i][J1], 1, 1);
+                    }
                 }
             }
-        }
+        });
+        rot = rot + 1 == NW / 2 ? 0 : rot + 1;
         if (!out) continue; /* uniform over the block */
         SYNC::sync();
         /* y: one (plane, window column) per task, TY outputs written back */

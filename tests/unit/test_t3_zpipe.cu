@@ -46,14 +46,20 @@ static void pipeline(const lwk_wave &w, lw_mode mode, const std::vector<double> 
             int el = 0, et = 0;
             const bool refresh = !tile_once_mirror_exact(W) && mode != LW_PERIODIC && t3_zends(base, n, NW, el, et);
             g_refreshed += refresh;
-            t3_zadvance<double, W, INV>(v, x[map(2 * m)], x[map(2 * m + 1)], w, refresh, el, et);
+            /* the window's rotation as t3s_body keeps it */
+            double o0 = 0, o1 = 0;
+            t3_zrot<NW / 2>(a % (NW / 2), [&](auto rc) {
+                constexpr int ROT = decltype(rc)::value;
+                t3_zadvance<double, W, INV, ROT>(v, x[map(2 * m)], x[map(2 * m + 1)], w, refresh, el, et);
+                o0 = v[t3_zphys<NW>(JO, ROT)], o1 = v[t3_zphys<NW>(JO + 1, ROT)];
+            });
             if (k < kb) continue;
             if (INV) {
-                y[2 * k] = v[JO];
-                if (2 * k + 1 < n) y[2 * k + 1] = v[JO + 1];
+                y[2 * k] = o0;
+                if (2 * k + 1 < n) y[2 * k + 1] = o1;
             } else {
-                y[k] = lwd_scale<double>(w, v[JO], 0, 1);
-                if (2 * k + 1 < n) y[h + k] = lwd_scale<double>(w, v[JO + 1], 1, 1);
+                y[k] = lwd_scale<double>(w, o0, 0, 1);
+                if (2 * k + 1 < n) y[h + k] = lwd_scale<double>(w, o1, 1, 1);
             }
         }
     }
