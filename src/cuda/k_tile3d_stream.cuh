@@ -192,14 +192,20 @@ __host__ __device__ __forceinline__ void t3_zsteps(T (&v)[NW], const lwk_wave &w
 }
 
 /* One pipeline step of one point at rotation ROT (the window one pair on from
- * rotation ROT - 1): append raw pair (e, o), advance every lifting step by
+ * rotation ROT - 1; SHIFT: a window of one rotation, whose registers move a
+ * pair instead): append raw pair (e, o), advance every lifting step by
  * one position.  refresh (d4 in symmetric mode, a window within reach of an
  * end, t3_zends): el, et as for t3_zmirror.  Logical index j is then in
  * v[t3_zphys<NW>(j, ROT)]. */
-template <class T, int W, int INV, int ROT, int NW>
+template <class T, int W, int INV, int ROT, bool SHIFT = false, int NW>
 __host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const lwk_wave &w, bool refresh = false,
                                                      int el = 0, int et = 0)
 {
+    static_assert(!SHIFT || ROT == 0, "a shifted window has one rotation");
+    if constexpr (SHIFT) { /* the window moved instead (t3s_body's RING) */
+#pragma unroll
+        for (int j = 0; j + 2 < NW; j++) v[j] = v[j + 2];
+    }
     if (INV) e = lwd_scale<T>(w, e, 0, -1), o = lwd_scale<T>(w, o, 1, -1);
     v[t3_zphys<NW>(NW - 2, ROT)] = e, v[t3_zphys<NW>(NW - 1, ROT)] = o;
     t3_zsteps<W, INV, ROT>(v, w, refresh, el, et, std::make_integer_sequence<int, sh_nsteps(W)>{});
@@ -474,7 +480,13 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         if (a < na) issue(a);
         t3_cp_commit();
     }
-    int rot = 0; /* the z windows' rotation (t3_zphys) */
+    /* the z windows as register rings, one rotation a step (t3_zphys), except
+     * where the NW/2 instances of the z work spill (ptxas -v): the widest
+     * windows' float32 inverse (52 bytes, 1.3-1.4x the time of moving the
+     * window), and the half types and float64 beyond windows of 6 */
+    constexpr bool RING = sizeof(E) == 4 ? !(INV && H > 4) : NW <= 6;
+    constexpr int NR = RING ? NW / 2 : 1;
+    int rot = 0;
     for (int a = 0; a < na; a++) {
         t3_cp_wait<D - 1>(); /* this thread's copies of pair a (it alone reads them raw) */
         if (a + D < na) issue(a + D);
@@ -489,13 +501,13 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         int el = 0, et = 0;
         const bool refresh = !tile_once_mirror_exact(W) && mode != LW_PERIODIC && t3_zends(base, nz, NW, el, et);
         /* z: advance every owned point; the finished pair replaces the raw one */
-        t3_zrot<NW / 2>(rot, [&](auto rc) {
+        t3_zrot<NR>(rot, [&](auto rc) {
             constexpr int ROT = decltype(rc)::value, J0 = t3_zphys<NW>(JO, ROT), J1 = t3_zphys<NW>(JO + 1, ROT);
 #pragma unroll
             for (int i = 0; i < P; i++) {
                 const int pt = tid + i * NT;
                 if (owned(i)) {
-                    t3_zadvance<T, W, INV, ROT>(v[i], sl[pt], sl[NPS + pt], w, refresh, el, et);
+                    t3_zadvance<T, W, INV, ROT, !RING>(v[i], sl[pt], sl[NPS + pt], w, refresh, el, et);
                     if (out) {
                         sl[pt] = INV ? v[i][J0] : lwd_scale<T>(w, v[i][J0], 0, 1);
                         sl[NPS + pt] = INV ? v[i][J1] : lwd_scale<T>(w, v[i][J1], 1, 1);
@@ -503,7 +515,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
                 }
             }
         });
-        rot = rot + 1 == NW / 2 ? 0 : rot + 1;
+        rot = rot + 1 == NR ? 0 : rot + 1;
         if (!out) continue; /* uniform over the block */
         SYNC::sync();
         /* y: one (plane, window column) per task, TY outputs written back */
