@@ -6,10 +6,10 @@
  *          (cp.async, 4-byte, boundary-mapped addresses precomputed once)
  *          while pair m is lifted;
  *   z:     every thread owns fixed window points (y, x) and keeps each point's
- *          z line in a short register window; each new pair advances every
- *          lifting step by one position (t3_zsched), so each input is read
- *          and lifted along z exactly once; the finished output pair replaces
- *          the raw pair in the slot;
+ *          z line in a short register window (a ring: t3_zphys); each new
+ *          pair advances every lifting step by one position (t3_zsched), so
+ *          each input is read and lifted along z exactly once; the finished
+ *          output pair replaces the raw pair in the slot;
  *   y:     one thread per (plane, window column) lifts the column in registers
  *          and writes the TY outputs back;
  *   x:     one task per (plane, row, 8 outputs) lifts from 16-byte shared loads
