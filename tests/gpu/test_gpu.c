@@ -72,28 +72,20 @@ static void pyramid3d_cases(int quick)
         {{40, 36, 72}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32, 3},   {{33, 30, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64, -1},
     };
     int n = (int)(sizeof P3 / sizeof P3[0]);
+    /* v 0-3: forward and inverse from host and device pointers, and in
+     * place; v 4-11 (float32): every tile variant named, forward and
+     * inverse, device pointers */
+    static const char *const var[] = {"tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
     for (int i = quick ? n - 2 : 0; i < n; i++)
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < 12; v++) {
+            if (v >= 4 && P3[i].t != LW_FLOAT32) continue;
             gcase c;
             memset(&c, 0, sizeof c);
             c.rank = 3, c.shape[0] = P3[i].n[0], c.shape[1] = P3[i].n[1], c.shape[2] = P3[i].n[2];
             c.w = P3[i].w, c.t = P3[i].t, c.levels = P3[i].levels, c.m = P3[i].m, c.scheme = "fused3d";
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (v >= 4) c.tuning = var[(v - 4) >> 1];
             if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
-            run_case(&c);
-        }
-    /* every float32 tile variant named (the 32 x 64 tiles split their y
-     * lifts in two parts a column), forward and inverse, device pointers */
-    static const char *const var[] = {"tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
-    for (int i = quick ? n - 2 : 0; i < n; i++)
-        for (int v = 0; v < 8; v++) {
-            if (P3[i].t != LW_FLOAT32) continue;
-            gcase c;
-            memset(&c, 0, sizeof c);
-            c.rank = 3, c.shape[0] = P3[i].n[0], c.shape[1] = P3[i].n[1], c.shape[2] = P3[i].n[2];
-            c.w = P3[i].w, c.t = P3[i].t, c.levels = P3[i].levels, c.m = P3[i].m, c.scheme = "fused3d";
-            c.dir = (lw_direction)(v & 1), c.devptr = 1, c.tuning = var[v >> 1];
-            expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
         }
 }

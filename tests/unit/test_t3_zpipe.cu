@@ -3,7 +3,8 @@
  * t3s_body feeds one point's z stream: the raw pairs through the boundary
  * mode (the inverse's from their Mallat places), every run of output pairs a
  * launch would split the line into, the mirror refreshed per step in
- * symmetric mode where the wavelet needs it (d4).  Against the cpu backend's
+ * symmetric mode where the wavelet needs it (d4), the window both as a ring of
+ * registers and moved a pair a step (t3s_body's two forms).  Against the cpu backend's
  * one-level 1-D transform in float64 (within 1e-12 of max |reference|).
  * Cases: every separable wavelet (haar on even lengths in symmetric mode),
  * both modes (periodic on even lengths), forward and inverse, lengths 2-70,
