@@ -37,6 +37,22 @@ __device__ __forceinline__ int64_t map_idx(int64_t i, int64_t n, int mode)
     return (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
 }
 
+/* map_idx for the forward's edge rows: the halo of a line longer than it needs one
+ * reflection, taken without lwd_bidx's 64-bit remainder (a call).  Not in the
+ * inverse: its extra registers there cost the inverse kernels a block an SM. */
+__device__ __forceinline__ int64_t map_idx_near(int64_t i, int64_t n, int mode)
+{
+    if (i >= 0 && i < n) return i;
+    if (mode == LW_PERIODIC) {
+        if (i < 0 && i >= -n) return i + n;
+        if (i >= n && i < 2 * n) return i - n;
+    } else if (n > 1) {
+        if (i < 0 && i > -n) return -i;
+        if (i >= n && i < 2 * n - 1) return 2 * (n - 1) - i;
+    }
+    return lwd_bidx(i, n, mode);
+}
+
 /* Offsets of the detail bands LH, HL, HH from a detail plane's base (row r,
  * column c of a band at base + o[band] + r * rs + c): Mallat positions, or a
  * split plane's own. */
@@ -134,12 +150,15 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                             v[j] = (rm & 1) ? lwd_ldg_run(ph + (rm >> 1) * b.rs) : lwd_ldg_run(pl + (rm >> 1) * sl);
                         }
                     }
+                } else if (rin) { /* one pointer stepped a row at a time (a per-row select
+                                      * of the mapped row cost ~18 instructions a load) */
+                    const S *p = ap + (r0 - H) * a.rs + cm;
+#pragma unroll
+                    for (int j = 0; j < TH + 2 * H; j++, p += a.rs) v[j] = lwd_ldg_run(p);
                 } else {
 #pragma unroll
-                    for (int j = 0; j < TH + 2 * H; j++) {
-                        const int64_t rm = rin ? r0 - H + j : map_idx(r0 - H + j, rows, t.mode);
-                        v[j] = lwd_ldg_run(ap + rm * a.rs + cm);
-                    }
+                    for (int j = 0; j < TH + 2 * H; j++)
+                        v[j] = lwd_ldg_run(ap + map_idx_near(r0 - H + j, rows, t.mode) * a.rs + cm);
                 }
                 if constexpr (LONG) reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
                 else reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
@@ -248,11 +267,19 @@ __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk
                 const int64_t ci = (cm & 1) ? hc + (cm >> 1) : (cm >> 1);
                 const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
                 T v[NR]; /* all loads in flight before the first shared store */
+                if (rin) { /* rows alternate between the low and the high bands (r0 - H is even) */
+                    const T *pl = ((cm & 1) ? dp : lp) + ((r0 - H) >> 1) * ((cm & 1) ? sdet.rs : sll.rs) + ci;
+                    const T *ph = dp + (hr + ((r0 - H) >> 1)) * sdet.rs + ci;
+                    const int64_t sl = (cm & 1) ? sdet.rs : sll.rs;
 #pragma unroll
-                for (int j = 0; j < NR; j++) {
-                    const int64_t rm = rin ? r0 - H + j : map_idx(r0 - H + j, rows, t.mode);
-                    const int64_t ri = (rm & 1) ? hr + (rm >> 1) : (rm >> 1);
-                    v[j] = ((rm | cm) & 1) ? __ldg(dp + ri * sdet.rs + ci) : __ldg(lp + ri * sll.rs + ci);
+                    for (int j = 0; j < NR; j++) v[j] = (j & 1) ? __ldg(ph + (j >> 1) * sdet.rs) : __ldg(pl + (j >> 1) * sl);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < NR; j++) {
+                        const int64_t rm = map_idx(r0 - H + j, rows, t.mode);
+                        const int64_t ri = (rm & 1) ? hr + (rm >> 1) : (rm >> 1);
+                        v[j] = ((rm | cm) & 1) ? __ldg(dp + ri * sdet.rs + ci) : __ldg(lp + ri * sll.rs + ci);
+                    }
                 }
 #pragma unroll
                 for (int j = 0; j < NR; j++) sm[j][tid] = v[j];
