@@ -150,8 +150,9 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                             v[j] = (rm & 1) ? lwd_ldg_run(ph + (rm >> 1) * b.rs) : lwd_ldg_run(pl + (rm >> 1) * sl);
                         }
                     }
-                } else if (rin) { /* one pointer stepped a row at a time (a per-row select
-                                      * of the mapped row cost ~18 instructions a load) */
+                } else if (rin) {
+                    /* one pointer stepped a row at a time: choosing per row between the row and
+                     * its mapped image costs ~18 instructions a load (bench/NOTES-cuda.md) */
                     const S *p = ap + (r0 - H) * a.rs + cm;
 #pragma unroll
                     for (int j = 0; j < TH + 2 * H; j++, p += a.rs) v[j] = lwd_ldg_run(p);
