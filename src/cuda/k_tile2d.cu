@@ -269,9 +269,9 @@ __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk
                 const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
                 T v[NR]; /* all loads in flight before the first shared store */
                 if (rin) { /* rows alternate between the low and the high bands (r0 - H is even) */
-                    const T *pl = ((cm & 1) ? dp : lp) + ((r0 - H) >> 1) * ((cm & 1) ? sdet.rs : sll.rs) + ci;
-                    const T *ph = dp + (hr + ((r0 - H) >> 1)) * sdet.rs + ci;
                     const int64_t sl = (cm & 1) ? sdet.rs : sll.rs;
+                    const T *pl = ((cm & 1) ? dp : lp) + ((r0 - H) >> 1) * sl + ci;
+                    const T *ph = dp + (hr + ((r0 - H) >> 1)) * sdet.rs + ci;
 #pragma unroll
                     for (int j = 0; j < NR; j++) v[j] = (j & 1) ? __ldg(ph + (j >> 1) * sdet.rs) : __ldg(pl + (j >> 1) * sl);
                 } else {
