@@ -72,6 +72,12 @@ template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, c
     return (m & 3) == 0 && (a & (4 * sizeof(S) - 1)) == 0;
 }
 
+/* Whether the rows of a plane (every batch's) start on 16-byte boundaries */
+template <class S> __device__ __forceinline__ bool vec_rows16(const lwk_plane &c)
+{
+    return (((c.rs | c.bs[0] | c.bs[1]) * (int64_t)sizeof(S)) & 15) == 0 && ((uintptr_t)c.p & 15) == 0;
+}
+
 /* Whether tile_vh asks ptxas for three blocks an SM (__launch_bounds__(288, 3), tile_vh3).
  * Left to itself ptxas gives the long tiles of most wavelets more registers than three
  * 288-thread blocks allow, so two fit; capped, a few bytes spill, and the third block hides
@@ -169,6 +175,9 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
             __syncthreads();
             /* 2. horizontal lifting, K outputs per thread, coalesced stores */
             const int rp = blockDim.x / SEGS;
+            /* every row of the tile whole and aligned: vector stores only (a decision for the
+             * block; the inverse's rows through store_row_group, which needs 16 bytes) */
+            const bool whole = c0 + TW <= cols && (INV ? vec_rows16<S>(c) : vec);
             if (tid < rp * SEGS) {
                 const int seg = tid % SEGS;
                 const int64_t cb = c0 + seg * K;
@@ -182,7 +191,9 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     else reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
                     if (INV) {
                         S *op = cp + r * c.rs + cb;
-                        if (cb + K <= cols) {
+                        if (whole) {
+                            store_row_group<S, SEGS>(cp + r * c.rs + c0, sm[rr], u, seg);
+                        } else if (cb + K <= cols) {
                             store4<S>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
                             store4<S>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
                         } else {
@@ -200,7 +211,10 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                         lo = bp + (r >> 1) * b.rs + (cb >> 1);
                         hi = cp + o[0] + (r >> 1) * c.rs + (cb >> 1);
                     }
-                    if (cb + K <= cols) {
+                    if (whole) {
+                        store4_vec<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6]);
+                        store4_vec<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7]);
+                    } else if (cb + K <= cols) {
                         store4<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
                         store4<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
                     } else {

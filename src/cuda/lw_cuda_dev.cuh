@@ -96,6 +96,17 @@ template <class S> __device__ __forceinline__ lwd_c<S> lwd_ldg_run(const S *p)
     else return lwd_ldg(p);
 }
 template <class S> __device__ __forceinline__ void lwd_st(S *p, lwd_c<S> v) { lwd_store<S>::st(p, v); }
+/* two samples of a half type rounded as lwd_st rounds them, in one word (a in the low half) */
+template <class S> __device__ __forceinline__ unsigned lwd_pack2(float a, float b)
+{
+    if constexpr (std::is_same<S, __half>::value) {
+        const __half2 h = __floats2half2_rn(a, b);
+        return *(const unsigned *)&h;
+    } else {
+        const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+        return *(const unsigned *)&h;
+    }
+}
 
 /* ---- per-type arithmetic ------------------------------------------------- */
 /* (host and device: the fused 3-D engine's z pipeline also runs in a host
@@ -119,13 +130,17 @@ template <> struct lwd_ops<double> {
 };
 
 /* New value of a target after step s given its tap values (taps[i] read at
- * offset w.off[s][i]); dir +1 forward, -1 inverse. */
+ * offset w.off[s][i]); dir +1 forward, -1 inverse.  Each tap's product is
+ * added into the target by one fused multiply-add, as in the fused engines
+ * (tile_lift.cuh, tstep), so that every engine rounds alike. */
 template <class T>
 __device__ __forceinline__ T lwd_step(const lwk_wave &w, int s, T x, const T *taps, int dir)
 {
-    T acc = 0;
-    for (int i = 0; i < w.ntaps[s]; i++) acc += lwd_ops<T>::wt(w, s, i) * taps[i];
-    return dir > 0 ? x + acc : x - acc;
+    for (int i = 0; i < w.ntaps[s]; i++) {
+        const T c = dir > 0 ? lwd_ops<T>::wt(w, s, i) : -lwd_ops<T>::wt(w, s, i);
+        x = fma(c, taps[i], x);
+    }
+    return x;
 }
 
 template <>

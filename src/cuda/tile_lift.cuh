@@ -11,13 +11,20 @@
 
 #include <utility>
 
+/* A lifting step on one sample: each tap's product added into the sample by
+ * one fused multiply-add (two instructions a two-tap step, where a sum of the
+ * products added after took three; the rounding differs from that sum's
+ * within an ulp a step) */
 template <class T, int NT, int DIR>
 __host__ __device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const T *taps)
 {
-    T acc = 0;
 #pragma unroll
-    for (int i = 0; i < NT; i++) acc += lwd_ops<T>::wt(w, s, i) * taps[i];
-    return DIR > 0 ? x + acc : x - acc;
+    for (int i = 0; i < NT; i++) {
+        const T c = DIR > 0 ? lwd_ops<T>::wt(w, s, i) : -lwd_ops<T>::wt(w, s, i);
+        if constexpr (sizeof(T) == 4) x = fmaf(c, taps[i], x);
+        else x = fma(c, taps[i], x);
+    }
+    return x;
 }
 
 template <class T, int NT, int DIR> struct tstep_i {
@@ -274,33 +281,74 @@ __device__ __forceinline__ void smem_rows_lift(T (*win)[WCP], const lwk_wave &w,
     }
 }
 
+/* Four consecutive values of storage type T, computed in lwd_c<T>, at p
+ * aligned to four samples: one vector store (16 bytes; 8 for the half types,
+ * two of 16 for double).  In PTX: written in C++, the compiler split such
+ * stores into scalar ones where a scalar alternative stored the same values
+ * (store4), and packed half pairs always. */
+template <class T> __device__ __forceinline__ void store4_vec(T *p, lwd_c<T> a, lwd_c<T> b, lwd_c<T> c, lwd_c<T> d)
+{
+    const size_t g = __cvta_generic_to_global(p);
+    if constexpr (sizeof(T) == 2) {
+        asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(g), "r"(lwd_pack2<T>(a, b)), "r"(lwd_pack2<T>(c, d))
+                     : "memory");
+    } else if constexpr (sizeof(T) == 4) {
+        asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(*(const unsigned *)&a),
+                     "r"(*(const unsigned *)&b), "r"(*(const unsigned *)&c), "r"(*(const unsigned *)&d)
+                     : "memory");
+    } else {
+        asm volatile("st.global.v2.f64 [%0], {%1, %2};" ::"l"(g), "d"((double)a), "d"((double)b) : "memory");
+        asm volatile("st.global.v2.f64 [%0], {%1, %2};" ::"l"(g + 16), "d"((double)c), "d"((double)d) : "memory");
+    }
+}
+
+/* store4_vec where vec and p's alignment allow it, else four scalar stores */
 template <class T>
 __device__ __forceinline__ void store4(T *p, lwd_c<T> a, lwd_c<T> b, lwd_c<T> c, lwd_c<T> d, bool vec)
 {
-    if constexpr (sizeof(T) == 2) {
-        T h[4];
-        lwd_st(h, a), lwd_st(h + 1, b), lwd_st(h + 2, c), lwd_st(h + 3, d);
-        if (vec && ((uintptr_t)p % 8) == 0) {
-            uint2 u;
-            memcpy(&u, h, sizeof u);
-            *(uint2 *)p = u;
-        } else {
-            p[0] = h[0], p[1] = h[1], p[2] = h[2], p[3] = h[3];
-        }
-        return;
-    } else if (vec && ((uintptr_t)p % (4 * sizeof(T))) == 0) {
-        if (sizeof(T) == 4) {
-            float4 f;
-            f.x = __int_as_float(*(int *)&a), f.y = __int_as_float(*(int *)&b);
-            f.z = __int_as_float(*(int *)&c), f.w = __int_as_float(*(int *)&d);
-            *(float4 *)p = f;
-        } else {
-            double2 x0, x1;
-            x0.x = *(double *)&a, x0.y = *(double *)&b, x1.x = *(double *)&c, x1.y = *(double *)&d;
-            ((double2 *)p)[0] = x0, ((double2 *)p)[1] = x1;
-        }
+    constexpr size_t align = sizeof(T) == 2 ? 8 : 16;
+    if (vec && ((uintptr_t)p % align) == 0) {
+        store4_vec<T>(p, a, b, c, d);
     } else {
-        p[0] = a, p[1] = b, p[2] = c, p[3] = d;
+        lwd_st(p, a), lwd_st(p + 1, b), lwd_st(p + 2, c), lwd_st(p + 3, d);
+    }
+}
+
+/* The K = 8 outputs u[H .. H + 8) of each of the SEGS lanes of a row group
+ * (lane seg: columns seg*8 ..) to the row at o, as 16-byte vectors that
+ * follow each other across the group's lanes: an instruction writes whole
+ * sectors, where each lane storing its own 8 would write half of each sector
+ * it touches (float; double the same).  The outputs pass through the row's
+ * shared-memory window w, which the group alone reads and has read.  o and w
+ * are 16-byte aligned.  Every lane of the group calls it. */
+template <class S, int SEGS, class T, int N, int WCP>
+__device__ __forceinline__ void store_row_group(S *o, T (&w)[WCP], const T (&u)[N], int seg)
+{
+    constexpr int K = 8, H = (N - K) / 2, V = 16 / (int)sizeof(S), NV = K / V;
+    static_assert(N == K + 2 * H && 32 % SEGS == 0, "row group");
+    if constexpr (NV == 1) { /* the half types: a lane's outputs are one vector */
+        asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(__cvta_generic_to_global(o + seg * K)),
+                     "r"(lwd_pack2<S>(u[H], u[H + 1])), "r"(lwd_pack2<S>(u[H + 2], u[H + 3])),
+                     "r"(lwd_pack2<S>(u[H + 4], u[H + 5])), "r"(lwd_pack2<S>(u[H + 6], u[H + 7]))
+                     : "memory");
+    } else {
+        const unsigned lane = threadIdx.x & 31;
+        const unsigned mask = SEGS == 32 ? 0xffffffffu : ((1u << (SEGS & 31)) - 1) << (lane & ~(unsigned)(SEGS - 1));
+        __syncwarp(mask); /* the group has read its window */
+#pragma unroll
+        for (int i = 0; i < K; i++) w[seg * K + i] = u[H + i];
+        __syncwarp(mask);
+#pragma unroll
+        for (int q = 0; q < NV; q++) {
+            const int f = (q * SEGS + seg) * V; /* the first column of the vector this lane stores */
+            if constexpr (sizeof(S) == 4) {
+                const float4 x = *(const float4 *)(w + f);
+                store4_vec<S>(o + f, x.x, x.y, x.z, x.w);
+            } else {
+                *(double2 *)(o + f) = *(const double2 *)(w + f);
+            }
+        }
+        __syncwarp(mask); /* read before the group's next row writes its window */
     }
 }
 
