@@ -32,6 +32,10 @@ template <class T, int SM> struct tile_cfg {
     enum { TW = (sizeof(T) == 8 || SM) ? 128 : 256, TH = SM ? 16 : 32, K = 8 };
 };
 
+/* The shared-memory length of a window row of WC (even) columns: two halves of whole
+ * 16-byte runs (the inverse keeps a row's even and odd columns apart) */
+__host__ __device__ constexpr int tile_wcp(int WC) { return 2 * ((WC / 2 + 3) & ~3); }
+
 __device__ __forceinline__ int64_t map_idx(int64_t i, int64_t n, int mode)
 {
     return (i >= 0 && i < n) ? i : lwd_bidx(i, n, mode);
@@ -105,8 +109,12 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
 {
     typedef lwd_c<S> T; /* S in global memory, T in registers and shared memory */
     constexpr int H = sh_halo(W), TW = tile_cfg<T, SM>::TW, TH = tile_cfg<T, SM>::TH, K = tile_cfg<T, SM>::K;
-    constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, SEGS = TW / K, NU = K + 2 * H;
+    constexpr int WC = TW + 2 * H, WCP = tile_wcp(WC), SEGS = TW / K, NU = K + 2 * H;
     constexpr int DIR = INV ? -1 : 1;
+    /* INV: a window row holds its even columns, then its odd ones from PO: a warp of the
+     * vertical phase loads one band's consecutive columns (whole lines), and a lane of the
+     * horizontal phase reads its window as two runs that follow the lane before's */
+    constexpr int PO = WCP / 2;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T(*sm)[WCP] = (T(*)[WCP])smem_raw;
     const lwk_wave &w = t.w;
@@ -135,7 +143,8 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
             if (place && r0 > rlast && rlast >= t.row_lo) r0 = rlast;
             /* 1. vertical lifting of one window column per thread */
             if (tid < WC) {
-                const int64_t cm = map_idx(c0 - H + tid, cols, t.mode);
+                const int wc = INV ? (tid < WC / 2 ? 2 * tid : 2 * (tid - WC / 2) + 1) : tid; /* window column */
+                const int64_t cm = map_idx(c0 - H + wc, cols, t.mode);
                 const int64_t cj = cm >> 1; /* INV: the column within its band */
                 const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
                 T v[TH + 2 * H];
@@ -169,8 +178,9 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                 }
                 if constexpr (LONG) reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
                 else reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
+                const int slot = INV ? (wc & 1 ? PO : 0) + (wc >> 1) : tid;
 #pragma unroll
-                for (int j = 0; j < TH; j++) sm[j][tid] = v[H + j];
+                for (int j = 0; j < TH; j++) sm[j][slot] = v[H + j];
             }
             __syncthreads();
             /* 2. horizontal lifting, K outputs per thread, coalesced stores */
@@ -185,8 +195,13 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     const int64_t r = r0 + rr;
                     if (r >= t.row_hi) break;
                     T u[NU];
+                    if (INV) {
 #pragma unroll
-                    for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
+                        for (int i = 0; i < NU; i++) u[i] = sm[rr][(i & 1 ? PO : 0) + seg * (K / 2) + (i >> 1)];
+                    } else {
+#pragma unroll
+                        for (int i = 0; i < NU; i++) u[i] = sm[rr][seg * K + i];
+                    }
                     if constexpr (LONG) reg_lift_placed<W, DIR, true>(u, w, cb - H, cols, t.mode);
                     else reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
                     if (INV) {
@@ -259,7 +274,7 @@ template <class T, int W>
 __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk_plane sdet, lwk_plane dst)
 {
     constexpr int H = sh_halo(W), TW = tile_cfg<T, 0>::TW, TH = tile_cfg<T, 0>::TH, K = tile_cfg<T, 0>::K;
-    constexpr int WC = TW + 2 * H, WCP = (WC + 3) & ~3, SEGS = TW / K, NR = TH + 2 * H;
+    constexpr int WC = TW + 2 * H, WCP = tile_wcp(WC), SEGS = TW / K, NR = TH + 2 * H;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T(*sm)[WCP] = (T(*)[WCP])smem_raw;
     const lwk_wave &w = t.w;
@@ -328,7 +343,7 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
 {
     typedef lwd_c<S> T;
     typedef tile_cfg<T, SM> C;
-    constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = (WC + 3) & ~3;
+    constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = tile_wcp(WC);
     const int threads = (WC + 31) & ~31;
     const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
     tile_kernel k;
