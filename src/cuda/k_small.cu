@@ -5,9 +5,7 @@
  * that small levels cost one launch instead of one per level and axis. */
 #include "lw_cuda_dev.cuh"
 
-#define SMALL_THREADS 256       /* a block for each of many items */
-#define SMALL_THREADS_ONE 1024  /* a block for each of few items (a pyramid's tail: one) */
-#define SMALL_FEW_ITEMS 64
+#define SMALL_THREADS 256
 #define SMALL_SMEM_MAX (96 * 1024)
 
 /* bytes of the compute type (shared memory): float for the half types */
@@ -27,16 +25,6 @@ __device__ __forceinline__ int64_t small_off(int64_t e, int na, const int *m, co
     return off;
 }
 
-/* Element e of nl lines of n positions: line l, position j.  Consecutive
- * threads take consecutive positions where the axis's stride is the smaller
- * (pos), else consecutive lines: taking the positions of a column made every
- * access of a warp hit one bank (32-way conflicts). */
-__device__ __forceinline__ void small_lj(int e, int nl, int n, bool pos, int &l, int &j)
-{
-    if (pos) l = e / n, j = e - l * n;
-    else j = e / nl, l = e - j * nl;
-}
-
 /* One level along axis a of the dense shared item: reorder and lift. */
 template <class T>
 __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, const int *r, int g, int a, int dir)
@@ -50,7 +38,6 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
     int nl = 1;
     for (int i = 0; i < no; i++) nl *= ol[i];
     const int n = r[a], ls = g * ds[a];
-    const bool pos = no == 0 || ls <= os[no - 1]; /* os[no - 1]: the stride between consecutive lines */
     const int h = (n + 1) / 2;
     const int mallat = p.mallat;
 #define LINE_BASE(l) \
@@ -58,15 +45,13 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
 
     if (mallat && dir < 0) { /* Mallat -> interleaved along a */
         for (int e = tid; e < nl * n; e += nt) {
-            int l, j;
-            small_lj(e, nl, n, pos, l, j);
+            int l = e / n, j = e - l * n;
             int b = LINE_BASE(l);
             tmp[b + j * ls] = buf[b + ((j & 1) ? h + (j >> 1) : (j >> 1)) * ls];
         }
         __syncthreads();
         for (int e = tid; e < nl * n; e += nt) {
-            int l, j;
-            small_lj(e, nl, n, pos, l, j);
+            int l = e / n, j = e - l * n;
             int b = LINE_BASE(l);
             buf[b + j * ls] = tmp[b + j * ls];
         }
@@ -74,8 +59,7 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
     }
     if (dir < 0) {
         for (int e = tid; e < nl * n; e += nt) {
-            int l, j;
-            small_lj(e, nl, n, pos, l, j);
+            int l = e / n, j = e - l * n;
             T *x = &buf[LINE_BASE(l) + j * ls];
             *x = lwd_scale<T>(p.w, *x, j & 1, -1);
         }
@@ -86,8 +70,7 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
         int par = p.w.target_odd[s];
         int ntg = (n - par + 1) / 2;
         for (int e = tid; e < nl * ntg; e += nt) {
-            int l, q;
-            small_lj(e, nl, ntg, pos, l, q);
+            int l = e / ntg, q = e - l * ntg;
             int t = par + 2 * q;
             T *line = &buf[LINE_BASE(l)];
             T taps[LW_MAX_TAPS];
@@ -99,8 +82,7 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
     }
     if (dir > 0) {
         for (int e = tid; e < nl * n; e += nt) {
-            int l, j;
-            small_lj(e, nl, n, pos, l, j);
+            int l = e / n, j = e - l * n;
             T *x = &buf[LINE_BASE(l) + j * ls];
             *x = lwd_scale<T>(p.w, *x, j & 1, 1);
         }
@@ -108,15 +90,13 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
     }
     if (mallat && dir > 0) { /* interleaved -> Mallat along a */
         for (int e = tid; e < nl * n; e += nt) {
-            int l, j;
-            small_lj(e, nl, n, pos, l, j);
+            int l = e / n, j = e - l * n;
             int b = LINE_BASE(l);
             tmp[b + ((j & 1) ? h + (j >> 1) : (j >> 1)) * ls] = buf[b + j * ls];
         }
         __syncthreads();
         for (int e = tid; e < nl * n; e += nt) {
-            int l, j;
-            small_lj(e, nl, n, pos, l, j);
+            int l = e / n, j = e - l * n;
             int b = LINE_BASE(l);
             buf[b + j * ls] = tmp[b + j * ls];
         }
@@ -127,7 +107,7 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
 
 /* S: the storage type; shared memory holds the compute type T */
 template <class S>
-__global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, const S *src, S *dst)
+__global__ void __launch_bounds__(SMALL_THREADS) small_kernel(lwk_small p, const S *src, S *dst)
 {
     typedef lwd_c<S> T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -167,8 +147,7 @@ template <class S> static cudaError_t small_run(const lwk_small *p, const void *
     if (attr != cudaSuccess) return attr;
     int64_t grid = p->nbatch < (1 << 20) ? p->nbatch : (1 << 20);
     if (grid < 1) return cudaSuccess;
-    const int threads = grid < SMALL_FEW_ITEMS ? SMALL_THREADS_ONE : SMALL_THREADS;
-    small_kernel<S><<<(unsigned)grid, threads, smem, s>>>(*p, (const S *)src, (S *)dst);
+    small_kernel<S><<<(unsigned)grid, SMALL_THREADS, smem, s>>>(*p, (const S *)src, (S *)dst);
     return cudaGetLastError();
 }
 
