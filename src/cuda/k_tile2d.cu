@@ -9,7 +9,12 @@
  *   3. every thread takes 8 outputs of a row plus the halo, lifts them
  *      horizontally in registers and writes 4 lowpass + 4 highpass samples with
  *      16-byte stores into the Mallat bands (coalesced across the warp).
- * The inverse mirrors it (horizontal first, then vertical).  The step
+ * The float inverse runs the same phases from the four bands: a warp loads
+ * one band's consecutive columns, a window row holds its even columns, then
+ * its odd ones, and each row's outputs leave through the row's window as
+ * 16-byte vectors that follow each other across the warp (store_row_group).
+ * The integer inverse (tile_inv) lifts horizontally first, then vertically,
+ * the reverse of the forward's order, on which its rounding depends.  The step
  * structure of each wavelet is a template parameter so the windows stay in
  * registers; weights come from the kernel parameters.
  *
