@@ -193,23 +193,41 @@ static int find_in_stash(const lw_band_geo *g, lw_bands *b)
     return 0;
 }
 
-int lw_bands_plan_inv(const lw_band_geo *g, int allow_in_stash, lw_bands *b)
+/* Groups of whole planes, last first, from nb down to at most `stop` planes:
+ * group [p0, p1) reads LL1 [p0, p1) * rc1 and writes output from p0 * N,
+ * so p0 * N >= p1 * rc1.  -1 where the chain cannot shrink. */
+static int inv_groups(const lw_band_geo *g, int64_t stop, lw_bands *b)
 {
-    memset(b, 0, sizeof *b);
-    const int64_t R = g->R, N = g->R * g->C, rc1 = g->hr * g->hc;
-    if (R < 4 || g->C < 2 || rc1 * 2 > N) return -1;
-    int64_t x = 2;
-    for (; x < R; x += 2)
-        if (inv_try(g, x, b) == 0) break;
-    if (x >= R) return -1;
-    /* planes nb-1 .. 1 first: group [p0, p1) reads LL1 [p0, p1) * rc1, writes output from p0 * N */
+    const int64_t N = g->R * g->C, rc1 = g->hr * g->hc;
     b->ng = 0, b->g[0] = g->nb;
-    while (b->g[b->ng] > 1) {
+    while (b->g[b->ng] > stop) {
         int64_t p1 = b->g[b->ng], p0 = (p1 * rc1 + N - 1) / N;
         if (p0 < 1) p0 = 1;
         if (p0 >= p1 || b->ng == LW_BANDS_MAX) return -1;
         b->g[++b->ng] = p0;
     }
+    return 0;
+}
+
+int lw_bands_plan_inv(const lw_band_geo *g, int allow_in_stash, lw_bands *b)
+{
+    memset(b, 0, sizeof *b);
+    const int64_t R = g->R, N = g->R * g->C, rc1 = g->hr * g->hc;
+    if (R < 4 || g->C < 2 || rc1 * 2 > N) return -1;
+    const int64_t lead_planes = g->lead_max / rc1;
+    if (lead_planes >= 1 && inv_groups(g, lead_planes, b) == 0) {
+        b->lead = b->g[b->ng];
+        /* the copy inside `in` (allowed) at plane lead, consumed by the groups */
+        if (allow_in_stash && b->lead < g->nb && b->lead * rc1 <= (g->nb - b->lead) * N) b->stash = 2;
+        return 0;
+    }
+    memset(b, 0, sizeof *b);
+    int64_t x = 2;
+    for (; x < R; x += 2)
+        if (inv_try(g, x, b) == 0) break;
+    if (x >= R) return -1;
+    /* planes nb-1 .. 1 first */
+    if (inv_groups(g, 1, b)) return -1;
     b->stash = 0, b->stash_row = 0;
     if (!allow_in_stash) return 0;
     /* a stash inside `in` costs no memory: let it take the top rows of the

@@ -21,7 +21,10 @@ extern "C" {
  * first level writes it), LL1 compactly at out's start; the first level then
  * writes out bottom-up in row bands that never overwrite LL1 rows still to be
  * read; its top rows [0, x) go to a stash (scratch, or with
- * LW_FLAG_DESTROY_INPUT rows of `in` nothing reads any more) copied last. */
+ * LW_FLAG_DESTROY_INPUT rows of `in` nothing reads any more) copied last.
+ * Where the lowpass of the first planes fits a small copy (lead_max), the
+ * inverse copies it out and runs those planes in one launch instead of
+ * plane 0's row bands, whose small launches are latency. */
 #define LW_BANDS_MAX 64
 typedef struct lw_band_geo {
     int64_t R, C, hr, hc; /* level-1 plane rows, columns, lowpass rows, lowpass columns */
@@ -29,6 +32,7 @@ typedef struct lw_band_geo {
     int H;                /* reach of one level (rows) */
     int mode;
     int64_t stash_cheap;  /* inverse, stash inside `in`: rows it may take to save small bands */
+    int64_t lead_max;     /* inverse: LL1 samples a copy in scratch may hold (0: none) */
 } lw_band_geo;
 
 typedef struct lw_bands {
@@ -37,8 +41,10 @@ typedef struct lw_bands {
     int ng;                         /* groups of whole planes */
     int64_t g[LW_BANDS_MAX + 1];    /* forward: 1 = g[0] < .. = nb; inverse: nb = g[0] > .. > g[ng] = 1 */
     int64_t x;                      /* inverse: top rows written to the stash */
-    int stash;                      /* inverse: 0 scratch, 1 `in` plane 0 at stash_row (after band 1), 2 `in` plane 1 */
+    int stash;                      /* inverse: 0 scratch, 1 `in` plane 0 at stash_row (after band 1), 2 `in` plane 1
+                                       (lead: plane `lead`) */
     int64_t stash_row;
+    int64_t lead; /* inverse: planes [0, lead) in one launch from a copy of their LL1 (n = 0, x = 0); 0: none */
 } lw_bands;
 
 /* 0 and *b filled when a plan exists (forward always finds one for valid

@@ -546,7 +546,7 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "engine: %s%s\n", s->engine_name ? s->engine_name : "?",
                    s->engine == LWE_SCHEME ? " (paper scheme, every level)" : "");
     }
-    if (s->engine == LWE_TILE2D && s->small_from < plan->geo.levels)
+    if ((s->engine == LWE_TILE2D || s->engine == LWE_FUSED3D) && s->small_from < plan->geo.levels)
         lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
     if (im->tail && !im->slab[0])
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "
@@ -559,7 +559,11 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "host_pipeline: level 1 in %lld slabs of %lld planes along axis 0 (margins of %lld), each "
                    "overlapped with the copies%s\n", (long long)im->sl.n, (long long)im->sl.Z, (long long)im->sl.E,
                    im->tail ? "; levels 2.. on the lowpass octant" : "");
-    if (s->fwd_bands || s->inv_bands)
+    if (s->inv_bands && s->bands.lead)
+        lw_appendf(buf, len, "first level in %d plane groups, the first %lld planes from a copy of their lowpass in "
+                   "the %s (LL workspace inside the output buffer)\n", s->bands.ng + 1, (long long)s->bands.lead,
+                   s->bands.stash ? "input buffer" : "scratch");
+    else if (s->fwd_bands || s->inv_bands)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");
     /* the generic passes' route: the generic engine, and in place the fused engines' */

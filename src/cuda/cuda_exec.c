@@ -59,15 +59,9 @@ static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k);
 static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    int L = g->levels, ks = L, inv = p->cfg.direction == LW_INVERSE;
-    s->small_from = L;
+    int L = g->levels, inv = p->cfg.direction == LW_INVERSE;
+    int ks = s->small_from = lw_cuda_small_from(p, s);
     if (L < 2) return;
-    for (int k = 1; k < L; k++)
-        if (fits_small(p, s, k)) {
-            ks = k;
-            break;
-        }
-    s->small_from = ks;
     size_t ll1 = (size_t)(s->nbatch * lw_region_count(p, 1)) * s->esize;
     size_t ll2 = (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize;
     s->scr_off[1] = 0;
@@ -84,11 +78,13 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
     /* the fused kernels' halo: the wavelet's reach rounded up to even (d4: 3 -> 4) */
     bg->nb = s->nbatch, bg->H = (s->w.halo + 1) & ~1, bg->mode = (int)p->cfg.mode;
     bg->stash_cheap = (int64_t)(((size_t)8 << 20) / ((size_t)bg->C * s->esize)); /* rows in 8 MiB */
+    bg->lead_max = (int64_t)(((size_t)1 << 20) / s->esize); /* 1 MiB: the inverse's scratch bound */
     if (!inv && destroy && lw_bands_plan_fwd(bg, &s->bands) == 0) {
         s->fwd_bands = 1;
         s->scratch = 0;
     } else if (inv && lw_bands_plan_inv(bg, destroy, &s->bands) == 0) {
-        size_t stash = s->bands.stash ? 0 : (size_t)(s->bands.x * bg->C) * s->esize;
+        const lw_bands *b = &s->bands;
+        size_t stash = b->stash ? 0 : (size_t)(b->lead ? b->lead * bg->hr * bg->hc : b->x * bg->C) * s->esize;
         if (stash < need) {
             s->inv_bands = 1;
             s->scratch = stash;
@@ -134,10 +130,8 @@ static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 2) return 0;
     /* the levels the small engine does not take (the tail) must suit the tile engine */
-    for (int k = 0; k < g->levels; k++) {
-        if (k > 0 && fits_small(p, s, k)) break;
+    for (int k = 0, ks = lw_cuda_small_from(p, s); k < ks; k++)
         if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
-    }
     return lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], g->levels);
 }
 
@@ -148,7 +142,8 @@ static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     if (!is_mallat_last(p) || g->naxes != 3 || g->rank != 3) return 0;
-    for (int k = 0; k < g->levels; k++)
+    /* the small engine takes the tail (lw_fused3d_run) */
+    for (int k = 0, ks = lw_cuda_small_from(p, s); k < ks; k++)
         if (!lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k])) return 0;
     return lw_cuda_mirror_worth_volume(p);
 }
@@ -498,8 +493,9 @@ static lw_status run_copy(run_ctx *r, void *scratch)
 
 /* ---- small engine: everything in one launch -------------------------------- */
 
-static void small_setup(const lw_plan *p, int k0, int nlev, lwk_small *sm)
+void lw_cuda_small_setup(const lw_plan *p, const lw_cuda_sched *s, int k0, lwk_small *sm)
 {
+    const int nlev = p->geo.levels - k0;
     const lw_geometry *g = &p->geo;
     memset(sm, 0, sizeof *sm);
     sm->na = g->naxes;
@@ -519,14 +515,14 @@ static void small_setup(const lw_plan *p, int k0, int nlev, lwk_small *sm)
     sm->inverse = p->cfg.direction == LW_INVERSE;
     sm->mallat = p->cfg.layout == LW_MALLAT;
     sm->interleaved = !sm->mallat;
+    sm->w = s->w;
 }
 
 static lw_status run_small(run_ctx *r, void *scratch)
 {
     (void)scratch;
     lwk_small sm;
-    small_setup(r->p, 0, r->p->geo.levels, &sm);
-    sm.w = r->s->w;
+    lw_cuda_small_setup(r->p, r->s, 0, &sm);
     CK(lwk_small_launch(r->s->dtype, &sm, r->in, r->out, r->st), "cuda small kernel launch");
     return LW_OK;
 }
@@ -579,6 +575,13 @@ static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k)
     return lw_region_count(p, k) <= lwk_small_capacity(s->dtype) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
 }
 
+int lw_cuda_small_from(const lw_plan *p, const lw_cuda_sched *s)
+{
+    for (int k = 1; k < p->geo.levels; k++)
+        if (fits_small(p, s, k)) return k;
+    return p->geo.levels;
+}
+
 lwk_plane lw_cuda_plane_of(const lw_plan *p, const void *base, int k, int compact)
 {
     return plane_of(p, NULL, base, k, compact);
@@ -609,10 +612,9 @@ static lw_status run_tile2d(run_ctx *r, void *scratch)
                 src = plane_of(p, s, B[1], 1, 1);
                 continue;
             }
-            if (k > 0 && fits_small(p, s, k)) {
+            if (k == s->small_from) {
                 lwk_small sm;
-                small_setup(p, k, L - k, &sm);
-                sm.w = s->w;
+                lw_cuda_small_setup(p, s, k, &sm);
                 sm.sst[0] = src.rs, sm.sst[1] = 1;
                 for (int i = 0; i < sm.nb; i++) sm.bsst[i] = src.bs[i];
                 CK(lwk_small_launch(s->dtype, &sm, src.p, r->out, r->st), "cuda small kernel launch");
@@ -622,23 +624,17 @@ static lw_status run_tile2d(run_ctx *r, void *scratch)
             lwk_tile2d t;
             tile_setup(p, s, k, 0, 1, &t);
             lwk_plane det = plane_of(p, s, r->out, k, 0);
-            lwk_plane ll = last || fits_small(p, s, k + 1) ? det : plane_of(p, s, B[k + 1], k + 1, 1);
+            lwk_plane ll = last || k + 1 == s->small_from ? det : plane_of(p, s, B[k + 1], k + 1, 1);
             CK(lwk_tile2d_forward(s->dtype, &t, src, ll, det, r->st), "cuda tile2d kernel launch");
             src = ll;
         }
         return LW_OK;
     }
     /* inverse: the tail first (small engine), then level by level upward */
-    int ks = L;
-    for (int k = 1; k < L; k++)
-        if (fits_small(p, s, k)) {
-            ks = k;
-            break;
-        }
+    const int ks = s->small_from;
     if (ks < L) {
         lwk_small sm;
-        small_setup(p, ks, L - ks, &sm);
-        sm.w = s->w;
+        lw_cuda_small_setup(p, s, ks, &sm);
         lwk_plane d = plane_of(p, s, B[ks], ks, 1);
         sm.dst_[0] = d.rs, sm.dst_[1] = 1;
         for (int i = 0; i < sm.nb; i++) sm.bdst[i] = d.bs[i];

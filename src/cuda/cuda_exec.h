@@ -26,7 +26,7 @@ typedef struct lw_cuda_sched {
     int engine;        /* LWE_* */
     int engine_index;  /* its record (cuda_exec.c), unless LWE_SCHEME */
     const char *engine_name;
-    int small_from;    /* tile2d: first level (0-based) of the small-engine tail; levels if none */
+    int small_from;    /* tile2d, fused3d: first level (0-based) of the small-engine tail; levels if none */
     int dtype;
     size_t esize, bytes;
     int64_t nbatch;
@@ -152,8 +152,16 @@ void lw_cuda_fs_sched(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st);
 
+/* The small engine's tail of a pyramid (tile2d, fused3d): its first level,
+ * the first k >= 1 whose region the small engine holds (levels if none);
+ * lw_cuda_small_setup: levels k0 .. levels-1 of the plan, the region at
+ * the array's strides and the batch's (callers set compact buffers). */
+int lw_cuda_small_from(const lw_plan *p, const lw_cuda_sched *s);
+void lw_cuda_small_setup(const lw_plan *p, const lw_cuda_sched *s, int k0, lwk_small *sm);
+
 /* LWE_FUSED3D (fused3d_exec.c): bytes of level k's lowpass octant of a
- * volume, the pyramid's two octant buffers (s->scratch), the transform. */
+ * volume, the pyramid's two octant buffers (s->scratch), the transform
+ * (levels from s->small_from by the small engine in one launch). */
 size_t lw_cuda_octant_bytes(const lw_plan *p, const lw_cuda_sched *s, int k);
 void lw_fused3d_workspace(const lw_plan *p, lw_cuda_sched *s);
 /* mirror_policy.c: whether "auto" takes a fused engine that refreshes the

@@ -4,7 +4,9 @@
  * Pyramids pass the octant from level to level through two compact buffers
  * of the workspace: level k's octant (the input of level k+1, k >= 1) at 0
  * for odd k, after the largest odd one (the level-1 octant) for even k, so
- * that a level reads one buffer and writes the other. */
+ * that a level reads one buffer and writes the other.  The levels whose
+ * region the small engine holds (16^3 samples and less) run in one launch of
+ * it (s->small_from on): the forward's last, the inverse's first. */
 #include "cuda_exec.h"
 
 #include <string.h>
@@ -25,6 +27,7 @@ static size_t octant_offset(const lw_plan *p, const lw_cuda_sched *s, int k)
 void lw_fused3d_workspace(const lw_plan *p, lw_cuda_sched *s)
 {
     int L = p->geo.levels;
+    s->small_from = lw_cuda_small_from(p, s);
     if (L < 2) return; /* one level: no scratch (in place: the generic path's own need) */
     s->scratch = octant_offset(p, s, 2) + (L > 2 ? lw_cuda_octant_bytes(p, s, 2) : 0);
 }
@@ -66,10 +69,31 @@ static lw_status level(const lw_plan *p, const lw_cuda_sched *s, const void *in,
     return LW_OK;
 }
 
+/* Levels ks .. L-1 by the small engine: the forward from level ks's octant
+ * in scratch into out's corner, the inverse from in's corner into it. */
+static lw_status tail(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, char *scratch, int ks,
+                      cudaStream_t st)
+{
+    lwk_small sm;
+    lw_cuda_small_setup(p, s, ks, &sm);
+    char *oct = scratch + octant_offset(p, s, ks);
+    if (p->cfg.direction == LW_INVERSE) {
+        compact_strides(p->geo.len[ks], sm.dst_);
+        CK(lwk_small_launch(s->dtype, &sm, in, oct, st), "cuda small kernel launch");
+    } else {
+        compact_strides(p->geo.len[ks], sm.sst);
+        CK(lwk_small_launch(s->dtype, &sm, oct, out, st), "cuda small kernel launch");
+    }
+    return LW_OK;
+}
+
 lw_status lw_fused3d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st)
 {
-    const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE;
-    for (int i = 0; i < L; i++) LW_TRY(level(p, s, in, out, (char *)scratch, inv ? L - 1 - i : i, st));
+    const int ks = s->small_from, inv = p->cfg.direction == LW_INVERSE;
+    char *ws = (char *)scratch;
+    if (inv && ks < p->geo.levels) LW_TRY(tail(p, s, in, out, ws, ks, st));
+    for (int i = 0; i < ks; i++) LW_TRY(level(p, s, in, out, ws, inv ? ks - 1 - i : i, st));
+    if (!inv && ks < p->geo.levels) LW_TRY(tail(p, s, in, out, ws, ks, st));
     return LW_OK;
 }

@@ -2,10 +2,20 @@
  * shared memory and runs several levels on it, every axis, every step, with a
  * barrier between steps and the boundary read through the mode at every step.
  * Used for batches of small arrays and for the tail levels of a pyramid, so
- * that small levels cost one launch instead of one per level and axis. */
+ * that small levels cost one launch instead of one per level and axis.
+ *
+ * Each phase (a load, a lifting step of one axis, a scale and reorder, a
+ * store) is a sweep over a space of three dimensions whose innermost one takes
+ * consecutive threads: the one of the smallest shared-memory stride, so that a
+ * warp's accesses fall in distinct banks.  Threads find their elements by
+ * shifts and masks (no division); a tap inside the line is read at a fixed
+ * offset, only taps past an end go through the boundary mode.  The arithmetic
+ * (lwd_step, lwd_scale) is the other engines'. */
 #include "lw_cuda_dev.cuh"
 
-#define SMALL_THREADS 256
+#define SMALL_THREADS 256       /* a block for each of many items */
+#define SMALL_THREADS_ONE 1024  /* a block for each of few items (a pyramid's tail: one) */
+#define SMALL_FEW_ITEMS 64
 #define SMALL_SMEM_MAX (96 * 1024)
 
 /* bytes of the compute type (shared memory): float for the half types */
@@ -13,101 +23,133 @@ static int small_elsize(int dtype) { return dtype == LWK_F64 ? 8 : 4; }
 
 extern "C" int64_t lwk_small_capacity(int dtype) { return SMALL_SMEM_MAX / 2 / small_elsize(dtype); }
 
-/* Offset of dense index e over the item's axes (C order) with strides st. */
-__device__ __forceinline__ int64_t small_off(int64_t e, int na, const int *m, const int64_t *st)
+__device__ __forceinline__ int small_log2up(int c) { return c <= 1 ? 0 : 32 - __clz(c - 1); }
+
+/* f(z, y, x) for every point of c0 x c1 x c2, the block's threads spread as
+ * Z x Y x X (powers of two, X covering c2 first, then Y c1; blockDim.x a
+ * power of two). */
+template <class F> __device__ __forceinline__ void small_sweep(int c0, int c1, int c2, F f)
 {
-    int64_t off = 0;
-    for (int a = na - 1; a >= 0; a--) {
-        int64_t q = e / m[a];
-        off += (e - q * m[a]) * st[a];
-        e = q;
-    }
-    return off;
+    const int lt = 31 - __clz((int)blockDim.x), tid = threadIdx.x;
+    const int lx = min(small_log2up(c2), lt), ly = min(small_log2up(c1), lt - lx);
+    const int X = 1 << lx, Y = 1 << ly, Z = 1 << (lt - lx - ly);
+    const int x0 = tid & (X - 1), y0 = (tid >> lx) & (Y - 1), z0 = tid >> (lx + ly);
+    for (int z = z0; z < c0; z += Z)
+        for (int y = y0; y < c1; y += Y)
+            for (int x = x0; x < c2; x += X) f(z, y, x);
 }
 
-/* One level along axis a of the dense shared item: reorder and lift. */
+/* The lines of one level along axis a, as a sweep: the positions j of each
+ * line (stride ls from the line's start) and the other axes' lines (counts
+ * lc0, lc1, strides lst0, lst1; the faster second, count 1 where absent).
+ * The positions take the sweep's innermost dimension where their stride is
+ * the smallest, else the outermost.  f(line offset, j). */
+struct small_lines {
+    int lc0, lc1, lst0, lst1, ls;
+    bool inner;
+};
+
+template <class F> __device__ __forceinline__ void small_lines_sweep(const small_lines &L, int n, F f)
+{
+    if (L.inner)
+        small_sweep(L.lc0, L.lc1, n, [&](int z, int y, int x) { f(z * L.lst0 + y * L.lst1, x); });
+    else
+        small_sweep(n, L.lc0, L.lc1, [&](int z, int y, int x) { f(y * L.lst0 + x * L.lst1, z); });
+}
+
+/* stride of axis b in the dense item of lengths m (C order) */
+__device__ __forceinline__ int small_dense_stride(const int *m, int na, int b)
+{
+    int s = 1;
+    for (int c = b + 1; c < na; c++) s *= m[c];
+    return s;
+}
+
+/* One level along axis a of the dense shared item (region lengths r, grid
+ * step g): reorder and lift. */
 template <class T>
 __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, const int *r, int g, int a, int dir)
 {
-    const int tid = threadIdx.x, nt = blockDim.x;
     const int na = p.na;
-    int ds[3], ol[2], os[2], no = 0;
-    for (int b = na - 1, s = 1; b >= 0; b--) ds[b] = s, s *= m[b];
-    for (int b = 0; b < na; b++)
-        if (b != a) ol[no] = r[b], os[no] = g * ds[b], no++;
-    int nl = 1;
-    for (int i = 0; i < no; i++) nl *= ol[i];
-    const int n = r[a], ls = g * ds[a];
-    const int h = (n + 1) / 2;
-    const int mallat = p.mallat;
-#define LINE_BASE(l) \
-    (no == 0 ? 0 : (no == 1 ? (l) * os[0] : ((l) / ol[1]) * os[0] + ((l) % ol[1]) * os[1]))
+    small_lines L;
+    /* the other axes: b1 the faster, b0 the slower (3 axes only) */
+    const int b0 = a == 0 ? 1 : 0, b1 = na == 3 ? (a == 2 ? 1 : 2) : 1 - a;
+    L.lc0 = na == 3 ? r[b0] : 1, L.lst0 = na == 3 ? g * small_dense_stride(m, na, b0) : 0;
+    L.lc1 = na >= 2 ? r[b1] : 1, L.lst1 = na >= 2 ? g * small_dense_stride(m, na, b1) : 0;
+    const int n = r[a], ls = g * small_dense_stride(m, na, a), h = (n + 1) / 2;
+    L.ls = ls;
+    L.inner = na == 1 || ls <= L.lst1;
+    const bool mallat = p.mallat;
 
-    if (mallat && dir < 0) { /* Mallat -> interleaved along a */
-        for (int e = tid; e < nl * n; e += nt) {
-            int l = e / n, j = e - l * n;
-            int b = LINE_BASE(l);
-            tmp[b + j * ls] = buf[b + ((j & 1) ? h + (j >> 1) : (j >> 1)) * ls];
-        }
-        __syncthreads();
-        for (int e = tid; e < nl * n; e += nt) {
-            int l = e / n, j = e - l * n;
-            int b = LINE_BASE(l);
-            buf[b + j * ls] = tmp[b + j * ls];
-        }
-        __syncthreads();
-    }
+    /* inverse: Mallat -> interleaved, scale undone on the way (interleaved: in place) */
     if (dir < 0) {
-        for (int e = tid; e < nl * n; e += nt) {
-            int l = e / n, j = e - l * n;
-            T *x = &buf[LINE_BASE(l) + j * ls];
-            *x = lwd_scale<T>(p.w, *x, j & 1, -1);
+        if (mallat) {
+            small_lines_sweep(L, n, [&](int b, int j) {
+                tmp[b + j * ls] = lwd_scale<T>(p.w, buf[b + ((j & 1) ? h + (j >> 1) : (j >> 1)) * ls], j & 1, -1);
+            });
+            __syncthreads();
+            small_lines_sweep(L, n, [&](int b, int j) { buf[b + j * ls] = tmp[b + j * ls]; });
+        } else {
+            small_lines_sweep(L, n, [&](int b, int j) { buf[b + j * ls] = lwd_scale<T>(p.w, buf[b + j * ls], j & 1, -1); });
         }
         __syncthreads();
     }
     for (int ss = 0; ss < p.w.nsteps; ss++) {
-        int s = dir < 0 ? p.w.nsteps - 1 - ss : ss;
-        int par = p.w.target_odd[s];
-        int ntg = (n - par + 1) / 2;
-        for (int e = tid; e < nl * ntg; e += nt) {
-            int l = e / ntg, q = e - l * ntg;
-            int t = par + 2 * q;
-            T *line = &buf[LINE_BASE(l)];
+        const int s = dir < 0 ? p.w.nsteps - 1 - ss : ss;
+        const int par = p.w.target_odd[s], nk = p.w.ntaps[s];
+        const int ntg = (n - par + 1) / 2;
+        int lo = 0, hi = 0, to[LW_MAX_TAPS];
+#pragma unroll
+        for (int i = 0; i < LW_MAX_TAPS; i++) {
+            const int o = i < nk ? p.w.off[s][i] : 0;
+            to[i] = o * ls, lo = min(lo, o), hi = max(hi, o);
+        }
+        /* targets t = par + 2q with every tap inside the line: q in [qa, qb) */
+        const int qa = (-lo - par + 1) / 2, qb = n - 1 - hi - par >= 0 ? (n - 1 - hi - par) / 2 + 1 : 0;
+        small_lines_sweep(L, ntg, [&](int b, int q) {
+            const int t = par + 2 * q;
+            T *x = &buf[b + t * ls];
             T taps[LW_MAX_TAPS];
-            for (int i = 0; i < p.w.ntaps[s]; i++)
-                taps[i] = line[(int)lwd_bidx(t + p.w.off[s][i], n, p.mode) * ls];
-            line[t * ls] = lwd_step<T>(p.w, s, line[t * ls], taps, dir);
-        }
+            if (q >= qa && q < qb) {
+#pragma unroll
+                for (int i = 0; i < LW_MAX_TAPS; i++)
+                    if (i < nk) taps[i] = x[to[i]];
+            } else {
+#pragma unroll
+                for (int i = 0; i < LW_MAX_TAPS; i++)
+                    if (i < nk) taps[i] = buf[b + lwd_bidx_t<int>(t + p.w.off[s][i], n, p.mode) * ls];
+            }
+            *x = lwd_step<T>(p.w, s, *x, taps, dir);
+        });
         __syncthreads();
     }
+    /* forward: scale, then interleaved -> Mallat (interleaved: in place) */
     if (dir > 0) {
-        for (int e = tid; e < nl * n; e += nt) {
-            int l = e / n, j = e - l * n;
-            T *x = &buf[LINE_BASE(l) + j * ls];
-            *x = lwd_scale<T>(p.w, *x, j & 1, 1);
+        if (mallat) {
+            small_lines_sweep(L, n, [&](int b, int j) {
+                tmp[b + ((j & 1) ? h + (j >> 1) : (j >> 1)) * ls] = lwd_scale<T>(p.w, buf[b + j * ls], j & 1, 1);
+            });
+            __syncthreads();
+            small_lines_sweep(L, n, [&](int b, int j) { buf[b + j * ls] = tmp[b + j * ls]; });
+        } else {
+            small_lines_sweep(L, n, [&](int b, int j) { buf[b + j * ls] = lwd_scale<T>(p.w, buf[b + j * ls], j & 1, 1); });
         }
         __syncthreads();
     }
-    if (mallat && dir > 0) { /* interleaved -> Mallat along a */
-        for (int e = tid; e < nl * n; e += nt) {
-            int l = e / n, j = e - l * n;
-            int b = LINE_BASE(l);
-            tmp[b + ((j & 1) ? h + (j >> 1) : (j >> 1)) * ls] = buf[b + j * ls];
-        }
-        __syncthreads();
-        for (int e = tid; e < nl * n; e += nt) {
-            int l = e / n, j = e - l * n;
-            int b = LINE_BASE(l);
-            buf[b + j * ls] = tmp[b + j * ls];
-        }
-        __syncthreads();
-    }
-#undef LINE_BASE
+}
+
+/* The item between global memory (strides gs) and the dense shared buf:
+ * f(shared offset, global offset) over the item's lengths m. */
+template <class F> __device__ __forceinline__ void small_item_sweep(int na, const int *m, const int64_t *gs, F f)
+{
+    const int c2 = m[na - 1], c1 = na > 1 ? m[na - 2] : 1, c0 = na > 2 ? m[0] : 1;
+    const int64_t s2 = gs[na - 1], s1 = na > 1 ? gs[na - 2] : 0, s0 = na > 2 ? gs[0] : 0;
+    small_sweep(c0, c1, c2, [&](int z, int y, int x) { f((z * c1 + y) * c2 + x, z * s0 + y * s1 + x * s2); });
 }
 
 /* S: the storage type; shared memory holds the compute type T */
 template <class S>
-__global__ void __launch_bounds__(SMALL_THREADS) small_kernel(lwk_small p, const S *src, S *dst)
+__global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, const S *src, S *dst)
 {
     typedef lwd_c<S> T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -118,9 +160,9 @@ __global__ void __launch_bounds__(SMALL_THREADS) small_kernel(lwk_small p, const
     T *tmp = buf + D;
     const int dir = p.inverse ? -1 : 1;
     for (int64_t b = blockIdx.x; b < p.nbatch; b += gridDim.x) {
-        int64_t sb = lwd_decomp(b, p.nb, p.blen, p.bsst);
-        int64_t db = lwd_decomp(b, p.nb, p.blen, p.bdst);
-        for (int e = threadIdx.x; e < D; e += blockDim.x) buf[e] = lwd_ld(src + sb + small_off(e, p.na, m, p.sst));
+        const S *sb = src + lwd_decomp(b, p.nb, p.blen, p.bsst);
+        S *db = dst + lwd_decomp(b, p.nb, p.blen, p.bdst);
+        small_item_sweep(p.na, m, p.sst, [&](int e, int64_t o) { buf[e] = lwd_ld(sb + o); });
         __syncthreads();
         for (int ii = 0; ii < p.nlev; ii++) {
             int i = p.inverse ? p.nlev - 1 - ii : ii;
@@ -131,11 +173,10 @@ __global__ void __launch_bounds__(SMALL_THREADS) small_kernel(lwk_small p, const
                 small_axis<T>(p, buf, tmp, m, p.len[i], g, a, dir);
             }
         }
-        for (int e = threadIdx.x; e < D; e += blockDim.x) lwd_st(dst + db + small_off(e, p.na, m, p.dst_), buf[e]);
+        small_item_sweep(p.na, m, p.dst_, [&](int e, int64_t o) { lwd_st(db + o, buf[e]); });
         __syncthreads();
     }
 }
-
 template <class S> static cudaError_t small_run(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
@@ -147,7 +188,8 @@ template <class S> static cudaError_t small_run(const lwk_small *p, const void *
     if (attr != cudaSuccess) return attr;
     int64_t grid = p->nbatch < (1 << 20) ? p->nbatch : (1 << 20);
     if (grid < 1) return cudaSuccess;
-    small_kernel<S><<<(unsigned)grid, SMALL_THREADS, smem, s>>>(*p, (const S *)src, (S *)dst);
+    const int threads = grid < SMALL_FEW_ITEMS ? SMALL_THREADS_ONE : SMALL_THREADS;
+    small_kernel<S><<<(unsigned)grid, threads, smem, s>>>(*p, (const S *)src, (S *)dst);
     return cudaGetLastError();
 }
 

@@ -14,20 +14,22 @@
 #include <cuda_runtime.h>
 #include <type_traits>
 
-/* Index of position i through the boundary mode (same as lw_boundary_index). */
-__device__ __forceinline__ int64_t lwd_bidx(int64_t i, int64_t n, int mode)
+/* Index of position i through the boundary mode (same as lw_boundary_index);
+ * I: int where the lines are short (the small engine: a 32-bit remainder). */
+template <class I> __device__ __forceinline__ I lwd_bidx_t(I i, I n, int mode)
 {
     if (i >= 0 && i < n) return i;
     if (n == 1) return 0;
     if (mode == LW_PERIODIC) {
-        int64_t r = i % n;
+        I r = i % n;
         return r < 0 ? r + n : r;
     }
-    int64_t p = 2 * (n - 1);
-    int64_t r = i % p;
+    I p = 2 * (n - 1);
+    I r = i % p;
     if (r < 0) r += p;
     return r < n ? r : p - r;
 }
+__device__ __forceinline__ int64_t lwd_bidx(int64_t i, int64_t n, int mode) { return lwd_bidx_t<int64_t>(i, n, mode); }
 
 /* Mallat position of interleaved index i on a line of length n. */
 __device__ __forceinline__ int64_t lwd_mallat(int64_t i, int64_t n)
@@ -136,7 +138,9 @@ template <> struct lwd_ops<double> {
 template <class T>
 __device__ __forceinline__ T lwd_step(const lwk_wave &w, int s, T x, const T *taps, int dir)
 {
-    for (int i = 0; i < w.ntaps[s]; i++) {
+#pragma unroll /* constant indices: taps stays in registers */
+    for (int i = 0; i < LW_MAX_TAPS; i++) {
+        if (i >= w.ntaps[s]) break;
         const T c = dir > 0 ? lwd_ops<T>::wt(w, s, i) : -lwd_ops<T>::wt(w, s, i);
         x = fma(c, taps[i], x);
     }
@@ -147,7 +151,11 @@ template <>
 __device__ __forceinline__ int32_t lwd_step<int32_t>(const lwk_wave &w, int s, int32_t x, const int32_t *taps, int dir)
 {
     long long acc = w.iadd[s];
-    for (int i = 0; i < w.ntaps[s]; i++) acc += (long long)w.icoef[s][i] * taps[i];
+#pragma unroll
+    for (int i = 0; i < LW_MAX_TAPS; i++) {
+        if (i >= w.ntaps[s]) break;
+        acc += (long long)w.icoef[s][i] * taps[i];
+    }
     long long d = (long long)w.isign[s] * (acc >> w.ishift[s]); /* arithmetic shift = floor */
     long long r = dir > 0 ? (long long)x + d : (long long)x - d;
     return (int32_t)(uint32_t)(unsigned long long)r;

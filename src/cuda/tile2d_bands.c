@@ -62,6 +62,16 @@ lw_status lw_bands_run_inv(const lw_cuda_sched *s, const lwk_tile2d *t0, const v
                               mk_plane(at(in, p0 * N, es), C, N), mk_plane(at(out, p0 * N, es), C, N), st),
            "cuda tile2d kernel launch (planes)");
     }
+    if (b->lead) { /* planes [0, lead) from a copy of their LL1 */
+        void *ll1 = b->stash == 2 ? (void *)at(in, b->lead * N, es) : scratch;
+        if (!ll1) return lw_fail(LW_ERR_INTERNAL, "cuda: banded inverse without room for the lowpass copy");
+        CK(cudaMemcpyAsync(ll1, out, (size_t)(b->lead * rc1) * es, cudaMemcpyDeviceToDevice, st),
+           "cudaMemcpyAsync (lowpass of the first planes)");
+        t.blen[1] = b->lead;
+        CK(lwk_tile2d_inverse(s->dtype, &t, mk_plane(ll1, hc, rc1), mk_plane(in, C, N), mk_plane(out, C, N), st),
+           "cuda tile2d kernel launch (first planes)");
+        return LW_OK;
+    }
     t.blen[1] = 1;
     void *stash = b->stash == 0   ? scratch
                   : b->stash == 1 ? (void *)at(in, b->stash_row * C, es)
