@@ -25,18 +25,35 @@ extern "C" int64_t lwk_small_capacity(int dtype) { return SMALL_SMEM_MAX / 2 / s
 
 __device__ __forceinline__ int small_log2up(int c) { return c <= 1 ? 0 : 32 - __clz(c - 1); }
 
-/* f(z, y, x) for every point of c0 x c1 x c2, the block's threads spread as
- * Z x Y x X (powers of two, X covering c2 first, then Y c1; blockDim.x a
- * power of two). */
-template <class F> __device__ __forceinline__ void small_sweep(int c0, int c1, int c2, F f)
+/* A thread's place in a sweep of c0 x c1 x c2 points: the block's threads
+ * spread as Z x Y x X (powers of two, X covering c2 first, then Y c1;
+ * blockDim.x a power of two), the thread starting at (z0, y0, x0).  false:
+ * the thread has no point, so that warps without work skip a phase's setup
+ * (most of a deep level's warps). */
+struct small_map {
+    int x0, y0, z0, lx, ly, lz;
+};
+
+__device__ __forceinline__ bool small_map_of(int c0, int c1, int c2, small_map &M)
 {
     const int lt = 31 - __clz((int)blockDim.x), tid = threadIdx.x;
-    const int lx = min(small_log2up(c2), lt), ly = min(small_log2up(c1), lt - lx);
-    const int X = 1 << lx, Y = 1 << ly, Z = 1 << (lt - lx - ly);
-    const int x0 = tid & (X - 1), y0 = (tid >> lx) & (Y - 1), z0 = tid >> (lx + ly);
-    for (int z = z0; z < c0; z += Z)
-        for (int y = y0; y < c1; y += Y)
-            for (int x = x0; x < c2; x += X) f(z, y, x);
+    M.lx = min(small_log2up(c2), lt), M.ly = min(small_log2up(c1), lt - M.lx), M.lz = lt - M.lx - M.ly;
+    M.x0 = tid & ((1 << M.lx) - 1), M.y0 = (tid >> M.lx) & ((1 << M.ly) - 1), M.z0 = tid >> (M.lx + M.ly);
+    return M.z0 < c0 && M.y0 < c1 && M.x0 < c2;
+}
+
+/* f(z, y, x) for the thread's points of the sweep */
+template <class F> __device__ __forceinline__ void small_for(const small_map &M, int c0, int c1, int c2, F f)
+{
+    for (int z = M.z0; z < c0; z += 1 << M.lz)
+        for (int y = M.y0; y < c1; y += 1 << M.ly)
+            for (int x = M.x0; x < c2; x += 1 << M.lx) f(z, y, x);
+}
+
+template <class F> __device__ __forceinline__ void small_sweep(int c0, int c1, int c2, F f)
+{
+    small_map M;
+    if (small_map_of(c0, c1, c2, M)) small_for(M, c0, c1, c2, f);
 }
 
 /* The lines of one level along axis a, as a sweep: the positions j of each
@@ -49,20 +66,63 @@ struct small_lines {
     bool inner;
 };
 
-template <class F> __device__ __forceinline__ void small_lines_sweep(const small_lines &L, int n, F f)
+__device__ __forceinline__ bool small_lines_map(const small_lines &L, int n, small_map &M)
 {
-    if (L.inner)
-        small_sweep(L.lc0, L.lc1, n, [&](int z, int y, int x) { f(z * L.lst0 + y * L.lst1, x); });
-    else
-        small_sweep(n, L.lc0, L.lc1, [&](int z, int y, int x) { f(y * L.lst0 + x * L.lst1, z); });
+    return L.inner ? small_map_of(L.lc0, L.lc1, n, M) : small_map_of(n, L.lc0, L.lc1, M);
 }
 
-/* stride of axis b in the dense item of lengths m (C order) */
+template <class F> __device__ __forceinline__ void small_lines_for(const small_lines &L, int n, const small_map &M, F f)
+{
+    if (L.inner)
+        small_for(M, L.lc0, L.lc1, n, [&](int z, int y, int x) { f(z * L.lst0 + y * L.lst1, x); });
+    else
+        small_for(M, n, L.lc0, L.lc1, [&](int z, int y, int x) { f(y * L.lst0 + x * L.lst1, z); });
+}
+
+template <class F> __device__ __forceinline__ void small_lines_sweep(const small_lines &L, int n, F f)
+{
+    small_map M;
+    if (small_lines_map(L, n, M)) small_lines_for(L, n, M, f);
+}
+
+/* stride of axis b (< na) in the dense item of lengths m (C order) */
 __device__ __forceinline__ int small_dense_stride(const int *m, int na, int b)
 {
-    int s = 1;
-    for (int c = b + 1; c < na; c++) s *= m[c];
-    return s;
+    return b == na - 1 ? 1 : b == na - 2 ? m[na - 1] : m[na - 1] * m[na - 2];
+}
+
+/* Lifting step s along the lines L (length n) of buf; threads without a
+ * target return before the setup. */
+template <class T>
+__device__ __forceinline__ void small_step(const lwk_small &p, T *buf, const small_lines &L, int n, int s, int dir)
+{
+    const int par = p.w.target_odd[s], ntg = (n - par + 1) / 2, ls = L.ls;
+    small_map M;
+    if (!small_lines_map(L, ntg, M)) return;
+    const int nk = p.w.ntaps[s];
+    int lo = 0, hi = 0, to[LW_MAX_TAPS];
+#pragma unroll
+    for (int i = 0; i < LW_MAX_TAPS; i++) {
+        const int o = i < nk ? p.w.off[s][i] : 0;
+        to[i] = o * ls, lo = min(lo, o), hi = max(hi, o);
+    }
+    /* targets t = par + 2q with every tap inside the line: q in [qa, qb) */
+    const int qa = (-lo - par + 1) / 2, qb = n - 1 - hi - par >= 0 ? (n - 1 - hi - par) / 2 + 1 : 0;
+    small_lines_for(L, ntg, M, [&](int b, int q) {
+        const int t = par + 2 * q;
+        T *x = &buf[b + t * ls];
+        T taps[LW_MAX_TAPS];
+        if (q >= qa && q < qb) {
+#pragma unroll
+            for (int i = 0; i < LW_MAX_TAPS; i++)
+                if (i < nk) taps[i] = x[to[i]];
+        } else {
+#pragma unroll
+            for (int i = 0; i < LW_MAX_TAPS; i++)
+                if (i < nk) taps[i] = buf[b + lwd_bidx_t<int>(t + p.w.off[s][i], n, p.mode) * ls];
+        }
+        *x = lwd_step<T>(p.w, s, *x, taps, dir);
+    });
 }
 
 /* One level along axis a of the dense shared item (region lengths r, grid
@@ -95,32 +155,7 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, con
         __syncthreads();
     }
     for (int ss = 0; ss < p.w.nsteps; ss++) {
-        const int s = dir < 0 ? p.w.nsteps - 1 - ss : ss;
-        const int par = p.w.target_odd[s], nk = p.w.ntaps[s];
-        const int ntg = (n - par + 1) / 2;
-        int lo = 0, hi = 0, to[LW_MAX_TAPS];
-#pragma unroll
-        for (int i = 0; i < LW_MAX_TAPS; i++) {
-            const int o = i < nk ? p.w.off[s][i] : 0;
-            to[i] = o * ls, lo = min(lo, o), hi = max(hi, o);
-        }
-        /* targets t = par + 2q with every tap inside the line: q in [qa, qb) */
-        const int qa = (-lo - par + 1) / 2, qb = n - 1 - hi - par >= 0 ? (n - 1 - hi - par) / 2 + 1 : 0;
-        small_lines_sweep(L, ntg, [&](int b, int q) {
-            const int t = par + 2 * q;
-            T *x = &buf[b + t * ls];
-            T taps[LW_MAX_TAPS];
-            if (q >= qa && q < qb) {
-#pragma unroll
-                for (int i = 0; i < LW_MAX_TAPS; i++)
-                    if (i < nk) taps[i] = x[to[i]];
-            } else {
-#pragma unroll
-                for (int i = 0; i < LW_MAX_TAPS; i++)
-                    if (i < nk) taps[i] = buf[b + lwd_bidx_t<int>(t + p.w.off[s][i], n, p.mode) * ls];
-            }
-            *x = lwd_step<T>(p.w, s, *x, taps, dir);
-        });
+        small_step<T>(p, buf, L, n, dir < 0 ? p.w.nsteps - 1 - ss : ss, dir);
         __syncthreads();
     }
     /* forward: scale, then interleaved -> Mallat (interleaved: in place) */
