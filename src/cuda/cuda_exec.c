@@ -125,13 +125,40 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
     return not_adjoint(p) && p->wav->separable && fits_small(p, s, 0);
 }
 
+/* Whether the fused engines run level k (0-based) of the plan. */
+static int tile2d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    return lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k][0], p->geo.len[k][1]);
+}
+static int fused3d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    return lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k]);
+}
+
+/* A fused engine runs every level it can, one launch each (a launch of a
+ * small level costs a few microseconds, less than the small engine's
+ * barrier-separated phases of that level); the small engine takes the
+ * levels from the first one the engine does not run, and must hold them.
+ * The first level of that tail, the levels count if none, -1 if the plan
+ * cannot run so. */
+static int tail_from(const lw_plan *p, const lw_cuda_sched *s, int (*level_ok)(const lw_plan *, const lw_cuda_sched *, int))
+{
+    if (!level_ok(p, s, 0)) return -1;
+    for (int k = 1; k < p->geo.levels; k++)
+        if (!level_ok(p, s, k)) return fits_small(p, s, k) ? k : -1;
+    return p->geo.levels;
+}
+
+int lw_cuda_small_from(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const int ks = tail_from(p, s, s->engine == LWE_FUSED3D ? fused3d_level_ok : tile2d_level_ok);
+    return ks < 0 ? p->geo.levels : ks;
+}
+
 static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    if (!is_mallat_last(p) || g->naxes != 2) return 0;
-    /* the levels the small engine does not take (the tail) must suit the tile engine */
-    for (int k = 0, ks = lw_cuda_small_from(p, s); k < ks; k++)
-        if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
+    if (!is_mallat_last(p) || g->naxes != 2 || tail_from(p, s, tile2d_level_ok) < 0) return 0;
     return lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], g->levels);
 }
 
@@ -141,10 +168,7 @@ static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);
 static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    if (!is_mallat_last(p) || g->naxes != 3 || g->rank != 3) return 0;
-    /* the small engine takes the tail (lw_fused3d_run) */
-    for (int k = 0, ks = lw_cuda_small_from(p, s); k < ks; k++)
-        if (!lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k])) return 0;
+    if (!is_mallat_last(p) || g->naxes != 3 || g->rank != 3 || tail_from(p, s, fused3d_level_ok) < 0) return 0;
     return lw_cuda_mirror_worth_volume(p);
 }
 
@@ -573,13 +597,6 @@ static void tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, int a0, 
 static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
     return lw_region_count(p, k) <= lwk_small_capacity(s->dtype) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
-}
-
-int lw_cuda_small_from(const lw_plan *p, const lw_cuda_sched *s)
-{
-    for (int k = 1; k < p->geo.levels; k++)
-        if (fits_small(p, s, k)) return k;
-    return p->geo.levels;
 }
 
 lwk_plane lw_cuda_plane_of(const lw_plan *p, const void *base, int k, int compact)

@@ -152,8 +152,9 @@ void lw_cuda_fs_sched(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st);
 
-/* The small engine's tail of a pyramid (tile2d, fused3d): its first level,
- * the first k >= 1 whose region the small engine holds (levels if none);
+/* The small engine's tail of a pyramid (s->engine tile2d or fused3d): its
+ * first level, the first k >= 1 the fused engine does not run (levels if
+ * none);
  * lw_cuda_small_setup: levels k0 .. levels-1 of the plan, the region at
  * the array's strides and the batch's (callers set compact buffers). */
 int lw_cuda_small_from(const lw_plan *p, const lw_cuda_sched *s);

@@ -4,9 +4,9 @@
  * Pyramids pass the octant from level to level through two compact buffers
  * of the workspace: level k's octant (the input of level k+1, k >= 1) at 0
  * for odd k, after the largest odd one (the level-1 octant) for even k, so
- * that a level reads one buffer and writes the other.  The levels whose
- * region the small engine holds (16^3 samples and less) run in one launch of
- * it (s->small_from on): the forward's last, the inverse's first. */
+ * that a level reads one buffer and writes the other.  Levels the kernel
+ * does not run (from s->small_from on: lines too short for its tiles) run in
+ * one launch of the small engine: the forward's last, the inverse's first. */
 #include "cuda_exec.h"
 
 #include <string.h>
