@@ -171,6 +171,8 @@ void lw_fused3d_workspace(const lw_plan *p, lw_cuda_sched *s);
  * the plan's volume (fused3d); 1 for the other wavelets, modes and named
  * engines */
 int lw_cuda_mirror_worth_planes(const lw_plan *p, int64_t rows, int64_t cols, int levels);
+/* 1 where the fused kernels need no mirror refresh (or the engine is named) */
+int lw_cuda_mirror_free(const lw_plan *p);
 int lw_cuda_mirror_worth_volume(const lw_plan *p);
 lw_status lw_fused3d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st);

@@ -20,14 +20,14 @@
 #define TILE_MIRROR_MIN 4096
 #define TILE_MIRROR_PLANE 512
 #define TILE_MIRROR_LEVELS 3
-static int mirror_free(const lw_plan *p)
+int lw_cuda_mirror_free(const lw_plan *p)
 {
     if (strcmp(p->scheme, "auto") != 0 || p->cfg.mode == LW_PERIODIC) return 1;
     return lw_wavelet_symmetric_taps(p->wav) || lw_wavelet_inside_pairs(p->wav);
 }
 int lw_cuda_mirror_worth_planes(const lw_plan *p, int64_t rows, int64_t cols, int levels)
 {
-    if (mirror_free(p)) return 1;
+    if (lw_cuda_mirror_free(p)) return 1;
     if (levels >= 1 && levels <= TILE_MIRROR_LEVELS && rows >= TILE_MIRROR_PLANE && cols >= TILE_MIRROR_PLANE) return 1;
     return rows >= TILE_MIRROR_MIN && cols >= TILE_MIRROR_MIN;
 }
@@ -45,5 +45,5 @@ int lw_cuda_mirror_worth_volume(const lw_plan *p)
 {
     const int64_t *n = p->geo.len[0];
     const int64_t s = n[0] * n[1] * n[2];
-    return mirror_free(p) || s >= FUSED3D_MIRROR_MIN || (p->geo.levels == 1 && s >= FUSED3D_MIRROR_ONE);
+    return lw_cuda_mirror_free(p) || s >= FUSED3D_MIRROR_MIN || (p->geo.levels == 1 && s >= FUSED3D_MIRROR_ONE);
 }
