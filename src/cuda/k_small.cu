@@ -10,7 +10,11 @@
  * warp's accesses fall in distinct banks.  Threads find their elements by
  * shifts and masks (no division); a tap inside the line is read at a fixed
  * offset, only taps past an end go through the boundary mode.  The arithmetic
- * (lwd_step, lwd_scale) is the other engines'. */
+ * (lwd_step, lwd_scale) is the other engines'.  A phase is a latency chain
+ * of about a microsecond (barrier, constant and shared loads, the step), so a
+ * 2-D cdf97 level costs ~12 us here against a few for a fused launch: the
+ * fused pyramid engines hand the small engine only the levels they cannot
+ * run (cuda_exec.c, tail_from). */
 #include "lw_cuda_dev.cuh"
 
 #define SMALL_THREADS 256       /* a block for each of many items */
@@ -212,6 +216,7 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, c
         __syncthreads();
     }
 }
+
 template <class S> static cudaError_t small_run(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
