@@ -130,15 +130,18 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
  * small engine holds goes to it: on such small planes most tiles touch an
  * edge (2-D 16384^2 d4 at max levels: 1.03 / 0.99 ms with the small tail
  * from 64^2, 1.24 / 1.22 ms with tile2d launches down to 2^2). */
+static int mirror_level_to_small(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    return k > 0 && !lw_cuda_mirror_free(p) && fits_small(p, s, k);
+}
 static int tile2d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
-    if (k > 0 && !lw_cuda_mirror_free(p) && fits_small(p, s, k)) return 0;
-    return lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k][0], p->geo.len[k][1]);
+    return !mirror_level_to_small(p, s, k) &&
+           lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k][0], p->geo.len[k][1]);
 }
 static int fused3d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
-    if (k > 0 && !lw_cuda_mirror_free(p) && fits_small(p, s, k)) return 0;
-    return lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k]);
+    return !mirror_level_to_small(p, s, k) && lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k]);
 }
 
 /* A fused engine runs every level it can, one launch each (a launch of a

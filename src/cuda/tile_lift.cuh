@@ -281,6 +281,15 @@ __device__ __forceinline__ void smem_rows_lift(T (*win)[WCP], const lwk_wave &w,
     }
 }
 
+/* One 16-byte store of four 32-bit words to global memory at p (16-byte
+ * aligned), in PTX so that the compiler keeps it one instruction */
+__device__ __forceinline__ void st_global_v4(const void *p, unsigned a, unsigned b, unsigned c, unsigned d)
+{
+    asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(__cvta_generic_to_global(p)), "r"(a), "r"(b), "r"(c),
+                 "r"(d)
+                 : "memory");
+}
+
 /* Four consecutive values of storage type T, computed in lwd_c<T>, at p
  * aligned to four samples: one vector store (16 bytes; 8 for the half types,
  * two of 16 for double).  In PTX: written in C++, the compiler split such
@@ -293,9 +302,7 @@ template <class T> __device__ __forceinline__ void store4_vec(T *p, lwd_c<T> a, 
         asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(g), "r"(lwd_pack2<T>(a, b)), "r"(lwd_pack2<T>(c, d))
                      : "memory");
     } else if constexpr (sizeof(T) == 4) {
-        asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(*(const unsigned *)&a),
-                     "r"(*(const unsigned *)&b), "r"(*(const unsigned *)&c), "r"(*(const unsigned *)&d)
-                     : "memory");
+        st_global_v4(p, *(const unsigned *)&a, *(const unsigned *)&b, *(const unsigned *)&c, *(const unsigned *)&d);
     } else {
         asm volatile("st.global.v2.f64 [%0], {%1, %2};" ::"l"(g), "d"((double)a), "d"((double)b) : "memory");
         asm volatile("st.global.v2.f64 [%0], {%1, %2};" ::"l"(g + 16), "d"((double)c), "d"((double)d) : "memory");
@@ -327,10 +334,8 @@ __device__ __forceinline__ void store_row_group(S *o, T (&w)[WCP], const T (&u)[
     constexpr int K = 8, H = (N - K) / 2, V = 16 / (int)sizeof(S), NV = K / V;
     static_assert(N == K + 2 * H && 32 % SEGS == 0, "row group");
     if constexpr (NV == 1) { /* the half types: a lane's outputs are one vector */
-        asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(__cvta_generic_to_global(o + seg * K)),
-                     "r"(lwd_pack2<S>(u[H], u[H + 1])), "r"(lwd_pack2<S>(u[H + 2], u[H + 3])),
-                     "r"(lwd_pack2<S>(u[H + 4], u[H + 5])), "r"(lwd_pack2<S>(u[H + 6], u[H + 7]))
-                     : "memory");
+        st_global_v4(o + seg * K, lwd_pack2<S>(u[H], u[H + 1]), lwd_pack2<S>(u[H + 2], u[H + 3]),
+                     lwd_pack2<S>(u[H + 4], u[H + 5]), lwd_pack2<S>(u[H + 6], u[H + 7]));
     } else {
         const unsigned lane = threadIdx.x & 31;
         const unsigned mask = SEGS == 32 ? 0xffffffffu : ((1u << (SEGS & 31)) - 1) << (lane & ~(unsigned)(SEGS - 1));
