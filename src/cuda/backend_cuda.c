@@ -567,8 +567,11 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "first level in %d row bands (LL workspace inside the %s buffer)\n", s->bands.n,
                    s->fwd_bands ? "input" : "output");
     /* the generic passes' route: the generic engine, and in place the fused engines' */
-    const int generic = s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL || lw_cuda_inplace_routed(plan, s->engine);
-    if (s->ip2d && s->ip2d_walk)
+    const int generic = s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL ||
+                        (lw_cuda_inplace_routed(plan, s->engine) && !s->small_inplace);
+    if (s->small_inplace)
+        lw_appendf(buf, len, "in_place: the small engine, every level in one launch (each item fits a block)\n");
+    else if (s->ip2d && s->ip2d_walk)
         lw_appendf(buf, len,
                    "in_place: strip walker, every level (level 1: %lld %s a plane, %lld row segments, %lld plane "
                    "groups%s)\n",

@@ -48,8 +48,6 @@ static int tile3d_pass_axis(const lw_plan *p);
 
 /* ---- engine choice -------------------------------------------------------- */
 
-static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k);
-
 /* Scratch of the fused 2-D engine.  Level k's LL band (compact) lives at
  * scr_off[k % 2]: LL1 at 0, LL2 after all of LL1, LL3 at 0 again, ...  The
  * forward needs LL1 .. LL(ks-1), the inverse LL1 .. LL(ks) (ks: first level
@@ -122,7 +120,7 @@ static int applies_generic(const lw_plan *p, const lw_cuda_sched *s)
 
 static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
 {
-    return not_adjoint(p) && p->wav->separable && fits_small(p, s, 0);
+    return not_adjoint(p) && p->wav->separable && lw_cuda_fits_small(p, s, 0);
 }
 
 /* Whether the fused engines run level k (0-based) of the plan.  Where they
@@ -132,7 +130,7 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
  * from 64^2, 1.24 / 1.22 ms with tile2d launches down to 2^2). */
 static int mirror_level_to_small(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
-    return k > 0 && !lw_cuda_mirror_free(p) && fits_small(p, s, k);
+    return k > 0 && !lw_cuda_mirror_free(p) && lw_cuda_fits_small(p, s, k);
 }
 static int tile2d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
@@ -154,7 +152,7 @@ static int tail_from(const lw_plan *p, const lw_cuda_sched *s, int (*level_ok)(c
 {
     if (!level_ok(p, s, 0)) return -1;
     for (int k = 1; k < p->geo.levels; k++)
-        if (!level_ok(p, s, k)) return fits_small(p, s, k) ? k : -1;
+        if (!level_ok(p, s, k)) return lw_cuda_fits_small(p, s, k) ? k : -1;
     return p->geo.levels;
 }
 
@@ -268,8 +266,6 @@ static const engine_rec engines[] = {
      "no level to compute (every transformed axis has length 1): a copy", NULL},
     {"fs", LWE_FS, 1, applies_fs, ws_fs, run_fs,
      "Faber-Schauder, every level from original samples in one launch (paper 004)", NULL},
-    {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small,
-     "whole items in shared memory, every level in one launch", NULL},
     {"local", LWE_LOCAL, 1, lw_local_applies, lw_local_workspace, run_local,
      "steps inside their pairs (haar) on adjacent axes (channels last too), lengths multiples of 2^levels: each thread "
      "lifts its own block, up to 4 levels a launch; auto: not 2-D one level of 4- and 8-byte samples unless the "
@@ -281,6 +277,10 @@ static const engine_rec engines[] = {
     {"fused3d", LWE_FUSED3D, 1, applies_fused3d, lw_fused3d_workspace, run_fused3d,
      "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact; the small "
      "engine takes the levels it cannot run)", NULL},
+    {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small,
+     "whole items in shared memory, every level in one launch (after the fused engines, whose one launch a level "
+     "costs less than its barrier-separated phases; first in place, where it needs no workspace)",
+     NULL},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
      "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place", NULL},
     {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_tile3d, run_tile3d,
@@ -374,7 +374,11 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     LW_TRY(lw_cuda_walk_prepare(p, s));
     s->inplace_scratch = (s->walk_stash + 255) & ~(size_t)255;
     e->workspace(p, s);
-    if (e->id == LWE_TILE2D || e->id == LWE_TILE2D_IL || (e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id))) {
+    /* in place, items the small engine holds whole run there: one launch,
+     * no workspace (the fused engines' in-place routes need some) */
+    s->small_inplace = e->id != LWE_SMALL && lw_cuda_inplace_routed(p, e->id) && p->tune.inplace != 2 && applies_small(p, s);
+    if (s->small_inplace) s->inplace_scratch = 0;
+    else if (e->id == LWE_TILE2D || e->id == LWE_TILE2D_IL || (e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id))) {
         /* in place by the tile kernel where it fits */
         LW_TRY(lw_ip2d_prepare(p, s));
         if (s->ip2d) s->inplace_scratch = s->ip2d_bytes;
@@ -528,31 +532,6 @@ static lw_status run_copy(run_ctx *r, void *scratch)
 
 /* ---- small engine: everything in one launch -------------------------------- */
 
-void lw_cuda_small_setup(const lw_plan *p, const lw_cuda_sched *s, int k0, lwk_small *sm)
-{
-    const int nlev = p->geo.levels - k0;
-    const lw_geometry *g = &p->geo;
-    memset(sm, 0, sizeof *sm);
-    sm->na = g->naxes;
-    sm->k0 = k0, sm->nlev = nlev;
-    for (int i = 0; i <= nlev; i++)
-        for (int a = 0; a < g->naxes; a++) sm->len[i][a] = (int)g->len[k0 + i][a];
-    sm->nbatch = 1;
-    for (int i = 0; i < g->rank; i++)
-        if (!lw_geo_is_axis(g, i)) {
-            sm->blen[sm->nb] = g->shape[i];
-            sm->bsst[sm->nb] = sm->bdst[sm->nb] = g->strides[i];
-            sm->nbatch *= g->shape[i];
-            sm->nb++;
-        }
-    for (int a = 0; a < g->naxes; a++) sm->sst[a] = sm->dst_[a] = lw_grid_step(p, k0) * g->strides[g->axes[a]];
-    sm->mode = (int)p->cfg.mode;
-    sm->inverse = p->cfg.direction == LW_INVERSE;
-    sm->mallat = p->cfg.layout == LW_MALLAT;
-    sm->interleaved = !sm->mallat;
-    sm->w = s->w;
-}
-
 static lw_status run_small(run_ctx *r, void *scratch)
 {
     (void)scratch;
@@ -603,11 +582,6 @@ static void tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, int a0, 
     t->mode = (int)p->cfg.mode;
     t->row_lo = 0, t->row_hi = t->rows;
     t->tiles = p->tune.tile2d;
-}
-
-static int fits_small(const lw_plan *p, const lw_cuda_sched *s, int k)
-{
-    return lw_region_count(p, k) <= lwk_small_capacity(s->dtype) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
 }
 
 lwk_plane lw_cuda_plane_of(const lw_plan *p, const void *base, int k, int compact)
@@ -787,6 +761,7 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
     r.tmp = s->tmp_full && (inplace || s->engine == LWE_GENERIC || s->engine == LWE_FS) ? scratch : NULL;
     if (s->engine == LWE_SCHEME) return lw_cuda_run_scheme(p, s, in, out, scratch, st);
     const engine_rec *e = &engines[s->engine_index];
+    if (inplace && s->small_inplace) return run_small(&r, scratch);
     if (inplace && lw_cuda_inplace_routed(p, e->id)) {
         if (p->tune.inplace != 2) return s->ip2d ? lw_ip2d_run(p, s, in, out, scratch, st) : run_generic(&r, scratch);
         /* inplace=copy: the engine into the scratch's first part, then back */

@@ -27,6 +27,7 @@ typedef struct lw_cuda_sched {
     int engine_index;  /* its record (cuda_exec.c), unless LWE_SCHEME */
     const char *engine_name;
     int small_from;    /* tile2d, fused3d: first level (0-based) of the small-engine tail; levels if none */
+    int small_inplace; /* in place, the small engine runs the plan (its items fit) instead of the engine's in-place route */
     int dtype;
     size_t esize, bytes;
     int64_t nbatch;
@@ -154,10 +155,12 @@ lw_status lw_cuda_run_fs(const lw_plan *p, const lw_cuda_sched *s, const void *i
 
 /* The small engine's tail of a pyramid (s->engine tile2d or fused3d): its
  * first level, the first k >= 1 the fused engine does not run (levels if
- * none);
- * lw_cuda_small_setup: levels k0 .. levels-1 of the plan, the region at
- * the array's strides and the batch's (callers set compact buffers). */
+ * none).  small_exec.c: whether it holds levels k .. levels-1 of the plan's
+ * items; lw_cuda_small_setup: its parameters for levels k0 .. levels-1, the
+ * region at the array's strides and the batch's (callers set compact
+ * buffers). */
 int lw_cuda_small_from(const lw_plan *p, const lw_cuda_sched *s);
+int lw_cuda_fits_small(const lw_plan *p, const lw_cuda_sched *s, int k);
 void lw_cuda_small_setup(const lw_plan *p, const lw_cuda_sched *s, int k0, lwk_small *sm);
 
 /* LWE_FUSED3D (fused3d_exec.c): bytes of level k's lowpass octant of a

@@ -38,6 +38,7 @@ static long g_engine_count[LWE_COUNT];
 static long g_ip_tiles; /* in-place cases run by the fused in-place engines (walker or tile kernel) */
 static long g_ip_walker; /* of those, by the strip walker */
 static long g_ip_lines;  /* in-place cases run by passes of whole lines (k_lines.cu, the column pass) */
+static long g_ip_small;  /* in-place cases of a fused engine's plan run by the small engine (items that fit it) */
 static long g_planes;    /* cases whose plans run some level by plane passes (k_plane.cu) */
 static long g_axis_planes; /* cases whose plans run some axis alone by the plane kernels */
 
@@ -288,6 +289,7 @@ static void run_case(const gcase *c)
         if (c->inplace) {
             g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
             g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;
+            g_ip_small += strstr(dsc, "in_place: the small engine") != NULL;
             g_ip_tiles += strstr(dsc, "in_place: tile kernel") != NULL || strstr(dsc, "in_place: strip walker") != NULL;
         }
     }

@@ -139,9 +139,9 @@ static void local_cases(int quick)
                 }
     /* what auto takes for haar (lw_local_auto): local, except one level of 2-D over 4-byte samples where
      * the warp-strided map does not apply (rows of a multiple of 32 wide blocks of 8 samples), 2-D
-     * Mallat from host memory, lengths not multiples of 2^levels, and items the small engine holds whole in
-     * shared memory (it comes first); in place, the Mallat layout runs the
-     * fused engines' in-place route */
+     * Mallat from host memory and lengths not multiples of 2^levels (items the small engine holds whole
+     * too: it comes after local and the fused engines); in place, the Mallat layout runs the fused
+     * engines' in-place route, or the small engine where the items fit it */
     static const struct {
         int rank, naxes;
         int64_t n[3];
@@ -154,7 +154,7 @@ static void local_cases(int quick)
         {2, 2, {256, 512}, 3, LW_MALLAT, 0, LWE_TILE2D},       {2, 2, {256, 512}, 3, LW_INTERLEAVED, 0, LWE_LOCAL},
         {2, 2, {256, 520}, 4, LW_MALLAT, 1, LWE_TILE2D},       {3, 3, {64, 64, 64}, 1, LW_MALLAT, 0, LWE_LOCAL},
         {3, 3, {32, 64, 64}, 2, LW_INTERLEAVED, 1, LWE_LOCAL}, {3, 2, {5, 256, 512}, 2, LW_MALLAT, 1, LWE_LOCAL},
-        {1, 1, {1 << 20}, 6, LW_MALLAT, 1, LWE_LOCAL},        {3, 2, {5, 64, 96}, 2, LW_MALLAT, 1, LWE_SMALL},
+        {1, 1, {1 << 20}, 6, LW_MALLAT, 1, LWE_LOCAL},        {3, 2, {5, 64, 96}, 2, LW_MALLAT, 1, LWE_LOCAL},
     };
     for (size_t i = 0; i < sizeof A / sizeof A[0]; i++)
         for (int v = 0; v < 3; v++) {
@@ -184,7 +184,7 @@ static void local_cases(int quick)
                 run_case(&c);
             }
     /* channels last (the transformed axes followed by one dim: HWC, NHWC, THWC): auto takes local, or small
-     * where a whole item fits a block (small comes first); two variants in twelve force local at every size */
+     * where local does not apply and a whole item fits a block; two variants in twelve force local at every size */
     static const struct {
         int rank, naxes, a0;
         int64_t n[4];
@@ -290,7 +290,7 @@ static void fixed_cases(void)
             c.rank = 3, c.shape[0] = F3[i].n[0], c.shape[1] = F3[i].n[1], c.shape[2] = F3[i].n[2];
             c.w = F3[i].w, c.t = F3[i].t, c.levels = 1, c.m = F3[i].m;
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
-            /* small dd137 volumes take the small engine by default, haar ones (even lengths) the local one */
+            /* named: haar volumes of even lengths take the local engine by default */
             if (c.w == LW_DD137 || c.w == LW_HAAR) c.scheme = "fused3d";
             if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
             run_case(&c);

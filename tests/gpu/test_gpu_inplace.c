@@ -167,6 +167,50 @@ static void lines_sweep(int quick)
     CHECK(lines * 2 >= cases, "only %ld of %ld in-place cases took the passes of whole lines", lines, cases);
 }
 
+/* Batches of small items (each fits the small engine's block): out of place
+ * the fused engines take 2-D Mallat plans (one launch a level costs less than
+ * the small engine's phases), the small engine the rest (1-D, 3-D items of a
+ * batch, interleaved); in place the small engine runs them all, without
+ * workspace.  Every separable wavelet x float32 / float64 / int32 x both modes
+ * x both layouts x forward / inverse, one level and the maximum, in place and
+ * out of place, against the CPU reference. */
+static void small_sweep(int quick)
+{
+    static const struct {
+        shape_case sc;
+        int oop_engine; /* auto's engine out of place, float32 cdf97 Mallat */
+    } S[] = {
+        {{3, 2, {1, 2}, {64, 32, 32}}, LWE_TILE2D}, {{2, 1, {1}, {16, 1024}}, LWE_SMALL},
+        {{4, 3, {1, 2, 3}, {4, 16, 16, 16}}, LWE_SMALL}, {{2, 0, {0}, {48, 40}}, LWE_TILE2D},
+        {{3, 2, {1, 2}, {9, 13, 11}}, LWE_TILE2D},
+    };
+    const int ns = (int)(sizeof S / sizeof *S);
+    long k = 0, before = g_ip_small, cases = 0;
+    for (int si = 0; si < ns; si++) {
+        gcase c = case_of(&S[si].sc, LW_CDF97, LW_FLOAT32, LW_SYMMETRIC, LW_MALLAT, LW_FORWARD, -1, 1);
+        lw_plan *p = NULL;
+        CHECK(make(&p, &c, -1, LW_BACKEND_CUDA) == LW_OK && lw_cuda_plan_engine(p) == S[si].oop_engine,
+              "small items, shape %d: engine %s, expected %s", si, p ? engine_name(lw_cuda_plan_engine(p)) : "none",
+              engine_name(S[si].oop_engine));
+        lw_destroy(p);
+        for (int i = 0; i < GRID_SIZE(2); i++, k++) {
+            const grid_pt g = grid_at(i, 2);
+            if (g.w == LW_FS || (quick && (k % 5) != 0)) continue; /* fs: not separable */
+            for (int ip = 0; ip < 2; ip++) {
+                gcase c2 = case_of(&S[si].sc, g.w, g.t, g.m, g.lay, g.d, (k / 2) % 2 ? -1 : 1, 1);
+                c2.inplace = ip;
+                run_case(&c2);
+                cases += ip;
+            }
+        }
+    }
+    const long small = g_ip_small - before;
+    printf("in-place small-item cases: %ld of %ld in-place cases of fused-engine plans ran by the small engine\n", small,
+           cases);
+    /* the 2-D Mallat plans (a fifth of the grid's in-place cases at least) take the small engine in place */
+    CHECK(small * 5 >= cases, "only %ld of %ld in-place small-item cases took the small engine", small, cases);
+}
+
 /* Plane passes (k_plane.cu: two axes of a level in one pass, planes held by
  * a thread-block cluster, bands of rows with halos): batches of planes, the
  * (y, x) planes of volumes, single images, planes of one to 16 bands (the
@@ -384,6 +428,7 @@ int main(void)
     graph_cases();
     if (quick < 2) sweep(quick);
     if (quick < 2) lines_sweep(quick);
+    if (quick < 2) small_sweep(quick);
     plane_sweep(quick);
     tile_sweep(quick);
     refusals();
