@@ -74,6 +74,10 @@ static const knob knobs[] = {
      "cuda fused 2-D engine: its tiles, short (16 rows of 128 columns: more, shorter blocks) or long (32 rows "
      "of 256 columns; 128 for 8-byte samples) (auto: short up to a size measured per wavelet, direction and "
      "sample size)"},
+    {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
+     "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
+     "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "
+     "level below the top that it holds, all in one launch) (auto: small)"},
     {"planes", K_ENUM, OFF(planes), 0, 0, "auto off",
      "cuda generic passes (every engine's in-place route): two axes of a level as one pass over planes that a "
      "thread-block cluster holds whole, and an axis crossing the contiguous one as planes of (that axis x the "

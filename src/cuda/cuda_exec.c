@@ -123,31 +123,29 @@ static int applies_small(const lw_plan *p, const lw_cuda_sched *s)
     return not_adjoint(p) && p->wav->separable && lw_cuda_fits_small(p, s, 0);
 }
 
-/* Whether the fused engines run level k (0-based) of the plan.  Where they
- * refresh the mirror before every step (d4, symmetric mode), a level the
- * small engine holds goes to it: on such small planes most tiles touch an
- * edge (2-D 16384^2 d4 at max levels: 1.03 / 0.99 ms with the small tail
- * from 64^2, 1.24 / 1.22 ms with tile2d launches down to 2^2). */
-static int mirror_level_to_small(const lw_plan *p, const lw_cuda_sched *s, int k)
+/* Whether the fused engines run level k (0-based) of the plan, or hand it
+ * (and the levels below) to the small engine, which holds them in one
+ * launch (tuning tail).  With tail=fused, the levels the small engine holds
+ * still go to it where the fused engines refresh the mirror before every step
+ * (d4, symmetric mode): on such small planes most tiles touch an edge. */
+static int level_to_small(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
-    return k > 0 && !lw_cuda_mirror_free(p) && lw_cuda_fits_small(p, s, k);
+    return k > 0 && (p->tune.tail != 1 || !lw_cuda_mirror_free(p)) && lw_cuda_fits_small(p, s, k);
 }
 static int tile2d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
-    return !mirror_level_to_small(p, s, k) &&
+    return !level_to_small(p, s, k) &&
            lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k][0], p->geo.len[k][1]);
 }
 static int fused3d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
-    return !mirror_level_to_small(p, s, k) && lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k]);
+    return !level_to_small(p, s, k) && lwk_tile3d_supported(s->dtype, &s->w, p->cfg.mode, p->geo.len[k]);
 }
 
-/* A fused engine runs every level it can, one launch each (a launch of a
- * small level costs a few microseconds, less than the small engine's
- * barrier-separated phases of that level); the small engine takes the
- * levels from the first one the engine does not run, and must hold them.
- * The first level of that tail, the levels count if none, -1 if the plan
- * cannot run so. */
+/* A fused engine runs its levels one launch each down to the first one it
+ * does not run (level_ok); the small engine takes the rest in one launch,
+ * and must hold them.  The first level of that tail, the levels count if
+ * none, -1 if the plan cannot run so. */
 static int tail_from(const lw_plan *p, const lw_cuda_sched *s, int (*level_ok)(const lw_plan *, const lw_cuda_sched *, int))
 {
     if (!level_ok(p, s, 0)) return -1;

@@ -1,20 +1,18 @@
 /* Small engine: one block holds a whole item (up to 3 transformed axes) in
- * shared memory and runs several levels on it, every axis, every step, with a
- * barrier between steps and the boundary read through the mode at every step.
- * Used for batches of small arrays and for the tail levels of a pyramid, so
- * that small levels cost one launch instead of one per level and axis.
+ * shared memory and runs several levels on it, every axis, every step, with
+ * the boundary read through the mode at every step.  Used for batches of
+ * small arrays and for the tail levels of a pyramid, so that small levels
+ * cost one launch instead of one per level and axis.
  *
- * Each phase (a load, a lifting step of one axis, a scale and reorder, a
- * store) is a sweep over a space of three dimensions whose innermost one takes
- * consecutive threads: the one of the smallest shared-memory stride, so that a
- * warp's accesses fall in distinct banks.  Threads find their elements by
- * shifts and masks (no division); a tap inside the line is read at a fixed
- * offset, only taps past an end go through the boundary mode.  The arithmetic
- * (lwd_step, lwd_scale) is the other engines'.  A phase is a latency chain
- * of about a microsecond (barrier, constant and shared loads, the step), so a
- * 2-D cdf97 level costs ~12 us here against a few for a fused launch: the
- * fused pyramid engines hand the small engine only the levels they cannot
- * run (cuda_exec.c, tail_from). */
+ * An axis of a level is one phase between block barriers: each line along
+ * the axis belongs to a group of G lanes of one warp (G a power of two up to
+ * 32: as many as the block's threads allow for all lines at once, no more
+ * than a step's targets), which runs the line's reorder, every lifting step
+ * and the scale with warp barriers only.  In shared memory the item's rows
+ * (and planes) have odd pitches, so that lanes on one column, and groups on
+ * neighbouring lines, fall in distinct banks.  A tap inside the line is read
+ * at a fixed offset, only taps past an end go through the boundary mode.  The
+ * arithmetic (lwd_step, lwd_scale) is the other engines'. */
 #include "lw_cuda_dev.cuh"
 
 #define SMALL_THREADS 256       /* a block for each of many items */
@@ -24,8 +22,6 @@
 
 /* bytes of the compute type (shared memory): float for the half types */
 static int small_elsize(int dtype) { return dtype == LWK_F64 ? 8 : 4; }
-
-extern "C" int64_t lwk_small_capacity(int dtype) { return SMALL_SMEM_MAX / 2 / small_elsize(dtype); }
 
 __device__ __forceinline__ int small_log2up(int c) { return c <= 1 ? 0 : 32 - __clz(c - 1); }
 
@@ -60,130 +56,124 @@ template <class F> __device__ __forceinline__ void small_sweep(int c0, int c1, i
     if (small_map_of(c0, c1, c2, M)) small_for(M, c0, c1, c2, f);
 }
 
-/* The lines of one level along axis a, as a sweep: the positions j of each
- * line (stride ls from the line's start) and the other axes' lines (counts
- * lc0, lc1, strides lst0, lst1; the faster second, count 1 where absent).
- * The positions take the sweep's innermost dimension where their stride is
- * the smallest, else the outermost.  f(line offset, j). */
-struct small_lines {
-    int lc0, lc1, lst0, lst1, ls;
-    bool inner;
-};
-
-__device__ __forceinline__ bool small_lines_map(const small_lines &L, int n, small_map &M)
+/* Pitches (elements) of the item of lengths m in shared memory: the
+ * innermost axis contiguous, the others odd; and the item's padded size. */
+__host__ __device__ __forceinline__ void small_pitches(const int *m, int na, int *P)
 {
-    return L.inner ? small_map_of(L.lc0, L.lc1, n, M) : small_map_of(n, L.lc0, L.lc1, M);
+    P[na - 1] = 1;
+    for (int a = na - 2; a >= 0; a--) P[a] = (m[a + 1] * P[a + 1]) | 1;
+}
+__host__ __device__ __forceinline__ int64_t small_padded(const int *m, int na)
+{
+    int P[3];
+    small_pitches(m, na, P);
+    return (int64_t)m[0] * P[0];
 }
 
-template <class F> __device__ __forceinline__ void small_lines_for(const small_lines &L, int n, const small_map &M, F f)
+extern "C" int lwk_small_fits(int dtype, int na, const int64_t *len)
 {
-    if (L.inner)
-        small_for(M, L.lc0, L.lc1, n, [&](int z, int y, int x) { f(z * L.lst0 + y * L.lst1, x); });
-    else
-        small_for(M, n, L.lc0, L.lc1, [&](int z, int y, int x) { f(y * L.lst0 + x * L.lst1, z); });
+    int m[3];
+    for (int a = 0; a < na; a++) {
+        if (len[a] < 1 || len[a] > SMALL_SMEM_MAX) return 0;
+        m[a] = (int)len[a];
+    }
+    return 2 * small_padded(m, na) * small_elsize(dtype) <= SMALL_SMEM_MAX;
 }
 
-template <class F> __device__ __forceinline__ void small_lines_sweep(const small_lines &L, int n, F f)
-{
-    small_map M;
-    if (small_lines_map(L, n, M)) small_lines_for(L, n, M, f);
-}
-
-/* stride of axis b (< na) in the dense item of lengths m (C order) */
-__device__ __forceinline__ int small_dense_stride(const int *m, int na, int b)
-{
-    return b == na - 1 ? 1 : b == na - 2 ? m[na - 1] : m[na - 1] * m[na - 2];
-}
-
-/* Lifting step s along the lines L (length n) of buf; threads without a
- * target return before the setup. */
+/* Lifting step s of one line (n samples at stride ls from x) by the lanes li
+ * (of G) of its group: targets par + 2q for q = li, li + G, ... */
 template <class T>
-__device__ __forceinline__ void small_step(const lwk_small &p, T *buf, const small_lines &L, int n, int s, int dir)
+__device__ __forceinline__ void small_line_step(const lwk_small &p, T *x, int n, int ls, int s, int dir, int li, int G)
 {
-    const int par = p.w.target_odd[s], ntg = (n - par + 1) / 2, ls = L.ls;
-    small_map M;
-    if (!small_lines_map(L, ntg, M)) return;
-    const int nk = p.w.ntaps[s];
+    const int par = p.w.target_odd[s], ntg = (n - par + 1) / 2, nk = p.w.ntaps[s];
     int lo = 0, hi = 0, to[LW_MAX_TAPS];
 #pragma unroll
     for (int i = 0; i < LW_MAX_TAPS; i++) {
         const int o = i < nk ? p.w.off[s][i] : 0;
         to[i] = o * ls, lo = min(lo, o), hi = max(hi, o);
     }
-    /* targets t = par + 2q with every tap inside the line: q in [qa, qb) */
+    /* targets with every tap inside the line: q in [qa, qb) */
     const int qa = (-lo - par + 1) / 2, qb = n - 1 - hi - par >= 0 ? (n - 1 - hi - par) / 2 + 1 : 0;
-    small_lines_for(L, ntg, M, [&](int b, int q) {
+    for (int q = li; q < ntg; q += G) {
         const int t = par + 2 * q;
-        T *x = &buf[b + t * ls];
+        T *y = x + t * ls;
         T taps[LW_MAX_TAPS];
         if (q >= qa && q < qb) {
 #pragma unroll
             for (int i = 0; i < LW_MAX_TAPS; i++)
-                if (i < nk) taps[i] = x[to[i]];
+                if (i < nk) taps[i] = y[to[i]];
         } else {
 #pragma unroll
             for (int i = 0; i < LW_MAX_TAPS; i++)
-                if (i < nk) taps[i] = buf[b + lwd_bidx_t<int>(t + p.w.off[s][i], n, p.mode) * ls];
+                if (i < nk) taps[i] = x[lwd_bidx_t<int>(t + p.w.off[s][i], n, p.mode) * ls];
         }
-        *x = lwd_step<T>(p.w, s, *x, taps, dir);
-    });
+        *y = lwd_step<T>(p.w, s, *y, taps, dir);
+    }
 }
 
-/* One level along axis a of the dense shared item (region lengths r, grid
- * step g): reorder and lift. */
+/* One level along axis a of the shared item (pitches P, region lengths r,
+ * grid step g): reorder, lift and scale every line, each by its group of
+ * lanes.  The caller's block barrier follows. */
 template <class T>
-__device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *m, const int *r, int g, int a, int dir)
+__device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *P, const int *r, int g, int a, int dir)
 {
     const int na = p.na;
-    small_lines L;
     /* the other axes: b1 the faster, b0 the slower (3 axes only) */
     const int b0 = a == 0 ? 1 : 0, b1 = na == 3 ? (a == 2 ? 1 : 2) : 1 - a;
-    L.lc0 = na == 3 ? r[b0] : 1, L.lst0 = na == 3 ? g * small_dense_stride(m, na, b0) : 0;
-    L.lc1 = na >= 2 ? r[b1] : 1, L.lst1 = na >= 2 ? g * small_dense_stride(m, na, b1) : 0;
-    const int n = r[a], ls = g * small_dense_stride(m, na, a), h = (n + 1) / 2;
-    L.ls = ls;
-    L.inner = na == 1 || ls <= L.lst1;
+    const int lc0 = na == 3 ? r[b0] : 1, lst0 = na == 3 ? g * P[b0] : 0;
+    const int lc1 = na >= 2 ? r[b1] : 1, lst1 = na >= 2 ? g * P[b1] : 0;
+    const int n = r[a], ls = g * P[a], h = (n + 1) / 2, lines = lc0 * lc1;
+    /* lanes a line: up to 32 and to a step's targets (h), fewer where the
+     * block's threads would not hold every line at once */
+    int lg = min(5, small_log2up(h));
+    while (lg > 0 && ((int64_t)lines << lg) > (int64_t)blockDim.x) lg--;
+    const int G = 1 << lg, tid = threadIdx.x, li = tid & (G - 1), groups = (int)blockDim.x >> lg;
+    const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << ((tid & 31) & ~(G - 1));
     const bool mallat = p.mallat;
-
-    /* inverse: Mallat -> interleaved, scale undone on the way (interleaved: in place) */
-    if (dir < 0) {
-        if (mallat) {
-            small_lines_sweep(L, n, [&](int b, int j) {
-                tmp[b + j * ls] = lwd_scale<T>(p.w, buf[b + ((j & 1) ? h + (j >> 1) : (j >> 1)) * ls], j & 1, -1);
-            });
-            __syncthreads();
-            small_lines_sweep(L, n, [&](int b, int j) { buf[b + j * ls] = tmp[b + j * ls]; });
-        } else {
-            small_lines_sweep(L, n, [&](int b, int j) { buf[b + j * ls] = lwd_scale<T>(p.w, buf[b + j * ls], j & 1, -1); });
+    for (int line = tid >> lg; line < lines; line += groups) {
+        const int i0 = lc1 > 1 ? line / lc1 : line, i1 = line - i0 * lc1;
+        const int base = i0 * lst0 + i1 * lst1;
+        T *x = buf + base, *xt = tmp + base;
+        /* inverse: Mallat -> interleaved, scale undone on the way (interleaved: in place) */
+        if (dir < 0) {
+            if (mallat) {
+                for (int j = li; j < n; j += G)
+                    xt[j * ls] = lwd_scale<T>(p.w, x[((j & 1) ? h + (j >> 1) : (j >> 1)) * ls], j & 1, -1);
+                __syncwarp(mask);
+                for (int j = li; j < n; j += G) x[j * ls] = xt[j * ls];
+            } else {
+                for (int j = li; j < n; j += G) x[j * ls] = lwd_scale<T>(p.w, x[j * ls], j & 1, -1);
+            }
+            __syncwarp(mask);
         }
-        __syncthreads();
-    }
-    for (int ss = 0; ss < p.w.nsteps; ss++) {
-        small_step<T>(p, buf, L, n, dir < 0 ? p.w.nsteps - 1 - ss : ss, dir);
-        __syncthreads();
-    }
-    /* forward: scale, then interleaved -> Mallat (interleaved: in place) */
-    if (dir > 0) {
-        if (mallat) {
-            small_lines_sweep(L, n, [&](int b, int j) {
-                tmp[b + ((j & 1) ? h + (j >> 1) : (j >> 1)) * ls] = lwd_scale<T>(p.w, buf[b + j * ls], j & 1, 1);
-            });
-            __syncthreads();
-            small_lines_sweep(L, n, [&](int b, int j) { buf[b + j * ls] = tmp[b + j * ls]; });
-        } else {
-            small_lines_sweep(L, n, [&](int b, int j) { buf[b + j * ls] = lwd_scale<T>(p.w, buf[b + j * ls], j & 1, 1); });
+        for (int ss = 0; ss < p.w.nsteps; ss++) {
+            small_line_step<T>(p, x, n, ls, dir < 0 ? p.w.nsteps - 1 - ss : ss, dir, li, G);
+            __syncwarp(mask);
         }
-        __syncthreads();
+        /* forward: scale, then interleaved -> Mallat (interleaved: in place) */
+        if (dir > 0) {
+            if (mallat) {
+                for (int j = li; j < n; j += G)
+                    xt[((j & 1) ? h + (j >> 1) : (j >> 1)) * ls] = lwd_scale<T>(p.w, x[j * ls], j & 1, 1);
+                __syncwarp(mask);
+                for (int j = li; j < n; j += G) x[j * ls] = xt[j * ls];
+            } else {
+                for (int j = li; j < n; j += G) x[j * ls] = lwd_scale<T>(p.w, x[j * ls], j & 1, 1);
+            }
+            __syncwarp(mask);
+        }
     }
 }
 
-/* The item between global memory (strides gs) and the dense shared buf:
- * f(shared offset, global offset) over the item's lengths m. */
-template <class F> __device__ __forceinline__ void small_item_sweep(int na, const int *m, const int64_t *gs, F f)
+/* The item between global memory (strides gs) and the shared buf (pitches
+ * P): f(shared offset, global offset) over the item's lengths m. */
+template <class F>
+__device__ __forceinline__ void small_item_sweep(int na, const int *m, const int *P, const int64_t *gs, F f)
 {
     const int c2 = m[na - 1], c1 = na > 1 ? m[na - 2] : 1, c0 = na > 2 ? m[0] : 1;
+    const int p1 = na > 1 ? P[na - 2] : 0, p0 = na > 2 ? P[0] : 0;
     const int64_t s2 = gs[na - 1], s1 = na > 1 ? gs[na - 2] : 0, s0 = na > 2 ? gs[0] : 0;
-    small_sweep(c0, c1, c2, [&](int z, int y, int x) { f((z * c1 + y) * c2 + x, z * s0 + y * s1 + x * s2); });
+    small_sweep(c0, c1, c2, [&](int z, int y, int x) { f(z * p0 + y * p1 + x, z * s0 + y * s1 + x * s2); });
 }
 
 /* S: the storage type; shared memory holds the compute type T */
@@ -193,15 +183,15 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, c
     typedef lwd_c<S> T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const int *m = p.len[0];
-    int D = 1;
-    for (int a = 0; a < p.na; a++) D *= m[a];
+    int P[3];
+    small_pitches(m, p.na, P);
     T *buf = (T *)smem_raw;
-    T *tmp = buf + D;
+    T *tmp = buf + small_padded(m, p.na);
     const int dir = p.inverse ? -1 : 1;
     for (int64_t b = blockIdx.x; b < p.nbatch; b += gridDim.x) {
         const S *sb = src + lwd_decomp(b, p.nb, p.blen, p.bsst);
         S *db = dst + lwd_decomp(b, p.nb, p.blen, p.bdst);
-        small_item_sweep(p.na, m, p.sst, [&](int e, int64_t o) { buf[e] = lwd_ld(sb + o); });
+        small_item_sweep(p.na, m, P, p.sst, [&](int e, int64_t o) { buf[e] = lwd_ld(sb + o); });
         __syncthreads();
         for (int ii = 0; ii < p.nlev; ii++) {
             int i = p.inverse ? p.nlev - 1 - ii : ii;
@@ -209,10 +199,11 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, c
             for (int aa = 0; aa < p.na; aa++) {
                 int a = p.inverse ? p.na - 1 - aa : aa;
                 if (p.len[i][a] < 2) continue;
-                small_axis<T>(p, buf, tmp, m, p.len[i], g, a, dir);
+                small_axis<T>(p, buf, tmp, P, p.len[i], g, a, dir);
+                __syncthreads();
             }
         }
-        small_item_sweep(p.na, m, p.dst_, [&](int e, int64_t o) { lwd_st(db + o, buf[e]); });
+        small_item_sweep(p.na, m, P, p.dst_, [&](int e, int64_t o) { lwd_st(db + o, buf[e]); });
         __syncthreads();
     }
 }
@@ -220,9 +211,7 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, c
 template <class S> static cudaError_t small_run(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
-    int64_t D = 1;
-    for (int a = 0; a < p->na; a++) D *= p->len[0][a];
-    size_t smem = 2 * (size_t)D * sizeof(T);
+    const size_t smem = 2 * (size_t)small_padded(p->len[0], p->na) * sizeof(T);
     if (smem > SMALL_SMEM_MAX) return cudaErrorInvalidValue;
     const cudaError_t attr = lw_cuda_func_attr((const void *)small_kernel<S>, LW_SMEM_ATTR, SMALL_SMEM_MAX);
     if (attr != cudaSuccess) return attr;

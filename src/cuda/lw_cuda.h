@@ -192,8 +192,8 @@ typedef struct lwk_small {
     int interleaved;
 } lwk_small;
 
-/* Largest item (elements) the small engine takes for this dtype. */
-int64_t lwk_small_capacity(int dtype);
+/* Whether the small engine holds an item of these lengths (na axes) of this dtype. */
+int lwk_small_fits(int dtype, int na, const int64_t *len);
 cudaError_t lwk_small_launch(int dtype, const lwk_small *p, const void *src, void *dst, cudaStream_t s);
 
 /* ---- fused 2-D tile engine (k_tile2d.cu) ---------------------------------

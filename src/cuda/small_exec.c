@@ -10,7 +10,7 @@
 
 int lw_cuda_fits_small(const lw_plan *p, const lw_cuda_sched *s, int k)
 {
-    return lw_region_count(p, k) <= lwk_small_capacity(s->dtype) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
+    return lwk_small_fits(s->dtype, p->geo.naxes, p->geo.len[k]) && p->geo.levels - k <= LWK_SMALL_MAXLEV;
 }
 
 void lw_cuda_small_setup(const lw_plan *p, const lw_cuda_sched *s, int k0, lwk_small *sm)

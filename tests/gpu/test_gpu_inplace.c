@@ -173,7 +173,8 @@ static void lines_sweep(int quick)
  * batch, interleaved); in place the small engine runs them all, without
  * workspace.  Every separable wavelet x float32 / float64 / int32 x both modes
  * x both layouts x forward / inverse, one level and the maximum, in place and
- * out of place, against the CPU reference. */
+ * out of place (auto, the small engine named, the fused engines' tails with
+ * tuning tail=fused), against the CPU reference. */
 static void small_sweep(int quick)
 {
     static const struct {
@@ -196,11 +197,14 @@ static void small_sweep(int quick)
         for (int i = 0; i < GRID_SIZE(2); i++, k++) {
             const grid_pt g = grid_at(i, 2);
             if (g.w == LW_FS || (quick && (k % 5) != 0)) continue; /* fs: not separable */
-            for (int ip = 0; ip < 2; ip++) {
+            for (int v = 0; v < 4; v++) { /* out of place, in place, the small engine named, the fused tail */
+                if (v >= 2 && g.t == LW_INT32 && !(lw_wavelet_properties(g.w) & LW_WAVELET_INTEGER)) continue;
                 gcase c2 = case_of(&S[si].sc, g.w, g.t, g.m, g.lay, g.d, (k / 2) % 2 ? -1 : 1, 1);
-                c2.inplace = ip;
+                c2.inplace = v == 1;
+                if (v == 2) c2.scheme = "small";
+                if (v == 3) c2.tuning = "tail=fused";
                 run_case(&c2);
-                cases += ip;
+                cases += v == 1;
             }
         }
     }

@@ -141,6 +141,9 @@ static void tuning_keys(void)
     enum_key("tile2d=wide", "tile2d");
     enum_key("planes=off", NULL);
     enum_key("planes=on", "planes");
+    enum_key("tail=fused", NULL);
+    enum_key("tail=small,tile2d=short", NULL);
+    enum_key("tail=tiles", "tail");
 }
 
 int main(void)
