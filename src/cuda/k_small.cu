@@ -10,10 +10,14 @@
  * than a step's targets), which runs the line's reorder, every lifting step
  * and the scale with warp barriers only.  In shared memory the item's rows
  * (and planes) have odd pitches, so that lanes on one column, and groups on
- * neighbouring lines, fall in distinct banks.  A tap inside the line is read
- * at a fixed offset, only taps past an end go through the boundary mode.  The
- * arithmetic (lwd_step, lwd_scale) is the other engines'. */
-#include "lw_cuda_dev.cuh"
+ * neighbouring lines, fall in distinct banks.  The kernel is instantiated per
+ * wavelet, so that each step's parity, taps and reach are constants: a tap
+ * inside the line is read at a fixed offset, only taps past an end go through
+ * the boundary mode.  The arithmetic (tstep_i, lwd_scale) is the fused
+ * engines'. */
+#include "tile_lift.cuh"
+
+#include <type_traits>
 
 #define SMALL_THREADS 256       /* a block for each of many items */
 #define SMALL_THREADS_ONE 1024  /* a block for each of few items (a pyramid's tail: one) */
@@ -80,42 +84,62 @@ extern "C" int lwk_small_fits(int dtype, int na, const int64_t *len)
     return 2 * small_padded(m, na) * small_elsize(dtype) <= SMALL_SMEM_MAX;
 }
 
-/* Lifting step s of one line (n samples at stride ls from x) by the lanes li
- * (of G) of its group: targets par + 2q for q = li, li + G, ... */
-template <class T>
-__device__ __forceinline__ void small_line_step(const lwk_small &p, T *x, int n, int ls, int s, int dir, int li, int G)
+/* The reach of step S of wavelet W: its smallest and largest tap offsets. */
+template <int W, int S> __host__ __device__ constexpr int small_tap_lo()
 {
-    const int par = p.w.target_odd[s], ntg = (n - par + 1) / 2, nk = p.w.ntaps[s];
-    int lo = 0, hi = 0, to[LW_MAX_TAPS];
-#pragma unroll
-    for (int i = 0; i < LW_MAX_TAPS; i++) {
-        const int o = i < nk ? p.w.off[s][i] : 0;
-        to[i] = o * ls, lo = min(lo, o), hi = max(hi, o);
-    }
+    int lo = 0;
+    for (int i = 0; i < sh_ntaps(W, S); i++) lo = sh_off(W, S, i) < lo ? sh_off(W, S, i) : lo;
+    return lo;
+}
+template <int W, int S> __host__ __device__ constexpr int small_tap_hi()
+{
+    int hi = 0;
+    for (int i = 0; i < sh_ntaps(W, S); i++) hi = sh_off(W, S, i) > hi ? sh_off(W, S, i) : hi;
+    return hi;
+}
+
+/* Lifting step S of wavelet W on one line (n samples at stride ls from x) by
+ * the lanes li (of G) of its group: targets par + 2q for q = li, li + G, ... */
+template <class T, int W, int S, int DIR>
+__device__ __forceinline__ void small_line_step(const lwk_small &p, T *x, int n, int ls, int li, int G)
+{
+    constexpr int par = sh_par(W, S), nt = sh_ntaps(W, S), lo = small_tap_lo<W, S>(), hi = small_tap_hi<W, S>();
+    const int ntg = (n - par + 1) / 2;
     /* targets with every tap inside the line: q in [qa, qb) */
     const int qa = (-lo - par + 1) / 2, qb = n - 1 - hi - par >= 0 ? (n - 1 - hi - par) / 2 + 1 : 0;
     for (int q = li; q < ntg; q += G) {
         const int t = par + 2 * q;
         T *y = x + t * ls;
-        T taps[LW_MAX_TAPS];
+        T taps[nt];
         if (q >= qa && q < qb) {
 #pragma unroll
-            for (int i = 0; i < LW_MAX_TAPS; i++)
-                if (i < nk) taps[i] = y[to[i]];
+            for (int i = 0; i < nt; i++) taps[i] = y[sh_off(W, S, i) * ls];
         } else {
 #pragma unroll
-            for (int i = 0; i < LW_MAX_TAPS; i++)
-                if (i < nk) taps[i] = x[lwd_bidx_t<int>(t + p.w.off[s][i], n, p.mode) * ls];
+            for (int i = 0; i < nt; i++) taps[i] = x[lwd_bidx_t<int>(t + sh_off(W, S, i), n, p.mode) * ls];
         }
-        *y = lwd_step<T>(p.w, s, *y, taps, dir);
+        *y = tstep_i<T, nt, DIR>::run(p.w, S, *y, taps);
+    }
+}
+
+/* Every lifting step of one line in order (inverse: reversed), a warp
+ * barrier of the group (mask) after each. */
+template <class T, int W, int DIR, int SS = 0>
+__device__ __forceinline__ void small_line_steps(const lwk_small &p, T *x, int n, int ls, int li, int G, unsigned mask)
+{
+    if constexpr (SS < sh_nsteps(W)) {
+        constexpr int S = DIR > 0 ? SS : sh_nsteps(W) - 1 - SS;
+        small_line_step<T, W, S, DIR>(p, x, n, ls, li, G);
+        __syncwarp(mask);
+        small_line_steps<T, W, DIR, SS + 1>(p, x, n, ls, li, G, mask);
     }
 }
 
 /* One level along axis a of the shared item (pitches P, region lengths r,
  * grid step g): reorder, lift and scale every line, each by its group of
  * lanes.  The caller's block barrier follows. */
-template <class T>
-__device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *P, const int *r, int g, int a, int dir)
+template <class T, int W, int DIR>
+__device__ __forceinline__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *P, const int *r, int g, int a)
 {
     const int na = p.na;
     /* the other axes: b1 the faster, b0 the slower (3 axes only) */
@@ -135,7 +159,7 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *P, con
         const int base = i0 * lst0 + i1 * lst1;
         T *x = buf + base, *xt = tmp + base;
         /* inverse: Mallat -> interleaved, scale undone on the way (interleaved: in place) */
-        if (dir < 0) {
+        if (DIR < 0) {
             if (mallat) {
                 for (int j = li; j < n; j += G)
                     xt[j * ls] = lwd_scale<T>(p.w, x[((j & 1) ? h + (j >> 1) : (j >> 1)) * ls], j & 1, -1);
@@ -146,12 +170,9 @@ __device__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *P, con
             }
             __syncwarp(mask);
         }
-        for (int ss = 0; ss < p.w.nsteps; ss++) {
-            small_line_step<T>(p, x, n, ls, dir < 0 ? p.w.nsteps - 1 - ss : ss, dir, li, G);
-            __syncwarp(mask);
-        }
+        small_line_steps<T, W, DIR>(p, x, n, ls, li, G, mask);
         /* forward: scale, then interleaved -> Mallat (interleaved: in place) */
-        if (dir > 0) {
+        if (DIR > 0) {
             if (mallat) {
                 for (int j = li; j < n; j += G)
                     xt[((j & 1) ? h + (j >> 1) : (j >> 1)) * ls] = lwd_scale<T>(p.w, x[j * ls], j & 1, 1);
@@ -176,9 +197,9 @@ __device__ __forceinline__ void small_item_sweep(int na, const int *m, const int
     small_sweep(c0, c1, c2, [&](int z, int y, int x) { f(z * p0 + y * p1 + x, z * s0 + y * s1 + x * s2); });
 }
 
-/* S: the storage type; shared memory holds the compute type T */
-template <class S>
-__global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, const S *src, S *dst)
+/* S: the storage type (shared memory holds the compute type T); W: the wavelet */
+template <class S, int W>
+__global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p, const S *src, S *dst)
 {
     typedef lwd_c<S> T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -187,7 +208,6 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, c
     small_pitches(m, p.na, P);
     T *buf = (T *)smem_raw;
     T *tmp = buf + small_padded(m, p.na);
-    const int dir = p.inverse ? -1 : 1;
     for (int64_t b = blockIdx.x; b < p.nbatch; b += gridDim.x) {
         const S *sb = src + lwd_decomp(b, p.nb, p.blen, p.bsst);
         S *db = dst + lwd_decomp(b, p.nb, p.blen, p.bdst);
@@ -199,7 +219,8 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, c
             for (int aa = 0; aa < p.na; aa++) {
                 int a = p.inverse ? p.na - 1 - aa : aa;
                 if (p.len[i][a] < 2) continue;
-                small_axis<T>(p, buf, tmp, P, p.len[i], g, a, dir);
+                if (p.inverse) small_axis<T, W, -1>(p, buf, tmp, P, p.len[i], g, a);
+                else small_axis<T, W, 1>(p, buf, tmp, P, p.len[i], g, a);
                 __syncthreads();
             }
         }
@@ -208,18 +229,30 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE) small_kernel(lwk_small p, c
     }
 }
 
-template <class S> static cudaError_t small_run(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
+template <class S, int W> static cudaError_t small_run_w(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
     const size_t smem = 2 * (size_t)small_padded(p->len[0], p->na) * sizeof(T);
     if (smem > SMALL_SMEM_MAX) return cudaErrorInvalidValue;
-    const cudaError_t attr = lw_cuda_func_attr((const void *)small_kernel<S>, LW_SMEM_ATTR, SMALL_SMEM_MAX);
+    const cudaError_t attr = lw_cuda_func_attr((const void *)small_kernel<S, W>, LW_SMEM_ATTR, SMALL_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t grid = p->nbatch < (1 << 20) ? p->nbatch : (1 << 20);
     if (grid < 1) return cudaSuccess;
     const int threads = grid < SMALL_FEW_ITEMS ? SMALL_THREADS_ONE : SMALL_THREADS;
-    small_kernel<S><<<(unsigned)grid, threads, smem, s>>>(*p, (const S *)src, (S *)dst);
+    small_kernel<S, W><<<(unsigned)grid, threads, smem, s>>>(*p, (const S *)src, (S *)dst);
     return cudaGetLastError();
+}
+
+/* the separable wavelets; on int32 those with an integer variant */
+template <class S> static cudaError_t small_run(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
+{
+    return lwc_dispatch(p->w.id, [&](auto wc) -> cudaError_t {
+        constexpr int W = decltype(wc)::value;
+        if constexpr (!lwc_separable(W) || (std::is_same<S, int32_t>::value && !lwc_has_integer(W)))
+            return cudaErrorInvalidValue;
+        else
+            return small_run_w<S, W>(p, src, dst, s);
+    });
 }
 
 extern "C" cudaError_t lwk_small_launch(int dtype, const lwk_small *p, const void *src, void *dst, cudaStream_t s)
