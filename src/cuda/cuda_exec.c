@@ -270,14 +270,14 @@ static const engine_rec engines[] = {
      "warp-strided map applies, nor 2-D Mallat from host memory",
      lw_local_auto},
     {"tile2d", LWE_TILE2D, 1, applies_tile2d, tile2d_scratch, run_tile2d,
-     "fused 2-D: one kernel a level reads the input once and writes four bands; the small engine takes the levels it "
-     "cannot run (and d4's small levels in symmetric mode)", NULL},
+     "fused 2-D: one kernel a level reads the input once and writes four bands; the small engine takes every level "
+     "from the first below the top that it holds, in one launch (tuning tail)", NULL},
     {"fused3d", LWE_FUSED3D, 1, applies_fused3d, lw_fused3d_workspace, run_fused3d,
      "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact; the small "
-     "engine takes the levels it cannot run)", NULL},
+     "engine takes every level from the first below the top that it holds, in one launch: tuning tail)", NULL},
     {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small,
-     "whole items in shared memory, every level in one launch (after the fused engines, whose one launch a level "
-     "costs less than its barrier-separated phases; first in place, where it needs no workspace)",
+     "whole items in shared memory, every level in one launch, each line of an axis by a group of lanes (after the "
+     "fused engines, which hand it their pyramids' lower levels; first in place, where it needs no workspace)",
      NULL},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
      "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place", NULL},

@@ -243,10 +243,11 @@ template <class S, int W> static cudaError_t small_run_w(const lwk_small *p, con
     return cudaGetLastError();
 }
 
-/* the separable wavelets; on int32 those with an integer variant */
+/* the separable wavelets (and the transposed ones of the periodic adjoints);
+ * on int32 those with an integer variant */
 template <class S> static cudaError_t small_run(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
 {
-    return lwc_dispatch(p->w.id, [&](auto wc) -> cudaError_t {
+    return lwc_dispatch_all(p->w.id, [&](auto wc) -> cudaError_t {
         constexpr int W = decltype(wc)::value;
         if constexpr (!lwc_separable(W) || (std::is_same<S, int32_t>::value && !lwc_has_integer(W)))
             return cudaErrorInvalidValue;
