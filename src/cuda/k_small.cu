@@ -15,7 +15,7 @@
  * inside the line is read at a fixed offset, only taps past an end go through
  * the boundary mode.  The arithmetic (tstep_i, lwd_scale) is the fused
  * engines'. */
-#include "tile_lift.cuh"
+#include "line_lift.cuh"
 
 #include <type_traits>
 
@@ -84,26 +84,12 @@ extern "C" int lwk_small_fits(int dtype, int na, const int64_t *len)
     return 2 * small_padded(m, na) * small_elsize(dtype) <= SMALL_SMEM_MAX;
 }
 
-/* The reach of step S of wavelet W: its smallest and largest tap offsets. */
-template <int W, int S> __host__ __device__ constexpr int small_tap_lo()
-{
-    int lo = 0;
-    for (int i = 0; i < sh_ntaps(W, S); i++) lo = sh_off(W, S, i) < lo ? sh_off(W, S, i) : lo;
-    return lo;
-}
-template <int W, int S> __host__ __device__ constexpr int small_tap_hi()
-{
-    int hi = 0;
-    for (int i = 0; i < sh_ntaps(W, S); i++) hi = sh_off(W, S, i) > hi ? sh_off(W, S, i) : hi;
-    return hi;
-}
-
 /* Lifting step S of wavelet W on one line (n samples at stride ls from x) by
  * the lanes li (of G) of its group: targets par + 2q for q = li, li + G, ... */
 template <class T, int W, int S, int DIR>
 __device__ __forceinline__ void small_line_step(const lwk_small &p, T *x, int n, int ls, int li, int G)
 {
-    constexpr int par = sh_par(W, S), nt = sh_ntaps(W, S), lo = small_tap_lo<W, S>(), hi = small_tap_hi<W, S>();
+    constexpr int par = sh_par(W, S), nt = sh_ntaps(W, S), lo = ln_reach_lo<W, S>(), hi = ln_reach_hi<W, S>();
     const int ntg = (n - par + 1) / 2;
     /* targets with every tap inside the line: q in [qa, qb) */
     const int qa = (-lo - par + 1) / 2, qb = n - 1 - hi - par >= 0 ? (n - 1 - hi - par) / 2 + 1 : 0;
