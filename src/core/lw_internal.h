@@ -223,7 +223,7 @@ typedef struct lw_tuning {
     int ooc_ahead;        /* out of core: the next slab's uploads begun before a slab runs (1) */
     int local_block;      /* cuda local engine: LW_LOCAL_BLOCK_* */
     int tile2d;           /* cuda fused 2-D: 0 auto, 1 short tiles, 2 long tiles (lwk_tile2d.tiles) */
-    int tail;             /* cuda fused pyramid engines: 0 auto, 1 fused levels wherever they run, 2 the small engine from the first level it holds */
+    int tail;             /* cuda fused pyramids: 0 auto, 1 fused levels wherever they run, 2 small engine below the top */
     int planes;           /* cuda generic passes: 0 auto (two axes of a level as one plane pass), 1 off */
 } lw_tuning;
 enum { LW_LOCAL_BLOCK_AUTO = 0, LW_LOCAL_BLOCK_WIDE = 1, LW_LOCAL_BLOCK_NARROW = 2, LW_LOCAL_BLOCK_STRIDED = 3 };

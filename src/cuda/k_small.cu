@@ -77,8 +77,9 @@ __host__ __device__ __forceinline__ int64_t small_padded(const int *m, int na)
 extern "C" int lwk_small_fits(int dtype, int na, const int64_t *len)
 {
     int m[3];
+    int64_t count = 1; /* bounded first, so that the padded size fits an int */
     for (int a = 0; a < na; a++) {
-        if (len[a] < 1 || len[a] > SMALL_SMEM_MAX) return 0;
+        if (len[a] < 1 || (count *= len[a]) > SMALL_SMEM_MAX) return 0;
         m[a] = (int)len[a];
     }
     return 2 * small_padded(m, na) * small_elsize(dtype) <= SMALL_SMEM_MAX;
