@@ -65,7 +65,7 @@ int lw_cli_fail_lib(lw_status st)
 enum opt_id {
     OPT_WAVELET, OPT_LEVELS, OPT_MODE, OPT_LAYOUT, OPT_INTEGER, OPT_AXES, OPT_BACKEND,
     OPT_SCHEME, OPT_SHAPE, OPT_DTYPE, OPT_STRETCH, OPT_FORCE, OPT_OVERWRITE, OPT_VERBOSE, OPT_HELP,
-    OPT_MEMORY_LIMIT, OPT_DEVICE_MEMORY_LIMIT, OPT_QUIET, OPT_PLANES
+    OPT_MEMORY_LIMIT, OPT_DEVICE_MEMORY_LIMIT, OPT_QUIET, OPT_PROGRESS_AFTER, OPT_PLANES
 };
 
 typedef struct opt_def {
@@ -93,6 +93,7 @@ static const opt_def opt_table[] = {
     {"memory-limit", 0, 1, LW_OPT_TRANSFORM, OPT_MEMORY_LIMIT},
     {"device-memory-limit", 0, 1, LW_OPT_TRANSFORM, OPT_DEVICE_MEMORY_LIMIT},
     {"quiet", 'q', 0, LW_OPT_TRANSFORM, OPT_QUIET},
+    {"progress-after", 0, 1, LW_OPT_TRANSFORM, OPT_PROGRESS_AFTER},
     {"planes", 0, 1, LW_OPT_TRANSFORM, OPT_PLANES},
     {"verbose", 'v', 0, 0, OPT_VERBOSE},
     {"help", 'h', 0, 0, OPT_HELP},
@@ -216,6 +217,15 @@ static int set_option(const char *cmd, const opt_def *d, const char *val, lw_cli
             return lw_cli_fail(LW_EXIT_USAGE, "bad --device-memory-limit '%s': write bytes or e.g. 256M, 2G", val);
         break;
     case OPT_QUIET: o->quiet = 1; break;
+    case OPT_PROGRESS_AFTER: {
+        char *end;
+        errno = 0;
+        double v = strtod(val, &end);
+        if (!val[0] || *end || errno || !(v >= 0 && v <= 86400))
+            return lw_cli_fail(LW_EXIT_USAGE, "bad --progress-after '%s': write seconds, 0 to 86400", val);
+        o->progress_after = v;
+        break;
+    }
     case OPT_PLANES:
         if (strcmp(val, "luma") == 0)
             o->all_planes = 0;
@@ -254,6 +264,7 @@ static void opts_init(lw_cli_opts *o)
     o->levels = 1;
     o->backend = LW_BACKEND_AUTO;
     o->stretch = LW_STRETCH_ROBUST;
+    o->progress_after = 1.0;
 }
 
 int lw_cli_parse(int argc, char **argv, unsigned accept, int npos, const char *usage, lw_cli_opts *o)

@@ -37,7 +37,7 @@
 
 /* Which options a command accepts (bit mask for lw_cli_parse). */
 #define LW_OPT_TRANSFORM 0x1u /* -w -l -m --layout --integer --axes -b --scheme --force --overwrite
-                                 --memory-limit --quiet --planes */
+                                 --memory-limit --quiet --progress-after --planes */
 #define LW_OPT_RAW 0x2u       /* --shape --dtype */
 #define LW_OPT_VIEW 0x4u      /* --stretch */
 
@@ -71,6 +71,7 @@ typedef struct lw_cli_opts {
     uint64_t memory_limit; /* --memory-limit in bytes; 0 = the default (cli_stream.c) */
     uint64_t device_memory_limit; /* --device-memory-limit: lw_config.device_memory_limit (0 = automatic) */
     int quiet;             /* --quiet: no progress bar */
+    double progress_after; /* --progress-after: seconds before the bar is first drawn (default 1) */
     int all_planes;        /* video: --planes all (else luma only) */
     int given_planes;
 } lw_cli_opts;

@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #define BAR_WIDTH 30
-#define FIRST_DRAW_S 1.0
 #define REDRAW_S 0.1
 
-void lw_cli_progress_init(lw_cli_progress *p, const char *label, int quiet)
+void lw_cli_progress_init(lw_cli_progress *p, const char *label, int quiet, double after)
 {
     p->enabled = !quiet && isatty(STDERR_FILENO);
+    p->after = after;
     p->drawn = 0;
     p->start = p->last = lw_cli_now();
     p->label = label;
@@ -24,7 +24,7 @@ void lw_cli_progress_update(void *ctx, int64_t done, int64_t total)
     lw_cli_progress *p = ctx;
     if (!p || !p->enabled || total <= 0) return;
     double now = lw_cli_now();
-    if (now - p->start < FIRST_DRAW_S || (p->drawn && now - p->last < REDRAW_S)) return;
+    if (now - p->start < p->after || (p->drawn && now - p->last < REDRAW_S)) return;
     double f = (double)done / (double)total;
     if (f > 1) f = 1;
     int fill = (int)(f * BAR_WIDTH);

@@ -153,7 +153,8 @@ int lw_cli_stream_to_file(const lw_cli_stream_src *src, const char *out, const l
     job.scratch_dir = t.dir;
     job.memory_limit = lw_cli_memory_limit(o);
     lw_cli_progress bar;
-    lw_cli_progress_init(&bar, cfg->direction == LW_FORWARD ? "forward" : "inverse", o->quiet);
+    lw_cli_progress_init(&bar, cfg->direction == LW_FORWARD ? "forward" : "inverse", o->quiet,
+                          o->progress_after);
     job.progress = lw_cli_progress_update;
     job.progress_ctx = &bar;
     int st = lw_stream_run(&job);

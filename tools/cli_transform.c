@@ -38,6 +38,7 @@
     "      --device-memory-limit SIZE  -b cuda: device memory a transform may hold (default:\n" \
     "                       what is free); a larger array streams through the device\n"        \
     "  -q, --quiet          no progress bar (one is drawn on a terminal for runs over 1 s)\n"   \
+    "      --progress-after S  draw the bar once a run has lasted S seconds (default 1)\n"     \
     "      --planes P       video input: luma (default) or all (one output file per plane)\n"  \
     "  -v, --verbose        print what was done and the timings on stdout\n"                     \
     "  -h, --help           this help\n"                                                          \

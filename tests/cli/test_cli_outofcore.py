@@ -8,7 +8,7 @@ ooc_types   source dtypes, batch axes, rank 4, .raw, and an inverse whose sideca
             no longer matches (checked from the file, in parts)
 ooc_big     a 256 MiB .npy under --memory-limit 32M: equal to the in-memory run,
             peak RSS of the process within the limit plus the program's own; the
-            progress bar on a terminal, and none with --quiet
+            progress bar on a terminal (--progress-after 0), and none with --quiet
 ooc_bad     limit too small for the halos, output that cannot be written (file size
             limit: the "disk" is full), truncated input; no output, no temporary left
 video       a 200-frame y4m (file and stdin) equals the 3-D transform of the stacked
@@ -181,19 +181,23 @@ def run_on_tty(d, args):
 
 
 def progress_bar(d):
-    """On a terminal, a run over a second draws a bar and clears it at the end, a shorter one
-    draws nothing; --quiet draws nothing."""
+    """On a terminal, --progress-after 0 draws the bar from the first slab and clears it at
+    the end; with the default (1 s) a run shorter than that draws nothing; --quiet draws
+    nothing.  (Whether a run just over a second draws depends on when its slabs end, so the
+    drawing itself is checked with --progress-after 0.)"""
     args = ["forward", "big.npy", "p.npy", "-w", "dd137", "-l", "4", "--memory-limit", "4M"]
+    rc, drawn, elapsed = run_on_tty(d, args + ["--progress-after", "0"])
+    check(rc == 0, "progress run failed: %r" % drawn)
+    check("forward [" in drawn and "%" in drawn, "--progress-after 0: no bar on a terminal in %.1f s: %r" %
+          (elapsed, drawn[:200]))
+    check(drawn.endswith("\r"), "the bar is not cleared at the end: %r" % drawn[-80:])
+    print("  progress run: %.2f s on a terminal, %d bytes drawn" % (elapsed, len(drawn)))
     rc, drawn, elapsed = run_on_tty(d, args)
     check(rc == 0, "progress run failed: %r" % drawn)
-    if elapsed > 1.5:
-        check("forward [" in drawn and "%" in drawn, "no progress bar on a terminal in %.1f s: %r" %
-              (elapsed, drawn[:200]))
-        check(drawn.endswith("\r"), "the bar is not cleared at the end: %r" % drawn[-80:])
-    elif elapsed < 0.9:
+    if elapsed < 0.9:
         check(drawn == "", "a bar drawn for a run of %.2f s: %r" % (elapsed, drawn[:200]))
-    print("  progress run: %.2f s on a terminal, %d bytes drawn" % (elapsed, len(drawn)))
-    rc, drawn, _ = run_on_tty(d, args + ["--quiet"])
+    check(drawn == "" or drawn.endswith("\r"), "the bar is not cleared at the end: %r" % drawn[-80:])
+    rc, drawn, _ = run_on_tty(d, args + ["--progress-after", "0", "--quiet"])
     check(rc == 0 and drawn == "", "--quiet drew on the terminal: %r" % drawn[:200])
 
 
@@ -261,6 +265,8 @@ def t_bad(d):
                 ["too small", "halo"], codes=(1,))
     expect_fail(d, ["forward", "x.npy", "o.npy", "--memory-limit", "12Q"], ["memory-limit"], codes=(2,))
     expect_fail(d, ["forward", "x.npy", "o.npy", "--memory-limit", "0"], ["memory-limit"], codes=(2,))
+    for bad in ("-1", "x", "", "1e9", "nan"):
+        expect_fail(d, ["forward", "x.npy", "o.npy", "--progress-after", bad], ["progress-after"], codes=(2,))
     # a full disk: nothing left, one message
     before = set(os.listdir(d))
     p = subprocess.run([CLI, "forward", "x.npy", "o.npy", "--memory-limit", "200K", "-l", "2"], cwd=d,
