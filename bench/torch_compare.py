@@ -208,9 +208,9 @@ def torch_layer_cases(rec, quick, device="cuda"):
                   ">= 10x pytorch_wavelets and ptwt", device)
         # the inverse, from the coefficients of the forward
         J = 3
-        yl, yh = lwt.DWTForward(J, wave).to(device)(x.detach())
+        yl, yh = lwt.DWTForward(J, wave, "periodization").to(device)(x.detach())
         leaves = [c.requires_grad_() for c in [yl] + yh]
-        inv = lwt.DWTInverse(wave).to(device)
+        inv = lwt.DWTInverse(wave, "periodization").to(device)
         peers = []
         if pw is not None:
             theirs = pw.DWTInverse(wave=wave, mode="periodization").to(device)

@@ -211,8 +211,8 @@ class Net(torch.nn.Module):
 
     def __init__(self):
         super().__init__()
-        self.down = lwt.DWTForward(2, "bior4.4")
-        self.up = lwt.DWTInverse("bior4.4")
+        self.down = lwt.DWTForward(2, "bior4.4", mode="periodization")
+        self.up = lwt.DWTInverse("bior4.4", mode="periodization")
         self.conv = torch.nn.Conv2d(3, 3, 3, padding=1)
         self.dwt, self.idwt = lwt.DWT2d("cdf97", 1), lwt.IDWT2d("cdf97", 1)
 
