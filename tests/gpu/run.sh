@@ -252,7 +252,7 @@ if has python && [[ $PS == *" install "* ]]; then
   { python3 -c 'import site; print("\n".join(site.getsitepackages()))' \
       >"$("$PYV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/lw_host_site.pth" &&
     $PIP $INSTALL scikit-build-core nanobind numpy PyWavelets pytest &&
-    { $PIP $INSTALL pytorch_wavelets ptwt || echo "pytorch_wavelets / ptwt: not installed (no wheels)"; } &&
+    { $PIP $INSTALL pytorch_wavelets ptwt "setuptools<81" || echo "pytorch_wavelets / ptwt: not installed (no wheels)"; } &&
     if [ -n "$PREWHEEL" ]; then $PIP install --no-deps --force-reinstall "$PREWHEEL"; else
     $PIP $INSTALL --no-build-isolation -Cbuild-dir=/tmp/lw-py-build -Ccmake.define.LW_GIT_COMMIT="$LW_COMMIT" \
       ${LW_PY_DEFINES:--Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90} "$ROOT"; fi; } >>"$OUT/python-install.log" 2>&1
