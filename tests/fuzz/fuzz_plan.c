@@ -126,7 +126,8 @@ static void config_from(cursor *c, lw_config *cfg)
     if (l == 0x7e) cfg->levels = 40;
     unsigned f = next(c);
     cfg->flags = ((f & 7) == 1 ? LW_FLAG_DESTROY_INPUT : 0) | ((f & 7) == 2 ? LW_FLAG_IN_PLACE : 0) |
-                 (f == 0xfb ? LW_FLAG_IN_PLACE | LW_FLAG_DESTROY_INPUT : 0) | (f == 0xff ? LW_FLAG_DEVICE_POINTERS : 0) |
+                 (f == 0xfb ? LW_FLAG_IN_PLACE | LW_FLAG_DESTROY_INPUT : 0) |
+                 (f == 0xff ? LW_FLAG_DEVICE_POINTERS : 0) |
                  (f == 0xfe ? 0x80u : 0);
     cfg->threads = (int)((f >> 3) % 3);
     if (f == 0xfd) cfg->threads = -1;
@@ -248,7 +249,8 @@ static void check_adjoint(const lw_config *cfg, const void *x, const void *ax, s
     for (size_t i = 0; i < n; i++) {
         l += get(ax, cfg->dtype, i) * get(y, cfg->dtype, i);
         r += get(x, cfg->dtype, i) * get(aty, cfg->dtype, i);
-        s += fabs(get(ax, cfg->dtype, i) * get(y, cfg->dtype, i)) + fabs(get(x, cfg->dtype, i) * get(aty, cfg->dtype, i));
+        s += fabs(get(ax, cfg->dtype, i) * get(y, cfg->dtype, i)) +
+             fabs(get(x, cfg->dtype, i) * get(aty, cfg->dtype, i));
     }
     if (!(fabs(l - r) <= 1e-10 * (s + 1e-30))) {
         fprintf(stderr, "fuzz_plan: <Ax,y> = %.17g, <x,A^T y> = %.17g\n", l, r);
@@ -332,7 +334,8 @@ static void check_bands(const lw_config *pc, const lw_plan *p, const void *x, co
         for (int b = 0; b < nb; b++) band_copy(pc, shp[b], org[b], mal, bands[b].data ? bands[b].data : store, es, 0);
         CHECK(memcmp(mal, y, n * es) == 0);
     } else { /* the bands hold x's regions */
-        for (int b = 0; b < nb; b++) band_copy(pc, shp[b], org[b], (char *)x, bands[b].data ? bands[b].data : store, es, 1);
+        for (int b = 0; b < nb; b++)
+            band_copy(pc, shp[b], org[b], (char *)x, bands[b].data ? bands[b].data : store, es, 1);
         CHECK(lw_execute_bands(p, samples, bands) == LW_OK);
         CHECK(memcmp(samples, y, n * es) == 0);
     }
