@@ -84,7 +84,7 @@ say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm
 if has build; then
   t0=$(date +%s)
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_GIT_COMMIT="$LW_COMMIT" >"$OUT/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_gpu_adjoint test_gpu_inplace test_gpu_half test_gpu_devices test_schemes gpu_bench test_gain >>"$OUT/build.log" 2>&1
+  cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_gpu_adjoint test_gpu_inplace test_gpu_half test_gpu_devices test_schemes gpu_bench test_gain fuzz_plan_random >>"$OUT/build.log" 2>&1
   rc=$?
   # the CLI only if it builds right now (other work in progress must not break this run)
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave liftwave_shared >>"$OUT/build.log" 2>&1 && cli=yes || cli=no
@@ -126,6 +126,14 @@ if has test; then
   more_test test_gpu_inplace test-inplace.log "^(engine|in-place|memory|timing|refusal)"
   more_test test_gpu_half test-half.log "^(engine|random|fixed|timing|refusals)"
   more_test test_gpu_devices test-devices.log "^(device|SKIP)"
+  # the API fuzz target on the cuda backend against the reference (random configurations)
+  FZ=$(command -v fuzz_plan_random || echo "$BUILD/tests/fuzz/fuzz_plan_random")
+  if [ -x "$FZ" ]; then
+    t0=$(date +%s)
+    timeout ${LW_TEST_TIMEOUT:-900} "$FZ" ${LW_FUZZ_COUNT:-3000} 0x5eed2026 cuda >"$OUT/fuzz-plan-cuda.log" 2>&1
+    say "fuzz_plan_random cuda: rc=$? in $(( $(date +%s) - t0 ))s: $(tail -1 "$OUT/fuzz-plan-cuda.log")"
+    grep "fuzz_plan:" "$OUT/fuzz-plan-cuda.log" | head -5 | tee -a "$SUMMARY"
+  fi
 fi
 
 if has sanitize; then
