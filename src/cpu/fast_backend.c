@@ -291,6 +291,29 @@ static void par_copy(void *dst, const void *src, size_t bytes, int threads)
     }
 }
 
+/* The strides level k of an out-of-place execute reads and writes: the forward from the input
+ * (level 0) or the dense lowpass of the level before, into the output (interleaved: every 2^k-th
+ * place) and the next level's dense lowpass (ll, below the last level); the inverse the reverse. */
+typedef struct level_strides {
+    int64_t src[LW_MAX_RANK], dst[LW_MAX_RANK], ll[LW_MAX_RANK];
+} level_strides;
+
+static void strides_of(const lw_plan *plan, const fast_shape *fs, int k, level_strides *sv)
+{
+    const lw_geometry *geo = &plan->geo;
+    int64_t grid[LW_MAX_RANK] = {0}, cur[LW_MAX_RANK] = {0};
+    int64_t g = plan->cfg.layout == LW_INTERLEAVED ? ((int64_t)1 << k) : 1;
+    memset(sv, 0, sizeof *sv);
+    for (int i = 0; i < geo->rank; i++) grid[i] = geo->strides[i];
+    for (int a = 0; a < fs->nact; a++) grid[fs->ax[a]] *= g;
+    dense_strides(plan, fs, k, cur);
+    dense_strides(plan, fs, k + 1, sv->ll);
+    const int64_t *samples = k == 0 ? geo->strides : cur;
+    int inverse = ((const lw_fast_plan *)plan->impl)->run == LW_INVERSE;
+    memcpy(sv->src, inverse ? grid : samples, sizeof sv->src);
+    memcpy(sv->dst, inverse ? samples : grid, sizeof sv->dst);
+}
+
 static lw_status run_level(const lw_plan *plan, const fast_shape *fs, int k, const char *src, const int64_t *sst,
                            char *dst, const int64_t *dst_st, char *ll, const int64_t *lst, int threads, int *guard,
                            char *scratch, size_t per_thread)
@@ -371,7 +394,12 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
     }
     for (int k = 0; k < plan->geo.levels; k++) {
         lw_fast_level lv;
-        build_level(plan, &fs, k, plan->geo.strides, plan->geo.strides, NULL, &lv);
+        level_strides sv;
+        strides_of(plan, &fs, k, &sv);
+        if (lw_dir_adjoint(fp->run)) /* in place, level by level */
+            build_level(plan, &fs, k, plan->geo.strides, plan->geo.strides, NULL, &lv);
+        else
+            build_level(plan, &fs, k, sv.src, sv.dst, k + 1 < plan->geo.levels ? sv.ll : NULL, &lv);
         lw_appendf(buf, len, " %s", lw_cpu_engine_for(&lv)->name);
     }
     lw_appendf(buf, len, " (levels 1..%d)\n", plan->geo.levels);
@@ -446,20 +474,16 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
     int guard = 0, inverse = fp->run == LW_INVERSE;
     for (int q = 0; q < L && st == LW_OK; q++) {
         int k = inverse ? L - 1 - q : q;
-        int64_t orig[LW_MAX_RANK], grid[LW_MAX_RANK], cur[LW_MAX_RANK], nxt[LW_MAX_RANK];
-        int64_t g = plan->cfg.layout == LW_INTERLEAVED ? ((int64_t)1 << k) : 1;
-        for (int i = 0; i < geo->rank; i++) orig[i] = grid[i] = geo->strides[i];
-        for (int a = 0; a < fs.nact; a++) grid[fs.ax[a]] *= g;
-        dense_strides(plan, &fs, k, cur);
-        dense_strides(plan, &fs, k + 1, nxt);
+        level_strides sv;
+        strides_of(plan, &fs, k, &sv);
         char *Tk = k > 0 ? T[(k - 1) & 1] : NULL;
         char *Tn = k + 1 < L ? T[k & 1] : NULL;
         if (!inverse)
-            st = run_level(plan, &fs, k, k == 0 ? src0 : Tk, k == 0 ? orig : cur, (char *)out, grid, Tn, nxt,
-                           threads, &guard, ring, per_thread);
+            st = run_level(plan, &fs, k, k == 0 ? src0 : Tk, sv.src, (char *)out, sv.dst, Tn, sv.ll, threads, &guard,
+                           ring, per_thread);
         else
-            st = run_level(plan, &fs, k, src0, grid, k == 0 ? (char *)out : Tk, k == 0 ? orig : cur, Tn, nxt,
-                           threads, &guard, ring, per_thread);
+            st = run_level(plan, &fs, k, src0, sv.src, k == 0 ? (char *)out : Tk, sv.dst, Tn, sv.ll, threads, &guard,
+                           ring, per_thread);
     }
     if (st == LW_OK && guard) {
         /* int32 lanes could have overflowed: recompute exactly */

@@ -25,6 +25,9 @@ static const lw_cpu_engine engines[] = {
      "Faber-Schauder over several axes: every sample of a level from the original grid"},
     {"vol", lw_fast_vol_applies, lw_fast_vol_scratch, lw_fast_vol_run,
      "two vertical axes and lifted rows (3-D, batched 2-D): a ring of planes per unit, units split while they run"},
+    {"planes", lw_fast_planes_applies, lw_fast_planes_scratch, lw_fast_planes_run,
+     "batches of small 2-D items (NCHW): chunks of 16 items interleaved as channels last and lifted as lines "
+     "of 16-element groups, OpenMP over chunks"},
     {"nd", nd_applies, lw_fast_nd_scratch, lw_fast_nd_run,
      "separable lifting of any rank: windowed lines in one pass per level, SIMD + OpenMP"},
 };

@@ -484,6 +484,11 @@ const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
 
 /* The "nd" engine (fast_nd.c). */
 size_t lw_fast_nd_scratch(const lw_fast_level *lv);
+/* The planes engine (fast_planes.c): batches of small 2-D items as channels last */
+int lw_fast_planes_applies(const lw_fast_level *lv);
+size_t lw_fast_planes_scratch(const lw_fast_level *lv);
+lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
+                             char *scratch, size_t per_thread);
 lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                          char *scratch, size_t per_thread);
 

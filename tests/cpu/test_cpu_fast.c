@@ -215,6 +215,89 @@ static void sweep(void)
                 }
 }
 
+/* The plan's first level runs on the planes engine, and the plan forced onto the nd engine gives
+ * the same bits (the planes engine only puts items side by side) */
+static void same_as_nd(int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w, lw_mode m,
+                       lw_layout lay, lw_dtype t, int levels, lw_direction dir)
+{
+    lw_config c;
+    lw_config_init(&c);
+    c.rank = rank;
+    for (int i = 0; i < rank; i++) c.shape[i] = shape[i];
+    c.naxes = naxes;
+    for (int i = 0; i < naxes; i++) c.axes[i] = axes[i];
+    c.wavelet = w, c.mode = m, c.layout = lay, c.dtype = t, c.integer = t == LW_INT32;
+    c.levels = levels, c.direction = dir, c.backend = LW_BACKEND_CPU;
+    c.tuning = lw_test_tuning(), c.threads = lw_test_threads;
+    lw_plan *pa = NULL, *pn = NULL;
+    CHECK(lw_plan_create(&pa, &c) == LW_OK, "planes plan: %s", lw_last_error());
+    c.scheme = "nd";
+    CHECK(lw_plan_create(&pn, &c) == LW_OK, "nd plan: %s", lw_last_error());
+    if (pa && pn) {
+        char d[4096];
+        /* interleaved levels with a next level keep the nd engine (their lowpass is not a block) */
+        int want = lay == LW_MALLAT || levels == 1;
+        CHECK(lw_plan_describe(pa, d, sizeof d) == LW_OK && (!want || strstr(d, "engines: planes")),
+              "not on planes:\n%s", d);
+        int64_t n = 1;
+        for (int i = 0; i < rank; i++) n *= shape[i];
+        size_t es = lw_dtype_size(t);
+        void *x = malloc((size_t)n * es), *ya = malloc((size_t)n * es), *yn = malloc((size_t)n * es);
+        fill(x, t, n, 70000);
+        CHECK(lw_execute(pa, x, ya) == LW_OK && lw_execute(pn, x, yn) == LW_OK, "execute: %s", lw_last_error());
+        CHECK(memcmp(ya, yn, (size_t)n * es) == 0, "planes and nd differ: %s %s %s %s %s shape %lldx%lldx%lld axes %d "
+              "levels %d", lw_wavelet_name(w), lw_mode_name(m), lw_layout_name(lay), lw_dtype_name(t),
+              dir == LW_FORWARD ? "forward" : "inverse", (long long)shape[0], (long long)shape[1],
+              (long long)shape[2], naxes, levels);
+        free(x);
+        free(ya);
+        free(yn);
+    }
+    lw_destroy(pa);
+    lw_destroy(pn);
+}
+
+/* Batches of small 2-D items (the planes engine: 8 or more items of up to 128 x 128): every
+ * wavelet x mode x layout x dtype x direction, one level and the most, odd and even sizes, one
+ * and two batch axes, a batch axis between the transformed ones and a last partial chunk;
+ * against the reference and, bit for bit, against the nd engine */
+static void planes(void)
+{
+    for (int w = 0; w < LW_WAVELET_COUNT; w++)
+        for (int m = 0; m < 2; m++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int t = 0; t < 3; t++) {
+                    if (w == LW_FS) continue; /* non-separable: its own engine */
+                    if (t == LW_INT32 && !(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_INTEGER)) continue;
+                    int per = m == LW_PERIODIC;
+                    int a12[2] = {1, 2}, a02[2] = {0, 2}, a23[2] = {2, 3};
+                    struct {
+                        int rank, naxes;
+                        int64_t shape[4];
+                        const int *axes;
+                    } cs[] = {{3, 2, {8, 16, 16, 1}, a12},
+                              {3, 2, {37, per ? 10 : 9, per ? 14 : 13, 1}, a12},
+                              {3, 2, {per ? 12 : 13, 9, per ? 20 : 21, 1}, a02},
+                              {4, 2, {3, 7, per ? 12 : 11, per ? 10 : 9}, a23},
+                              {3, 2, {17, per ? 2 : 3, per ? 64 : 65, 1}, a12}};
+                    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
+                        for (int dir = 0; dir < 2; dir++) {
+                            int lmax = 0;
+                            lw_max_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, &lmax);
+                            if (per) {
+                                int pl = periodic_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes);
+                                if (pl < lmax) lmax = pl;
+                            }
+                            for (int levels = 1; levels <= lmax; levels += lmax > 1 ? lmax - 1 : 1) {
+                                check(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_wavelet)w, (lw_mode)m,
+                                      (lw_layout)lay, (lw_dtype)t, levels, (lw_direction)dir, 70000);
+                                same_as_nd(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_wavelet)w,
+                                           (lw_mode)m, (lw_layout)lay, (lw_dtype)t, levels, (lw_direction)dir);
+                            }
+                        }
+                }
+}
+
 /* Integer inputs near the int32 limits: the fast path must hand over to the
  * exact computation and still equal the reference. */
 static void int_limits(void)
@@ -441,6 +524,7 @@ int main(void)
     /* 2^30 inputs overflow int32 in many of those cases: that path ran */
     CHECK(g_overflows > 0, "no integer case reported LW_ERR_INTEGER_OVERFLOW");
     float_depth();
+    planes();
     tiles();
     volumes();
     splits();

@@ -39,16 +39,17 @@ static lw_status plan2(lw_plan **p, int rank, const int64_t *shape, const char *
 static void cpu_engines(void)
 {
     int n = lw_engine_count(LW_BACKEND_CPU);
-    CHECK(n == 4, "cpu engines: %d", n);
-    int seen_nd = 0, seen_vol = 0, seen_adjoint = 0;
+    CHECK(n == 5, "cpu engines: %d", n);
+    int seen_nd = 0, seen_vol = 0, seen_adjoint = 0, seen_planes = 0;
     for (int i = 0; i < n; i++) {
         const char *about = NULL, *name = lw_engine_name(LW_BACKEND_CPU, i, &about);
         CHECK(name && about && *about, "engine %d named and described", i);
         seen_nd += name && !strcmp(name, "nd");
         seen_vol += name && !strcmp(name, "vol");
         seen_adjoint += name && !strcmp(name, "adjoint");
+        seen_planes += name && !strcmp(name, "planes");
     }
-    CHECK(seen_nd == 1 && seen_vol == 1 && seen_adjoint == 1, "nd, vol and adjoint listed");
+    CHECK(seen_nd == 1 && seen_vol == 1 && seen_adjoint == 1 && seen_planes == 1, "nd, vol, planes and adjoint listed");
     CHECK(lw_engine_name(LW_BACKEND_CPU, n, NULL) == NULL, "past the list");
     CHECK(lw_engine_count(LW_BACKEND_CPU_REF) == 0, "cpu-ref is one engine");
 
@@ -82,6 +83,8 @@ static void cpu_engines(void)
     lw_plan *p = NULL;
     CHECK(plan2(&p, 1, l, "vol", 0, LW_BACKEND_CPU) == LW_ERR_UNSUPPORTED && strstr(lw_last_error(), "'vol'"),
           "vol on a line: %s", lw_last_error());
+    CHECK(plan2(&p, 1, l, "planes", 0, LW_BACKEND_CPU) == LW_ERR_UNSUPPORTED && strstr(lw_last_error(), "'planes'"),
+          "planes on a line: %s", lw_last_error());
     CHECK(plan2(&p, 1, l, "warp", 0, LW_BACKEND_CPU) == LW_ERR_UNSUPPORTED && strstr(lw_last_error(), "nd"),
           "unknown engine: %s", lw_last_error());
     CHECK(plan2(&p, 1, l, "nd", 0, LW_BACKEND_CPU_REF) == LW_ERR_UNSUPPORTED, "cpu-ref takes no engine name");
