@@ -190,7 +190,11 @@ lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst
     if (!planes_fit(lv)) return lw_fast_nd_run(lv, src, dst, ll, threads, guard, scratch, per_thread);
     const size_t es = lv->fp->es, cb = planes_chunk_bytes(lv);
     const size_t need = lw_fast_planes_scratch(lv);
-    const int64_t nitems = item_count(lv), nchunks = (nitems + PLANES_CHUNK - 1) / PLANES_CHUNK;
+    /* chunks of 16 items, or of 12 or 8 where 16 would leave threads idle */
+    const int64_t nitems = item_count(lv);
+    int64_t per = PLANES_CHUNK;
+    while (per > 8 && (nitems + per - 1) / per < 2 * (int64_t)threads) per -= 4;
+    const int64_t nchunks = (nitems + per - 1) / per;
     lw_fast_level full;
     chunk_level(lv, PLANES_CHUNK, &full);
     const size_t nds = lw_fast_nd_scratch(&full);
@@ -214,7 +218,7 @@ lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst
 #endif
         for (int64_t q = 0; q < nchunks; q++) {
             if (fail) continue;
-            const int64_t j0 = q * PLANES_CHUNK, g = nitems - j0 < PLANES_CHUNK ? nitems - j0 : PLANES_CHUNK;
+            const int64_t j0 = q * per, g = nitems - j0 < per ? nitems - j0 : per;
             char *in = mem, *out = mem + cb, *ring = mem + 2 * cb;
             char *sp[PLANES_CHUNK], *dp[PLANES_CHUNK], *lp[PLANES_CHUNK];
             for (int64_t j = 0; j < g; j++) { /* item j0 + j: its offsets from the batch axes */
