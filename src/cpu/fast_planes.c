@@ -95,13 +95,17 @@ static inline lw_v4u ld4u(const uint32_t *p)
 }
 static inline void st4u(uint32_t *p, lw_v4u v) { memcpy(p, &v, sizeof v); }
 
-static void interleave4(uint32_t *w, uint32_t *const *rows, int64_t g, int64_t n, int to_items)
+static inline __attribute__((always_inline)) void interleave4(uint32_t *w, uint32_t *const *rows, int64_t g, int64_t n,
+                                                               int to_items)
 {
     int64_t c = 0;
 #if defined(LW_PLANES_SHUFFLE)
     if ((g & 3) == 0) {
-        for (; c + 4 <= n; c += 4)
-            for (int64_t j = 0; j < g; j += 4) {
+        /* four items at a time along the whole row: the items lie a plane apart (a power of two
+         * often), so more rows at once would compete for the same cache sets */
+        const int64_t nc = n & ~(int64_t)3;
+        for (int64_t j = 0; j < g; j += 4)
+            for (c = 0; c < nc; c += 4) {
                 uint32_t *o = w + c * g + j;
                 if (!to_items) {
                     lw_v4u a = ld4u(rows[j] + c), b = ld4u(rows[j + 1] + c), d = ld4u(rows[j + 2] + c),
@@ -154,9 +158,17 @@ static void row_piece(const lw_fast_level *lv, char *chunk, int64_t g, int64_t r
     if (c1 <= c0) return;
     for (int64_t j = 0; j < g; j++) rows[j] = base[j] + off;
     char *w = chunk + (size_t)((r * lv->rowlen + c0) * g) * es;
-    if (es == 4)
-        interleave4((uint32_t *)w, (uint32_t *const *)rows, g, c1 - c0, to_items);
-    else
+    if (es == 4) { /* the chunk sizes as constants: the stride and the loop over items fold in */
+        uint32_t *w4 = (uint32_t *)w, *const *r4 = (uint32_t *const *)rows;
+        if (g == 16)
+            interleave4(w4, r4, 16, c1 - c0, to_items);
+        else if (g == 12)
+            interleave4(w4, r4, 12, c1 - c0, to_items);
+        else if (g == 8)
+            interleave4(w4, r4, 8, c1 - c0, to_items);
+        else
+            interleave4(w4, r4, g, c1 - c0, to_items);
+    } else
         interleave8((uint64_t *)w, (uint64_t *const *)rows, g, c1 - c0, to_items);
 }
 
