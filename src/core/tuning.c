@@ -28,7 +28,7 @@ static const knob knobs[] = {
     {"stream", K_ENUM, OFF(stream), 0, 0, "auto cached streaming",
      "cpu: stores of a level's output (auto: streaming once the output is well beyond the caches)"},
     {"ring_kb", K_INT, OFF(ring_kb), 0, 1 << 20, NULL,
-     "cpu 3-D: KiB of ring per thread (0: this core's L2, clamped to 256 KiB .. 2 MiB)"},
+     "cpu 3-D ring / planes chunk: KiB per thread (0: this core's L2, clamped to 256 KiB .. 2 MiB)"},
     {"prefetch", K_BOOL, OFF(prefetch), 0, 1, NULL, "cpu 3-D: prefetch the next planes (1)"},
     {"walk", K_BOOL, OFF(walk), 0, 1, NULL, "cpu 3-D: walk axis 1 in bands (1) rather than row by row (0)"},
     {"walk_kb", K_INT, OFF(walk_kb), 1, 1 << 16, NULL, "cpu 3-D: KiB of one band of the walk (24)"},

@@ -484,6 +484,8 @@ const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
 
 /* The "nd" engine (fast_nd.c). */
 size_t lw_fast_nd_scratch(const lw_fast_level *lv);
+/* Bytes a thread's working buffers may take: the core's L2 (256 KiB .. 2 MiB) or tuning ring_kb */
+size_t lw_fast_cache_budget(const lw_tuning *t);
 /* The planes engine (fast_planes.c): batches of small 2-D items as channels last */
 int lw_fast_planes_applies(const lw_fast_level *lv);
 size_t lw_fast_planes_scratch(const lw_fast_level *lv);

@@ -31,9 +31,9 @@
 #endif
 #endif
 
-#define PLANES_CHUNK 16            /* items interleaved at a time: a vector of float32 */
-#define PLANES_MAX_SAMPLES 16384   /* a plane up to 128 x 128: where the chunk stays in L2 */
-#define PLANES_MIN_ITEMS 8         /* fewer items than this gain nothing from side by side */
+#define PLANES_CHUNK 16          /* the most items interleaved at a time: a vector of float32 */
+#define PLANES_MAX_SAMPLES 16384 /* a plane up to 128 x 128 (measured: larger ones run faster on nd) */
+#define PLANES_MIN_ITEMS 8       /* fewer items than this gain nothing from side by side */
 
 static int64_t item_count(const lw_fast_level *lv)
 {
@@ -49,9 +49,20 @@ static int planes_fit(const lw_fast_level *lv)
            lv->drs == 1 && (!lv->has_ll || (lv->lrs == 1 && lv->mallat)) && lv->nb >= 1;
 }
 
+/* Items a chunk takes: up to 16, a multiple of 4, as many as keep its two buffers (input and
+ * output) within the thread's cache budget; below 4 the engine does not apply */
+static int64_t chunk_items(const lw_fast_level *lv)
+{
+    const size_t plane = (size_t)(lv->n[0] * lv->rowlen) * lv->fp->es;
+    int64_t g = (int64_t)(lw_fast_cache_budget(&lv->fp->tune) / (2 * (plane ? plane : 1)));
+    g = g > PLANES_CHUNK ? PLANES_CHUNK : g & ~(int64_t)3;
+    return g;
+}
+
 int lw_fast_planes_applies(const lw_fast_level *lv)
 {
-    return planes_fit(lv) && lv->n[0] * lv->rowlen <= PLANES_MAX_SAMPLES && item_count(lv) >= PLANES_MIN_ITEMS;
+    return planes_fit(lv) && lv->n[0] * lv->rowlen <= PLANES_MAX_SAMPLES && item_count(lv) >= PLANES_MIN_ITEMS &&
+           chunk_items(lv) >= 4;
 }
 
 /* The level of a chunk of g items: one (H, W, g) array lifted as lines of g-element groups */
@@ -68,17 +79,19 @@ static void chunk_level(const lw_fast_level *lv, int64_t g, lw_fast_level *c)
     c->nt = 0;
 }
 
-static size_t planes_chunk_bytes(const lw_fast_level *lv)
+/* Bytes of one of a chunk's buffers */
+static size_t planes_chunk_bytes(const lw_fast_level *lv, int64_t g)
 {
-    return LW_ALIGN64((size_t)(lv->n[0] * lv->rowlen) * PLANES_CHUNK * lv->fp->es);
+    return LW_ALIGN64((size_t)(lv->n[0] * lv->rowlen * g) * lv->fp->es);
 }
 
 size_t lw_fast_planes_scratch(const lw_fast_level *lv)
 {
     if (!planes_fit(lv)) return lw_fast_nd_scratch(lv);
+    const int64_t g = chunk_items(lv) >= 4 ? chunk_items(lv) : 4;
     lw_fast_level c;
-    chunk_level(lv, PLANES_CHUNK, &c);
-    return 2 * planes_chunk_bytes(lv) + LW_ALIGN64(lw_fast_nd_scratch(&c));
+    chunk_level(lv, g, &c);
+    return 2 * planes_chunk_bytes(lv, g) + LW_ALIGN64(lw_fast_nd_scratch(&c));
 }
 
 /* ---- between the items and a chunk ------------------------------------------ */
@@ -110,16 +123,20 @@ static inline __attribute__((always_inline)) void interleave4(uint32_t *w, uint3
                 if (!to_items) {
                     lw_v4u a = ld4u(rows[j] + c), b = ld4u(rows[j + 1] + c), d = ld4u(rows[j + 2] + c),
                            e = ld4u(rows[j + 3] + c);
-                    lw_v4u ab0 = __builtin_shufflevector(a, b, 0, 4, 1, 5), ab1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
-                    lw_v4u de0 = __builtin_shufflevector(d, e, 0, 4, 1, 5), de1 = __builtin_shufflevector(d, e, 2, 6, 3, 7);
+                    lw_v4u ab0 = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+                    lw_v4u ab1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+                    lw_v4u de0 = __builtin_shufflevector(d, e, 0, 4, 1, 5);
+                    lw_v4u de1 = __builtin_shufflevector(d, e, 2, 6, 3, 7);
                     st4u(o, __builtin_shufflevector(ab0, de0, 0, 1, 4, 5));
                     st4u(o + g, __builtin_shufflevector(ab0, de0, 2, 3, 6, 7));
                     st4u(o + 2 * g, __builtin_shufflevector(ab1, de1, 0, 1, 4, 5));
                     st4u(o + 3 * g, __builtin_shufflevector(ab1, de1, 2, 3, 6, 7));
                 } else {
                     lw_v4u a = ld4u(o), b = ld4u(o + g), d = ld4u(o + 2 * g), e = ld4u(o + 3 * g);
-                    lw_v4u ab0 = __builtin_shufflevector(a, b, 0, 4, 1, 5), ab1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
-                    lw_v4u de0 = __builtin_shufflevector(d, e, 0, 4, 1, 5), de1 = __builtin_shufflevector(d, e, 2, 6, 3, 7);
+                    lw_v4u ab0 = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+                    lw_v4u ab1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+                    lw_v4u de0 = __builtin_shufflevector(d, e, 0, 4, 1, 5);
+                    lw_v4u de1 = __builtin_shufflevector(d, e, 2, 6, 3, 7);
                     st4u(rows[j] + c, __builtin_shufflevector(ab0, de0, 0, 1, 4, 5));
                     st4u(rows[j + 1] + c, __builtin_shufflevector(ab0, de0, 2, 3, 6, 7));
                     st4u(rows[j + 2] + c, __builtin_shufflevector(ab1, de1, 0, 1, 4, 5));
@@ -199,16 +216,18 @@ static void samples(const lw_fast_level *lv, char *chunk, int64_t g, char *const
 lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                             char *scratch, size_t per_thread)
 {
-    if (!planes_fit(lv)) return lw_fast_nd_run(lv, src, dst, ll, threads, guard, scratch, per_thread);
-    const size_t es = lv->fp->es, cb = planes_chunk_bytes(lv);
+    if (!planes_fit(lv) || chunk_items(lv) < 4) /* forced onto a level it cannot take */
+        return lw_fast_nd_run(lv, src, dst, ll, threads, guard, scratch, per_thread);
+    const size_t es = lv->fp->es;
     const size_t need = lw_fast_planes_scratch(lv);
-    /* chunks of 16 items, or of 12 or 8 where 16 would leave threads idle */
-    const int64_t nitems = item_count(lv);
-    int64_t per = PLANES_CHUNK;
+    /* chunks as large as the cache allows, smaller (down to 8 items) where they would leave threads idle */
+    const int64_t nitems = item_count(lv), most = chunk_items(lv);
+    int64_t per = most;
     while (per > 8 && (nitems + per - 1) / per < 2 * (int64_t)threads) per -= 4;
     const int64_t nchunks = (nitems + per - 1) / per;
+    const size_t cb = planes_chunk_bytes(lv, most);
     lw_fast_level full;
-    chunk_level(lv, PLANES_CHUNK, &full);
+    chunk_level(lv, most, &full);
     const size_t nds = lw_fast_nd_scratch(&full);
     if (!scratch || per_thread < need) per_thread = 0; /* the caller's is too small: own */
     if (threads > nchunks) threads = (int)nchunks;

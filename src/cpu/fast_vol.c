@@ -83,13 +83,14 @@ static int64_t win_len(const lw_fast_plan *fp, lw_mode mode, int64_t n, int64_t 
     return w1 - w0;
 }
 
-/* Bytes the ring of one unit may take: this core's L2 (256 KiB .. 2 MiB).
- * A tile recomputes E rows of halo on each side (and reads them from memory
- * again), so tiles are made as large as the L2 allows: measured on a Zen 3
- * VM (512 KiB L2, 256^3 cdf97, 1 thread), half the L2 (tiles of 29 rows +
- * 8 halo) was 6-8% slower than the whole L2 (64 + 8); twice the L2 was no
- * faster than once.  The tuning's ring_kb overrides it. */
-static size_t ring_budget(const lw_tuning *t)
+/* Bytes a thread's working buffers may take (the ring of a 3-D unit, the
+ * planes engine's chunk): this core's L2, clamped to 256 KiB .. 2 MiB, or the
+ * tuning's ring_kb.  A 3-D tile recomputes E rows of halo on each side (and
+ * reads them from memory again), so tiles are made as large as the L2 allows:
+ * measured on a Zen 3 VM (512 KiB L2, 256^3 cdf97, 1 thread), half the L2
+ * (tiles of 29 rows + 8 halo) was 6-8% slower than the whole L2 (64 + 8);
+ * twice the L2 was no faster than once. */
+size_t lw_fast_cache_budget(const lw_tuning *t)
 {
     if (t->ring_kb > 0) return (size_t)t->ring_kb << 10;
     long l2 = 0;
@@ -140,7 +141,7 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     int64_t n1 = lv->n[1];
     int64_t full = win_len(fp, lv->mode, n1, 0, n1), one = win_len(fp, lv->mode, n1, 0, 1);
     int64_t rowb = (int64_t)vp->R * (int64_t)vp->rf * (int64_t)fp->es;
-    int64_t fit = (int64_t)ring_budget(&fp->tune) / (rowb > 0 ? rowb : 1);
+    int64_t fit = (int64_t)lw_fast_cache_budget(&fp->tune) / (rowb > 0 ? rowb : 1);
     int64_t cap = fit < full ? fit : full;
     if (cap < one) cap = one;
     vp->cap_rows = cap;
