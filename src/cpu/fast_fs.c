@@ -175,14 +175,8 @@ lw_status lw_fast_fs_level(const lw_fast_level *lv, const char *src, char *dst, 
 #endif
     for (int64_t u = 0; u < nunits; u++) {
         int64_t item = u / lv->n[0], j0 = u % lv->n[0];
-        int64_t so = 0, dof = 0, lof = 0, rem = item;
-        for (int b = lv->nb - 1; b >= 0; b--) {
-            int64_t ib = rem % lv->bn[b];
-            rem /= lv->bn[b];
-            so += ib * lv->bss[b];
-            dof += ib * lv->bds[b];
-            lof += ib * lv->bls[b];
-        }
+        int64_t so, dof, lof;
+        lw_fast_item_offsets(lv, item, &so, &dof, &lof);
         fs_item it = {lv, src + (size_t)so * es, dst + (size_t)dof * es, lv->has_ll ? ll + (size_t)lof * es : NULL};
         if (t == LW_FLOAT32)
             bad |= fs_lines_f32(&it, j0);

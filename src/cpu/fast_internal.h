@@ -484,6 +484,21 @@ const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
 
 /* The "nd" engine (fast_nd.c). */
 size_t lw_fast_nd_scratch(const lw_fast_level *lv);
+/* Element offsets of batch item `item` (C order over the level's batch axes) in src, dst and ll */
+static inline void lw_fast_item_offsets(const lw_fast_level *lv, int64_t item, int64_t *so, int64_t *dof,
+                                        int64_t *lof)
+{
+    int64_t rem = item;
+    *so = *dof = *lof = 0;
+    for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
+        const int64_t ib = rem % lv->bn[b];
+        rem /= lv->bn[b];
+        *so += ib * lv->bss[b];
+        *dof += ib * lv->bds[b];
+        *lof += ib * lv->bls[b];
+    }
+}
+
 /* Bytes a thread's working buffers may take: the core's L2 (256 KiB .. 2 MiB) or tuning ring_kb */
 size_t lw_fast_cache_budget(const lw_tuning *t);
 /* The planes engine (fast_planes.c): batches of small 2-D items as channels last */

@@ -457,14 +457,8 @@ lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, ch
             if (fail) continue;
             int64_t item = u / (nstrips * ntiles), strip = (u / ntiles) % nstrips;
             c.tsel = ntiles > 1 ? u % ntiles : -1;
-            int64_t so = 0, dof = 0, lof = 0, rem = item;
-            for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
-                int64_t ib = rem % lv->bn[b];
-                rem /= lv->bn[b];
-                so += ib * lv->bss[b];
-                dof += ib * lv->bds[b];
-                lof += ib * lv->bls[b];
-            }
+            int64_t so, dof, lof;
+            lw_fast_item_offsets(lv, item, &so, &dof, &lof);
             int64_t o0 = strip * seg, o1 = o0 + seg < n0 ? o0 + seg : n0;
             if (o0 >= o1) continue;
             const char *s = src + (size_t)so * es;

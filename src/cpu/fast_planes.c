@@ -252,15 +252,9 @@ lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst
             const int64_t j0 = q * per, g = nitems - j0 < per ? nitems - j0 : per;
             char *in = mem, *out = mem + cb, *ring = mem + 2 * cb;
             char *sp[PLANES_CHUNK], *dp[PLANES_CHUNK], *lp[PLANES_CHUNK];
-            for (int64_t j = 0; j < g; j++) { /* item j0 + j: its offsets from the batch axes */
-                int64_t rem = j0 + j, so = 0, dof = 0, lof = 0;
-                for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
-                    int64_t ib = rem % lv->bn[b];
-                    rem /= lv->bn[b];
-                    so += ib * lv->bss[b];
-                    dof += ib * lv->bds[b];
-                    lof += ib * lv->bls[b];
-                }
+            for (int64_t j = 0; j < g; j++) {
+                int64_t so, dof, lof;
+                lw_fast_item_offsets(lv, j0 + j, &so, &dof, &lof);
                 sp[j] = (char *)src + (size_t)so * es;
                 dp[j] = dst + (size_t)dof * es;
                 lp[j] = ll ? ll + (size_t)lof * es : NULL;

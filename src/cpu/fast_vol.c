@@ -585,15 +585,8 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
         int64_t reserved = -1;
         double rate = 0;
         for (lw_vslot *sl; !fail && (sl = lw_vq_take(&q, &reserved, rate)) != NULL;) {
-            int64_t o0 = sl->o0, o1 = lw_vq_end(&q, sl), a0 = sl->a0, a1 = sl->a1, so = 0, dof = 0, lof = 0,
-                    rem = sl->item;
-            for (int b = (lv->nb < LW_MAX_RANK ? lv->nb : LW_MAX_RANK) - 1; b >= 0; b--) {
-                int64_t ib = rem % lv->bn[b];
-                rem /= lv->bn[b];
-                so += ib * lv->bss[b];
-                dof += ib * lv->bds[b];
-                lof += ib * lv->bls[b];
-            }
+            int64_t o0 = sl->o0, o1 = lw_vq_end(&q, sl), a0 = sl->a0, a1 = sl->a1, so, dof, lof;
+            lw_fast_item_offsets(lv, sl->item, &so, &dof, &lof);
             const char *s = src + (size_t)so * es;
             char *d = dst + (size_t)dof * es;
             char *l = lv->has_ll ? ll + (size_t)lof * es : NULL;

@@ -221,14 +221,7 @@ static void same_as_nd(int rank, const int64_t *shape, int naxes, const int *axe
                        lw_layout lay, lw_dtype t, int levels, lw_direction dir)
 {
     lw_config c;
-    lw_config_init(&c);
-    c.rank = rank;
-    for (int i = 0; i < rank; i++) c.shape[i] = shape[i];
-    c.naxes = naxes;
-    for (int i = 0; i < naxes; i++) c.axes[i] = axes[i];
-    c.wavelet = w, c.mode = m, c.layout = lay, c.dtype = t, c.integer = t == LW_INT32;
-    c.levels = levels, c.direction = dir, c.backend = LW_BACKEND_CPU;
-    c.tuning = lw_test_tuning(), c.threads = lw_test_threads;
+    lw_test_config(&c, rank, shape, naxes, axes, w, m, lay, t, levels, dir, LW_BACKEND_CPU);
     lw_plan *pa = NULL, *pn = NULL;
     CHECK(lw_plan_create(&pa, &c) == LW_OK, "planes plan: %s", lw_last_error());
     c.scheme = "nd";
