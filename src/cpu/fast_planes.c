@@ -69,7 +69,6 @@ int lw_fast_planes_applies(const lw_fast_level *lv)
 static void chunk_level(const lw_fast_level *lv, int64_t g, lw_fast_level *c)
 {
     *c = *lv;
-    c->n[0] = lv->n[0];
     c->ss[0] = c->ds[0] = lv->rowlen * g;
     c->ls[0] = 0;
     c->G = g;
@@ -108,6 +107,19 @@ static inline lw_v4u ld4u(const uint32_t *p)
 }
 static inline void st4u(uint32_t *p, lw_v4u v) { memcpy(p, &v, sizeof v); }
 
+#if defined(LW_PLANES_SHUFFLE)
+/* t[k] = lane k of a, b, d, e: the 4 x 4 transpose */
+static inline void transpose4(lw_v4u a, lw_v4u b, lw_v4u d, lw_v4u e, lw_v4u t[4])
+{
+    const lw_v4u ab0 = __builtin_shufflevector(a, b, 0, 4, 1, 5), ab1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+    const lw_v4u de0 = __builtin_shufflevector(d, e, 0, 4, 1, 5), de1 = __builtin_shufflevector(d, e, 2, 6, 3, 7);
+    t[0] = __builtin_shufflevector(ab0, de0, 0, 1, 4, 5);
+    t[1] = __builtin_shufflevector(ab0, de0, 2, 3, 6, 7);
+    t[2] = __builtin_shufflevector(ab1, de1, 0, 1, 4, 5);
+    t[3] = __builtin_shufflevector(ab1, de1, 2, 3, 6, 7);
+}
+#endif
+
 static inline __attribute__((always_inline)) void interleave4(uint32_t *w, uint32_t *const *rows, int64_t g, int64_t n,
                                                                int to_items)
 {
@@ -120,27 +132,14 @@ static inline __attribute__((always_inline)) void interleave4(uint32_t *w, uint3
         for (int64_t j = 0; j < g; j += 4)
             for (c = 0; c < nc; c += 4) {
                 uint32_t *o = w + c * g + j;
+                lw_v4u t[4];
                 if (!to_items) {
-                    lw_v4u a = ld4u(rows[j] + c), b = ld4u(rows[j + 1] + c), d = ld4u(rows[j + 2] + c),
-                           e = ld4u(rows[j + 3] + c);
-                    lw_v4u ab0 = __builtin_shufflevector(a, b, 0, 4, 1, 5);
-                    lw_v4u ab1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
-                    lw_v4u de0 = __builtin_shufflevector(d, e, 0, 4, 1, 5);
-                    lw_v4u de1 = __builtin_shufflevector(d, e, 2, 6, 3, 7);
-                    st4u(o, __builtin_shufflevector(ab0, de0, 0, 1, 4, 5));
-                    st4u(o + g, __builtin_shufflevector(ab0, de0, 2, 3, 6, 7));
-                    st4u(o + 2 * g, __builtin_shufflevector(ab1, de1, 0, 1, 4, 5));
-                    st4u(o + 3 * g, __builtin_shufflevector(ab1, de1, 2, 3, 6, 7));
+                    transpose4(ld4u(rows[j] + c), ld4u(rows[j + 1] + c), ld4u(rows[j + 2] + c), ld4u(rows[j + 3] + c),
+                               t);
+                    for (int k = 0; k < 4; k++) st4u(o + k * g, t[k]);
                 } else {
-                    lw_v4u a = ld4u(o), b = ld4u(o + g), d = ld4u(o + 2 * g), e = ld4u(o + 3 * g);
-                    lw_v4u ab0 = __builtin_shufflevector(a, b, 0, 4, 1, 5);
-                    lw_v4u ab1 = __builtin_shufflevector(a, b, 2, 6, 3, 7);
-                    lw_v4u de0 = __builtin_shufflevector(d, e, 0, 4, 1, 5);
-                    lw_v4u de1 = __builtin_shufflevector(d, e, 2, 6, 3, 7);
-                    st4u(rows[j] + c, __builtin_shufflevector(ab0, de0, 0, 1, 4, 5));
-                    st4u(rows[j + 1] + c, __builtin_shufflevector(ab0, de0, 2, 3, 6, 7));
-                    st4u(rows[j + 2] + c, __builtin_shufflevector(ab1, de1, 0, 1, 4, 5));
-                    st4u(rows[j + 3] + c, __builtin_shufflevector(ab1, de1, 2, 3, 6, 7));
+                    transpose4(ld4u(o), ld4u(o + g), ld4u(o + 2 * g), ld4u(o + 3 * g), t);
+                    for (int k = 0; k < 4; k++) st4u(rows[j + k] + c, t[k]);
                 }
             }
     }
