@@ -115,13 +115,16 @@ static inline char *at(const lw_line_geom *g, char *base, int64_t t, size_t es)
 
 /* Copies of groups of G elements, one set of loops per element type (int32
  * copied, float and double times the factors).  G is a constant where it is
- * 1 to 4, so that the compiler unrolls a group; BODY uses j and c. */
+ * 1 to 4, 8 or 16 (the planes engine's chunks), so that the compiler unrolls a group; BODY uses j
+ * and c. */
 #define LW_GSWITCH(BODY)                                                                                               \
     switch (G) {                                                                                                       \
     case 1: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 1; c++) BODY; break;                                  \
     case 2: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 2; c++) BODY; break;                                  \
     case 3: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 3; c++) BODY; break;                                  \
     case 4: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 4; c++) BODY; break;                                  \
+    case 8: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 8; c++) BODY; break;                                  \
+    case 16: for (int64_t j = 0; j < n; j++) for (int c = 0; c < 16; c++) BODY; break;                                \
     default: for (int64_t j = 0; j < n; j++) for (int64_t c = 0; c < G; c++) BODY;                                    \
     }
 #define LW_GROUP_FUNCS(SUF, T, MUL)                                                                                    \
