@@ -26,6 +26,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef LW_HAVE_OPENMP
+#include <omp.h>
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -484,6 +488,16 @@ const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
 
 /* The "nd" engine (fast_nd.c). */
 size_t lw_fast_nd_scratch(const lw_fast_level *lv);
+/* The calling thread's number in the innermost OpenMP team (0 without OpenMP) */
+static inline int lw_fast_thread_num(void)
+{
+#ifdef LW_HAVE_OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
 /* Element offsets of batch item `item` (C order over the level's batch axes) in src, dst and ll */
 static inline void lw_fast_item_offsets(const lw_fast_level *lv, int64_t item, int64_t *so, int64_t *dof,
                                         int64_t *lof)

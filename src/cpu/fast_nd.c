@@ -441,10 +441,7 @@ lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, ch
 #endif
     {
         nd_ctx c;
-        int tid = 0;
-#ifdef LW_HAVE_OPENMP
-        tid = omp_get_thread_num();
-#endif
+        const int tid = lw_fast_thread_num();
         char *mem = per_thread ? scratch + (size_t)tid * per_thread : aligned_alloc(64, need);
         if (mem)
             ctx_init(&c, lv, mem);

@@ -237,10 +237,7 @@ lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : fail, bad)
 #endif
     {
-        int tid = 0;
-#ifdef LW_HAVE_OPENMP
-        tid = omp_get_thread_num();
-#endif
+        const int tid = lw_fast_thread_num();
         char *mem = per_thread ? scratch + (size_t)tid * per_thread : aligned_alloc(64, need);
         if (!mem) fail = 1;
 #ifdef LW_HAVE_OPENMP

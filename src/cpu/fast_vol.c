@@ -556,10 +556,7 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : fail, bad)
 #endif
     {
-        int tid = 0;
-#ifdef LW_HAVE_OPENMP
-        tid = omp_get_thread_num();
-#endif
+        const int tid = lw_fast_thread_num();
         int traced = tr && tid < LW_TRACE_THREADS;
         if (traced) {
             tr->begin[tid] = lw_trace_now();
