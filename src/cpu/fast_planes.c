@@ -232,7 +232,6 @@ lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst
     if (threads > nchunks) threads = (int)nchunks;
     int fail = 0, bad = 0;
     lw_status err = LW_OK;
-    (void)threads;
 #ifdef LW_HAVE_OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : fail, bad)
 #endif

@@ -206,6 +206,17 @@ static double max_abs(const void *p, lw_dtype t, size_t n)
     return m;
 }
 
+/* Largest |a - b| over n samples, and in *scale the larger magnitude of the transform's two
+ * ends x and y, by which rounding goes (gains may scale coefficients far from the samples) */
+static double max_diff(const void *a, const void *b, const void *x, const void *y, lw_dtype t, size_t n,
+                       double *scale)
+{
+    double err = 0;
+    for (size_t i = 0; i < n; i++) err = fmax(err, fabs(get(a, t, i) - get(b, t, i)));
+    *scale = fmax(max_abs(x, t, n), max_abs(y, t, n)) + 1e-30;
+    return err;
+}
+
 /* The plan of direction d of the same config, or NULL */
 static lw_plan *other(const lw_config *cfg, lw_direction d)
 {
@@ -231,8 +242,7 @@ static void check_agreement(const lw_config *cfg, const void *x, const void *y, 
     lw_plan *q = NULL;
     CHECK(lw_plan_create(&q, &o) == LW_OK); /* both backends take every config */
     CHECK(lw_execute(q, x, z) == LW_OK);
-    double scale = fmax(max_abs(x, cfg->dtype, n), max_abs(y, cfg->dtype, n)) + 1e-30, err = 0;
-    for (size_t i = 0; i < n; i++) err = fmax(err, fabs(get(z, cfg->dtype, i) - get(y, cfg->dtype, i)));
+    double scale, err = max_diff(z, y, x, y, cfg->dtype, n, &scale);
     if (cfg->integer ? err != 0 : !(err <= tolerance(cfg, cfg->levels) * scale)) {
         fprintf(stderr, "fuzz_plan: %s and %s differ by %g of %g\n", lw_backend_name(cfg->backend),
                 lw_backend_name(o.backend), err, scale);
@@ -263,9 +273,7 @@ static void check_round_trip(const lw_config *cfg, const lw_plan *p, const void 
     void *z = malloc(n * es);
     CHECK(z);
     CHECK(lw_execute(q, y, z) == LW_OK);
-    /* rounding follows the larger of the two ends (gains may scale the coefficients far from the samples) */
-    double scale = fmax(max_abs(x, cfg->dtype, n), max_abs(y, cfg->dtype, n)) + 1e-30, err = 0;
-    for (size_t i = 0; i < n; i++) err = fmax(err, fabs(get(z, cfg->dtype, i) - get(x, cfg->dtype, i)));
+    double scale, err = max_diff(z, x, x, y, cfg->dtype, n, &scale);
     int levels = lw_plan_config(p)->levels;
     if (cfg->integer)
         CHECK(err == 0);
@@ -433,8 +441,7 @@ int lw_fuzz_plan(const uint8_t *data, size_t size)
             if (pc->backend != LW_BACKEND_CUDA || pc->integer) {
                 CHECK(memcmp(z, y, n * es) == 0);
             } else {
-                double scale = fmax(max_abs(x, pc->dtype, n), max_abs(y, pc->dtype, n)) + 1e-30, err = 0;
-                for (size_t i = 0; i < n; i++) err = fmax(err, fabs(get(z, pc->dtype, i) - get(y, pc->dtype, i)));
+                double scale, err = max_diff(z, y, x, y, pc->dtype, n, &scale);
                 CHECK(err <= tolerance(pc, pc->levels) * scale);
             }
         }
