@@ -309,6 +309,14 @@ template <class T> __device__ __forceinline__ void store4_vec(T *p, lwd_c<T> a, 
     }
 }
 
+/* Eight consecutive half-type samples at p, 16-byte aligned: one vector store */
+template <class T> __device__ __forceinline__ void store8_vec(T *p, const lwd_c<T> *u)
+{
+    static_assert(sizeof(T) == 2, "the half types");
+    st_global_v4(p, lwd_pack2<T>(u[0], u[1]), lwd_pack2<T>(u[2], u[3]), lwd_pack2<T>(u[4], u[5]),
+                 lwd_pack2<T>(u[6], u[7]));
+}
+
 /* store4_vec where vec and p's alignment allow it, else four scalar stores */
 template <class T>
 __device__ __forceinline__ void store4(T *p, lwd_c<T> a, lwd_c<T> b, lwd_c<T> c, lwd_c<T> d, bool vec)

@@ -131,9 +131,10 @@ static void config_from(cursor *c, lw_config *cfg)
     if (l == 0x7f) cfg->levels = -2;
     if (l == 0x7e) cfg->levels = 40;
     unsigned f = next(c);
+    /* device pointers only where they are refused: the cuda driver passes host memory */
     cfg->flags = ((f & 7) == 1 ? LW_FLAG_DESTROY_INPUT : 0) | ((f & 7) == 2 ? LW_FLAG_IN_PLACE : 0) |
                  (f == 0xfb ? LW_FLAG_IN_PLACE | LW_FLAG_DESTROY_INPUT : 0) |
-                 (f == 0xff ? LW_FLAG_DEVICE_POINTERS : 0) |
+                 (f == 0xff && cfg->backend != LW_BACKEND_CUDA ? LW_FLAG_DEVICE_POINTERS : 0) |
                  (f == 0xfe ? 0x80u : 0);
     cfg->threads = (int)((f >> 3) % 3);
     if (f == 0xfd) cfg->threads = -1;
