@@ -31,15 +31,17 @@
 
 /* Tile shape: TW output columns (a block has TW + 2*HALO threads rounded to
  * warps), TH output rows, K outputs per thread in the horizontal pass.  SM:
- * the configuration for small images (more, shorter blocks: latency).  S is
- * the storage type, T the compute type (shared memory holds it): float for the
- * half types, whose bytes are half as many for the same instructions, so they
- * take K = 16: a window of K + 2*HALO lifted for K outputs, and one 16-byte
- * store a band, where K = 8 stored 8 bytes. */
-template <class S, int SM> struct tile_cfg {
-    typedef lwd_c<S> T;
-    enum { TW = (sizeof(T) == 8 || SM) ? 128 : 256, TH = SM ? 16 : 32, K = sizeof(S) == 2 ? 16 : 8 };
+ * the configuration for small images (more, shorter blocks: latency).  T is
+ * the compute type (shared memory holds it): float for the half types. */
+template <class T, int SM> struct tile_cfg {
+    enum { TW = (sizeof(T) == 8 || SM) ? 128 : 256, TH = SM ? 16 : 32, K = 8 };
 };
+
+/* K of a direction and storage type: the half types' inverse lifts row segments of 16 (a
+ * window of 16 + 2*HALO for 16 outputs, two 16-byte stores a lane), which took 0.84-0.91x the
+ * time of 8 on an H200; their forward stays at 8, where 16 took 0.98-1.07x
+ * (bench/NOTES-cuda.md, "tile2d: the half types' long row segments"). */
+template <class S, int INV> constexpr int tile_k() { return INV && sizeof(S) == 2 ? 16 : 8; }
 
 /* The shared-memory length of a window row of WC (even) columns: two halves of whole
  * 16-byte runs (the inverse keeps a row's even and odd columns apart) */
@@ -78,12 +80,11 @@ __device__ __forceinline__ void det_offsets(const lwk_plane &d, int64_t hr, int6
 
 /* 16-byte (8 for the half types) vector stores of 4 band samples: rows,
  * bands and batches all start on 4-sample boundaries. */
-template <class S>
-__device__ __forceinline__ bool vec_ok(const lwk_plane &ll, const lwk_plane &d, const int64_t o[3], int n = 4)
+template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, const lwk_plane &d, const int64_t o[3])
 {
     const int64_t m = ll.rs | d.rs | o[0] | o[1] | o[2] | ll.bs[0] | ll.bs[1] | d.bs[0] | d.bs[1];
     const uintptr_t a = (uintptr_t)ll.p | (uintptr_t)d.p;
-    return (m & (n - 1)) == 0 && (a & (n * sizeof(S) - 1)) == 0;
+    return (m & 3) == 0 && (a & (4 * sizeof(S) - 1)) == 0;
 }
 
 /* Whether the rows of a plane (every batch's) start on 16-byte boundaries */
@@ -118,8 +119,7 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                                              const lwk_plane &c)
 {
     typedef lwd_c<S> T; /* S in global memory, T in registers and shared memory */
-    constexpr int H = sh_halo(W), TW = tile_cfg<S, SM>::TW, TH = tile_cfg<S, SM>::TH, K = tile_cfg<S, SM>::K;
-    static_assert(K == 8 || (K == 16 && sizeof(S) == 2), "a row segment's stores");
+    constexpr int H = sh_halo(W), TW = tile_cfg<T, SM>::TW, TH = tile_cfg<T, SM>::TH, K = tile_k<S, INV>();
     constexpr int WC = TW + 2 * H, WCP = tile_wcp(WC), SEGS = TW / K, NU = K + 2 * H;
     constexpr int DIR = INV ? -1 : 1;
     /* INV: a window row holds its even columns, then its odd ones from PO: a warp of the
@@ -143,8 +143,6 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
     int64_t o[3];
     det_offsets(INV ? b : c, hr, hc, o);
     const bool vec = INV ? (c.rs % 4) == 0 : vec_ok<S>(b, c, o);
-    /* K = 16: a band's 8 samples of a row segment as one 16-byte vector */
-    const bool vec16 = !INV && K == 16 && vec_ok<S>(b, c, o, 8);
 
     for (int64_t bb = blockIdx.z; bb < nbatch; bb += gridDim.z) {
         const int64_t b1 = bb % t.blen[1], b0 = bb / t.blen[1];
@@ -225,7 +223,7 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
             const int rp = blockDim.x / SEGS;
             /* every row of the tile whole and aligned: vector stores only (a decision for the
              * block; the inverse's rows through store_row_group, which needs 16 bytes) */
-            const bool whole = c0 + TW <= cols && (INV ? vec_rows16<S>(c) : vec && (K == 8 || vec16));
+            const bool whole = c0 + TW <= cols && (INV ? vec_rows16<S>(c) : vec);
             if (tid < rp * SEGS) {
                 const int seg = tid % SEGS;
                 const int64_t cb = c0 + seg * K;
@@ -271,22 +269,11 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                         hi = cp + o[0] + (r >> 1) * c.rs + (cb >> 1);
                     }
                     if (whole) {
-                        if constexpr (K == 16) {
-                            T e[8], d[8];
-#pragma unroll
-                            for (int i = 0; i < 8; i++) e[i] = u[H + 2 * i], d[i] = u[H + 2 * i + 1];
-                            store8_vec<S>(lo, e);
-                            store8_vec<S>(hi, d);
-                        } else {
-                            store4_vec<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6]);
-                            store4_vec<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7]);
-                        }
+                        store4_vec<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6]);
+                        store4_vec<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7]);
                     } else if (cb + K <= cols) {
-#pragma unroll
-                        for (int i = 0; i < K; i += 8) {
-                            store4<S>(lo + i / 2, u[H + i], u[H + i + 2], u[H + i + 4], u[H + i + 6], vec);
-                            store4<S>(hi + i / 2, u[H + i + 1], u[H + i + 3], u[H + i + 5], u[H + i + 7], vec);
-                        }
+                        store4<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
+                        store4<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
                     } else {
 #pragma unroll
                         for (int i = 0; i < K; i++) {
@@ -329,7 +316,6 @@ template <class T, int W>
 __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk_plane sdet, lwk_plane dst)
 {
     constexpr int H = sh_halo(W), TW = tile_cfg<T, 0>::TW, TH = tile_cfg<T, 0>::TH, K = tile_cfg<T, 0>::K;
-    static_assert(K == 8, "smem_rows_lift's segments");
     constexpr int WC = TW + 2 * H, WCP = tile_wcp(WC), SEGS = TW / K, NR = TH + 2 * H;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T(*sm)[WCP] = (T(*)[WCP])smem_raw;
@@ -398,7 +384,7 @@ template <class S, int W, int KIND, int SM>
 static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
     typedef lwd_c<S> T;
-    typedef tile_cfg<S, SM> C;
+    typedef tile_cfg<T, SM> C;
     constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = tile_wcp(WC);
     const int threads = (WC + 31) & ~31;
     const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);

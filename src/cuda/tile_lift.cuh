@@ -333,36 +333,32 @@ __device__ __forceinline__ void store4(T *p, lwd_c<T> a, lwd_c<T> b, lwd_c<T> c,
  * (lane seg: columns seg*8 ..) to the row at o, as 16-byte vectors that
  * follow each other across the group's lanes: an instruction writes whole
  * sectors, where each lane storing its own 8 would write half of each sector
- * it touches (float; double the same).  The outputs pass through the row's
- * shared-memory window w, which the group alone reads and has read.  o and w
- * are 16-byte aligned.  Every lane of the group calls it. */
+ * it touches (float; double the same; the half types' rows take K = 16 and
+ * store8_vec).  The outputs pass through the row's shared-memory window w,
+ * which the group alone reads and has read.  o and w are 16-byte aligned.
+ * Every lane of the group calls it. */
 template <class S, int SEGS, class T, int N, int WCP>
 __device__ __forceinline__ void store_row_group(S *o, T (&w)[WCP], const T (&u)[N], int seg)
 {
     constexpr int K = 8, H = (N - K) / 2, V = 16 / (int)sizeof(S), NV = K / V;
-    static_assert(N == K + 2 * H && 32 % SEGS == 0, "row group");
-    if constexpr (NV == 1) { /* the half types: a lane's outputs are one vector */
-        st_global_v4(o + seg * K, lwd_pack2<S>(u[H], u[H + 1]), lwd_pack2<S>(u[H + 2], u[H + 3]),
-                     lwd_pack2<S>(u[H + 4], u[H + 5]), lwd_pack2<S>(u[H + 6], u[H + 7]));
-    } else {
-        const unsigned lane = threadIdx.x & 31;
-        const unsigned mask = SEGS == 32 ? 0xffffffffu : ((1u << (SEGS & 31)) - 1) << (lane & ~(unsigned)(SEGS - 1));
-        __syncwarp(mask); /* the group has read its window */
+    static_assert(N == K + 2 * H && 32 % SEGS == 0 && NV >= 2, "row group of 4- or 8-byte samples");
+    const unsigned lane = threadIdx.x & 31;
+    const unsigned mask = SEGS == 32 ? 0xffffffffu : ((1u << (SEGS & 31)) - 1) << (lane & ~(unsigned)(SEGS - 1));
+    __syncwarp(mask); /* the group has read its window */
 #pragma unroll
-        for (int i = 0; i < K; i++) w[seg * K + i] = u[H + i];
-        __syncwarp(mask);
+    for (int i = 0; i < K; i++) w[seg * K + i] = u[H + i];
+    __syncwarp(mask);
 #pragma unroll
-        for (int q = 0; q < NV; q++) {
-            const int f = (q * SEGS + seg) * V; /* the first column of the vector this lane stores */
-            if constexpr (sizeof(S) == 4) {
-                const float4 x = *(const float4 *)(w + f);
-                store4_vec<S>(o + f, x.x, x.y, x.z, x.w);
-            } else {
-                *(double2 *)(o + f) = *(const double2 *)(w + f);
-            }
+    for (int q = 0; q < NV; q++) {
+        const int f = (q * SEGS + seg) * V; /* the first column of the vector this lane stores */
+        if constexpr (sizeof(S) == 4) {
+            const float4 x = *(const float4 *)(w + f);
+            store4_vec<S>(o + f, x.x, x.y, x.z, x.w);
+        } else {
+            *(double2 *)(o + f) = *(const double2 *)(w + f);
         }
-        __syncwarp(mask); /* read before the group's next row writes its window */
     }
+    __syncwarp(mask); /* read before the group's next row writes its window */
 }
 
 /* A row segment's K = 8 lifted outputs u[H .. H + 8) to o (column stride

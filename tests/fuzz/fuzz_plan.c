@@ -55,6 +55,7 @@ static void print_config(void)
     do {                                                                                                               \
         if (!(cond)) {                                                                                                 \
             fprintf(stderr, "fuzz_plan: %s:%d: %s\n", __FILE__, __LINE__, #cond);                                     \
+            fprintf(stderr, "fuzz_plan: the library's last error: %s\n", lw_last_error());                             \
             print_config();                                                                                            \
             abort();                                                                                                   \
         }                                                                                                              \
