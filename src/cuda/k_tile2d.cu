@@ -243,10 +243,10 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     if (INV) {
                         S *op = cp + r * c.rs + cb;
                         if (whole) {
-                            if constexpr (K == 16) { /* two 16-byte vectors a lane */
+                            if constexpr (K == 16) { /* the half types: two 16-byte vectors a lane */
                                 store8_vec<S>(op, u + H);
                                 store8_vec<S>(op + 8, u + H + 8);
-                            } else {
+                            } else if constexpr (sizeof(S) > 2) { /* (the half types' K = 8 is the forward's) */
                                 store_row_group<S, SEGS>(cp + r * c.rs + c0, sm[rr], u, seg);
                             }
                         } else if (cb + K <= cols) {
