@@ -229,12 +229,15 @@ static void cuda_destroy(lw_plan *plan)
  * is the inverse (forward's adjoint) or the forward (inverse's adjoint) of the
  * transposed steps (lw_wavelet_transpose): an internal device-pointer plan of
  * those takes the fused engines.  Without it (it fails only where the plan
- * itself would) the generic pass runs the transposed steps. */
+ * itself would) the generic pass runs the transposed steps.  Not for the
+ * orthonormal wavelets: their adjoints reach here only with band gains (else
+ * they run as the inverse), and the kernels hold no transposed rows of theirs
+ * (lwc_transposed_runs). */
 static void transposed_plan(lw_plan *plan, cuda_impl *im)
 {
     const lw_config *c = &plan->cfg;
     if (!lw_dir_adjoint(c->direction) || c->mode != LW_PERIODIC || !plan->wav->separable || c->integer ||
-        strcmp(plan->scheme, "auto") != 0)
+        plan->wav->orthonormal || strcmp(plan->scheme, "auto") != 0)
         return;
     lw_config t = *c;
     t.direction = c->direction == LW_FORWARD_ADJOINT ? LW_INVERSE : LW_FORWARD;

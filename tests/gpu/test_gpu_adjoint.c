@@ -6,7 +6,8 @@
  *   - fixed cases that reach the generic pass's segments (long lines,
  *     periodic unwrapped windows), the column pass (strided axes of 3-D
  *     volumes), odd sizes, length-1 axes, and the orthogonal plans routed to
- *     the fused engines (haar, d4 periodic);
+ *     the fused engines (haar, d4 periodic), and the same with band gains,
+ *     which are not orthogonal (the transposed steps);
  *   - the dot-product identity <A x, y> = <x, A^T y> computed on the GPU
  *     alone (float64, relative 1e-12);
  *   - fs over several axes: LW_ERR_UNSUPPORTED with a message;
@@ -178,6 +179,57 @@ static void fixed_cases(void)
         }
 }
 
+/* Orthonormal wavelets with band gains are no longer orthogonal: their periodic adjoints run
+ * the transposed steps (no fused kernel holds those rows), and agree with the CPU reference.
+ * Shapes for the small engine, tile2d and fused3d. */
+static void gained_orthonormal_cases(void)
+{
+    static const int64_t S[][3] = {{4, 10, 18}, {64, 64, 0}, {8, 96, 80}, {2, 6, 32}};
+    static const int R[] = {3, 2, 3, 3};
+    static const double G[][2] = {{0, 1.4142135623730951}, {-0.5, 2}};
+    static const lw_wavelet W[] = {LW_HAAR, LW_D4};
+    for (size_t si = 0; si < sizeof R / sizeof R[0]; si++)
+        for (int k = 0; k < 16; k++) {
+            lw_config c;
+            lw_config_init(&c);
+            c.rank = R[si];
+            for (int i = 0; i < c.rank; i++) c.shape[i] = S[si][i];
+            c.wavelet = W[k & 1];
+            c.mode = LW_PERIODIC;
+            c.dtype = (k & 2) ? LW_FLOAT64 : LW_FLOAT32;
+            c.direction = (k & 4) ? LW_INVERSE_ADJOINT : LW_FORWARD_ADJOINT;
+            c.gain[0] = G[(k >> 3) & 1][0], c.gain[1] = G[(k >> 3) & 1][1];
+            c.levels = LW_LEVELS_MAX;
+            c.backend = LW_BACKEND_CUDA;
+            lw_plan *p = NULL, *q = NULL;
+            if (lw_plan_create(&p, &c) != LW_OK) {
+                CHECK(0, "%s gains %g %g: %s", lw_wavelet_name(c.wavelet), c.gain[0], c.gain[1], lw_last_error());
+                continue;
+            }
+            c.backend = LW_BACKEND_CPU_REF;
+            CHECK(lw_plan_create(&q, &c) == LW_OK, "reference plan: %s", lw_last_error());
+            int64_t n = 1;
+            for (int i = 0; i < c.rank; i++) n *= c.shape[i];
+            const size_t es = lw_dtype_size(c.dtype);
+            void *x = malloc((size_t)n * es), *y = malloc((size_t)n * es), *z = malloc((size_t)n * es);
+            fill_rand(x, c.dtype, n);
+            const lw_status st = lw_execute(p, x, y);
+            CHECK(st == LW_OK, "%s %s %dD gains %g %g: execute: %s", lw_wavelet_name(c.wavelet),
+                  lw_direction_str(c.direction), c.rank, c.gain[0], c.gain[1], lw_last_error());
+            if (st == LW_OK && q && lw_execute(q, x, z) == LW_OK) {
+                double err = 0, mag = 0;
+                for (int64_t i = 0; i < n; i++)
+                    err = fmax(err, fabs(val(y, c.dtype, i) - val(z, c.dtype, i))), mag = fmax(mag, fabs(val(z, c.dtype, i)));
+                CHECK(err <= (c.dtype == LW_FLOAT64 ? 1e-12 : 2e-5) * (mag + 1e-30), "%s %s %dD gains %g %g: error %g of %g",
+                      lw_wavelet_name(c.wavelet), lw_direction_str(c.direction), c.rank, c.gain[0], c.gain[1], err, mag);
+            }
+            g_cases++;
+            free(x), free(y), free(z);
+            lw_destroy(p);
+            lw_destroy(q);
+        }
+}
+
 /* Device time of one execute, median of 9 (information). */
 static void timing(void)
 {
@@ -235,6 +287,7 @@ int main(void)
     if (!getenv("LW_GPU_QUICK")) { /* quick: random cases only (for compute-sanitizer) */
         long before = g_cases;
         fixed_cases();
+        gained_orthonormal_cases();
         printf("fixed adjoint cases: %ld run\n", g_cases - before);
         timing();
     }
