@@ -5,17 +5,7 @@
 # of records (liftwave bench --json, verified) to $OUT/ab-$TAG-<round>.json.  For an A/B run it
 # once per CLI, alternating, on the same machine and compare the records' median_s.
 #   LW=path/to/liftwave TAG=new ROUNDS=1 OUT=dir bash bench/exp/tile2d_half_set.sh
-set -u -o pipefail
-LW=${LW:?LW: the CLI to time}
-TAG=${TAG:-new}
-ROUNDS=${ROUNDS:-1}
-OUT=${OUT:-ab-out}
-mkdir -p "$OUT"
-t0=$(date +%s)
-for i in $(seq 1 "$ROUNDS"); do
-    f=$OUT/ab-$TAG-$i.json
-    : >"$f"
-    run() { timeout "$1" "$LW" bench -b cuda "${@:2}" --json >>"$f" 2>>"$OUT/ab.err"; }
+cases() {
     run 80 -w cdf97,cdf53,dd137,d4,haar -m periodic --dtype bfloat16,float16 --shape 192x512x512 --axes 1,2 -l 1 \
         --direction forward,forward-adjoint,inverse --repeat 20
     run 60 -w cdf97,haar -m periodic --dtype bfloat16 --shape 192x512x512 --axes 1,2 -l 3 \
@@ -25,5 +15,5 @@ for i in $(seq 1 "$ROUNDS"); do
     run 40 -w cdf97 --dtype bfloat16 --shape 1920x1080 -l 1 --direction forward,inverse --repeat 200
     run 60 -w cdf97,dd137 -m periodic --dtype float32 --shape 192x512x512 --axes 1,2 -l 1 --direction forward,inverse --repeat 20
     run 40 -w cdf97 --dtype float32 --shape 16384x16384 -l 1 --direction forward,inverse --repeat 10
-    echo "tile2d_half_set: $TAG round $i, $(($(date +%s) - t0)) s, $(wc -l <"$f") records"
-done
+}
+source "$(dirname "$0")/bench_set_rounds.sh"
