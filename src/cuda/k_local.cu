@@ -10,8 +10,13 @@
 #define LC_THREADS 128
 #define LC_MAX_GRID (1 << 20)
 
+/* Blocks an SM asked of ptxas: 2-D blocks of three levels over 2-byte samples hold 64 values
+ * and took 100-118 registers, four blocks an SM (a quarter of the warps), too few loads in
+ * flight; capped at six blocks they spill some, which the experiment weighs (NOTES-torch.md) */
+__host__ __device__ constexpr int lc_min_blocks(int es, int D, int F) { return es == 2 && D == 2 && F == 3 ? 6 : 1; }
+
 template <class S, int W, int D, int F, int XM, bool INV>
-__global__ void __launch_bounds__(LC_THREADS) lc_kernel(const lwk_local k, int64_t items)
+__global__ void __launch_bounds__(LC_THREADS, lc_min_blocks((int)sizeof(S), D, F)) lc_kernel(const lwk_local k, int64_t items)
 {
     /* consecutive items on consecutive lanes: a warp holds 32 adjacent x-blocks (the warp-strided map) */
     for (int64_t it = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; it < items; it += (int64_t)gridDim.x * blockDim.x)
