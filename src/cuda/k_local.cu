@@ -11,8 +11,9 @@
 #define LC_MAX_GRID (1 << 20)
 
 /* Blocks an SM asked of ptxas: 2-D blocks of three levels over 2-byte samples hold 64 values
- * and took 100-118 registers, four blocks an SM (a quarter of the warps), too few loads in
- * flight; capped at six blocks they spill some, which the experiment weighs (NOTES-torch.md) */
+ * and took 100-118 registers, four blocks an SM (a quarter of the warps: too few loads in
+ * flight).  Capped at six (80 registers) they spill 112-196 bytes a thread and still ran
+ * 0.85x (inverse) and 0.96x (forward) the time on an H200 (bench/NOTES-torch.md). */
 __host__ __device__ constexpr int lc_min_blocks(int es, int D, int F) { return es == 2 && D == 2 && F == 3 ? 6 : 1; }
 
 template <class S, int W, int D, int F, int XM, bool INV>
