@@ -16,6 +16,7 @@
 #include "core/half.h"
 #include "lw_test.h"
 #include "lw_test_plan.h"
+#include "lw_test_sample.h"
 
 #include <math.h>
 #include <string.h>
@@ -50,18 +51,6 @@ static void fill(void *buf, lw_dtype t, int64_t n, int64_t imax)
         case LW_INT32: ((int32_t *)buf)[i] = (int32_t)lw_rng_range(-imax, imax); break;
         }
     }
-}
-
-static double value(const void *buf, lw_dtype t, int64_t i)
-{
-    switch (t) {
-    case LW_FLOAT32: return ((const float *)buf)[i];
-    case LW_FLOAT64: return ((const double *)buf)[i];
-    case LW_INT32: return ((const int32_t *)buf)[i];
-    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)buf)[i]);
-    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)buf)[i]);
-    }
-    return 0;
 }
 
 static lw_simd g_want;
@@ -128,7 +117,7 @@ static void check(int rank, const int64_t *shape, int naxes, const int *axes, lw
     }
     double err = 0, ref = 0;
     for (int64_t i = 0; i < n; i++) {
-        double a = value(y, t, i), b = value(z, t, i);
+        double a = lw_test_sample(y, t, i), b = lw_test_sample(z, t, i);
         double e = fabs(a - b);
         if (!(e <= err)) err = isnan(e) ? INFINITY : e;
         ref = fmax(ref, fabs(b));

@@ -21,6 +21,7 @@
 
 #include "liftwave.h"
 #include "core/half.h"
+#include "lw_test_sample.h"
 
 int lw_fuzz_plan(const uint8_t *data, size_t size);
 void lw_fuzz_plan_backend(lw_backend b);
@@ -157,17 +158,6 @@ static size_t count_of(const lw_config *cfg)
     return n;
 }
 
-/* Sample i of a buffer of dtype t as a double, and back (half types: the bit patterns) */
-static double get(const void *p, lw_dtype t, size_t i)
-{
-    switch (t) {
-    case LW_FLOAT32: return ((const float *)p)[i];
-    case LW_FLOAT64: return ((const double *)p)[i];
-    case LW_INT32: return ((const int32_t *)p)[i];
-    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)p)[i]);
-    default: return lw_bf16_to_f32(((const uint16_t *)p)[i]);
-    }
-}
 
 static void fill(void *p, lw_dtype t, size_t n, cursor *c, int integer)
 {
@@ -204,7 +194,7 @@ static double tolerance(const lw_config *cfg, int levels)
 static double max_abs(const void *p, lw_dtype t, size_t n)
 {
     double m = 0;
-    for (size_t i = 0; i < n; i++) m = fmax(m, fabs(get(p, t, i)));
+    for (size_t i = 0; i < n; i++) m = fmax(m, fabs(lw_test_sample(p, t, i)));
     return m;
 }
 
@@ -214,7 +204,7 @@ static double max_diff(const void *a, const void *b, const void *x, const void *
                        double *scale)
 {
     double err = 0;
-    for (size_t i = 0; i < n; i++) err = fmax(err, fabs(get(a, t, i) - get(b, t, i)));
+    for (size_t i = 0; i < n; i++) err = fmax(err, fabs(lw_test_sample(a, t, i) - lw_test_sample(b, t, i)));
     *scale = fmax(max_abs(x, t, n), max_abs(y, t, n)) + 1e-30;
     return err;
 }
@@ -299,10 +289,10 @@ static void check_adjoint(const lw_config *cfg, const void *x, const void *ax, s
     CHECK(lw_execute(t, y, aty) == LW_OK);
     double l = 0, r = 0, s = 0;
     for (size_t i = 0; i < n; i++) {
-        l += get(ax, cfg->dtype, i) * get(y, cfg->dtype, i);
-        r += get(x, cfg->dtype, i) * get(aty, cfg->dtype, i);
-        s += fabs(get(ax, cfg->dtype, i) * get(y, cfg->dtype, i)) +
-             fabs(get(x, cfg->dtype, i) * get(aty, cfg->dtype, i));
+        l += lw_test_sample(ax, cfg->dtype, i) * lw_test_sample(y, cfg->dtype, i);
+        r += lw_test_sample(x, cfg->dtype, i) * lw_test_sample(aty, cfg->dtype, i);
+        s += fabs(lw_test_sample(ax, cfg->dtype, i) * lw_test_sample(y, cfg->dtype, i)) +
+             fabs(lw_test_sample(x, cfg->dtype, i) * lw_test_sample(aty, cfg->dtype, i));
     }
     if (!(fabs(l - r) <= 1e-10 * (s + 1e-30))) {
         fprintf(stderr, "fuzz_plan: <Ax,y> = %.17g, <x,A^T y> = %.17g\n", l, r);

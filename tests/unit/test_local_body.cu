@@ -26,6 +26,7 @@
 #include "cuda/local_body.cuh"
 #include "lw_test.h"
 #include "lw_test_plan.h"
+#include "lw_test_sample.h"
 
 #include <math.h>
 #include <string.h>
@@ -48,17 +49,6 @@ static cudaError_t run_on_host(int dtype, const lwk_local *k)
         g_ran_strided += T::xm == 2;
         return cudaSuccess;
     });
-}
-
-static double widen(lw_dtype t, const void *p, size_t i)
-{
-    switch (t) {
-    case LW_FLOAT32: return ((const float *)p)[i];
-    case LW_FLOAT64: return ((const double *)p)[i];
-    case LW_INT32: return ((const int32_t *)p)[i];
-    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)p)[i]);
-    default: return lw_bf16_to_f32(((const uint16_t *)p)[i]);
-    }
 }
 
 static void fill(lw_dtype t, void *p, size_t n)
@@ -149,7 +139,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
     double mx = 0, err = 0;
     size_t worst = 0;
     for (size_t i = 0; i < n; i++) {
-        const double r = widen(t, ref.data(), i), v = widen(t, outs, i), d = fabs(r - v);
+        const double r = lw_test_sample(ref.data(), t, i), v = lw_test_sample(outs, t, i), d = fabs(r - v);
         mx = fabs(r) > mx ? fabs(r) : mx;
         if (!(d <= err)) err = d == d ? d : INFINITY, worst = i;
     }
@@ -159,7 +149,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
     else if (t == LW_FLOAT32) tol = 1e-5 * mx;
     else tol = (1 + 3.0 * (G - 1)) * (t == LW_FLOAT16 ? 1.0 / 1024 : 1.0 / 128) * (mx > 1 ? mx : 1);
     CHECK(err <= tol, "%s: max error %g (allowed %g) at %zu: local %g cpu %g", txt, err, tol, worst,
-          widen(t, outs, worst), widen(t, ref.data(), worst));
+          lw_test_sample(outs, t, worst), lw_test_sample(ref.data(), t, worst));
     g_cases++;
     lw_destroy(p);
     lw_destroy(pf);
@@ -211,13 +201,14 @@ static void bands_case(lw_dtype t, int rank, const int64_t *shape, int D, int L,
     double err = 0, mx = 0;
     if (dir == LW_INVERSE) {
         for (size_t j = 0; j < n; j++) {
-            const double r = widen(t, yref.data(), j), d = fabs(r - widen(t, y.data(), j));
+            const double r = lw_test_sample(yref.data(), t, j), d = fabs(r - lw_test_sample(y.data(), t, j));
             mx = fabs(r) > mx ? fabs(r) : mx, err = d > err || d != d ? d : err;
         }
     } else {
         for (int i = 0; i < nb; i++)
             for (size_t j = 0; j < cnt[i]; j++) {
-                const double r = widen(t, theirs[i].data(), j), d = fabs(r - widen(t, mine[i].data(), j));
+                const double r = lw_test_sample(theirs[i].data(), t, j);
+                const double d = fabs(r - lw_test_sample(mine[i].data(), t, j));
                 mx = fabs(r) > mx ? fabs(r) : mx, err = d > err || d != d ? d : err;
             }
     }

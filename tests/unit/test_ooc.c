@@ -19,6 +19,7 @@
  * host row once each way.  Also: the row permutation, the halos, and a
  * budget too small. */
 #include "lw_test.h"
+#include "lw_test_sample.h"
 #include "core/half.h"
 #include "core/ooc.h"
 
@@ -216,16 +217,6 @@ static void fill(void *x, size_t n, lw_dtype t)
     }
 }
 
-static double value(const void *x, size_t i, lw_dtype t)
-{
-    switch (t) {
-    case LW_FLOAT64: return ((const double *)x)[i];
-    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)x)[i]);
-    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)x)[i]);
-    default: return ((const float *)x)[i];
-    }
-}
-
 static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer, const char *label)
 {
     lw_config c = *cfg;
@@ -281,7 +272,7 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
             const double tol = c.dtype == LW_FLOAT64 ? 1e-12 : c.dtype == LW_FLOAT16 ? 1e-3 : 8e-3;
             double mx = 0, dm = 0;
             for (size_t i = 0; i < n; i++) {
-                double r = value(ref, i, c.dtype), v = value(y, i, c.dtype);
+                double r = lw_test_sample(ref, c.dtype, i), v = lw_test_sample(y, c.dtype, i);
                 if (fabs(r) > mx) mx = fabs(r);
                 if (!(fabs(r - v) <= dm)) dm = fabs(r - v);
             }

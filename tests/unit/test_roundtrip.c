@@ -6,6 +6,7 @@
 #include "core/half.h"
 #include "lw_test.h"
 #include "lw_test_plan.h"
+#include "lw_test_sample.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,18 +52,6 @@ static void fill(void *buf, lw_dtype t, int64_t n)
     }
 }
 
-static double value(const void *buf, lw_dtype t, int64_t i)
-{
-    switch (t) {
-    case LW_FLOAT32: return ((const float *)buf)[i];
-    case LW_FLOAT64: return ((const double *)buf)[i];
-    case LW_INT32: return ((const int32_t *)buf)[i];
-    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)buf)[i]);
-    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)buf)[i]);
-    }
-    return 0;
-}
-
 static long n_cases;
 
 /* One forward + inverse round trip; returns 0 if it could not plan. */
@@ -105,8 +94,8 @@ static void roundtrip(int rank, const int64_t *shape, lw_wavelet w, lw_mode m, l
     CHECK(lw_execute(pi, z, z) == LW_OK, "inverse in place");
     double err = 0, ref = 0;
     for (int64_t i = 0; i < n; i++) {
-        err = fmax(err, fabs(value(z, t, i) - value(x, t, i)));
-        ref = fmax(ref, fabs(value(x, t, i)));
+        err = fmax(err, fabs(lw_test_sample(z, t, i) - lw_test_sample(x, t, i)));
+        ref = fmax(ref, fabs(lw_test_sample(x, t, i)));
     }
     double tol = t == LW_INT32 ? 0.0 : t == LW_FLOAT32 ? 1e-5 : 1e-12;
     CHECK(err <= tol * (ref > 0 ? ref : 1), "round trip %s %s %s %s shape %lldx%lldx%lld levels %d: err %g",
@@ -115,7 +104,7 @@ static void roundtrip(int rank, const int64_t *shape, lw_wavelet w, lw_mode m, l
     /* the transform must actually change a non-trivial signal */
     if (levels > 0 && n > 2) {
         int changed = 0;
-        for (int64_t i = 0; i < n && !changed; i++) changed = value(y, t, i) != value(x, t, i);
+        for (int64_t i = 0; i < n && !changed; i++) changed = lw_test_sample(y, t, i) != lw_test_sample(x, t, i);
         CHECK(changed, "forward left the data unchanged");
     }
     free(x);
