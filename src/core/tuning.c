@@ -70,6 +70,10 @@ static const knob knobs[] = {
      "level: vector accesses), narrow (2^levels samples: a warp's accesses contiguous) or strided (wide, its "
      "16-byte chunks 32 chunks apart: a warp's vector accesses contiguous) (auto: strided for samples of 4 "
      "or more bytes where it applies, else wide)"},
+    {"local_bound", K_ENUM, OFF(local_bound), 0, 0, "auto none 4 5 6",
+     "cuda local engine, blocks of 64 samples (2-D three levels, 3-D two): thread blocks an SM its kernels are "
+     "compiled for (the registers a thread may use: none = as many as it takes, 4 / 5 / 6 = at most 128 / 96 / "
+     "80, beyond which values spill to memory) (auto: measured per sample size and dimension)"},
     {"tile2d", K_ENUM, OFF(tile2d), 0, 0, "auto short long",
      "cuda fused 2-D engine: its tiles, short (16 rows of 128 columns: more, shorter blocks) or long (32 rows "
      "of 256 columns; 128 for 8-byte samples) (auto: short up to a size measured per wavelet, direction and "

@@ -10,19 +10,21 @@
 #define LC_THREADS 128
 #define LC_MAX_GRID (1 << 20)
 
-/* Blocks an SM asked of ptxas: 2-D blocks of three levels over 2-byte samples hold 64 values
- * and took 100-118 registers, four blocks an SM (a quarter of the warps: too few loads in
- * flight).  Capped at six (80 registers) they spill 112-196 bytes a thread and still ran
- * 0.85x (inverse) and 0.96x (forward) the time on an H200 (bench/NOTES-torch.md). */
-__host__ __device__ constexpr int lc_min_blocks(int es, int D, int F) { return es == 2 && D == 2 && F == 3 ? 6 : 1; }
+/* A thread's block of 64 samples (2-D three levels, 3-D two) takes 120-200 registers
+ * unbounded: a quarter of the warps an SM or fewer, too few loads in flight.  Those kernels
+ * come in four register bounds (MB thread blocks an SM: 1 = none, 4, 5, 6), chosen per launch
+ * (lwk_local.min_blocks, the plan's local_bound; TUNING.md). */
+__host__ __device__ constexpr bool lc_bounded(int D, int F) { return D * F == 6; }
 
-template <class S, int W, int D, int F, int XM, bool INV>
-__global__ void __launch_bounds__(LC_THREADS, lc_min_blocks((int)sizeof(S), D, F)) lc_kernel(const lwk_local k, int64_t items)
+template <class S, int W, int D, int F, int XM, bool INV, int MB>
+__global__ void __launch_bounds__(LC_THREADS, MB) lc_kernel(const lwk_local k, int64_t items)
 {
     /* consecutive items on consecutive lanes: a warp holds 32 adjacent x-blocks (the warp-strided map) */
     for (int64_t it = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; it < items; it += (int64_t)gridDim.x * blockDim.x)
         lc_item<S, W, D, F, XM, INV>(k, it);
 }
+
+extern "C" int lwk_local_bounded(int D, int F) { return lc_bounded(D, F); }
 
 extern "C" int lwk_local_fmax(int D) { return D >= 1 && D <= 3 ? lc_fmax(D) : 0; }
 
@@ -54,7 +56,14 @@ extern "C" cudaError_t lwk_local_launch(int dtype, const lwk_local *k, cudaStrea
         if (items <= 0) return cudaSuccess;
         const int64_t blocks = (items + LC_THREADS - 1) / LC_THREADS;
         const unsigned grid = (unsigned)(blocks < LC_MAX_GRID ? blocks : LC_MAX_GRID);
-        lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv><<<grid, LC_THREADS, 0, st>>>(*k, items);
+        if constexpr (lc_bounded(T::d, T::f)) {
+            if (k->min_blocks == 4) lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 4><<<grid, LC_THREADS, 0, st>>>(*k, items);
+            else if (k->min_blocks == 5) lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 5><<<grid, LC_THREADS, 0, st>>>(*k, items);
+            else if (k->min_blocks == 6) lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 6><<<grid, LC_THREADS, 0, st>>>(*k, items);
+            else lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 1><<<grid, LC_THREADS, 0, st>>>(*k, items);
+        } else {
+            lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 1><<<grid, LC_THREADS, 0, st>>>(*k, items);
+        }
         return cudaGetLastError();
     });
 }

@@ -270,14 +270,14 @@ LC_HD void lc_low(typename lc_io<S>::C *v, const lwk_view &lv, const int64_t *bc
     lc_band<S, D, G, (1 << (F - 1)), TO_VIEW>(v, lv, bc, nbd, blk, lc_x0<G, XM>(blk[D - 1]), 0, 0, 0);
 }
 
-/* The levels' bands (band[j][m - 1]) and the lowpass (low) of one block,
- * between the registers and the views: lc_band for each. */
-template <class S, int D, int F, int XM, bool TO_VIEW>
-LC_HD void lc_coefs(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *bc, const int64_t *blk)
+/* The bands of levels 1..FL of a block of geometry G (its chunk 0 along x at
+ * x0), which are the views' levels J0 + 1..J0 + FL (band[J0 + j - 1][m - 1]),
+ * and its lowpass (low), between the registers and the views: lc_band for
+ * each. */
+template <class S, int D, class G, int FL, int J0, bool TO_VIEW>
+LC_HD void lc_coefs_g(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *bc, const int64_t *blk, int64_t x0)
 {
-    typedef lc_block<S, D, F, XM> G;
-    const int64_t x0 = lc_x0<G, XM>(blk[D - 1]);
-    lc_for<1, F + 1>([&](auto jc) {
+    lc_for<1, FL + 1>([&](auto jc) {
         constexpr int j = decltype(jc)::value, s = 1 << (j - 1);
         lc_for<1, (1 << D)>([&](auto mc) {
             constexpr int m = decltype(mc)::value;
@@ -285,18 +285,26 @@ LC_HD void lc_coefs(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *
             constexpr int hz = D >= 3 && ((m >> 2) & 1) ? s : 0;
             constexpr int hy = D >= 2 && ((m >> 1) & 1) ? s : 0;
             constexpr int hx = (m & 1) ? s : 0;
-            lc_band<S, D, G, s, TO_VIEW>(v, k.band[j - 1][m - 1], bc, k.nbd, blk, x0, hz, hy, hx);
+            lc_band<S, D, G, s, TO_VIEW>(v, k.band[J0 + j - 1][m - 1], bc, k.nbd, blk, x0, hz, hy, hx);
         });
     });
-    lc_low<S, D, F, XM, TO_VIEW>(v, TO_VIEW ? k.dst : k.src, bc, k.nbd, blk);
+    lc_band<S, D, G, (1 << (FL - 1)), TO_VIEW>(v, TO_VIEW ? k.dst : k.src, bc, k.nbd, blk, x0, 0, 0, 0);
 }
 
-/* The block's samples between the registers and view sv (to_view: out). */
 template <class S, int D, int F, int XM, bool TO_VIEW>
-LC_HD void lc_samples(typename lc_io<S>::C *v, const lwk_view &sv, const int64_t *bc, int nbd, const int64_t *blk)
+LC_HD void lc_coefs(typename lc_io<S>::C *v, const lwk_local &k, const int64_t *bc, const int64_t *blk)
 {
     typedef lc_block<S, D, F, XM> G;
-    const int64_t x0 = lc_x0<G, XM>(blk[D - 1]), sx = sv.st[nbd + D - 1];
+    lc_coefs_g<S, D, G, F, 0, TO_VIEW>(v, k, bc, blk, lc_x0<G, XM>(blk[D - 1]));
+}
+
+/* The samples of a block of geometry G (its chunk 0 along x at x0) between
+ * the registers and view sv (to_view: out). */
+template <class S, int D, class G, bool TO_VIEW>
+LC_HD void lc_samples_g(typename lc_io<S>::C *v, const lwk_view &sv, const int64_t *bc, int nbd, const int64_t *blk,
+                        int64_t x0)
+{
+    const int64_t sx = sv.st[nbd + D - 1];
 #pragma unroll
     for (int z = 0; z < G::NZ; z++)
 #pragma unroll
@@ -314,6 +322,116 @@ LC_HD void lc_samples(typename lc_io<S>::C *v, const lwk_view &sv, const int64_t
                 else lc_load<S, G::CH>(p, sx, r, sv.al);
             }
         }
+}
+
+template <class S, int D, int F, int XM, bool TO_VIEW>
+LC_HD void lc_samples(typename lc_io<S>::C *v, const lwk_view &sv, const int64_t *bc, int nbd, const int64_t *blk)
+{
+    typedef lc_block<S, D, F, XM> G;
+    lc_samples_g<S, D, G, TO_VIEW>(v, sv, bc, nbd, blk, lc_x0<G, XM>(blk[D - 1]));
+}
+
+/* Lift the levels [J0, J0 + FL) of a block of geometry G (grid steps 1, 2, ... on it), the dims
+ * in order (forward) or reverse (inverse) */
+template <class C, int W, int D, class G, int FL, bool INV> LC_HD void lc_levels(C *v, const lwk_wave &w)
+{
+    lc_for<0, FL>([&](auto jc) {
+        constexpr int s = 1 << (INV ? FL - 1 - decltype(jc)::value : decltype(jc)::value);
+        if (INV) lc_for<0, D>([&](auto dc) { lc_dim<C, W, -1, G::NZ, G::NY, G::NX, 2 - decltype(dc)::value, s>(v, w); });
+        else lc_for<3 - D, 3>([&](auto dc) { lc_dim<C, W, 1, G::NZ, G::NY, G::NX, decltype(dc)::value, s>(v, w); });
+    });
+}
+
+/* ---- level 1 slab by slab -------------------------------------------------
+ * A block of 64 values (2-D three levels, 3-D two) lifted whole needs them
+ * all live at once: 130-170 registers, few warps an SM to hide the loads.
+ * Level 1 needs only a slab two samples deep along the block's outer
+ * (first transformed) dim, so it runs slab by slab: the slab's samples in,
+ * lifted, its level-1 high bands out, its lowpass kept in a block of half the
+ * size per dim (lc_half), on which levels 2..F run as a block of their own.
+ * The arithmetic and its order per sample are the whole block's: the results
+ * are bit for bit the same.  Narrow blocks (chunks = rows) and the bands'
+ * views only (not the whole-block coefficients of the interleaved layout). */
+template <int Z, int Y, int X> struct lc_geo {
+    static constexpr int NZ = Z, NY = Y, NX = X, N = Z * Y * X, CH = X, CS = X;
+};
+template <class G, int D> struct lc_slab_of {
+    typedef lc_geo<D >= 3 ? 2 : 1, D >= 3 ? G::NY : 2, G::NX> slab;
+    typedef lc_geo<D >= 3 ? G::NZ / 2 : 1, G::NY / 2, G::NX / 2> half;
+    static constexpr int SLABS = (D >= 3 ? G::NZ : G::NY) / 2;
+};
+__host__ __device__ constexpr bool lc_slabbed(int D, int F, int N, int XM) { return D >= 2 && F >= 2 && N >= 64 && XM == 0; }
+
+/* the lowpass samples of slab q (its even z, y, x) <-> the half block; q
+ * is a loop variable (the slabs' loop is not unrolled, so that one slab is
+ * live at a time), the half block's index static (it stays in registers) */
+template <class C, int D, class G, bool TO_HALF> LC_HD void lc_slab_low(C *u, C *lo, int q)
+{
+    typedef typename lc_slab_of<G, D>::slab GS;
+    typedef typename lc_slab_of<G, D>::half GH;
+#pragma unroll
+    for (int qq = 0; qq < lc_slab_of<G, D>::SLABS; qq++)
+#pragma unroll
+        for (int y = 0; y < GS::NY; y += 2)
+#pragma unroll
+            for (int x = 0; x < GS::NX; x += 2) {
+                const int h = D >= 3 ? (qq * GH::NY + y / 2) * GH::NX + x / 2 : qq * GH::NX + x / 2;
+                if (TO_HALF) lo[h] = q == qq ? u[y * GS::NX + x] : lo[h];
+                else if (q == qq) u[y * GS::NX + x] = lo[h];
+            }
+}
+
+/* the level-1 high bands of slab q between its registers and the views */
+template <class S, int D, class G, bool TO_VIEW>
+LC_HD void lc_slab_bands(typename lc_io<S>::C *u, const lwk_local &k, const int64_t *bc, const int64_t *blk, int q,
+                         int64_t x0)
+{
+    typedef typename lc_slab_of<G, D>::slab GS;
+    int64_t bs[3] = {blk[0] * lc_slab_of<G, D>::SLABS + q, blk[1], blk[2]};
+    lc_for<1, (1 << D)>([&](auto mc) {
+        constexpr int m = decltype(mc)::value;
+        constexpr int hz = D >= 3 && ((m >> 2) & 1) ? 1 : 0, hy = D >= 2 && ((m >> 1) & 1) ? 1 : 0, hx = m & 1;
+        lc_band<S, D, GS, 1, TO_VIEW>(u, k.band[0][m - 1], bc, k.nbd, bs, x0, hz, hy, hx);
+    });
+}
+
+/* A narrow block's item through the bands' views, level 1 slab by slab
+ * (lc_slabbed): forward, each slab in, lifted, out to level 1's bands, its
+ * lowpass to the half block, then levels 2..F on that; inverse the reverse. */
+template <class S, int W, int D, int F, bool INV>
+LC_HD void lc_item_slabs(const lwk_local &k, const int64_t *bc, const int64_t *blk, const lwk_view &sv)
+{
+    typedef typename lc_io<S>::C C;
+    typedef lc_block<S, D, F, 0> G;
+    typedef lc_slab_of<G, D> SL;
+    typedef typename SL::slab GS;
+    typedef typename SL::half GH;
+    const int64_t x0 = blk[D - 1] * G::NX, xh = blk[D - 1] * GH::NX;
+    C lo[GH::N] = {};
+    if (INV) {
+        lc_coefs_g<S, D, GH, F - 1, 1, false>(lo, k, bc, blk, xh);
+        lc_levels<C, W, D, GH, F - 1, true>(lo, k.w);
+    }
+#pragma unroll 1
+    for (int q = 0; q < SL::SLABS; q++) {
+        const int64_t bs[3] = {blk[0] * SL::SLABS + q, blk[1], blk[2]};
+        C u[GS::N];
+        if (!INV) {
+            lc_samples_g<S, D, GS, false>(u, sv, bc, k.nbd, bs, x0);
+            lc_levels<C, W, D, GS, 1, false>(u, k.w);
+            lc_slab_bands<S, D, G, true>(u, k, bc, blk, q, x0);
+            lc_slab_low<C, D, G, true>(u, lo, q);
+        } else {
+            lc_slab_low<C, D, G, false>(u, lo, q);
+            lc_slab_bands<S, D, G, false>(u, k, bc, blk, q, x0);
+            lc_levels<C, W, D, GS, 1, true>(u, k.w);
+            lc_samples_g<S, D, GS, true>(u, sv, bc, k.nbd, bs, x0);
+        }
+    }
+    if (!INV) {
+        lc_levels<C, W, D, GH, F - 1, false>(lo, k.w);
+        lc_coefs_g<S, D, GH, F - 1, 1, true>(lo, k, bc, blk, xh);
+    }
 }
 
 /* Block `item` of the launch: forward (INV false) or inverse. */
@@ -343,14 +461,17 @@ template <class S, int W, int D, int F, int XM, bool INV> LC_HD void lc_item(con
             bc[i] = item % k.bshape[i];
             item /= k.bshape[i];
         }
-    C v[G::N];
     const lwk_view &sv = INV ? k.dst : k.src;
+    if constexpr (lc_slabbed(D, F, G::N, XM)) {
+        if (!k.whole) {
+            lc_item_slabs<S, W, D, F, INV>(k, bc, blk, sv);
+            return;
+        }
+    }
+    C v[G::N];
     if (!INV) { /* the samples in */
         lc_samples<S, D, F, XM, false>(v, sv, bc, k.nbd, blk);
-        lc_for<1, F + 1>([&](auto jc) {
-            constexpr int s = 1 << (decltype(jc)::value - 1);
-            lc_for<3 - D, 3>([&](auto dc) { lc_dim<C, W, 1, G::NZ, G::NY, G::NX, decltype(dc)::value, s>(v, k.w); });
-        });
+        lc_levels<C, W, D, G, F, false>(v, k.w);
         if (k.whole) lc_samples<S, D, F, XM, true>(v, k.coef, bc, k.nbd, blk);
         else lc_coefs<S, D, F, XM, true>(v, k, bc, blk);
     } else {
@@ -359,11 +480,7 @@ template <class S, int W, int D, int F, int XM, bool INV> LC_HD void lc_item(con
             lc_samples<S, D, F, XM, false>(v, k.coef, bc, k.nbd, blk);
             if (k.low_apart) lc_low<S, D, F, XM, false>(v, k.src, bc, k.nbd, blk);
         }
-        lc_for<0, F>([&](auto jc) {
-            constexpr int s = 1 << (F - 1 - decltype(jc)::value);
-            /* the dims in reverse order */
-            lc_for<0, D>([&](auto dc) { lc_dim<C, W, -1, G::NZ, G::NY, G::NX, 2 - decltype(dc)::value, s>(v, k.w); });
-        });
+        lc_levels<C, W, D, G, F, true>(v, k.w);
         lc_samples<S, D, F, XM, true>(v, sv, bc, k.nbd, blk);
     }
 }

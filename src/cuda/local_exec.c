@@ -62,6 +62,17 @@ static int block_map(const lw_plan *p, const lw_cuda_sched *s, int F, int64_t n)
     return want && lwk_local_strided_ok(s->dtype, D, F) && (n >> xl) % 32 == 0 ? 2 : 1;
 }
 
+/* thread blocks an SM the launch's kernel is compiled for (lwk_local.min_blocks): the plan's
+ * local_bound, or auto: six for 2-byte samples in 2-D three-level blocks, else no bound */
+static int min_blocks(const lw_plan *p, const lw_cuda_sched *s, int F)
+{
+    static const int bound[] = {0, 1, 4, 5, 6}; /* LW tuning local_bound: auto none 4 5 6 */
+    const int D = p->geo.naxes, t = p->tune.local_bound;
+    if (!lwk_local_bounded(D, F)) return 1;
+    if (t > 0) return bound[t];
+    return s->esize == 2 && D == 2 ? 6 : 1;
+}
+
 int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -224,6 +235,7 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
     const int map = block_map(p, s, F, k->n[D - 1]);
     k->wide = map >= 1, k->strided = map == 2;
+    k->min_blocks = min_blocks(p, s, F);
     /* the coefficients: out (forward) or in (inverse), or the bands */
     const coefs c = {inv ? in : out, bands};
     for (int j = 0; j < F; j++)

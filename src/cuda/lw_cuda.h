@@ -142,6 +142,8 @@ typedef struct lwk_local {
     int wide;                   /* the last dimension's block is 2^lwk_local_xlog(.., 1), else 2^F */
     int strided;                /* wide, in the warp-strided map (lwk_local_strided_ok; blocks along the
                                  * last dimension a multiple of 32) */
+    int min_blocks;             /* blocks of 64 samples (lwk_local_bounded): thread blocks an SM the kernel
+                                 * is compiled for, 1 (no bound), 4, 5 or 6; else ignored */
     int64_t bshape[LW_MAX_RANK]; /* batch extents (nbd of them): the array's dims before the transformed
                                   * ones, then the one after them (if ninner) */
     int ninner;                  /* 1: a batch dim after the transformed ones (channels last: an image's
@@ -169,6 +171,9 @@ int lwk_local_xlog(int dtype, int D, int F, int wide);
  * whole blocks of 2^F samples, so that one warp instruction covers 512
  * contiguous bytes. */
 int lwk_local_strided_ok(int dtype, int D, int F);
+/* 1 if the kernels of F levels over D dimensions come in the register bounds of min_blocks
+ * (a thread's block holds 64 samples: 2-D three levels, 3-D two) */
+int lwk_local_bounded(int D, int F);
 /* 1 if the engine runs this wavelet (steps inside their pairs) for dtype. */
 int lwk_local_supported(int dtype, const lwk_wave *w);
 cudaError_t lwk_local_launch(int dtype, const lwk_local *k, cudaStream_t s);

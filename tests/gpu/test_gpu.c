@@ -183,6 +183,22 @@ static void local_cases(int quick)
                 c.scheme = "local", c.tuning = maps[mi];
                 run_case(&c);
             }
+    /* the register bounds of the 64-sample blocks (tuning local_bound; 2-D three levels, 3-D two: level 1
+     * slab by slab through the Mallat bands, whole blocks in the interleaved layout) */
+    static const char *bounds[] = {"local_bound=none", "local_bound=4", "local_bound=5", "local_bound=6"};
+    static const struct {
+        int rank, naxes;
+        int64_t n[4];
+        int levels;
+    } B[] = {{4, 2, {2, 3, 40, 56}, 3}, {4, 3, {3, 16, 32, 32}, 2}, {2, 2, {64, 128}, 6}};
+    for (size_t i = 0; i < sizeof B / sizeof B[0]; i++)
+        for (int bi = 0; bi < 4; bi++)
+            for (int v = 0; v < 12; v++) {
+                gcase c = trailing_haar(B[i].rank, B[i].naxes, B[i].n, B[i].levels, T[v % 3]);
+                c.lay = (lw_layout)((v / 3) & 1), c.dir = (lw_direction)(v / 6), c.devptr = 1;
+                c.scheme = "local", c.tuning = bounds[bi];
+                run_case(&c);
+            }
     /* channels last (the transformed axes followed by one dim: HWC, NHWC, THWC): auto takes local, or small
      * where local does not apply and a whole item fits a block; two variants in twelve force local at every size */
     static const struct {

@@ -197,6 +197,8 @@ static void refusals(void)
 
 /* ---- fixed cases ---------------------------------------------------------- */
 
+static const char *g_fixed_tuning; /* the plans' tuning in fixed() (NULL: none) */
+
 static void fixed(int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w, lw_mode m, lw_layout lay,
                   int levels, int devptr, int inplace, const char *scheme)
 {
@@ -212,7 +214,7 @@ static void fixed(int rank, const int64_t *shape, int naxes, const int *axes, lw
             /* a named engine for the forward and the inverse; the adjoints by default
              * (the engines named here take no adjoint; the periodic ones run on a
              * transposed plan of the default engine) */
-            c.devptr = devptr, c.inplace = inplace, c.scheme = d < 2 ? scheme : NULL;
+            c.devptr = devptr, c.inplace = inplace, c.scheme = d < 2 ? scheme : NULL, c.tuning = g_fixed_tuning;
             half_case(&c);
         }
 }
@@ -238,6 +240,15 @@ static void fixed_cases(void)
         fixed(3, p3, 0, NULL, w, LW_PERIODIC, LW_INTERLEAVED, 1, 1, 1, NULL);
         fixed(2, p2, 0, NULL, w, LW_SYMMETRIC, LW_MALLAT, -1, 1, 1, NULL);
     }
+    /* the local engine's 64-sample blocks (2-D three levels, 3-D two) in each register bound */
+    static const char *bounds[] = {"local_bound=none", "local_bound=4", "local_bound=5", "local_bound=6"};
+    const int64_t l2[] = {4, 64, 96}, l3[] = {2, 16, 32, 64};
+    for (int bi = 0; bi < 4; bi++) {
+        g_fixed_tuning = bounds[bi];
+        fixed(3, l2, 2, ax12, LW_HAAR, LW_PERIODIC, LW_MALLAT, 3, 1, 0, "local");
+        fixed(4, l3, 3, ax3, LW_HAAR, LW_PERIODIC, LW_MALLAT, 2, 1, 0, "local");
+    }
+    g_fixed_tuning = NULL;
     /* d4 in symmetric mode on the fused 3-D engine (mirror refreshed per step), every level */
     fixed(3, s3, 0, NULL, LW_D4, LW_SYMMETRIC, LW_MALLAT, -1, 1, 0, "fused3d");
     /* long lines: the generic pass's segments, in place its walk and the cycle reorder */

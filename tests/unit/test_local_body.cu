@@ -32,7 +32,7 @@
 #include <string.h>
 #include <vector>
 
-static long g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_ran_strided;
+static long g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_ran_strided, g_slabs[4];
 static int g_block = LW_LOCAL_BLOCK_AUTO; /* the plans' tuning local_block */
 static int g_inner = 0;                    /* 1: a dim after the transformed ones (channels last) */
 static long g_inner_launches;
@@ -43,10 +43,11 @@ static cudaError_t run_on_host(int dtype, const lwk_local *k)
     return lc_select(dtype, k, [&](auto tag) -> cudaError_t {
         typedef decltype(tag) T;
         typedef typename T::type S;
-        const int64_t items = lc_items(k, lc_block<S, T::d, T::f, T::wide>::XL);
-        for (int64_t it = 0; it < items; it++) lc_item<S, T::w, T::d, T::f, T::wide, T::inv>(*k, it);
+        const int64_t items = lc_items(k, lc_block<S, T::d, T::f, T::xm>::XL);
+        for (int64_t it = 0; it < items; it++) lc_item<S, T::w, T::d, T::f, T::xm, T::inv>(*k, it);
         (T::wide ? g_wide : g_narrow)++;
         g_ran_strided += T::xm == 2;
+        g_slabs[T::d] += lc_slabbed(T::d, T::f, lc_block<S, T::d, T::f, T::xm>::N, T::xm) && !k->whole;
         return cudaSuccess;
     });
 }
@@ -348,9 +349,12 @@ int main(void)
                     bands_case(types[ti], B[si].rank, B[si].s, B[si].D, B[si].L, dir ? LW_INVERSE : LW_FORWARD, pad);
     refusals();
     printf("local engine on the host: %ld cases, %ld launches (%ld wide blocks, %ld narrow), %ld with scalar "
-           "accesses, %ld moving whole blocks (%ld with the lowpass apart), %ld warp-strided, %ld channels last\n",
-           g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_inner_launches);
+           "accesses, %ld moving whole blocks (%ld with the lowpass apart), %ld warp-strided, %ld channels last, "
+           "level 1 slab by slab in %ld (2-D) and %ld (3-D)\n",
+           g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_inner_launches,
+           g_slabs[2], g_slabs[3]);
     CHECK(g_wide > 0 && g_narrow > 0 && g_scalar > 0 && g_whole > 0 && g_low_apart > 0, "every access path taken");
+    CHECK(g_slabs[2] > 0 && g_slabs[3] > 0, "level 1 slab by slab in 2-D and 3-D blocks");
     CHECK(g_ran_strided == g_strided, "%ld launches planned warp-strided, %ld ran so", g_strided, g_ran_strided);
     return lw_test_finish("test_local_body");
 }
