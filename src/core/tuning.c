@@ -74,6 +74,10 @@ static const knob knobs[] = {
      "cuda local engine, blocks of 64 samples (2-D three levels, 3-D two): thread blocks an SM its kernels are "
      "compiled for (the registers a thread may use: none = as many as it takes, 4 / 5 / 6 = at most 128 / 96 / "
      "80, beyond which values spill to memory) (auto: measured per sample size and dimension)"},
+    {"local_slabs", K_ENUM, OFF(local_slabs), 0, 0, "auto on off",
+     "cuda local engine, blocks of 64 samples into the Mallat bands: level 1 lifted slab by slab (two samples deep "
+     "along the first transformed axis; fewer registers, but each slab's loads wait for the previous slab's "
+     "stores) or the whole block at once (auto: measured per sample size, dimension and direction)"},
     {"tile2d", K_ENUM, OFF(tile2d), 0, 0, "auto short long",
      "cuda fused 2-D engine: its tiles, short (16 rows of 128 columns: more, shorter blocks) or long (32 rows "
      "of 256 columns; 128 for 8-byte samples) (auto: short up to a size measured per wavelet, direction and "

@@ -16,19 +16,41 @@
  * (lwk_local.min_blocks, the plan's local_bound; TUNING.md). */
 __host__ __device__ constexpr bool lc_bounded(int D, int F) { return D * F == 6; }
 
-template <class S, int W, int D, int F, int XM, bool INV, int MB>
+template <class S, int W, int D, int F, int XM, bool INV, int MB, bool SL>
 __global__ void __launch_bounds__(LC_THREADS, MB) lc_kernel(const lwk_local k, int64_t items)
 {
     /* consecutive items on consecutive lanes: a warp holds 32 adjacent x-blocks (the warp-strided map) */
     for (int64_t it = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; it < items; it += (int64_t)gridDim.x * blockDim.x)
-        lc_item<S, W, D, F, XM, INV>(k, it);
+        lc_item<S, W, D, F, XM, INV, SL>(k, it);
+}
+
+/* the launch of tag T's kernel in bound MB, level 1 slab by slab (k.slabs) or not */
+template <class T, int MB>
+static void lc_launch_mb(const lwk_local *k, int64_t items, unsigned grid, cudaStream_t st)
+{
+    typedef typename T::type S;
+    if constexpr (lc_slabbed_t<S, T::d, T::f, T::xm>()) {
+        if (k->slabs) {
+            lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, MB, true><<<grid, LC_THREADS, 0, st>>>(*k, items);
+            return;
+        }
+    }
+    lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, MB, false><<<grid, LC_THREADS, 0, st>>>(*k, items);
 }
 
 extern "C" int lwk_local_bounded(int D, int F) { return lc_bounded(D, F); }
 
+
+
 extern "C" int lwk_local_fmax(int D) { return D >= 1 && D <= 3 ? lc_fmax(D) : 0; }
 
 static int esize_of(int dtype) { return dtype == LWK_F64 ? 8 : lwk_is_half(dtype) ? 2 : 4; }
+
+extern "C" int lwk_local_slabs_ok(int dtype, int D, int F, int wide)
+{
+    /* the block is 2^F samples along every dim (wide or not, as lc_select_t picks XM 0) */
+    return D >= 1 && D <= 3 && lc_xlog(D, F, esize_of(dtype), wide != 0) == F && lc_slabbed(D, F, 1 << (F * D), 0);
+}
 
 extern "C" int lwk_local_xlog(int dtype, int D, int F, int wide) { return lc_xlog(D, F, esize_of(dtype), wide != 0); }
 
@@ -57,12 +79,12 @@ extern "C" cudaError_t lwk_local_launch(int dtype, const lwk_local *k, cudaStrea
         const int64_t blocks = (items + LC_THREADS - 1) / LC_THREADS;
         const unsigned grid = (unsigned)(blocks < LC_MAX_GRID ? blocks : LC_MAX_GRID);
         if constexpr (lc_bounded(T::d, T::f)) {
-            if (k->min_blocks == 4) lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 4><<<grid, LC_THREADS, 0, st>>>(*k, items);
-            else if (k->min_blocks == 5) lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 5><<<grid, LC_THREADS, 0, st>>>(*k, items);
-            else if (k->min_blocks == 6) lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 6><<<grid, LC_THREADS, 0, st>>>(*k, items);
-            else lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 1><<<grid, LC_THREADS, 0, st>>>(*k, items);
+            if (k->min_blocks == 4) lc_launch_mb<T, 4>(k, items, grid, st);
+            else if (k->min_blocks == 5) lc_launch_mb<T, 5>(k, items, grid, st);
+            else if (k->min_blocks == 6) lc_launch_mb<T, 6>(k, items, grid, st);
+            else lc_launch_mb<T, 1>(k, items, grid, st);
         } else {
-            lc_kernel<S, T::w, T::d, T::f, T::xm, T::inv, 1><<<grid, LC_THREADS, 0, st>>>(*k, items);
+            lc_launch_mb<T, 1>(k, items, grid, st);
         }
         return cudaGetLastError();
     });

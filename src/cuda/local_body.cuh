@@ -351,7 +351,10 @@ template <class C, int W, int D, class G, int FL, bool INV> LC_HD void lc_levels
  * size per dim (lc_half), on which levels 2..F run as a block of their own.
  * The arithmetic and its order per sample are the whole block's: the results
  * are bit for bit the same.  Narrow blocks (chunks = rows) and the bands'
- * views only (not the whole-block coefficients of the interleaved layout). */
+ * views only (not the whole-block coefficients of the interleaved layout).
+ * Fewer values live, but a slab's loads wait for the previous slab's stores
+ * (they may alias), so which is faster depends on the sample size, the
+ * dimension and the direction (lwk_local.slabs, chosen by the host). */
 template <int Z, int Y, int X> struct lc_geo {
     static constexpr int NZ = Z, NY = Y, NX = X, N = Z * Y * X, CH = X, CS = X;
 };
@@ -361,6 +364,7 @@ template <class G, int D> struct lc_slab_of {
     static constexpr int SLABS = (D >= 3 ? G::NZ : G::NY) / 2;
 };
 __host__ __device__ constexpr bool lc_slabbed(int D, int F, int N, int XM) { return D >= 2 && F >= 2 && N >= 64 && XM == 0; }
+template <class S, int D, int F, int XM> constexpr bool lc_slabbed_t() { return lc_slabbed(D, F, lc_block<S, D, F, XM>::N, XM); }
 
 /* the lowpass samples of slab q (its even z, y, x) <-> the half block; q
  * is a loop variable (the slabs' loop is not unrolled, so that one slab is
@@ -434,8 +438,11 @@ LC_HD void lc_item_slabs(const lwk_local &k, const int64_t *bc, const int64_t *b
     }
 }
 
-/* Block `item` of the launch: forward (INV false) or inverse. */
-template <class S, int W, int D, int F, int XM, bool INV> LC_HD void lc_item(const lwk_local &k, int64_t item)
+/* Block `item` of the launch: forward (INV false) or inverse; SL: level 1
+ * slab by slab (lc_item_slabs: lc_slabbed blocks through the bands' views,
+ * not whole) */
+template <class S, int W, int D, int F, int XM, bool INV, bool SL = false>
+LC_HD void lc_item(const lwk_local &k, int64_t item)
 {
     typedef typename lc_io<S>::C C;
     typedef lc_block<S, D, F, XM> G;
@@ -462,11 +469,10 @@ template <class S, int W, int D, int F, int XM, bool INV> LC_HD void lc_item(con
             item /= k.bshape[i];
         }
     const lwk_view &sv = INV ? k.dst : k.src;
-    if constexpr (lc_slabbed(D, F, G::N, XM)) {
-        if (!k.whole) {
-            lc_item_slabs<S, W, D, F, INV>(k, bc, blk, sv);
-            return;
-        }
+    static_assert(!SL || lc_slabbed(D, F, G::N, XM), "slab by slab: narrow blocks of 64 samples");
+    if constexpr (SL) {
+        lc_item_slabs<S, W, D, F, INV>(k, bc, blk, sv);
+        return;
     }
     C v[G::N];
     if (!INV) { /* the samples in */

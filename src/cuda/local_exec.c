@@ -73,6 +73,16 @@ static int min_blocks(const lw_plan *p, const lw_cuda_sched *s, int F)
     return s->esize == 2 && D == 2 ? 6 : 1;
 }
 
+/* level 1 slab by slab (lwk_local.slabs) for launch k: the plan's local_slabs, or auto: every
+ * 64-sample block but 4-byte samples' forwards and 3-D inverses, which run faster whole */
+static int slabs(const lw_plan *p, const lw_cuda_sched *s, const lwk_local *k)
+{
+    const int t = p->tune.local_slabs;
+    if (k->whole || !lwk_local_slabs_ok(s->dtype, k->D, k->F, k->wide)) return 0;
+    if (t > 0) return t == 1;
+    return !(s->esize == 4 && (!k->inverse || k->D == 3));
+}
+
 int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -250,6 +260,7 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     k->whole = p->cfg.layout == LW_INTERLEAVED && !bands;
     k->low_apart = k->whole && inv && gi != G - 1 && in != out;
     k->coef = grid_view(p, c.arr, K0);
+    k->slabs = slabs(p, s, k);
     kernel_order(p, &k->src), kernel_order(p, &k->dst), kernel_order(p, &k->coef);
     for (int j = 0; j < F; j++)
         for (int m = 1; m < (1 << D); m++) kernel_order(p, &k->band[j][m - 1]);

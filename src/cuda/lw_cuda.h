@@ -144,6 +144,7 @@ typedef struct lwk_local {
                                  * last dimension a multiple of 32) */
     int min_blocks;             /* blocks of 64 samples (lwk_local_bounded): thread blocks an SM the kernel
                                  * is compiled for, 1 (no bound), 4, 5 or 6; else ignored */
+    int slabs;                  /* 1: level 1 slab by slab (lwk_local_slabs_ok, not whole); else 0 */
     int64_t bshape[LW_MAX_RANK]; /* batch extents (nbd of them): the array's dims before the transformed
                                   * ones, then the one after them (if ninner) */
     int ninner;                  /* 1: a batch dim after the transformed ones (channels last: an image's
@@ -174,6 +175,9 @@ int lwk_local_strided_ok(int dtype, int D, int F);
 /* 1 if the kernels of F levels over D dimensions come in the register bounds of min_blocks
  * (a thread's block holds 64 samples: 2-D three levels, 3-D two) */
 int lwk_local_bounded(int D, int F);
+/* 1 if a launch of F levels over D dimensions, wide or not, may lift level 1 slab by slab (two
+ * samples deep along the first transformed dim) when its coefficients go to the bands */
+int lwk_local_slabs_ok(int dtype, int D, int F, int wide);
 /* 1 if the engine runs this wavelet (steps inside their pairs) for dtype. */
 int lwk_local_supported(int dtype, const lwk_wave *w);
 cudaError_t lwk_local_launch(int dtype, const lwk_local *k, cudaStream_t s);

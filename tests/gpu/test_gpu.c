@@ -183,16 +183,19 @@ static void local_cases(int quick)
                 c.scheme = "local", c.tuning = maps[mi];
                 run_case(&c);
             }
-    /* the register bounds of the 64-sample blocks (tuning local_bound; 2-D three levels, 3-D two: level 1
-     * slab by slab through the Mallat bands, whole blocks in the interleaved layout) */
-    static const char *bounds[] = {"local_bound=none", "local_bound=4", "local_bound=5", "local_bound=6"};
+    /* the register bounds of the 64-sample blocks (tuning local_bound; 2-D three levels, 3-D two), level 1
+     * slab by slab or not into the Mallat bands (local_slabs; whole blocks in the interleaved layout) */
+    static const char *bounds[] = {"local_bound=none,local_slabs=on", "local_bound=4,local_slabs=off",
+                                   "local_bound=5,local_slabs=on", "local_bound=6,local_slabs=off",
+                                   "local_bound=none,local_slabs=off", "local_bound=4,local_slabs=on",
+                                   "local_bound=5,local_slabs=off", "local_bound=6,local_slabs=on"};
     static const struct {
         int rank, naxes;
         int64_t n[4];
         int levels;
     } B[] = {{4, 2, {2, 3, 40, 56}, 3}, {4, 3, {3, 16, 32, 32}, 2}, {2, 2, {64, 128}, 6}};
     for (size_t i = 0; i < sizeof B / sizeof B[0]; i++)
-        for (int bi = 0; bi < 4; bi++)
+        for (int bi = 0; bi < 8; bi++)
             for (int v = 0; v < 12; v++) {
                 gcase c = trailing_haar(B[i].rank, B[i].naxes, B[i].n, B[i].levels, T[v % 3]);
                 c.lay = (lw_layout)((v / 3) & 1), c.dir = (lw_direction)(v / 6), c.devptr = 1;

@@ -240,10 +240,14 @@ static void fixed_cases(void)
         fixed(3, p3, 0, NULL, w, LW_PERIODIC, LW_INTERLEAVED, 1, 1, 1, NULL);
         fixed(2, p2, 0, NULL, w, LW_SYMMETRIC, LW_MALLAT, -1, 1, 1, NULL);
     }
-    /* the local engine's 64-sample blocks (2-D three levels, 3-D two) in each register bound */
-    static const char *bounds[] = {"local_bound=none", "local_bound=4", "local_bound=5", "local_bound=6"};
+    /* the local engine's 64-sample blocks (2-D three levels, 3-D two) in each register bound, level 1
+     * slab by slab and not */
+    static const char *bounds[] = {"local_bound=none,local_slabs=on", "local_bound=4,local_slabs=off",
+                                   "local_bound=5,local_slabs=on", "local_bound=6,local_slabs=off",
+                                   "local_bound=none,local_slabs=off", "local_bound=4,local_slabs=on",
+                                   "local_bound=5,local_slabs=off", "local_bound=6,local_slabs=on"};
     const int64_t l2[] = {4, 64, 96}, l3[] = {2, 16, 32, 64};
-    for (int bi = 0; bi < 4; bi++) {
+    for (int bi = 0; bi < 8; bi++) {
         g_fixed_tuning = bounds[bi];
         fixed(3, l2, 2, ax12, LW_HAAR, LW_PERIODIC, LW_MALLAT, 3, 1, 0, "local");
         fixed(4, l3, 3, ax3, LW_HAAR, LW_PERIODIC, LW_MALLAT, 2, 1, 0, "local");

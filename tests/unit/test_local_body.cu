@@ -10,6 +10,8 @@
  * take the wide block and some the narrow one); both layouts; forward and
  * inverse; out of place, in place (interleaved; its coefficients moved as
  * whole blocks, the lowpass apart on later inverse launches out of place),
+ * level 1 slab by slab and the whole block (local_slabs=on / off: 2-D three
+ * levels a launch, 3-D two, every type),
  * local_block=narrow where the wide block would run, local_block=strided
  * (the warp-strided map: 11 shapes of every dtype), and arrays one element off
  * their alignment (the scalar accesses).  float32 within 1e-5 and float64
@@ -34,6 +36,8 @@
 
 static long g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_ran_strided, g_slabs[4];
 static int g_block = LW_LOCAL_BLOCK_AUTO; /* the plans' tuning local_block */
+static int g_slabs_tune;                   /* the plans' tuning local_slabs: 0 auto, 1 on, 2 off */
+static long g_bands_whole[4];              /* launches of 64-sample blocks into the bands, whole (by D) */
 static int g_inner = 0;                    /* 1: a dim after the transformed ones (channels last) */
 static long g_inner_launches;
 
@@ -44,10 +48,16 @@ static cudaError_t run_on_host(int dtype, const lwk_local *k)
         typedef decltype(tag) T;
         typedef typename T::type S;
         const int64_t items = lc_items(k, lc_block<S, T::d, T::f, T::xm>::XL);
-        for (int64_t it = 0; it < items; it++) lc_item<S, T::w, T::d, T::f, T::xm, T::inv>(*k, it);
+        constexpr bool can = lc_slabbed_t<S, T::d, T::f, T::xm>();
+        if (k->slabs && !can) return cudaErrorInvalidValue;
+        for (int64_t it = 0; it < items; it++) {
+            if (k->slabs) lc_item<S, T::w, T::d, T::f, T::xm, T::inv, can>(*k, it);
+            else lc_item<S, T::w, T::d, T::f, T::xm, T::inv>(*k, it);
+        }
         (T::wide ? g_wide : g_narrow)++;
         g_ran_strided += T::xm == 2;
-        g_slabs[T::d] += lc_slabbed(T::d, T::f, lc_block<S, T::d, T::f, T::xm>::N, T::xm) && !k->whole;
+        g_slabs[T::d] += k->slabs;
+        g_bands_whole[T::d] += can && !k->whole && !k->slabs;
         return cudaSuccess;
     });
 }
@@ -107,7 +117,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
     CHECK(p && pf, "%s: plan: %s", txt, lw_last_error());
     if (!p || !pf) return;
     lw_cuda_sched s;
-    p->tune.local_block = g_block;
+    p->tune.local_block = g_block, p->tune.local_slabs = g_slabs_tune;
     sched_of(p, &s);
     CHECK(lw_local_applies(p, &s), "%s: the engine should apply", txt);
     lw_local_workspace(p, &s);
@@ -133,6 +143,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
         CHECK(!g_inner || (!k.wide && !k.strided), "%s: channels last took a wide block", txt);
         g_inner_launches += k.ninner > 0;
         CHECK(k.whole == (lay == LW_INTERLEAVED), "%s: whole blocks %d", txt, k.whole);
+        CHECK(!k.slabs || (g_slabs_tune != 2 && !k.whole), "%s: level 1 slab by slab against local_slabs", txt);
         CHECK(run_on_host(s.dtype, &k) == cudaSuccess, "%s: launch %d has no instantiation (D %d F %d wide %d)", txt, i,
               k.D, k.F, k.wide);
         g_launches++;
@@ -295,6 +306,13 @@ int main(void)
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
         for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
             layouts_case(types[ti], shapes[si], (si + ti) % 3 == 0);
+    /* level 1 slab by slab and whole, every type, 2-D three levels a launch and 3-D two */
+    const shp sl[] = {{2, 2, 3, {24, 40}}, {4, 2, 3, {2, 3, 16, 24}}, {3, 3, 2, {8, 12, 16}}, {4, 3, 4, {2, 16, 32, 48}}};
+    for (g_slabs_tune = 1; g_slabs_tune <= 2; g_slabs_tune++)
+        for (size_t si = 0; si < sizeof sl / sizeof sl[0]; si++)
+            for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+                layouts_case(types[ti], sl[si], (si + ti) % 3 == 0);
+    g_slabs_tune = 0;
     /* local_block=narrow where the wide block would be taken */
     g_block = LW_LOCAL_BLOCK_NARROW;
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si += 2)
@@ -350,11 +368,12 @@ int main(void)
     refusals();
     printf("local engine on the host: %ld cases, %ld launches (%ld wide blocks, %ld narrow), %ld with scalar "
            "accesses, %ld moving whole blocks (%ld with the lowpass apart), %ld warp-strided, %ld channels last, "
-           "level 1 slab by slab in %ld (2-D) and %ld (3-D)\n",
+           "level 1 slab by slab in %ld (2-D) and %ld (3-D), whole into the bands in %ld and %ld\n",
            g_cases, g_launches, g_wide, g_narrow, g_scalar, g_whole, g_low_apart, g_strided, g_inner_launches,
-           g_slabs[2], g_slabs[3]);
+           g_slabs[2], g_slabs[3], g_bands_whole[2], g_bands_whole[3]);
     CHECK(g_wide > 0 && g_narrow > 0 && g_scalar > 0 && g_whole > 0 && g_low_apart > 0, "every access path taken");
-    CHECK(g_slabs[2] > 0 && g_slabs[3] > 0, "level 1 slab by slab in 2-D and 3-D blocks");
+    CHECK(g_slabs[2] > 0 && g_slabs[3] > 0 && g_bands_whole[2] > 0 && g_bands_whole[3] > 0,
+          "level 1 slab by slab and whole, 2-D and 3-D blocks");
     CHECK(g_ran_strided == g_strided, "%ld launches planned warp-strided, %ld ran so", g_strided, g_ran_strided);
     return lw_test_finish("test_local_body");
 }
