@@ -471,8 +471,12 @@ LC_HD void lc_item(const lwk_local &k, int64_t item)
     const lwk_view &sv = INV ? k.dst : k.src;
     static_assert(!SL || lc_slabbed(D, F, G::N, XM), "slab by slab: narrow blocks of 64 samples");
     if constexpr (SL) {
-        lc_item_slabs<S, W, D, F, INV>(k, bc, blk, sv);
-        return;
+        /* the host sets slabs only where whole is not; the whole-block path stays behind the test
+         * all the same (the code ptxas schedules for the slabs differs without it) */
+        if (!k.whole) {
+            lc_item_slabs<S, W, D, F, INV>(k, bc, blk, sv);
+            return;
+        }
     }
     C v[G::N];
     if (!INV) { /* the samples in */

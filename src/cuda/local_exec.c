@@ -62,25 +62,50 @@ static int block_map(const lw_plan *p, const lw_cuda_sched *s, int F, int64_t n)
     return want && lwk_local_strided_ok(s->dtype, D, F) && (n >> xl) % 32 == 0 ? 2 : 1;
 }
 
-/* thread blocks an SM the launch's kernel is compiled for (lwk_local.min_blocks): the plan's
- * local_bound, or auto: six for 2-byte samples in 2-D three-level blocks, else no bound */
-static int min_blocks(const lw_plan *p, const lw_cuda_sched *s, int F)
+/* Auto for the 64-sample blocks (lwk_local_bounded): level 1 slab by slab or the whole block
+ * (into the bands; the interleaved layout moves whole blocks), and the thread blocks an SM the
+ * kernel is compiled for (1: no bound), per sample size, dimension, direction and whether the
+ * coefficients move whole.  Measured on an H200 over bench/exp/local_set.sh (bench/NOTES-torch.md,
+ * "Level 1 slab by slab"); float64 3-D was not measured and takes float64 2-D's forward row. */
+static const struct {
+    int esize, D, inverse, whole;
+    int slabs, min_blocks;
+} local_auto[] = {
+    {2, 2, 0, 0, 1, 6}, {2, 2, 1, 0, 1, 6}, {2, 3, 0, 0, 1, 1}, {2, 3, 1, 0, 1, 5}, /* bfloat16, float16 */
+    {2, 2, 0, 1, 0, 6}, {2, 2, 1, 1, 0, 6},                                         /* ... interleaved */
+    {4, 2, 0, 0, 0, 1}, {4, 2, 1, 0, 1, 6}, {4, 3, 0, 0, 0, 4}, {4, 3, 1, 0, 0, 4}, /* float32, int32 */
+    {4, 2, 0, 1, 0, 5}, {4, 2, 1, 1, 0, 1},                                         /* ... interleaved */
+    {8, 2, 0, 0, 1, 1}, {8, 2, 1, 0, 1, 6},                                         /* float64 */
+};
+
+/* slabs and thread blocks an SM from the row of local_auto for launch k (none: whole blocks, no bound) */
+static void auto_row(const lw_cuda_sched *s, const lwk_local *k, int *slabs, int *mb)
 {
-    static const int bound[] = {0, 1, 4, 5, 6}; /* LW tuning local_bound: auto none 4 5 6 */
-    const int D = p->geo.naxes, t = p->tune.local_bound;
-    if (!lwk_local_bounded(D, F)) return 1;
-    if (t > 0) return bound[t];
-    return s->esize == 2 && D == 2 ? 6 : 1;
+    const int D = s->esize == 8 ? 2 : k->D; /* float64 3-D: its 2-D rows */
+    for (size_t i = 0; i < sizeof local_auto / sizeof local_auto[0]; i++) {
+        if ((size_t)local_auto[i].esize == s->esize && local_auto[i].D == D && local_auto[i].inverse == k->inverse &&
+            local_auto[i].whole == k->whole) {
+            *slabs = local_auto[i].slabs, *mb = local_auto[i].min_blocks;
+            return;
+        }
+    }
+    *slabs = 0, *mb = 1;
 }
 
-/* level 1 slab by slab (lwk_local.slabs) for launch k: the plan's local_slabs, or auto: every
- * 64-sample block but 4-byte samples' forwards and 3-D inverses, which run faster whole */
-static int slabs(const lw_plan *p, const lw_cuda_sched *s, const lwk_local *k)
+/* k->slabs and k->min_blocks of launch k: the plan's local_slabs and local_bound, or auto
+ * (local_auto); level 1 slab by slab only where the block allows it and the coefficients go to
+ * the bands */
+static void local_variant(const lw_plan *p, const lw_cuda_sched *s, lwk_local *k)
 {
-    const int t = p->tune.local_slabs;
-    if (k->whole || !lwk_local_slabs_ok(s->dtype, k->D, k->F, k->wide)) return 0;
-    if (t > 0) return t == 1;
-    return !(s->esize == 4 && (!k->inverse || k->D == 3));
+    static const int bound[] = {0, 1, 4, 5, 6}; /* tuning local_bound: auto none 4 5 6 */
+    int sl = 0, mb = 1;
+    k->slabs = 0, k->min_blocks = 1;
+    if (!lwk_local_bounded(k->D, k->F)) return;
+    auto_row(s, k, &sl, &mb);
+    if (p->tune.local_slabs > 0) sl = p->tune.local_slabs == 1;
+    if (p->tune.local_bound > 0) mb = bound[p->tune.local_bound];
+    k->slabs = sl && !k->whole && lwk_local_slabs_ok(s->dtype, k->D, k->F, k->wide);
+    k->min_blocks = mb;
 }
 
 int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s)
@@ -245,7 +270,6 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     for (int a = 0; a < D; a++) k->n[a] = g->shape[g->axes[a]] >> K0;
     const int map = block_map(p, s, F, k->n[D - 1]);
     k->wide = map >= 1, k->strided = map == 2;
-    k->min_blocks = min_blocks(p, s, F);
     /* the coefficients: out (forward) or in (inverse), or the bands */
     const coefs c = {inv ? in : out, bands};
     for (int j = 0; j < F; j++)
@@ -260,7 +284,7 @@ void lw_local_launch_at(const lw_plan *p, const lw_cuda_sched *s, int i, const v
     k->whole = p->cfg.layout == LW_INTERLEAVED && !bands;
     k->low_apart = k->whole && inv && gi != G - 1 && in != out;
     k->coef = grid_view(p, c.arr, K0);
-    k->slabs = slabs(p, s, k);
+    local_variant(p, s, k);
     kernel_order(p, &k->src), kernel_order(p, &k->dst), kernel_order(p, &k->coef);
     for (int j = 0; j < F; j++)
         for (int m = 1; m < (1 << D); m++) kernel_order(p, &k->band[j][m - 1]);
