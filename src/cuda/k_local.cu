@@ -10,7 +10,7 @@
 #define LC_THREADS 128
 #define LC_MAX_GRID (1 << 20)
 
-/* A thread's block of 64 samples (2-D three levels, 3-D two) takes 120-200 registers
+/* A thread's block of 64 samples (2-D three levels, 3-D two) takes 100-250 registers
  * unbounded: a quarter of the warps an SM or fewer, too few loads in flight.  Those kernels
  * come in four register bounds (MB thread blocks an SM: 1 = none, 4, 5, 6), chosen per launch
  * (lwk_local.min_blocks, the plan's local_bound; TUNING.md). */
@@ -39,8 +39,6 @@ static void lc_launch_mb(const lwk_local *k, int64_t items, unsigned grid, cudaS
 }
 
 extern "C" int lwk_local_bounded(int D, int F) { return lc_bounded(D, F); }
-
-
 
 extern "C" int lwk_local_fmax(int D) { return D >= 1 && D <= 3 ? lc_fmax(D) : 0; }
 

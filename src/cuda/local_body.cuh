@@ -348,7 +348,7 @@ template <class C, int W, int D, class G, int FL, bool INV> LC_HD void lc_levels
  * Level 1 needs only a slab two samples deep along the block's outer
  * (first transformed) dim, so it runs slab by slab: the slab's samples in,
  * lifted, its level-1 high bands out, its lowpass kept in a block of half the
- * size per dim (lc_half), on which levels 2..F run as a block of their own.
+ * size per dim (lc_slab_of::half), on which levels 2..F run as a block of their own.
  * The arithmetic and its order per sample are the whole block's: the results
  * are bit for bit the same.  Narrow blocks (chunks = rows) and the bands'
  * views only (not the whole-block coefficients of the interleaved layout).

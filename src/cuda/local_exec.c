@@ -66,7 +66,7 @@ static int block_map(const lw_plan *p, const lw_cuda_sched *s, int F, int64_t n)
  * (into the bands; the interleaved layout moves whole blocks), and the thread blocks an SM the
  * kernel is compiled for (1: no bound), per sample size, dimension, direction and whether the
  * coefficients move whole.  Measured on an H200 over bench/exp/local_set.sh (bench/NOTES-torch.md,
- * "Level 1 slab by slab"); float64 3-D was not measured and takes float64 2-D's forward row. */
+ * "Level 1 slab by slab"); float64 3-D was not measured and takes float64 2-D's rows. */
 static const struct {
     int esize, D, inverse, whole;
     int slabs, min_blocks;

@@ -147,6 +147,10 @@ static void tuning_keys(void)
     enum_key("tail=fused", NULL);
     enum_key("tail=small,tile2d=short", NULL);
     enum_key("tail=tiles", "tail");
+    enum_key("local_bound=5,local_slabs=off", NULL);
+    enum_key("local_bound=none,local_slabs=auto", NULL);
+    enum_key("local_bound=3", "local_bound");
+    enum_key("local_slabs=1", "local_slabs");
 }
 
 int main(void)
