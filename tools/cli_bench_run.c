@@ -197,26 +197,13 @@ static double tolerance(lw_dtype t)
     return 0.0;
 }
 
-/* Compare out with ref: 1 equal within the dtype's tolerance, 0 not. */
-static double value_at(const void *buf, lw_dtype t, int64_t i)
-{
-    switch (t) {
-    case LW_FLOAT32: return ((const float *)buf)[i];
-    case LW_FLOAT64: return ((const double *)buf)[i];
-    case LW_INT32: return ((const int32_t *)buf)[i];
-    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)buf)[i]);
-    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)buf)[i]);
-    }
-    return 0;
-}
-
 /* Largest |out - ref| relative to max|ref| (NaN counts as infinite); returns 1
  * within the dtype's tolerance (int32: exact). */
 static int compare(const void *out, const void *ref, lw_dtype t, int64_t n, double *max_rel)
 {
     double amax = 0, emax = 0;
     for (int64_t i = 0; i < n; i++) {
-        double o = value_at(out, t, i), r = value_at(ref, t, i);
+        double o = lw_sample_as_double(out, t, i), r = lw_sample_as_double(ref, t, i);
         double e = fabs(o - r);
         if (!(e <= emax)) emax = isnan(e) ? INFINITY : e;
         if (fabs(r) > amax) amax = fabs(r);

@@ -76,4 +76,19 @@ static inline uint16_t lw_f32_to_f16(float f)
     return (uint16_t)(o | sign >> 16);
 }
 
+/* Sample i of a buffer of any dtype as a double (the half types widened
+ * exactly): what the checks that compare arrays read (the CLI's and the
+ * CUDA backend's benchmarks, the tests). */
+static inline double lw_sample_as_double(const void *p, lw_dtype t, int64_t i)
+{
+    switch (t) {
+    case LW_FLOAT32: return ((const float *)p)[i];
+    case LW_FLOAT64: return ((const double *)p)[i];
+    case LW_INT32: return ((const int32_t *)p)[i];
+    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)p)[i]);
+    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)p)[i]);
+    }
+    return 0;
+}
+
 #endif

@@ -69,23 +69,12 @@ static lw_status register_cost(void *a, void *b, size_t bytes, double *sec)
     return LW_OK;
 }
 
-static double value_at(const void *b, lw_dtype t, size_t i)
-{
-    switch (t) {
-    case LW_FLOAT32: return ((const float *)b)[i];
-    case LW_FLOAT64: return ((const double *)b)[i];
-    case LW_FLOAT16: return lw_f16_to_f32(((const uint16_t *)b)[i]);
-    case LW_BFLOAT16: return lw_bf16_to_f32(((const uint16_t *)b)[i]);
-    default: return ((const int32_t *)b)[i];
-    }
-}
-
 /* max |out - ref| / max |ref|; NaN (poison left) counts as infinite */
 static double rel_err(const void *out, const void *ref, lw_dtype t, size_t n)
 {
     double mref = 0, merr = 0;
     for (size_t i = 0; i < n; i++) {
-        double r = value_at(ref, t, i), o = value_at(out, t, i);
+        double r = lw_sample_as_double(ref, t, (int64_t)i), o = lw_sample_as_double(out, t, (int64_t)i);
         if (fabs(r) > mref) mref = fabs(r);
         double e = fabs(o - r);
         if (!(e <= merr)) merr = isnan(e) ? INFINITY : e;

@@ -21,7 +21,6 @@
 
 #include "liftwave.h"
 #include "core/half.h"
-#include "lw_test_sample.h"
 
 int lw_fuzz_plan(const uint8_t *data, size_t size);
 void lw_fuzz_plan_backend(lw_backend b);
@@ -194,7 +193,7 @@ static double tolerance(const lw_config *cfg, int levels)
 static double max_abs(const void *p, lw_dtype t, size_t n)
 {
     double m = 0;
-    for (size_t i = 0; i < n; i++) m = fmax(m, fabs(lw_test_sample(p, t, i)));
+    for (size_t i = 0; i < n; i++) m = fmax(m, fabs(lw_sample_as_double(p, t, i)));
     return m;
 }
 
@@ -204,7 +203,7 @@ static double max_diff(const void *a, const void *b, const void *x, const void *
                        double *scale)
 {
     double err = 0;
-    for (size_t i = 0; i < n; i++) err = fmax(err, fabs(lw_test_sample(a, t, i) - lw_test_sample(b, t, i)));
+    for (size_t i = 0; i < n; i++) err = fmax(err, fabs(lw_sample_as_double(a, t, i) - lw_sample_as_double(b, t, i)));
     *scale = fmax(max_abs(x, t, n), max_abs(y, t, n)) + 1e-30;
     return err;
 }
@@ -289,10 +288,10 @@ static void check_adjoint(const lw_config *cfg, const void *x, const void *ax, s
     CHECK(lw_execute(t, y, aty) == LW_OK);
     double l = 0, r = 0, s = 0;
     for (size_t i = 0; i < n; i++) {
-        l += lw_test_sample(ax, cfg->dtype, i) * lw_test_sample(y, cfg->dtype, i);
-        r += lw_test_sample(x, cfg->dtype, i) * lw_test_sample(aty, cfg->dtype, i);
-        s += fabs(lw_test_sample(ax, cfg->dtype, i) * lw_test_sample(y, cfg->dtype, i)) +
-             fabs(lw_test_sample(x, cfg->dtype, i) * lw_test_sample(aty, cfg->dtype, i));
+        l += lw_sample_as_double(ax, cfg->dtype, i) * lw_sample_as_double(y, cfg->dtype, i);
+        r += lw_sample_as_double(x, cfg->dtype, i) * lw_sample_as_double(aty, cfg->dtype, i);
+        s += fabs(lw_sample_as_double(ax, cfg->dtype, i) * lw_sample_as_double(y, cfg->dtype, i)) +
+             fabs(lw_sample_as_double(x, cfg->dtype, i) * lw_sample_as_double(aty, cfg->dtype, i));
     }
     if (!(fabs(l - r) <= 1e-10 * (s + 1e-30))) {
         fprintf(stderr, "fuzz_plan: <Ax,y> = %.17g, <x,A^T y> = %.17g\n", l, r);

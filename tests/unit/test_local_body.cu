@@ -28,7 +28,6 @@
 #include "cuda/local_body.cuh"
 #include "lw_test.h"
 #include "lw_test_plan.h"
-#include "lw_test_sample.h"
 
 #include <math.h>
 #include <string.h>
@@ -151,7 +150,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
     double mx = 0, err = 0;
     size_t worst = 0;
     for (size_t i = 0; i < n; i++) {
-        const double r = lw_test_sample(ref.data(), t, i), v = lw_test_sample(outs, t, i), d = fabs(r - v);
+        const double r = lw_sample_as_double(ref.data(), t, i), v = lw_sample_as_double(outs, t, i), d = fabs(r - v);
         mx = fabs(r) > mx ? fabs(r) : mx;
         if (!(d <= err)) err = d == d ? d : INFINITY, worst = i;
     }
@@ -161,7 +160,7 @@ static void one_case(lw_dtype t, int rank, const int64_t *shape, int D, int L, l
     else if (t == LW_FLOAT32) tol = 1e-5 * mx;
     else tol = (1 + 3.0 * (G - 1)) * (t == LW_FLOAT16 ? 1.0 / 1024 : 1.0 / 128) * (mx > 1 ? mx : 1);
     CHECK(err <= tol, "%s: max error %g (allowed %g) at %zu: local %g cpu %g", txt, err, tol, worst,
-          lw_test_sample(outs, t, worst), lw_test_sample(ref.data(), t, worst));
+          lw_sample_as_double(outs, t, worst), lw_sample_as_double(ref.data(), t, worst));
     g_cases++;
     lw_destroy(p);
     lw_destroy(pf);
@@ -213,14 +212,14 @@ static void bands_case(lw_dtype t, int rank, const int64_t *shape, int D, int L,
     double err = 0, mx = 0;
     if (dir == LW_INVERSE) {
         for (size_t j = 0; j < n; j++) {
-            const double r = lw_test_sample(yref.data(), t, j), d = fabs(r - lw_test_sample(y.data(), t, j));
+            const double r = lw_sample_as_double(yref.data(), t, j), d = fabs(r - lw_sample_as_double(y.data(), t, j));
             mx = fabs(r) > mx ? fabs(r) : mx, err = d > err || d != d ? d : err;
         }
     } else {
         for (int i = 0; i < nb; i++)
             for (size_t j = 0; j < cnt[i]; j++) {
-                const double r = lw_test_sample(theirs[i].data(), t, j);
-                const double d = fabs(r - lw_test_sample(mine[i].data(), t, j));
+                const double r = lw_sample_as_double(theirs[i].data(), t, j);
+                const double d = fabs(r - lw_sample_as_double(mine[i].data(), t, j));
                 mx = fabs(r) > mx ? fabs(r) : mx, err = d > err || d != d ? d : err;
             }
     }

@@ -19,7 +19,6 @@
  * host row once each way.  Also: the row permutation, the halos, and a
  * budget too small. */
 #include "lw_test.h"
-#include "lw_test_sample.h"
 #include "core/half.h"
 #include "core/ooc.h"
 
@@ -272,7 +271,7 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
             const double tol = c.dtype == LW_FLOAT64 ? 1e-12 : c.dtype == LW_FLOAT16 ? 1e-3 : 8e-3;
             double mx = 0, dm = 0;
             for (size_t i = 0; i < n; i++) {
-                double r = lw_test_sample(ref, c.dtype, i), v = lw_test_sample(y, c.dtype, i);
+                double r = lw_sample_as_double(ref, c.dtype, i), v = lw_sample_as_double(y, c.dtype, i);
                 if (fabs(r) > mx) mx = fabs(r);
                 if (!(fabs(r - v) <= dm)) dm = fabs(r - v);
             }
