@@ -101,7 +101,8 @@ static void d4_tile_cases(int quick)
  * 32x64 on lines shorter than its windows runs the default), "auto" on
  * volumes of the matrix's kinds, and a sweep of the lengths around the
  * fixed move sets' limits: the last tile moved by 0-3 samples, the one
- * before it reaching past the end by 1-3 (H = 4) or not at all. */
+ * before it reaching past the end by 1-3 (H = 4) or not at all, with the
+ * default tiles and the planes-first ones (float32). */
 static void d4_fused3d_cases(int quick)
 {
     static const struct {
@@ -124,18 +125,17 @@ static void d4_fused3d_cases(int quick)
         {{20, 512, 530}, LW_FLOAT32, 2, NULL, LWE_FUSED3D}, {{16, 135, 240}, LW_FLOAT32, 3, NULL, LWE_GENERIC},
         {{32, 256, 256}, LW_FLOAT32, -1, NULL, LWE_FUSED3D},
     };
-    static const char *const var[] = {NULL, "tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
     const int n = (int)(sizeof D / sizeof D[0]);
     for (int i = 0; i < n; i++) {
         if (quick && D[i].n[0] * D[i].n[1] * D[i].n[2] > 40000) continue;
-        for (int v = 0; v < 4 + 4 * (D[i].scheme != NULL && !quick); v++) {
+        for (int v = 0; v < 4 + T3_NVAR * (D[i].scheme != NULL && !quick); v++) {
             gcase c;
             memset(&c, 0, sizeof c);
             c.rank = 3;
             for (int a = 0; a < 3; a++) c.shape[a] = D[i].n[a];
             c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = D[i].t, c.levels = D[i].levels, c.scheme = D[i].scheme;
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2 && v < 4, c.inplace = v == 3;
-            if (v >= 4) c.tuning = var[1 + (i + v) % 4]; /* variants, forward and inverse, host pointers */
+            if (v >= 4) c.tuning = t3_var[(i + v) % T3_NVAR]; /* variants, forward and inverse, host pointers */
             if (!c.inplace) expect_engine(&c, D[i].engine);
             run_case(&c);
         }
@@ -146,12 +146,14 @@ static void d4_fused3d_cases(int quick)
     int k = 0;
     for (size_t i = 0; i < sizeof ny / sizeof ny[0]; i++)
         for (size_t j = 0; j < sizeof nx / sizeof nx[0]; j++, k++)
-            for (int v = 0; v < 2; v++) {
+            for (int v = 0; v < 4; v++) { /* v 2, 3: the planes-first tiles (float32) */
                 gcase c;
                 memset(&c, 0, sizeof c);
                 c.rank = 3, c.shape[0] = nz[k % 4], c.shape[1] = ny[i], c.shape[2] = nx[j];
                 c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = k % 5 == 4 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1;
-                c.scheme = "fused3d", c.dir = (lw_direction)v, c.devptr = k % 2;
+                if (v >= 2 && c.t != LW_FLOAT32) continue;
+                if (v >= 2) c.tuning = k % 2 ? "tile3d=planes32x64" : "tile3d=planes16x64";
+                c.scheme = "fused3d", c.dir = (lw_direction)(v & 1), c.devptr = k % 2;
                 expect_engine(&c, LWE_FUSED3D);
                 run_case(&c);
             }

@@ -55,6 +55,11 @@ static void expect_engine_of(const gcase *c, int e, int e2)
 
 static void expect_engine(const gcase *c, int e) { expect_engine_of(c, e, e); }
 
+/* the fused 3-D engine's tile variants by name (tuning key tile3d) */
+static const char *const t3_var[] = {"tile3d=16x64",        "tile3d=16x64-p1",     "tile3d=16x64-p3",
+                                     "tile3d=32x64",        "tile3d=planes16x64", "tile3d=planes32x64"};
+#define T3_NVAR ((int)(sizeof t3_var / sizeof t3_var[0]))
+
 static void pyramid3d_cases(int quick)
 {
     static const struct {
@@ -73,24 +78,84 @@ static void pyramid3d_cases(int quick)
     };
     int n = (int)(sizeof P3 / sizeof P3[0]);
     /* v 0-3: forward and inverse from host and device pointers, and in
-     * place; v 4-11 (float32): every tile variant named, forward and
+     * place; v 4.. (float32): every tile variant named, forward and
      * inverse, device pointers */
-    static const char *const var[] = {"tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
     for (int i = quick ? n - 2 : 0; i < n; i++)
-        for (int v = 0; v < 12; v++) {
+        for (int v = 0; v < 4 + 2 * T3_NVAR; v++) {
             if (v >= 4 && P3[i].t != LW_FLOAT32) continue;
             gcase c;
             memset(&c, 0, sizeof c);
             c.rank = 3, c.shape[0] = P3[i].n[0], c.shape[1] = P3[i].n[1], c.shape[2] = P3[i].n[2];
             c.w = P3[i].w, c.t = P3[i].t, c.levels = P3[i].levels, c.m = P3[i].m, c.scheme = "fused3d";
             c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
-            if (v >= 4) c.tuning = var[(v - 4) >> 1];
+            if (v >= 4) c.tuning = t3_var[(v - 4) >> 1];
             if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
         }
 }
 
 #include "gpu_d4_cases.h"
+
+/* The fused 3-D engine: one level on odd sizes and the pyramids, every tile
+ * variant by name (float32), the other plane orders. */
+static void fused3d_cases(void)
+{
+    /* the fused 3-D engine (streams (y, x) tiles along z): odd sizes, sizes under
+     * one tile, z shorter than the pipeline's depth, many runs along z, periodic,
+     * float64, every wavelet it takes; each case must reach the engine */
+    static const struct {
+        int64_t n[3];
+        lw_wavelet w;
+        lw_mode m;
+        lw_dtype t;
+    } F3[] = {
+        {{65, 47, 131}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},  {{20, 30, 30}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},
+        {{34, 66, 130}, LW_HAAR, LW_PERIODIC, LW_FLOAT32},    {{18, 36, 72}, LW_D4, LW_PERIODIC, LW_FLOAT32},
+        {{2, 80, 100}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},   {{3, 65, 90}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
+        {{4, 18, 200}, LW_D4, LW_PERIODIC, LW_FLOAT32},       {{2, 50, 130}, LW_HAAR, LW_PERIODIC, LW_FLOAT32},
+        {{5, 17, 150}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{7, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
+        {{101, 20, 40}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},  {{40, 40, 40}, LW_CDF97, LW_PERIODIC, LW_FLOAT32},
+        {{66, 33, 67}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{30, 20, 66}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT32},
+        {{13, 20, 34}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},   {{12, 20, 34}, LW_D4, LW_PERIODIC, LW_FLOAT64},
+        {{31, 17, 33}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT64},   {{10, 24, 40}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT64},
+        {{3, 41, 77}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},    {{37, 29, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
+        {{20, 26, 40}, LW_DD137, LW_PERIODIC, LW_FLOAT32},    {{13, 15, 31}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64},
+        {{4, 30, 90}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},    {{70, 5, 9}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
+    };
+    /* v 0-3: forward and inverse from host and device pointers, and in place;
+     * v 4-11 (float32): every tile variant named, forward and inverse */
+    for (size_t i = 0; i < sizeof F3 / sizeof F3[0]; i++)
+        for (int v = 0; v < 4 + 2 * T3_NVAR; v++) {
+            if (v >= 4 && F3[i].t != LW_FLOAT32) continue;
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3, c.shape[0] = F3[i].n[0], c.shape[1] = F3[i].n[1], c.shape[2] = F3[i].n[2];
+            c.w = F3[i].w, c.t = F3[i].t, c.levels = 1, c.m = F3[i].m;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (v >= 4) c.tuning = t3_var[(v - 4) >> 1];
+            /* named: haar volumes of even lengths take the local engine by default */
+            if (c.w == LW_DD137 || c.w == LW_HAAR) c.scheme = "fused3d";
+            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
+            run_case(&c);
+        }
+    /* the fused 3-D engine by name on pyramids: the lowpass octant passes
+     * from level to level through compact buffers (odd sizes, max levels down
+     * to 2-sample axes, periodic, float64, every wavelet it takes) */
+    pyramid3d_cases(0);
+    /* the other 3-D plane order */
+    static const int64_t S3[][3] = {{64, 64, 64}, {66, 96, 130}, {30, 20, 300}};
+    static const char *sch[] = {"3d-zx", "3d-yx", "3d-zx"};
+    for (int i = 0; i < 3; i++)
+        for (int v = 0; v < 4; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3, c.shape[0] = S3[i][0], c.shape[1] = S3[i][1], c.shape[2] = S3[i][2];
+            c.w = i == 1 ? LW_DD137 : LW_CDF97, c.t = i == 2 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1;
+            c.m = i == 2 ? LW_PERIODIC : LW_SYMMETRIC;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3, c.scheme = sch[i];
+            run_case(&c);
+        }
+}
 
 /* The local engine (haar: steps inside their pairs; k_local.cu) named on
  * shapes whose transformed lengths are multiples of 2^levels: 1-D, 2-D and
@@ -280,57 +345,7 @@ static void fixed_cases(void)
             c.inplace = v == 3;
             run_case(&c);
         }
-    /* the fused 3-D engine (streams (y, x) tiles along z): odd sizes, sizes under
-     * one tile, z shorter than the pipeline's depth, many runs along z, periodic,
-     * float64, every wavelet it takes; each case must reach the engine */
-    static const struct {
-        int64_t n[3];
-        lw_wavelet w;
-        lw_mode m;
-        lw_dtype t;
-    } F3[] = {
-        {{65, 47, 131}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},  {{20, 30, 30}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},
-        {{34, 66, 130}, LW_HAAR, LW_PERIODIC, LW_FLOAT32},    {{18, 36, 72}, LW_D4, LW_PERIODIC, LW_FLOAT32},
-        {{2, 80, 100}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},   {{3, 65, 90}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
-        {{4, 18, 200}, LW_D4, LW_PERIODIC, LW_FLOAT32},       {{2, 50, 130}, LW_HAAR, LW_PERIODIC, LW_FLOAT32},
-        {{5, 17, 150}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{7, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
-        {{101, 20, 40}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},  {{40, 40, 40}, LW_CDF97, LW_PERIODIC, LW_FLOAT32},
-        {{66, 33, 67}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{30, 20, 66}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT32},
-        {{13, 20, 34}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},   {{12, 20, 34}, LW_D4, LW_PERIODIC, LW_FLOAT64},
-        {{31, 17, 33}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT64},   {{10, 24, 40}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT64},
-        {{3, 41, 77}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},    {{37, 29, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
-        {{20, 26, 40}, LW_DD137, LW_PERIODIC, LW_FLOAT32},    {{13, 15, 31}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64},
-        {{4, 30, 90}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},    {{70, 5, 9}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
-    };
-    for (size_t i = 0; i < sizeof F3 / sizeof F3[0]; i++)
-        for (int v = 0; v < 4; v++) {
-            gcase c;
-            memset(&c, 0, sizeof c);
-            c.rank = 3, c.shape[0] = F3[i].n[0], c.shape[1] = F3[i].n[1], c.shape[2] = F3[i].n[2];
-            c.w = F3[i].w, c.t = F3[i].t, c.levels = 1, c.m = F3[i].m;
-            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
-            /* named: haar volumes of even lengths take the local engine by default */
-            if (c.w == LW_DD137 || c.w == LW_HAAR) c.scheme = "fused3d";
-            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
-            run_case(&c);
-        }
-    /* the fused 3-D engine by name on pyramids: the lowpass octant passes
-     * from level to level through compact buffers (odd sizes, max levels down
-     * to 2-sample axes, periodic, float64, every wavelet it takes) */
-    pyramid3d_cases(0);
-    /* the other 3-D plane order */
-    static const int64_t S3[][3] = {{64, 64, 64}, {66, 96, 130}, {30, 20, 300}};
-    static const char *sch[] = {"3d-zx", "3d-yx", "3d-zx"};
-    for (int i = 0; i < 3; i++)
-        for (int v = 0; v < 4; v++) {
-            gcase c;
-            memset(&c, 0, sizeof c);
-            c.rank = 3, c.shape[0] = S3[i][0], c.shape[1] = S3[i][1], c.shape[2] = S3[i][2];
-            c.w = i == 1 ? LW_DD137 : LW_CDF97, c.t = i == 2 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1;
-            c.m = i == 2 ? LW_PERIODIC : LW_SYMMETRIC;
-            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3, c.scheme = sch[i];
-            run_case(&c);
-        }
+    fused3d_cases();
     d4_tile_cases(0);
     d4_fused3d_cases(0);
 }
@@ -358,6 +373,11 @@ static void sanitizer_cases(void)
             if (c.w == LW_DD137) c.scheme = "fused3d";
             expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
+            /* the planes-first body (float32) */
+            if (c.t == LW_FLOAT32) {
+                c.tuning = (v >> 1) ? "tile3d=planes32x64" : "tile3d=planes16x64";
+                run_case(&c);
+            }
         }
     static const int64_t S[][3] = {{2, 200, 302}, {2, 130, 96}, {3, 40, 40}};
     for (int i = 0; i < 3; i++)
@@ -730,6 +750,16 @@ int main(void)
     signal(SIGSEGV, crash_report);
     if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "destroy")) { /* just the flag's cases */
         destroy_cases(getenv("LW_GPU_QUICK") != NULL);
+        cudaStreamDestroy(g_stream);
+        return lw_test_finish("test_gpu");
+    }
+    if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "fused3d")) { /* the fused 3-D engine */
+        if (getenv("LW_GPU_QUICK")) {
+            sanitizer_cases();
+        } else {
+            fused3d_cases();
+            d4_fused3d_cases(0);
+        }
         cudaStreamDestroy(g_stream);
         return lw_test_finish("test_gpu");
     }
