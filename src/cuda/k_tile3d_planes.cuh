@@ -113,6 +113,21 @@ __device__ __forceinline__ void t3p_st4(float *p, int n, float a, float b, float
     }
 }
 
+/* t3_map without a division where position i is within one line length
+ * of the line (every window position on lines at least as long as the
+ * reach): the copies at a line's ends map their samples every step */
+__device__ __forceinline__ int64_t t3p_map(int64_t i, int64_t n, int64_t h, int mode, int inv)
+{
+    int64_t m = i;
+    if (m < 0 || m >= n) {
+        if (mode == LW_PERIODIC) m = m < 0 ? m + n : m - n;
+        else m = m < 0 ? -m : 2 * (n - 1) - m;
+        if (m < 0 || m >= n) m = lwd_bidx(i, n, mode);
+    }
+    if (inv) m = (m & 1) ? h + (m >> 1) : (m >> 1);
+    return m;
+}
+
 template <int W, int INV, class C, class SYNC, bool LONG>
 __device__ __forceinline__ void t3p_body(const lwk_tile3d &t, const float *__restrict__ src, float *__restrict__ dst,
                                          unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
@@ -179,7 +194,7 @@ __device__ __forceinline__ void t3p_body(const lwk_tile3d &t, const float *__res
     }
     auto issue = [&](int a) {
         const int64_t m = m0 + a;
-        const int64_t ze = t3_map(2 * m, nz, hz, mode, INV), zo = t3_map(2 * m + 1, nz, hz, mode, INV);
+        const int64_t ze = t3p_map(2 * m, nz, hz, mode, INV), zo = t3p_map(2 * m + 1, nz, hz, mode, INV);
         T *sl = ring + (a % S) * (2 * NPS);
 #pragma unroll
         for (int i = 0; i < NCH; i++) {
@@ -206,7 +221,7 @@ __device__ __forceinline__ void t3p_body(const lwk_tile3d &t, const float *__res
             } else {
 #pragma unroll
                 for (int e = 0; e < 4; e++) {
-                    const int64_t mx = INV ? t3_map(2 * (b + e) + sg, nx, hx, mode, 1) : t3_map(b + e, nx, hx, mode, 0);
+                    const int64_t mx = INV ? t3p_map(2 * (b + e) + sg, nx, hx, mode, 1) : t3p_map(b + e, nx, hx, mode, 0);
                     const float *s0 = apart_row && mx < hx ? llp + ze * lz + my * ly + mx : src + ze * sz + my * sy + mx;
                     t3_cp_async(d0 + e, s0);
                     t3_cp_async(d0 + NPS + e, src + zo * sz + my * sy + mx);
