@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>
 
 /* The planes-first body (k_tile3d_planes.cuh), float32 */
 template <int W, int INV, int V, bool LONG>
-__global__ void __launch_bounds__(t3p_cfg<V>::NT, t3p_cfg<V>::MINB)
+__global__ void __launch_bounds__(t3p_cfg<V>::NT, (t3p_minb<W, INV, V>()))
     tile3p(lwk_tile3d t, const float *__restrict__ src, float *__restrict__ dst)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];

@@ -34,10 +34,19 @@
 #include "k_tile3d_stream.cuh"
 
 /* NT threads, TY x TX outputs, D pairs prefetched, S = D + 2 ring slots,
- * MINB blocks an SM the register budget aims at */
+ * MINB blocks an SM the register budget aims at (t3p_minb) */
 template <int V> struct t3p_cfg;
-template <> struct t3p_cfg<0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 4, MINB = 2 }; };
+template <> struct t3p_cfg<0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 4, MINB = 3 }; };
 template <> struct t3p_cfg<1> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 4, MINB = 1 }; };
+
+/* Blocks an SM for the kernel's register bound: the configuration's, except
+ * the 16 x 64 forwards other than cdf97's, which spill in 80 registers
+ * (ptxas -v: 16 to 148 bytes) and take two */
+template <int W, int INV, int V> __host__ __device__ constexpr int t3p_minb()
+{
+    if (V == 0 && !INV && W != LW_CDF97) return 2;
+    return t3p_cfg<V>::MINB;
+}
 
 /* One window plane in shared memory.  Forward: rows of the volume's columns
  * x0 - HA .., window column j at C0 + j.  Inverse: each row holds the two
@@ -66,7 +75,7 @@ template <int W, int INV, class C> struct t3p_geo {
 template <int W, int INV, class C> __host__ __device__ constexpr size_t t3p_smem()
 {
     typedef t3p_geo<W, INV, C> G;
-    return ((size_t)C::S * 2 * G::NPS + 2 * C::TY * C::TX) * sizeof(float);
+    return ((size_t)C::S * 2 * G::NPS + 2 * C::TY * C::TX) * sizeof(float) + G::ROW * sizeof(int);
 }
 
 __device__ __forceinline__ void t3p_cp16(float *s, const float *g)
@@ -144,6 +153,7 @@ __device__ __forceinline__ void t3p_body(const lwk_tile3d &t, const float *__res
     static_assert(NCH <= 8 && ROW % 4 == 0 && TX % 16 == 0, "chunk bookkeeping");
     T *ring = (T *)smem;
     T *zb = ring + S * 2 * NPS; /* the pair's two planes, lifted in y and x: TY x TX each */
+    int *xsrc = (int *)(zb + 2 * TY * TX); /* each window column's place in its source row (below) */
     const lwk_wave &w = t.w;
     const int mode = t.mode;
     const int64_t nz = t.n[0], ny = t.n[1], nx = t.n[2];
@@ -192,6 +202,17 @@ __device__ __forceinline__ void t3p_body(const lwk_tile3d &t, const float *__res
         }
         if (al && in) whole |= 1u << i;
     }
+    /* the place in a source row of every window column (through the mode; the
+     * inverse: in its band), for the chunks copied a sample at a time */
+    for (int c = tid; c < ROW; c += NT) {
+        if (INV) {
+            const int sg = c / G::SL;
+            xsrc[c] = (int)t3p_map(2 * (x0 / 2 - G::HB + (c - sg * G::SL)) + sg, nx, hx, mode, 1);
+        } else {
+            xsrc[c] = (int)t3p_map(x0 - G::HA + c, nx, hx, mode, 0);
+        }
+    }
+    SYNC::sync();
     auto issue = [&](int a) {
         const int64_t m = m0 + a;
         const int64_t ze = t3p_map(2 * m, nz, hz, mode, INV), zo = t3p_map(2 * m + 1, nz, hz, mode, INV);
@@ -202,29 +223,19 @@ __device__ __forceinline__ void t3p_body(const lwk_tile3d &t, const float *__res
             if (NCH * NT > WY * CPR && c >= WY * CPR) continue;
             T *d0 = sl + r * ROW + 4 * cc;
             const int64_t my = myc[i];
-            /* the chunk's first band column (inverse) or volume column (forward), its band */
-            int sg = 0;
-            int64_t b;
-            if (INV) {
-                sg = cc / (G::SL / 4);
-                b = x0 / 2 - G::HB + 4 * (cc - sg * (G::SL / 4));
-            } else {
-                b = x0 - G::HA + 4 * cc;
-            }
+            const float *s0 = src + ze * sz + my * sy, *s1 = src + zo * sz + my * sy;
             /* an even (lowpass) z plane's lowpass (y, x) block of the inverse: the octant apart */
-            const bool apart_row = INV && llp && my < hy;
+            const float *l0 = INV && llp && my < hy ? llp + ze * lz + my * ly : nullptr;
             if (whole & (1u << i)) {
-                const int64_t mx = INV && sg ? hx + b : b;
-                const float *s0 = apart_row && !sg ? llp + ze * lz + my * ly + mx : src + ze * sz + my * sy + mx;
-                t3p_cp16(d0, s0);
-                t3p_cp16(d0 + NPS, src + zo * sz + my * sy + mx);
+                const int mx = xsrc[4 * cc];
+                t3p_cp16(d0, l0 && mx < hx ? l0 + mx : s0 + mx);
+                t3p_cp16(d0 + NPS, s1 + mx);
             } else {
 #pragma unroll
                 for (int e = 0; e < 4; e++) {
-                    const int64_t mx = INV ? t3p_map(2 * (b + e) + sg, nx, hx, mode, 1) : t3p_map(b + e, nx, hx, mode, 0);
-                    const float *s0 = apart_row && mx < hx ? llp + ze * lz + my * ly + mx : src + ze * sz + my * sy + mx;
-                    t3_cp_async(d0 + e, s0);
-                    t3_cp_async(d0 + NPS + e, src + zo * sz + my * sy + mx);
+                    const int mx = xsrc[4 * cc + e];
+                    t3_cp_async(d0 + e, l0 && mx < hx ? l0 + mx : s0 + mx);
+                    t3_cp_async(d0 + NPS + e, s1 + mx);
                 }
             }
         }
