@@ -183,14 +183,16 @@ __device__ __forceinline__ void t3p_body(const lwk_tile3d &t, const float *__res
     /* the chunks this thread copies (c = tid + i NT of a plane's WY x CPR):
      * their window row's place (through the mode, the inverse into its band)
      * and whether they go in one 16-byte copy */
-    int64_t myc[NCH];
+    int myc[NCH];     /* the row's place */
+    int64_t roc[NCH]; /* its offset in a plane of src */
     unsigned whole = 0;
 #pragma unroll
     for (int i = 0; i < NCH; i++) {
         const int c = tid + i * NT, r = c / CPR, cc = c - r * CPR;
-        myc[i] = 0;
+        myc[i] = 0, roc[i] = 0;
         if (c >= WY * CPR) continue;
-        myc[i] = t3_map(y0 - H + r, ny, hy, mode, INV);
+        myc[i] = (int)t3_map(y0 - H + r, ny, hy, mode, INV);
+        roc[i] = myc[i] * sy;
         bool in;
         if (INV) {
             const int sg = cc / (G::SL / 4);
@@ -217,25 +219,25 @@ __device__ __forceinline__ void t3p_body(const lwk_tile3d &t, const float *__res
         const int64_t m = m0 + a;
         const int64_t ze = t3p_map(2 * m, nz, hz, mode, INV), zo = t3p_map(2 * m + 1, nz, hz, mode, INV);
         T *sl = ring + (a % S) * (2 * NPS);
+        const float *s0 = src + ze * sz, *s1 = src + zo * sz;
+        /* an even (lowpass) z plane's lowpass (y, x) block of the inverse: the octant apart */
+        const float *l0 = INV && llp ? llp + ze * lz : nullptr;
 #pragma unroll
         for (int i = 0; i < NCH; i++) {
             const int c = tid + i * NT, r = c / CPR, cc = c - r * CPR;
             if (NCH * NT > WY * CPR && c >= WY * CPR) continue;
             T *d0 = sl + r * ROW + 4 * cc;
-            const int64_t my = myc[i];
-            const float *s0 = src + ze * sz + my * sy, *s1 = src + zo * sz + my * sy;
-            /* an even (lowpass) z plane's lowpass (y, x) block of the inverse: the octant apart */
-            const float *l0 = INV && llp && my < hy ? llp + ze * lz + my * ly : nullptr;
+            const bool apart = INV && l0 && myc[i] < hy;
             if (whole & (1u << i)) {
                 const int mx = xsrc[4 * cc];
-                t3p_cp16(d0, l0 && mx < hx ? l0 + mx : s0 + mx);
-                t3p_cp16(d0 + NPS, s1 + mx);
+                t3p_cp16(d0, apart && mx < hx ? l0 + (int64_t)myc[i] * ly + mx : s0 + roc[i] + mx);
+                t3p_cp16(d0 + NPS, s1 + roc[i] + mx);
             } else {
 #pragma unroll
                 for (int e = 0; e < 4; e++) {
                     const int mx = xsrc[4 * cc + e];
-                    t3_cp_async(d0 + e, l0 && mx < hx ? l0 + mx : s0 + mx);
-                    t3_cp_async(d0 + NPS + e, s1 + mx);
+                    t3_cp_async(d0 + e, apart && mx < hx ? l0 + (int64_t)myc[i] * ly + mx : s0 + roc[i] + mx);
+                    t3_cp_async(d0 + NPS + e, s1 + roc[i] + mx);
                 }
             }
         }
