@@ -5,7 +5,6 @@
  * (y, x) tile's window along z through a register pipeline; the body and its
  * design notes are in k_tile3d_stream.cuh, the measurements in
  * bench/NOTES-cuda.md. */
-#include "k_tile3d_planes.cuh"
 #include "k_tile3d_stream.cuh"
 
 struct t3_block_sync {
@@ -20,16 +19,6 @@ __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>
     extern __shared__ __align__(16) unsigned char smem_raw[];
     t3s_body<S, W, INV, t3s_cfg<lwd_c<S>, V>, t3_block_sync, LONG>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x,
                                                                  blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
-}
-
-/* The planes-first body (k_tile3d_planes.cuh), float32 */
-template <int W, int INV, int V, bool LONG>
-__global__ void __launch_bounds__(t3p_cfg<V>::NT, (t3p_minb<W, INV, V>()))
-    tile3p(lwk_tile3d t, const float *__restrict__ src, float *__restrict__ dst)
-{
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    t3p_body<W, INV, t3p_cfg<V>, t3_block_sync, LONG>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x, blockIdx.y,
-                                                      (int)blockIdx.z, (int)gridDim.z);
 }
 
 /* Runs of output pairs per tile (gridDim.z): the fewest waves of resident
@@ -99,47 +88,20 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
                              (sh_halo(W) + 1) / 2 + Z.dp, t, src, dst, s);
 }
 
-/* the planes-first variants: V 0 (16 x 64 tiles) or 1 (32 x 64) */
-template <int W, int INV, int V, bool LONG = true>
-static cudaError_t t3p_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
-{
-    typedef t3p_cfg<V> C;
-    constexpr t3_zsched Z = t3_make_zsched(W, INV);
-    return t3_grid_launch<float>(tile3p<W, INV, V, LONG>, C::NT, C::TY, C::TX, t3p_smem<W, INV, C>(),
-                                 (sh_halo(W) + 1) / 2 + Z.dp, t, src, dst, s);
-}
-
-/* Whether tiles of ty x tx can be placed for t3_lift's fixed move sets
- * (the bodies' LONG): at least two tile rows with a last one starting H or
+/* Whether variant V's tiles can be placed for t3_lift's fixed move sets
+ * (t3s_body's LONG): at least two tile rows with a last one starting H or
  * more into the line, and one tile column or a last one starting H or more
  * in (a window then meets one end at most, at the ends' known offsets). */
-template <int W> static bool t3_long(const lwk_tile3d *t, int ty, int tx)
-{
-    constexpr int H = sh_halo(W);
-    return t->mode == LW_PERIODIC || (t->n[1] >= ty + 2 * H && (t->n[2] == tx || t->n[2] >= tx + H));
-}
 template <class S, int W, int V> static bool t3_long(const lwk_tile3d *t)
 {
     typedef t3s_cfg<lwd_c<S>, V> C;
-    return t3_long<W>(t, C::TY, C::TX);
-}
-
-/* planes-first variant P (0, 1), its windows short of lines (d4) lifted in a local copy */
-template <int W, int INV, int P> static cudaError_t t3p_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
-{
-    if constexpr (!tile_once_mirror_exact(W))
-        if (!t3_long<W>(t, t3p_cfg<P>::TY, t3p_cfg<P>::TX)) return t3p_launch_v<W, INV, P, false>(t, src, dst, s);
-    return t3p_launch_v<W, INV, P>(t, src, dst, s);
+    constexpr int H = sh_halo(W);
+    return t->mode == LW_PERIODIC || (t->n[1] >= C::TY + 2 * H && (t->n[2] == C::TX || t->n[2] >= C::TX + H));
 }
 
 /* S the storage type */
 template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
-    const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
-    if constexpr (sizeof(S) == 4) { /* the planes-first variants: float32 */
-        if (v == 4) return t3p_launch<W, INV, 0>(t, src, dst, s);
-        if (v == 5) return t3p_launch<W, INV, 1>(t, src, dst, s);
-    }
     /* the wavelets that refresh their mirror (d4, symmetric mode) on lines too
      * short for the default tiles' fixed move sets: the 16-row tiles (more
      * blocks for small volumes), windows at the ends lifted in a local copy */
@@ -156,7 +118,8 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
-         * threads, 1 block/SM; 4, 5: planes first (above) */
+         * threads, 1 block/SM */
+        const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
         const int def = sh_halo(W) > T3_WIDE_HALO ? 3 : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD);
         /* a named variant 3 (taller tiles) on lines shorter than its windows: the default */
         const int pick = v < 0 || (v == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t)) ? def : v;

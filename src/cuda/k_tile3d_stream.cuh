@@ -46,7 +46,7 @@ template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1,
 template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, S = 5, MINB = 2 }; };
 template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 4, MINB = 1 }; };
 template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, S = 4, MINB = 2 }; };
-#define LWK_T3_NVARIANTS 6 /* 4, 5: the planes-first body (k_tile3d_planes.cuh) */
+#define LWK_T3_NVARIANTS 4
 
 /* ---- the z pipeline's schedule (compile time) ------------------------------
  * A register window v[0..nw) holds consecutive positions of the extended line;

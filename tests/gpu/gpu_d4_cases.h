@@ -102,7 +102,7 @@ static void d4_tile_cases(int quick)
  * volumes of the matrix's kinds, and a sweep of the lengths around the
  * fixed move sets' limits: the last tile moved by 0-3 samples, the one
  * before it reaching past the end by 1-3 (H = 4) or not at all, with the
- * default tiles and the planes-first ones (float32). */
+ * direction's default tiles and (float32) the other height. */
 static void d4_fused3d_cases(int quick)
 {
     static const struct {
@@ -146,13 +146,13 @@ static void d4_fused3d_cases(int quick)
     int k = 0;
     for (size_t i = 0; i < sizeof ny / sizeof ny[0]; i++)
         for (size_t j = 0; j < sizeof nx / sizeof nx[0]; j++, k++)
-            for (int v = 0; v < 4; v++) { /* v 2, 3: the planes-first tiles (float32) */
+            for (int v = 0; v < 4; v++) { /* v 2, 3: the other tile height (float32) */
                 gcase c;
                 memset(&c, 0, sizeof c);
                 c.rank = 3, c.shape[0] = nz[k % 4], c.shape[1] = ny[i], c.shape[2] = nx[j];
                 c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = k % 5 == 4 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1;
                 if (v >= 2 && c.t != LW_FLOAT32) continue;
-                if (v >= 2) c.tuning = k % 2 ? "tile3d=planes32x64" : "tile3d=planes16x64";
+                if (v >= 2) c.tuning = v == 2 ? "tile3d=16x64" : "tile3d=32x64"; /* the forward's, the inverse's other */
                 c.scheme = "fused3d", c.dir = (lw_direction)(v & 1), c.devptr = k % 2;
                 expect_engine(&c, LWE_FUSED3D);
                 run_case(&c);
