@@ -1,4 +1,4 @@
-/* test_gpu's d4 cases (included by test_gpu.c after expect_engine). */
+/* test_gpu's d4 cases (included by test_gpu.c after expect_engine and gpu_fused3d_cases.h). */
 #ifndef LW_TEST_GPU_D4_CASES_H
 #define LW_TEST_GPU_D4_CASES_H
 

@@ -1,0 +1,105 @@
+/* test_gpu's cases of the fused 3-D engine (included by test_gpu.c after
+ * expect_engine, before gpu_d4_cases.h, which names the tile variants too). */
+#ifndef LW_TEST_GPU_FUSED3D_CASES_H
+#define LW_TEST_GPU_FUSED3D_CASES_H
+
+/* the fused 3-D engine's tile variants by name (tuning key tile3d) */
+static const char *const t3_var[] = {"tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
+#define T3_NVAR ((int)(sizeof t3_var / sizeof t3_var[0]))
+
+static void pyramid3d_cases(int quick)
+{
+    static const struct {
+        int64_t n[3];
+        lw_wavelet w;
+        lw_mode m;
+        lw_dtype t;
+        int levels;
+    } P3[] = {
+        {{65, 47, 131}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, -1}, {{64, 64, 64}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 3},
+        {{40, 36, 72}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT64, 2},   {{32, 48, 64}, LW_HAAR, LW_PERIODIC, LW_FLOAT32, -1},
+        {{24, 40, 48}, LW_D4, LW_PERIODIC, LW_FLOAT32, 3},       {{33, 30, 70}, LW_DD97, LW_SYMMETRIC, LW_FLOAT32, 3},
+        {{17, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64, -1},  {{3, 65, 90}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 2},
+        {{20, 18, 40}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 3},   {{16, 16, 32}, LW_D4, LW_PERIODIC, LW_FLOAT64, 2},
+        {{40, 36, 72}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32, 3},   {{33, 30, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64, -1},
+    };
+    int n = (int)(sizeof P3 / sizeof P3[0]);
+    /* v 0-3: forward and inverse from host and device pointers, and in
+     * place; v 4.. (float32): every tile variant named, forward and
+     * inverse, device pointers */
+    for (int i = quick ? n - 2 : 0; i < n; i++)
+        for (int v = 0; v < 4 + 2 * T3_NVAR; v++) {
+            if (v >= 4 && P3[i].t != LW_FLOAT32) continue;
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3, c.shape[0] = P3[i].n[0], c.shape[1] = P3[i].n[1], c.shape[2] = P3[i].n[2];
+            c.w = P3[i].w, c.t = P3[i].t, c.levels = P3[i].levels, c.m = P3[i].m, c.scheme = "fused3d";
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (v >= 4) c.tuning = t3_var[(v - 4) >> 1];
+            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
+            run_case(&c);
+        }
+}
+
+/* The fused 3-D engine: one level on odd sizes and the pyramids, every tile
+ * variant by name (float32), the other plane orders. */
+static void fused3d_cases(void)
+{
+    /* the fused 3-D engine (streams (y, x) tiles along z): odd sizes, sizes under
+     * one tile, z shorter than the pipeline's depth, many runs along z, periodic,
+     * float64, every wavelet it takes; each case must reach the engine */
+    static const struct {
+        int64_t n[3];
+        lw_wavelet w;
+        lw_mode m;
+        lw_dtype t;
+    } F3[] = {
+        {{65, 47, 131}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},  {{20, 30, 30}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},
+        {{34, 66, 130}, LW_HAAR, LW_PERIODIC, LW_FLOAT32},    {{18, 36, 72}, LW_D4, LW_PERIODIC, LW_FLOAT32},
+        {{2, 80, 100}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},   {{3, 65, 90}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
+        {{4, 18, 200}, LW_D4, LW_PERIODIC, LW_FLOAT32},       {{2, 50, 130}, LW_HAAR, LW_PERIODIC, LW_FLOAT32},
+        {{5, 17, 150}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{7, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},
+        {{101, 20, 40}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32},  {{40, 40, 40}, LW_CDF97, LW_PERIODIC, LW_FLOAT32},
+        {{66, 33, 67}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32},   {{30, 20, 66}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT32},
+        {{13, 20, 34}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},   {{12, 20, 34}, LW_D4, LW_PERIODIC, LW_FLOAT64},
+        {{31, 17, 33}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT64},   {{10, 24, 40}, LW_HAAR, LW_SYMMETRIC, LW_FLOAT64},
+        {{3, 41, 77}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64},    {{37, 29, 70}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
+        {{20, 26, 40}, LW_DD137, LW_PERIODIC, LW_FLOAT32},    {{13, 15, 31}, LW_DD137, LW_SYMMETRIC, LW_FLOAT64},
+        {{4, 30, 90}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},    {{70, 5, 9}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32},
+    };
+    /* v 0-3: forward and inverse from host and device pointers, and in place;
+     * v 4-11 (float32): every tile variant named, forward and inverse */
+    for (size_t i = 0; i < sizeof F3 / sizeof F3[0]; i++)
+        for (int v = 0; v < 4 + 2 * T3_NVAR; v++) {
+            if (v >= 4 && F3[i].t != LW_FLOAT32) continue;
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3, c.shape[0] = F3[i].n[0], c.shape[1] = F3[i].n[1], c.shape[2] = F3[i].n[2];
+            c.w = F3[i].w, c.t = F3[i].t, c.levels = 1, c.m = F3[i].m;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (v >= 4) c.tuning = t3_var[(v - 4) >> 1];
+            /* named: haar volumes of even lengths take the local engine by default */
+            if (c.w == LW_DD137 || c.w == LW_HAAR) c.scheme = "fused3d";
+            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
+            run_case(&c);
+        }
+    /* the fused 3-D engine by name on pyramids: the lowpass octant passes
+     * from level to level through compact buffers (odd sizes, max levels down
+     * to 2-sample axes, periodic, float64, every wavelet it takes) */
+    pyramid3d_cases(0);
+    /* the other 3-D plane order */
+    static const int64_t S3[][3] = {{64, 64, 64}, {66, 96, 130}, {30, 20, 300}};
+    static const char *sch[] = {"3d-zx", "3d-yx", "3d-zx"};
+    for (int i = 0; i < 3; i++)
+        for (int v = 0; v < 4; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3, c.shape[0] = S3[i][0], c.shape[1] = S3[i][1], c.shape[2] = S3[i][2];
+            c.w = i == 1 ? LW_DD137 : LW_CDF97, c.t = i == 2 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1;
+            c.m = i == 2 ? LW_PERIODIC : LW_SYMMETRIC;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3, c.scheme = sch[i];
+            run_case(&c);
+        }
+}
+
+#endif
