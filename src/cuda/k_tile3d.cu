@@ -52,40 +52,33 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_DEFAULT_FWD 3
 #define T3_DEFAULT_INV 0
 
-/* Launches kernel k (nt threads, ty x tx tiles, smem bytes) over the volume:
- * the runs along z for the device's resident blocks (asked once per kernel
- * and device), extra the steps a run adds to its pairs. */
-template <class S>
-static cudaError_t t3_grid_launch(void (*k)(lwk_tile3d, const S *, S *), int nt, int ty, int tx, size_t smem, int extra,
-                                  const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+template <class S, int W, int INV, int V, bool LONG = true>
+static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
+    typedef lwd_c<S> T;
+    typedef t3s_cfg<T, V> C;
+    auto k = tile3s<S, W, INV, V, LONG>;
+    constexpr size_t smem = t3s_smem<T, W, INV, C>();
+    constexpr t3_zsched Z = t3_make_zsched(W, INV);
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (e != cudaSuccess) return e;
-    /* resident blocks an SM and SMs: slots << 32 | sms */
+    /* resident blocks an SM and SMs, asked once per instantiation and device:
+     * slots << 32 | sms */
     long long have = 0;
     if (!lw_cuda_memo_get((const void *)k, 0, &have)) {
         int b = 0, n = 0, dev = 0;
-        if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, nt, smem)) != cudaSuccess) return e;
+        if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, C::NT, smem)) != cudaSuccess) return e;
         if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
         if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) n = 132, cudaGetLastError();
         have = (long long)(b > 0 ? b : 1) << 32 | n;
         lw_cuda_memo_put((const void *)k, 0, have);
     }
     const int slots_per_sm = (int)(have >> 32), sms = (int)(have & 0xffffffff);
-    const int64_t gx = (t->n[2] + tx - 1) / tx, gy = (t->n[1] + ty - 1) / ty;
+    const int64_t gx = (t->n[2] + C::TX - 1) / C::TX, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
-    const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, extra);
-    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), nt, smem, s>>>(*t, (const S *)src, (S *)dst);
+    const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
+    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst);
     return cudaGetLastError();
-}
-
-template <class S, int W, int INV, int V, bool LONG = true>
-static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
-{
-    typedef t3s_cfg<lwd_c<S>, V> C;
-    constexpr t3_zsched Z = t3_make_zsched(W, INV);
-    return t3_grid_launch<S>(tile3s<S, W, INV, V, LONG>, C::NT, C::TY, C::TX, t3s_smem<lwd_c<S>, W, INV, C>(),
-                             (sh_halo(W) + 1) / 2 + Z.dp, t, src, dst, s);
 }
 
 /* Whether variant V's tiles can be placed for t3_lift's fixed move sets
