@@ -15,6 +15,8 @@
  *   x:     one task per (plane, row, 8 outputs) lifts from 16-byte shared loads
  *          and writes the bands (forward: 2 x 16-byte stores into the Mallat
  *          octants; inverse: 2 x 16-byte stores of interleaved samples).
+ *   stages: a step lifts pair a along z, pair a - 1 along y and pair a - 2
+ *          along x, with one barrier after the three (t3s_body).
  * A block handles a run of output pairs [kb, ke); it starts WU pairs early
  * (the lifting's reach) and runs DP pairs past the end (the pipeline's delay).
  * Boundaries: the window and the z stream are read through the mode once (the
@@ -37,15 +39,16 @@
 #include "tile_lift.cuh"
 
 /* ---- tile configurations ------------------------------------------------- */
-/* NT threads, TY x TX outputs, D pairs prefetched, S = D + 2 ring slots (two
- * barriers per step suffice: the slot refilled at step m was last read at
- * step m - 2), MINB blocks per SM the register budget aims at. */
+/* NT threads, TY x TX outputs, D pairs prefetched, S = D + 3 ring slots (a
+ * step works on three pairs, the z, y and x stages, and refills the slot the
+ * x stage read one step before), MINB blocks per SM the register budget aims
+ * at. */
 template <class T, int V> struct t3s_cfg;
-template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 4, MINB = 2 }; };
-template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, S = 3, MINB = 3 }; };
-template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, S = 5, MINB = 2 }; };
-template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 4, MINB = 1 }; };
-template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, S = 4, MINB = 2 }; };
+template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 5, MINB = 2 }; };
+template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, S = 4, MINB = 3 }; };
+template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, S = 6, MINB = 2 }; };
+template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 5, MINB = 1 }; };
+template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, S = 5, MINB = 2 }; };
 #define LWK_T3_NVARIANTS 4
 
 /* ---- the z pipeline's schedule (compile time) ------------------------------
@@ -362,7 +365,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int NW = Z.nw, JO = Z.jo, WU = (H + 1) / 2;
     constexpr int SEGS = TX / K, NU = K + 2 * H;
-    static_assert(S >= D + 2, "ring too short for two barriers per step");
+    static_assert(S >= D + 3, "ring too short for the three stages of a step");
     static_assert(P <= 32, "point mask");
     static_assert((ROW * sizeof(T)) % 16 == 0 && (NU * sizeof(T)) % 16 == 0, "16-byte shared rows");
     T *ring = (T *)smem;
@@ -487,39 +490,10 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     constexpr bool RING = sizeof(E) == 4 ? !(INV && H > 4) : NW <= 6;
     constexpr int NR = RING ? NW / 2 : 1;
     int rot = 0;
-    for (int a = 0; a < na; a++) {
-        t3_cp_wait<D - 1>(); /* this thread's copies of pair a (it alone reads them raw) */
-        if (a + D < na) issue(a + D);
-        else flush(); /* pair a + D - 1, the last, into its slot */
-        t3_cp_commit();
-        T *sl = ring + (a % S) * (2 * NPS);
-        const int64_t k = m0 + a - Z.dp; /* output pair finished at this step */
-        const bool out = k >= kb;
-        /* the z window's index 0 at position base: within reach of an end,
-         * symmetric mode refreshes the mirror images per step (t3_zmirror) */
-        const int64_t base = 2 * (m0 + a) - (NW - 2);
-        int el = 0, et = 0;
-        const bool refresh = !tile_once_mirror_exact(W) && mode != LW_PERIODIC && t3_zends(base, nz, NW, el, et);
-        /* z: advance every owned point; the finished pair replaces the raw one */
-        t3_zrot<NR>(rot, [&](auto rc) {
-            constexpr int ROT = decltype(rc)::value, J0 = t3_zphys<NW>(JO, ROT), J1 = t3_zphys<NW>(JO + 1, ROT);
-#pragma unroll
-            for (int i = 0; i < P; i++) {
-                const int pt = tid + i * NT;
-                if (owned(i)) {
-                    t3_zadvance<T, W, INV, ROT, !RING>(v[i], sl[pt], sl[NPS + pt], w, refresh, el, et);
-                    if (out) {
-                        sl[pt] = INV ? v[i][J0] : lwd_scale<T>(w, v[i][J0], 0, 1);
-                        sl[NPS + pt] = INV ? v[i][J1] : lwd_scale<T>(w, v[i][J1], 1, 1);
-                    }
-                }
-            }
-        });
-        rot = rot + 1 == NR ? 0 : rot + 1;
-        if (!out) continue; /* uniform over the block */
-        SYNC::sync();
-        /* y: one (plane, window column) per task, TY outputs written back */
-        for (int c = tid; c < 2 * ROW; c += NT) {
+    /* y: one (plane, window column) per task, TY outputs written back.  The
+     * tasks go to the last threads first: they own one point fewer (P) */
+    auto ylift = [&](T *sl) {
+        for (int c = NT - 1 - tid; c < 2 * ROW; c += NT) {
             const int pl = c / ROW, cs = c - pl * ROW;
             int px;
             if (!L::column(cs, px)) continue;
@@ -531,8 +505,9 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
 #pragma unroll
             for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
         }
-        SYNC::sync();
-        /* x: one (plane, row, K outputs) per task, band stores */
+    };
+    /* x: one (plane, row, K outputs) per task, band stores of output pair k */
+    auto xlift = [&](const T *sl, int64_t k) {
         for (int task = tid; task < 2 * TY * SEGS; task += NT) {
             const int seg = task % SEGS, r = task / SEGS, yy = r % TY, pl = r / TY;
             const int64_t yg = y0 + yy, xb = x0 + seg * K;
@@ -573,6 +548,50 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
                 }
             }
         }
+    };
+    /* Step a runs three stages between one pair of barriers: z of pair a, y of
+     * pair a - 1 and x of pair a - 2, each in its own ring slot, so a thread
+     * without a y column goes on to x and no stage waits alone at a barrier.
+     * The barrier after step a orders z(a) before y(a), y(a - 1) before
+     * x(a - 1), and x(a - 2)'s reads before step a + 1 refills slot
+     * a + 1 + D = a - 2 (mod S, S = D + 3).  The raw pairs are read only by
+     * the thread that copied them, so the warm-up steps (no output yet) need
+     * no barrier. */
+    const int64_t k0 = m0 - Z.dp; /* output pair of step 0 */
+    for (int a = 0; a < na + 2; a++) {
+        const int64_t k = k0 + a;
+        if (a < na) {
+            t3_cp_wait<D - 1>(); /* this thread's copies of pair a (it alone reads them raw) */
+            if (a + D < na) issue(a + D);
+            else flush(); /* pair a + D - 1, the last, into its slot */
+            t3_cp_commit();
+            T *sl = ring + (a % S) * (2 * NPS);
+            const bool out = k >= kb;
+            /* the z window's index 0 at position base: within reach of an end,
+             * symmetric mode refreshes the mirror images per step (t3_zmirror) */
+            const int64_t base = 2 * (m0 + a) - (NW - 2);
+            int el = 0, et = 0;
+            const bool refresh = !tile_once_mirror_exact(W) && mode != LW_PERIODIC && t3_zends(base, nz, NW, el, et);
+            /* z: advance every owned point; the finished pair replaces the raw one */
+            t3_zrot<NR>(rot, [&](auto rc) {
+                constexpr int ROT = decltype(rc)::value, J0 = t3_zphys<NW>(JO, ROT), J1 = t3_zphys<NW>(JO + 1, ROT);
+#pragma unroll
+                for (int i = 0; i < P; i++) {
+                    const int pt = tid + i * NT;
+                    if (owned(i)) {
+                        t3_zadvance<T, W, INV, ROT, !RING>(v[i], sl[pt], sl[NPS + pt], w, refresh, el, et);
+                        if (out) {
+                            sl[pt] = INV ? v[i][J0] : lwd_scale<T>(w, v[i][J0], 0, 1);
+                            sl[NPS + pt] = INV ? v[i][J1] : lwd_scale<T>(w, v[i][J1], 1, 1);
+                        }
+                    }
+                }
+            });
+            rot = rot + 1 == NR ? 0 : rot + 1;
+        }
+        if (a >= 1 && a <= na && k - 1 >= kb) ylift(ring + ((a - 1) % S) * (2 * NPS));
+        if (a >= 2 && k - 2 >= kb) xlift(ring + ((a - 2) % S) * (2 * NPS), k - 2);
+        if (k >= kb && a <= na) SYNC::sync(); /* uniform over the block */
     }
     t3_cp_wait<0>(); /* no copy outlives the block */
 }
