@@ -111,13 +111,12 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
-         * threads, 1 block/SM; 4 = 32 x 64, 1024 threads */
+         * threads, 1 block/SM */
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
         const int def = sh_halo(W) > T3_WIDE_HALO ? 3 : (INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD);
         /* a named variant 3 (taller tiles) on lines shorter than its windows: the default */
-        const int pick = v < 0 || (v >= 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t)) ? def : v;
+        const int pick = v < 0 || (v == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t)) ? def : v;
         switch (pick) {
-        case 4: return t3_launch_v<S, W, INV, 4>(t, src, dst, s);
         case 1: return t3_launch_v<S, W, INV, 1>(t, src, dst, s);
         case 2: return t3_launch_v<S, W, INV, 2>(t, src, dst, s);
         case 3: return t3_launch_v<S, W, INV, 3>(t, src, dst, s);

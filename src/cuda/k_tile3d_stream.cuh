@@ -44,15 +44,12 @@
  * x stage read one step before), MINB blocks per SM the register budget aims
  * at. */
 template <class T, int V> struct t3s_cfg;
-template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 5, MINB = 2, YS = 1 }; };
-template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, S = 4, MINB = 3, YS = 1 }; };
-template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, S = 6, MINB = 2, YS = 1 }; };
-template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 5, MINB = 1, YS = 1 }; };
-/* YS: y segments a window column is lifted in (two lanes of a warp a column:
- * a thread's registers at 1024 threads do not hold a whole column) */
-template <> struct t3s_cfg<float, 4> { enum { NT = 1024, TY = 32, TX = 64, D = 2, S = 5, MINB = 1, YS = 2 }; };
-template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, S = 5, MINB = 2, YS = 1 }; };
-#define LWK_T3_NVARIANTS 5
+template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 5, MINB = 2 }; };
+template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, S = 4, MINB = 3 }; };
+template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, S = 6, MINB = 2 }; };
+template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 5, MINB = 1 }; };
+template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, S = 5, MINB = 2 }; };
+#define LWK_T3_NVARIANTS 4
 
 /* ---- the z pipeline's schedule (compile time) ------------------------------
  * A register window v[0..nw) holds consecutive positions of the extended line;
@@ -493,30 +490,20 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     constexpr bool RING = sizeof(E) == 4 ? !(INV && H > 4) : NW <= 6;
     constexpr int NR = RING ? NW / 2 : 1;
     int rot = 0;
-    /* y: one (plane, window column) per task, TY outputs written back, or
-     * (YS = 2) a column's two halves by neighbouring lanes, which both read
-     * before either writes (the halves' windows overlap).  The tasks go to
-     * the last threads first: they own one point fewer (P) */
-    constexpr int YO = TY / C::YS, YW = YO + 2 * H, YT = 2 * ROW * C::YS;
-    static_assert(C::YS == 1 || (C::YS == 2 && NT % 32 == 0), "y segments: two lanes of a warp");
+    /* y: one (plane, window column) per task, TY outputs written back.  The
+     * tasks go to the last threads first: they own one point fewer (P) */
     auto ylift = [&](T *sl) {
-        for (int c0 = 0; c0 < YT; c0 += NT) { /* as many rounds in every lane (__syncwarp) */
-            const int c = c0 + NT - 1 - tid, col_i = c / C::YS, g = c - col_i * C::YS;
-            const int pl = col_i / ROW, cs = col_i - pl * ROW;
+        for (int c = NT - 1 - tid; c < 2 * ROW; c += NT) {
+            const int pl = c / ROW, cs = c - pl * ROW;
             int px;
-            const bool run = c < YT && L::column(cs, px);
+            if (!L::column(cs, px)) continue;
             T *col = sl + pl * NPS + cs;
-            T u[YW];
-            if (run) {
+            T u[WY];
 #pragma unroll
-                for (int j = 0; j < YW; j++) u[j] = col[L::row(g * YO + j)];
-                t3_lift<W, DIR, LONG>(u, w, y0 - H + g * YO, ny, mode);
-            }
-            if (C::YS > 1) __syncwarp();
-            if (run) {
+            for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
+            t3_lift<W, DIR, LONG>(u, w, y0 - H, ny, mode);
 #pragma unroll
-                for (int j = 0; j < YO; j++) col[L::row(H + g * YO + j)] = u[H + j];
-            }
+            for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
         }
     };
     /* x: one (plane, row, K outputs) per task, band stores of output pair k */

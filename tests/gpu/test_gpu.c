@@ -276,13 +276,9 @@ static void sanitizer_cases(void)
             if (c.w == LW_DD137) c.scheme = "fused3d";
             expect_engine(&c, LWE_FUSED3D);
             run_case(&c);
-            /* the taller tiles (float32), at 512 and 1024 threads */
+            /* the taller tiles (float32) */
             if (c.t == LW_FLOAT32 && c.w != LW_DD137) {
                 c.tuning = "tile3d=32x64";
-                run_case(&c);
-            }
-            if (c.t == LW_FLOAT32) {
-                c.tuning = "tile3d=32x64-t1024";
                 run_case(&c);
             }
         }
