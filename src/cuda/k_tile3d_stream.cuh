@@ -209,7 +209,7 @@ __host__ __device__ __forceinline__ void t3_zadvance(T (&v)[NW], T e, T o, const
 #pragma unroll
         for (int j = 0; j + 2 < NW; j++) v[j] = v[j + 2];
     }
-    if (INV) e = lwd_scale<T>(w, e, 0, -1), o = lwd_scale<T>(w, o, 1, -1);
+    if (INV) e = lwd_scale_w<W, T>(w, e, 0, -1), o = lwd_scale_w<W, T>(w, o, 1, -1);
     v[t3_zphys<NW>(NW - 2, ROT)] = e, v[t3_zphys<NW>(NW - 1, ROT)] = o;
     t3_zsteps<W, INV, ROT>(v, w, refresh, el, et, std::make_integer_sequence<int, sh_nsteps(W)>{});
 }
@@ -581,8 +581,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
                     if (owned(i)) {
                         t3_zadvance<T, W, INV, ROT, !RING>(v[i], sl[pt], sl[NPS + pt], w, refresh, el, et);
                         if (out) {
-                            sl[pt] = INV ? v[i][J0] : lwd_scale<T>(w, v[i][J0], 0, 1);
-                            sl[NPS + pt] = INV ? v[i][J1] : lwd_scale<T>(w, v[i][J1], 1, 1);
+                            sl[pt] = INV ? v[i][J0] : lwd_scale_w<W, T>(w, v[i][J0], 0, 1);
+                            sl[NPS + pt] = INV ? v[i][J1] : lwd_scale_w<W, T>(w, v[i][J1], 1, 1);
                         }
                     }
                 }

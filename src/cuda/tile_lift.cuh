@@ -27,6 +27,15 @@ __host__ __device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const
     return x;
 }
 
+/* lwd_scale for wavelet W, left out where both its factors are 1 (cdf53,
+ * dd137, dd97, fs and their transposes): a multiplication by 1 is exact,
+ * and a register window scales every sample of every axis it lifts */
+template <int W, class T> __host__ __device__ __forceinline__ T lwd_scale_w(const lwk_wave &w, T x, int odd, int dir)
+{
+    if constexpr (lwc_unit_zeta(W)) return x;
+    else return lwd_scale<T>(w, x, odd, dir);
+}
+
 template <class T, int NT, int DIR> struct tstep_i {
     __host__ __device__ static __forceinline__ T run(const lwk_wave &w, int s, T x, const T *taps)
     {
@@ -97,7 +106,7 @@ __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int
     const int e = EDGE == LIFT_LEAD ? (int)-p0 : EDGE == LIFT_TRAIL ? (int)(n - p0) : 0;
     if (DIR < 0) {
 #pragma unroll
-        for (int j = 0; j < N; j++) v[j] = lwd_scale<T>(w, v[j], j & 1, -1);
+        for (int j = 0; j < N; j++) v[j] = lwd_scale_w<W, T>(w, v[j], j & 1, -1);
     }
 #pragma unroll
     for (int ss = 0; ss < sh_nsteps(W); ss++) {
@@ -141,7 +150,7 @@ __device__ __forceinline__ void reg_lift_steps(T (&v)[N], const lwk_wave &w, int
     }
     if (DIR > 0) {
 #pragma unroll
-        for (int j = 0; j < N; j++) v[j] = lwd_scale<T>(w, v[j], j & 1, 1);
+        for (int j = 0; j < N; j++) v[j] = lwd_scale_w<W, T>(w, v[j], j & 1, 1);
     }
 }
 
@@ -159,7 +168,7 @@ __device__ __forceinline__ void reg_lift_local(T (&v)[N], const lwk_wave &w, int
 {
     T loc[N];
 #pragma unroll
-    for (int j = 0; j < N; j++) loc[j] = DIR < 0 ? lwd_scale<T>(w, v[j], j & 1, -1) : v[j];
+    for (int j = 0; j < N; j++) loc[j] = DIR < 0 ? lwd_scale_w<W, T>(w, v[j], j & 1, -1) : v[j];
 #pragma unroll
     for (int ss = 0; ss < sh_nsteps(W); ss++) {
         const int s = DIR > 0 ? ss : sh_nsteps(W) - 1 - ss;
@@ -185,7 +194,7 @@ __device__ __forceinline__ void reg_lift_local(T (&v)[N], const lwk_wave &w, int
         }
     }
 #pragma unroll
-    for (int j = 0; j < N; j++) v[j] = DIR > 0 ? lwd_scale<T>(w, loc[j], j & 1, 1) : loc[j];
+    for (int j = 0; j < N; j++) v[j] = DIR > 0 ? lwd_scale_w<W, T>(w, loc[j], j & 1, 1) : loc[j];
 }
 
 

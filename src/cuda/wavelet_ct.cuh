@@ -85,6 +85,18 @@ __host__ __device__ constexpr int sh_halo(int W)
     return (h + 1) & ~1;
 }
 
+/* Whether both scale factors (zeta) are 1, so that scaling is the identity
+ * and a kernel may leave it out (the transposed rows' factors are the
+ * reciprocals: 1 exactly when the row's are). */
+#define LWC_UNIT_ZETA(ID, name, zl, zh, ...) \
+    if (W == LW_##ID) return (zl) == 1.0 && (zh) == 1.0;
+__host__ __device__ constexpr bool lwc_unit_zeta(int W)
+{
+    if (W >= LW_TRANSPOSED_ID) W -= LW_TRANSPOSED_ID;
+    LW_WAVELET_LIST(LWC_UNIT_ZETA)
+    return false;
+}
+
 /* ---- properties (the same rules as lw_wavelet_* in lw_internal.h) -------- */
 __host__ __device__ constexpr bool lwc_has_integer(int W) { return lwc_flag(W, 0); }
 __host__ __device__ constexpr bool lwc_separable(int W) { return lwc_flag(W, 2); }
