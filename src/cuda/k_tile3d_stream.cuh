@@ -15,8 +15,10 @@
  *   x:     one task per (plane, row, 8 outputs) lifts from 16-byte shared loads
  *          and writes the bands (forward: 2 x 16-byte stores into the Mallat
  *          octants; inverse: 2 x 16-byte stores of interleaved samples).
- *   stages: a step lifts pair a along z, pair a - 1 along y and pair a - 2
- *          along x, with one barrier after the three (t3s_body).
+ *   stages: the inverse lifts pair a along z, pair a - 1 along y and pair
+ *          a - 2 along x in a step, with one barrier after the three; the
+ *          forward lifts one pair along z, y and x, barriers between
+ *          (t3_staged).
  * A block handles a run of output pairs [kb, ke); it starts WU pairs early
  * (the lifting's reach) and runs DP pairs past the end (the pipeline's delay).
  * Boundaries: the window and the z stream are read through the mode once (the
@@ -39,16 +41,14 @@
 #include "tile_lift.cuh"
 
 /* ---- tile configurations ------------------------------------------------- */
-/* NT threads, TY x TX outputs, D pairs prefetched, S = D + 3 ring slots (a
- * step works on three pairs, the z, y and x stages, and refills the slot the
- * x stage read one step before), MINB blocks per SM the register budget aims
- * at. */
+/* NT threads, TY x TX outputs, D pairs prefetched, MINB blocks per SM the
+ * register budget aims at. */
 template <class T, int V> struct t3s_cfg;
-template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, S = 5, MINB = 2 }; };
-template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, S = 4, MINB = 3 }; };
-template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, S = 6, MINB = 2 }; };
-template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, S = 5, MINB = 1 }; };
-template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, S = 5, MINB = 2 }; };
+template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, MINB = 2 }; };
+template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, MINB = 3 }; };
+template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, MINB = 2 }; };
+template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, MINB = 1 }; };
+template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, MINB = 2 }; };
 #define LWK_T3_NVARIANTS 4
 
 /* ---- the z pipeline's schedule (compile time) ------------------------------
@@ -341,10 +341,18 @@ template <int INV, int WY, int WX> struct t3_layout {
     }
 };
 
+/* Whether a step runs its three stages on three pairs with one barrier
+ * (the inverses, where that measured faster; the forwards were as fast or
+ * slower: bench/NOTES-tile3d.md), and the ring slots that takes: the D pairs
+ * in flight, then one a stage (z and y, or z, y and x: a step refills the
+ * slot the last stage read one step before). */
+__host__ __device__ constexpr bool t3_staged(int inv) { return inv != 0; }
+template <int INV, class C> __host__ __device__ constexpr int t3s_slots() { return C::D + (t3_staged(INV) ? 3 : 2); }
+
 /* Shared memory of one block (bytes); T the compute type. */
 template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t t3s_smem()
 {
-    return (size_t)C::S * 2 *
+    return (size_t)t3s_slots<INV, C>() * 2 *
            t3_layout<INV, C::TY + 2 * sh_halo(W), C::TX + 2 * sh_halo(W)>::NPS * sizeof(T);
 }
 
@@ -361,11 +369,11 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
     typedef t3_layout<INV, WY, WX> L;
     constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
-    constexpr int DIR = INV ? -1 : 1, S = C::S, D = C::D;
+    constexpr int DIR = INV ? -1 : 1, S = t3s_slots<INV, C>(), D = C::D;
+    constexpr bool STG = t3_staged(INV);
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int NW = Z.nw, JO = Z.jo, WU = (H + 1) / 2;
     constexpr int SEGS = TX / K, NU = K + 2 * H;
-    static_assert(S >= D + 3, "ring too short for the three stages of a step");
     static_assert(P <= 32, "point mask");
     static_assert((ROW * sizeof(T)) % 16 == 0 && (NU * sizeof(T)) % 16 == 0, "16-byte shared rows");
     T *ring = (T *)smem;
@@ -490,10 +498,11 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     constexpr bool RING = sizeof(E) == 4 ? !(INV && H > 4) : NW <= 6;
     constexpr int NR = RING ? NW / 2 : 1;
     int rot = 0;
-    /* y: one (plane, window column) per task, TY outputs written back.  The
-     * tasks go to the last threads first: they own one point fewer (P) */
+    /* y: one (plane, window column) per task, TY outputs written back.  With
+     * the stages in one step the tasks go to the last threads first: they own
+     * one point fewer (P) */
     auto ylift = [&](T *sl) {
-        for (int c = NT - 1 - tid; c < 2 * ROW; c += NT) {
+        for (int c = STG ? NT - 1 - tid : tid; c < 2 * ROW; c += NT) {
             const int pl = c / ROW, cs = c - pl * ROW;
             int px;
             if (!L::column(cs, px)) continue;
@@ -549,16 +558,17 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             }
         }
     };
-    /* Step a runs three stages between one pair of barriers: z of pair a, y of
-     * pair a - 1 and x of pair a - 2, each in its own ring slot, so a thread
-     * without a y column goes on to x and no stage waits alone at a barrier.
-     * The barrier after step a orders z(a) before y(a), y(a - 1) before
-     * x(a - 1), and x(a - 2)'s reads before step a + 1 refills slot
-     * a + 1 + D = a - 2 (mod S, S = D + 3).  The raw pairs are read only by
-     * the thread that copied them, so the warm-up steps (no output yet) need
-     * no barrier. */
+    /* STG: step a runs three stages between one pair of barriers: z of pair a,
+     * y of pair a - 1 and x of pair a - 2, each in its own ring slot, so a
+     * thread without a y column goes on to x.  The barrier after step a orders
+     * z(a) before y(a), y(a - 1) before x(a - 1), and x(a - 2)'s reads before
+     * step a + 1 refills slot a + 1 + D = a - 2 (mod S, S = D + 3).
+     * Otherwise step a lifts pair a along z, y and x with a barrier before y
+     * and before x; the slot refilled at step a + 1 was last read at step
+     * a - 1 (S = D + 2).  The raw pairs are read only by the thread that
+     * copied them, so the warm-up steps (no output yet) need no barrier. */
     const int64_t k0 = m0 - Z.dp; /* output pair of step 0 */
-    for (int a = 0; a < na + 2; a++) {
+    for (int a = 0; a < na + (STG ? 2 : 0); a++) {
         const int64_t k = k0 + a;
         if (a < na) {
             t3_cp_wait<D - 1>(); /* this thread's copies of pair a (it alone reads them raw) */
@@ -589,9 +599,17 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             });
             rot = rot + 1 == NR ? 0 : rot + 1;
         }
-        if (a >= 1 && a <= na && k - 1 >= kb) ylift(ring + ((a - 1) % S) * (2 * NPS));
-        if (a >= 2 && k - 2 >= kb) xlift(ring + ((a - 2) % S) * (2 * NPS), k - 2);
-        if (k >= kb && a <= na) SYNC::sync(); /* uniform over the block */
+        if constexpr (STG) {
+            if (a >= 1 && a <= na && k - 1 >= kb) ylift(ring + ((a - 1) % S) * (2 * NPS));
+            if (a >= 2 && k - 2 >= kb) xlift(ring + ((a - 2) % S) * (2 * NPS), k - 2);
+            if (k >= kb && a <= na) SYNC::sync(); /* uniform over the block */
+        } else if (k >= kb) {                     /* uniform over the block */
+            T *sl = ring + (a % S) * (2 * NPS);
+            SYNC::sync();
+            ylift(sl);
+            SYNC::sync();
+            xlift(sl, k);
+        }
     }
     t3_cp_wait<0>(); /* no copy outlives the block */
 }
