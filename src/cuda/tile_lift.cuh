@@ -29,7 +29,7 @@ __host__ __device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const
 
 /* lwd_scale for wavelet W, left out where both its factors are 1 (cdf53,
  * dd137, dd97, fs and their transposes): a multiplication by 1 is exact,
- * and a register window scales every sample of every axis it lifts */
+ * and register windows scale every sample they lift on every axis */
 template <int W, class T> __host__ __device__ __forceinline__ T lwd_scale_w(const lwk_wave &w, T x, int odd, int dir)
 {
     if constexpr (lwc_unit_zeta(W)) return x;
