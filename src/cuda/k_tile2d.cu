@@ -68,16 +68,6 @@ __device__ __forceinline__ int64_t map_idx_near(int64_t i, int64_t n, int mode)
     return lwd_bidx(i, n, mode);
 }
 
-/* Offsets of the detail bands LH, HL, HH from a detail plane's base (row r,
- * column c of a band at base + o[band] + r * rs + c): Mallat positions, or a
- * split plane's own. */
-__device__ __forceinline__ void det_offsets(const lwk_plane &d, int64_t hr, int64_t hc, int64_t o[3])
-{
-    o[0] = d.split ? d.off[0] : hc;
-    o[1] = d.split ? d.off[1] : hr * d.rs;
-    o[2] = d.split ? d.off[2] : hr * d.rs + hc;
-}
-
 /* 16-byte (8 for the half types) vector stores of 4 band samples: rows,
  * bands and batches all start on 4-sample boundaries. */
 template <class S> __device__ __forceinline__ bool vec_ok(const lwk_plane &ll, const lwk_plane &d, const int64_t o[3])

@@ -37,6 +37,41 @@ __device__ __forceinline__ int64_t lwd_mallat(int64_t i, int64_t n)
     return (i & 1) ? ((n + 1) >> 1) + (i >> 1) : (i >> 1);
 }
 
+/* Offsets of the detail bands LH, HL, HH from a detail plane's base (row r,
+ * column c of a band at base + o[band] + r * rs + c): Mallat positions, or a
+ * split plane's own. */
+__host__ __device__ __forceinline__ void det_offsets(const lwk_plane &d, int64_t hr, int64_t hc, int64_t o[3])
+{
+    o[0] = d.split ? d.off[0] : hc;
+    o[1] = d.split ? d.off[1] : hr * d.rs;
+    o[2] = d.split ? d.off[2] : hr * d.rs + hc;
+}
+
+/* cp.async: one sample (4 or 8 bytes) global -> shared, the group commit and
+ * wait (a plain copy on the host) */
+template <class T> __device__ __forceinline__ void lwd_cp_async(T *s, const T *g)
+{
+#ifdef __CUDA_ARCH__
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(s);
+    if (sizeof(T) == 4) asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(sa), "l"(g) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(sa), "l"(g) : "memory");
+#else
+    *s = *g;
+#endif
+}
+__device__ __forceinline__ void lwd_cp_commit()
+{
+#ifdef __CUDA_ARCH__
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void lwd_cp_wait()
+{
+#ifdef __CUDA_ARCH__
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
 /* ---- storage type and compute type ---------------------------------------
  * A kernel is templated on the element type S of global memory; it computes
  * (registers, shared memory) in lwd_c<S>: float for the half storage types
