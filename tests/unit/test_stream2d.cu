@@ -5,7 +5,7 @@
  * float64 samples with shared memory poisoned (NaN) at the start.  Against
  * the cpu backend's 2-D transform of the same batch in float64 (within 1e-12
  * of max |reference|): every separable wavelet, forward and inverse, the
- * transposed rows of the non-orthonormal ones against the cpu adjoint, 1-3
+ * transposed rows of the non-orthonormal ones against the cpu adjoints, 1-3
  * levels, several plane shapes (rows down to the fewest the schedule takes),
  * batches of planes.  Built where nvcc is; needs no device. */
 #include "core/lw_internal.h"
@@ -56,11 +56,12 @@ static lwk_plane plane(void *base, int64_t rs, int64_t bs0)
     return q;
 }
 
-/* wv (transposed: its transposed rows, against the cpu adjoint of the forward) on nb planes of r x c */
-static void one(lw_wavelet wv, int transposed, lw_direction dir, int nb, int r, int c, int J)
+/* wv on nb planes of r x c, forward or inverse (inv); transposed: its transposed rows, whose
+ * inverse is the adjoint of the forward and whose forward the adjoint of the inverse */
+static void one(lw_wavelet wv, int transposed, int inv, int nb, int r, int c, int J)
 {
-    const int inv = dir == LW_INVERSE || transposed;
-    const lw_direction cdir = transposed ? LW_FORWARD_ADJOINT : dir;
+    const lw_direction dir = inv ? LW_INVERSE : LW_FORWARD;
+    const lw_direction cdir = !transposed ? dir : inv ? LW_FORWARD_ADJOINT : LW_INVERSE_ADJOINT;
     lw_plan *p = NULL;
     int64_t shape[3] = {nb, r, c};
     int axes[2] = {1, 2};
@@ -107,7 +108,7 @@ static void one(lw_wavelet wv, int transposed, lw_direction dir, int nb, int r, 
         dm = e > dm || e != e ? e : dm;
     }
     CHECK(dm <= 1e-12 * (mx > 1 ? mx : 1), "%s%s %s %dx%dx%d J=%d: max diff %g", lw_wavelet_name(wv),
-          transposed ? " (transposed)" : "", dir == LW_INVERSE ? "inverse" : "forward", nb, r, c, J, dm);
+          transposed ? " (transposed rows)" : "", inv ? "inverse" : "forward", nb, r, c, J, dm);
 }
 
 int main(void)
@@ -117,7 +118,7 @@ int main(void)
     for (lw_wavelet wv : ws)
         for (int tr = 0; tr < 2; tr++) {
             if (tr && lw_wavelet_get(wv)->orthonormal) continue;
-            for (int d = 0; d < (tr ? 1 : 2); d++)
+            for (int d = 0; d < 2; d++)
                 for (int J = 1; J <= ST_LMAX; J++)
                     for (const auto &sh : shapes) {
                         lwk_wave w;
@@ -128,7 +129,7 @@ int main(void)
                             lwk_wave_from_def(&w, &td, 0);
                         }
                         if (!lwk_stream2d_supported(LWK_F32, &w, LW_PERIODIC, sh[0], sh[1], J)) continue;
-                        one(wv, tr, d ? LW_INVERSE : LW_FORWARD, J == 2 ? 3 : 2, sh[0], sh[1], J);
+                        one(wv, tr, d, J == 2 ? 3 : 2, sh[0], sh[1], J);
                     }
         }
     printf("%ld planes\n", g_planes);
