@@ -54,18 +54,26 @@ static int tile3d_pass_axis(const lw_plan *p);
  * of the small-engine tail, or L).  With dense contiguous planes that room is
  * taken inside `in` (forward, when `in` may be overwritten) or `out`
  * (inverse), the first level then running in row bands (tile2d_bands.c). */
+size_t lw_cuda_tile2d_ll_bytes(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const int L = p->geo.levels, ks = s->small_from;
+    if (L < 2) return 0;
+    const size_t ll1 = (size_t)(s->nbatch * lw_region_count(p, 1)) * s->esize;
+    const size_t ll2 = (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize;
+    const int top = p->cfg.direction != LW_INVERSE ? ks - 1 : ks < L ? ks : L - 1; /* deepest LL band held */
+    return top >= 1 ? ll1 + (top >= 2 ? ll2 : 0) : 0;
+}
+
 static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     int L = g->levels, inv = p->cfg.direction == LW_INVERSE;
-    int ks = s->small_from = lw_cuda_small_from(p, s);
+    s->small_from = lw_cuda_small_from(p, s);
     if (L < 2) return;
     size_t ll1 = (size_t)(s->nbatch * lw_region_count(p, 1)) * s->esize;
-    size_t ll2 = (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize;
     s->scr_off[1] = 0;
     s->scr_off[0] = ll1;
-    int top = !inv ? ks - 1 : ks < L ? ks : L - 1; /* deepest LL band held */
-    size_t need = top >= 1 ? ll1 + (top >= 2 ? ll2 : 0) : 0;
+    size_t need = lw_cuda_tile2d_ll_bytes(p, s);
     s->scratch = need;
     if (!need || g->rank < 2 || g->axes[0] != g->rank - 2 || need > s->bytes) return;
     unsigned fl = p->cfg.flags;

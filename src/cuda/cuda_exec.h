@@ -152,6 +152,8 @@ lw_status lw_bands_run_inv(const lw_cuda_sched *s, const lwk_tile2d *t, const vo
  * planned), the levels in them, and the launch of the group at level k:
  * forward img -> low and det[0 .. st_len[k]), inverse the reverse. */
 void lw_stream2d_plan(const lw_plan *p, lw_cuda_sched *s);
+/* tile2d: the workspace of its lowpass bands (scr_off), one launch a level */
+size_t lw_cuda_tile2d_ll_bytes(const lw_plan *p, const lw_cuda_sched *s);
 int lw_stream2d_levels(const lw_cuda_sched *s);
 /* the first level of the group whose last level is k (the inverse's loops), or -1 */
 int lw_stream2d_group_at(const lw_cuda_sched *s, int k);

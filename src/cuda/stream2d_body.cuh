@@ -103,28 +103,35 @@ template <class S, int W, int INV> struct st2 {
     static constexpr size_t link_off(int j) { return j == 0 ? mid_off(LMAX) : link_off(j - 1) + link_bytes(j - 1); }
     static constexpr size_t smem() { return link_off(LMAX); }
 
-    /* ring slot sl, row r (0, 1) of level j: the global rows of a push */
-    static __host__ __device__ __forceinline__ S *ring(unsigned char *sm, int j, int sl, int r)
+    /* ring slot sl, row r (0, 1) of level J: the global rows of a push; level J's
+     * two finished rows; slot `slot` of the rows between levels J and J + 1 */
+    template <int J> static __host__ __device__ __forceinline__ S *ring(unsigned char *sm, int sl, int r)
     {
-        return (S *)(sm + ring_off(j)) + (size_t)(2 * sl + r) * (CMAX >> j);
+        constexpr size_t off = ring_off(J);
+        return (S *)(sm + off) + (size_t)(2 * sl + r) * (CMAX >> J);
     }
-    static __host__ __device__ __forceinline__ T *mid(unsigned char *sm, int j, int r)
+    template <int J> static __host__ __device__ __forceinline__ T *mid(unsigned char *sm, int r)
     {
-        return (T *)(sm + mid_off(j)) + r * mrow(j);
+        constexpr size_t off = mid_off(J);
+        return (T *)(sm + off) + r * mrow(J);
     }
-    static __host__ __device__ __forceinline__ T *link(unsigned char *sm, int j, int slot)
+    template <int J> static __host__ __device__ __forceinline__ T *link(unsigned char *sm, int slot)
     {
-        return (T *)(sm + link_off(j)) + slot * lrow(j);
+        static_assert(J >= 0 && J < LMAX - 1, "a link between two levels");
+        constexpr size_t off = link_off(J);
+        return (T *)(sm + off) + slot * lrow(J);
     }
 
     /* ---- the schedule ---- */
-    static __host__ __device__ void geo(int J, int R, int C, st_geo &g)
+    static __host__ __device__ __forceinline__ void geo(int J, int R, int C, st_geo &g)
     {
         g.J = J, g.R = R, g.C = C;
         int s = 1;
         if (!INV) {
             int k0 = -LB, c = 0;
-            for (int j = 0; j < J; j++) {
+#pragma unroll
+            for (int j = 0; j < LMAX; j++) {
+                if (j >= J) break;
                 const int rh = (R >> j) / 2;
                 int lbe = LB;
                 if (j < J - 1 && ((k0 + lbe) & 1)) lbe++; /* the next level's pairs start even */
@@ -138,7 +145,10 @@ template <class S, int W, int INV> struct st2 {
             }
         } else {
             int k0 = -LB;
-            for (int j = J - 1; j >= 0; j--) {
+#pragma unroll
+            for (int jj = 0; jj < LMAX; jj++) {
+                const int j = LMAX - 1 - jj;
+                if (j >= J) continue;
                 const int rh = (R >> j) / 2;
                 g.k0[j] = k0, g.e[j] = LB + DP, g.n[j] = rh + LB + DP, g.o[j] = k0 + LB;
                 g.nsave[j] = j < J - 1 ? NSAVE : 0;
@@ -147,16 +157,22 @@ template <class S, int W, int INV> struct st2 {
             /* level j's emission u precedes level j - 1's push 2u by one tick */
             int c = 0, lo = 0;
             g.c[0] = 0;
-            for (int j = 1; j < J; j++) {
+#pragma unroll
+            for (int j = 1; j < LMAX; j++) {
+                if (j >= J) break;
                 c -= 2 * s * g.e[j] + 1;
                 s *= 2;
                 g.c[j] = c;
                 lo = c < lo ? c : lo;
             }
-            for (int j = 0; j < J; j++) g.c[j] -= lo;
+#pragma unroll
+            for (int j = 0; j < LMAX; j++)
+                if (j < J) g.c[j] -= lo;
         }
         g.ticks = 0;
-        for (int j = 0; j < J; j++) {
+#pragma unroll
+        for (int j = 0; j < LMAX; j++) {
+            if (j >= J) break;
             const int last = g.c[j] + (g.n[j] - 1) * (1 << j) + 1;
             g.ticks = last > g.ticks ? last : g.ticks;
         }
@@ -217,27 +233,32 @@ template <class S, int W, int INV> struct st2 {
 #endif
     }
 
-    /* the global rows of the pushes at tick t into their ring slots */
-    static __host__ __device__ void fetch(const st_geo &g, const planes &pl, unsigned char *sm, int t, int tid)
+    /* the global rows of level J's push at tick t (if any) into its ring slot */
+    template <int J>
+    static __host__ __device__ __forceinline__ void fetch_level(const st_geo &g, const planes &pl, unsigned char *sm,
+                                                                int t, int tid)
     {
-#pragma unroll
-        for (int j = 0; j < LMAX; j++) {
-            int i;
-            if (j >= g.J || !pushes(g, j, t, i)) continue;
-            const int sl = i % NSL, C = g.C >> j, ch = C / 2;
-            if (!INV) {
-                if (j) continue; /* the coarser levels' input is in shared memory */
-                const int r = st_mod_any(2 * (g.k0[0] + i), g.R);
-                copy_row(ring(sm, 0, sl, 0), pl.img(r), C, tid);
-                copy_row(ring(sm, 0, sl, 1), pl.img(r + 1), C, tid);
-            } else {
-                const int k = st_mod_any(g.k0[j] + i, (g.R >> j) / 2);
-                if (j == g.J - 1) copy_row(ring(sm, j, sl, 0), pl.low(k), ch, tid);
-                copy_row(ring(sm, j, sl, 0) + ch, pl.det(j, 0, k), ch, tid);
-                copy_row(ring(sm, j, sl, 1), pl.det(j, 1, k), ch, tid);
-                copy_row(ring(sm, j, sl, 1) + ch, pl.det(j, 2, k), ch, tid);
-            }
+        int i;
+        if (J >= g.J || (!INV && J > 0) || !pushes(g, J, t, i)) return; /* the coarser forward levels read shared memory */
+        const int sl = i % NSL, C = g.C >> J, ch = C / 2;
+        if constexpr (!INV) {
+            const int r = st_mod_any(2 * (g.k0[0] + i), g.R);
+            copy_row(ring<0>(sm, sl, 0), pl.img(r), C, tid);
+            copy_row(ring<0>(sm, sl, 1), pl.img(r + 1), C, tid);
+        } else {
+            const int k = st_mod_any(g.k0[J] + i, (g.R >> J) / 2);
+            if (J == g.J - 1) copy_row(ring<J>(sm, sl, 0), pl.low(k), ch, tid);
+            copy_row(ring<J>(sm, sl, 0) + ch, pl.det(J, 0, k), ch, tid);
+            copy_row(ring<J>(sm, sl, 1), pl.det(J, 1, k), ch, tid);
+            copy_row(ring<J>(sm, sl, 1) + ch, pl.det(J, 2, k), ch, tid);
         }
+    }
+    /* the global rows of the pushes at tick t into their ring slots */
+    static __host__ __device__ __forceinline__ void fetch(const st_geo &g, const planes &pl, unsigned char *sm, int t, int tid)
+    {
+        fetch_level<0>(g, pl, sm, t, tid);
+        fetch_level<1>(g, pl, sm, t, tid);
+        fetch_level<2>(g, pl, sm, t, tid);
     }
 
     static __host__ __device__ __forceinline__ T ld(const S *p)
@@ -250,49 +271,60 @@ template <class S, int W, int INV> struct st2 {
     }
 
     /* ---- vertical phase: each column's pair into its stream ---- */
-    static __host__ __device__ void vertical(const lwk_wave &w, const st_geo &g, unsigned char *sm,
-                                             T (&rg)[NCOLT][NW], int t, int tid)
+    /* level J's push at tick t, if it has one (J a template argument: the register
+     * window's place and its rotation are compile-time constants) */
+    template <int J>
+    static __host__ __device__ __forceinline__ void vertical_level(const lwk_wave &w, const st_geo &g, unsigned char *sm,
+                                                                   T (&rg)[NCOLT][NW], int t, int tid)
     {
-#pragma unroll
-        for (int j = 0; j < LMAX; j++) {
-            int i;
-            if (j >= g.J || !pushes(g, j, t, i)) continue;
-            const int C = g.C >> j, ch = C / 2, sl = i % NSL;
-            const bool emit = i >= g.e[j];
-            T *m0 = mid(sm, j, 0), *m1 = mid(sm, j, 1);
-            const S *r0 = INV || j == 0 ? ring(sm, j, sl, 0) : nullptr, *r1 = INV || j == 0 ? ring(sm, j, sl, 1) : nullptr;
-            const T *l0 = nullptr, *l1 = nullptr;
-            if (!INV && j) { /* input rows 2i, 2i + 1 from level j - 1 */
-                const int nr = 2 * ((g.R >> j) / 2);
-                l0 = link(sm, j - 1, st_slot(2 * i, g.nsave[j], nr));
-                l1 = link(sm, j - 1, st_slot(2 * i + 1, g.nsave[j], nr));
-            } else if (INV && j < g.J - 1) { /* the LL row from level j + 1 */
-                l0 = link(sm, j, st_slot(i, g.nsave[j], (g.R >> j) / 2));
-            }
-            t3_zrot<NW / 2>(i % (NW / 2), [&](auto rc) {
-                constexpr int ROT = decltype(rc)::value;
-#pragma unroll
-                for (int u = 0; u < ncol(j); u++) {
-                    const int c = tid + u * NT;
-                    if (c >= C) continue;
-                    T e, o;
-                    if (!INV) {
-                        if (j == 0) e = ld(r0 + c), o = ld(r1 + c);
-                        else e = l0[st_sk<SKL>(c)], o = l1[st_sk<SKL>(c)];
-                    } else {
-                        e = c < ch && j < g.J - 1 ? l0[st_sk<SKL>(c)] : ld(r0 + c);
-                        o = ld(r1 + c);
-                    }
-                    T(&v)[NW] = rg[coff(j) + u];
-                    t3_zadvance<T, W, INV, ROT>(v, e, o, w);
-                    if (emit) {
-                        T a = v[t3_zphys<NW>(JO, ROT)], b = v[t3_zphys<NW>(JO + 1, ROT)];
-                        if (!INV) a = lwd_scale_w<W, T>(w, a, 0, 1), b = lwd_scale_w<W, T>(w, b, 1, 1);
-                        m0[st_sk<SKM>(c)] = a, m1[st_sk<SKM>(c)] = b;
-                    }
-                }
-            });
+        int i;
+        if (J >= g.J || !pushes(g, J, t, i)) return;
+        const int C = g.C >> J, ch = C / 2, sl = i % NSL;
+        const bool emit = i >= g.e[J];
+        T *m0 = mid<J>(sm, 0), *m1 = mid<J>(sm, 1);
+        const S *r0 = nullptr, *r1 = nullptr;
+        if (INV || J == 0) r0 = ring<J>(sm, sl, 0), r1 = ring<J>(sm, sl, 1);
+        const T *l0 = nullptr, *l1 = nullptr;
+        if constexpr (!INV && J > 0) { /* input rows 2i, 2i + 1 from level J - 1 */
+            const int nr = 2 * ((g.R >> J) / 2);
+            l0 = link<J - 1>(sm, st_slot(2 * i, g.nsave[J], nr));
+            l1 = link<J - 1>(sm, st_slot(2 * i + 1, g.nsave[J], nr));
+        } else if constexpr (INV && J < LMAX - 1) { /* the LL row from level J + 1 (unless J is the top) */
+            if (J < g.J - 1) l0 = link<J>(sm, st_slot(i, g.nsave[J], (g.R >> J) / 2));
         }
+        const int rot = i % (NW / 2);
+        t3_zrot<NW / 2>(rot, [&](auto rc) {
+            constexpr int ROT = decltype(rc)::value;
+#pragma unroll
+            for (int u = 0; u < ncol(J); u++) {
+                const int c = tid + u * NT;
+                if (c >= C) continue;
+                T e, o;
+                if constexpr (!INV && J == 0) {
+                    e = ld(r0 + c), o = ld(r1 + c);
+                } else if constexpr (!INV) {
+                    e = l0[st_sk<SKL>(c)], o = l1[st_sk<SKL>(c)];
+                } else {
+                    e = c < ch && l0 ? l0[st_sk<SKL>(c)] : ld(r0 + c);
+                    o = ld(r1 + c);
+                }
+                T(&v)[NW] = rg[coff(J) + u];
+                t3_zadvance<T, W, INV, ROT>(v, e, o, w);
+                if (emit) {
+                    T a = v[t3_zphys<NW>(JO, ROT)], b = v[t3_zphys<NW>(JO + 1, ROT)];
+                    if (!INV) a = lwd_scale_w<W, T>(w, a, 0, 1), b = lwd_scale_w<W, T>(w, b, 1, 1);
+                    m0[st_sk<SKM>(c)] = a, m1[st_sk<SKM>(c)] = b;
+                }
+            }
+        });
+    }
+    static __host__ __device__ __forceinline__ void vertical(const lwk_wave &w, const st_geo &g, unsigned char *sm,
+                                                             T (&rg)[NCOLT][NW], int t, int tid)
+    {
+        static_assert(LMAX == 3, "one call a level");
+        vertical_level<0>(w, g, sm, rg, t, tid);
+        vertical_level<1>(w, g, sm, rg, t, tid);
+        vertical_level<2>(w, g, sm, rg, t, tid);
     }
 
     /* KP (forward) or 2 KP (inverse) consecutive outputs to global memory */
@@ -320,63 +352,73 @@ template <class S, int W, int INV> struct st2 {
     }
 
     /* ---- horizontal phase: each finished row along itself ---- */
-    static __host__ __device__ void horizontal(const lwk_wave &w, const st_geo &g, const planes &pl, unsigned char *sm,
-                                               int t, int tid)
+    /* level J's rows emitted at tick t, if any: this thread's segment among them
+     * (gi counts down the segments of the levels before) */
+    template <int J>
+    static __host__ __device__ __forceinline__ void horizontal_level(const lwk_wave &w, const st_geo &g, const planes &pl,
+                                                                     unsigned char *sm, int t, int &gi)
     {
-        int gi = tid; /* this thread's segment among the emitting levels' */
+        int i;
+        if (J >= g.J || !pushes(g, J, t, i) || i < g.e[J]) return;
+        const int C = g.C >> J, ch = C / 2, per = ch / KP, nseg = 2 * per;
+        if (gi < 0 || gi >= nseg) {
+            gi -= nseg;
+            return;
+        }
+        const int r = gi / per, m0 = (gi - r * per) * KP, u = i - g.e[J];
+        gi = -1;
+        const T *row = mid<J>(sm, r);
+        T hv[NW];
 #pragma unroll
-        for (int j = 0; j < LMAX; j++) {
-            int i;
-            if (j >= g.J || !pushes(g, j, t, i) || i < g.e[j]) continue;
-            const int C = g.C >> j, ch = C / 2, per = ch / KP, nseg = 2 * per;
-            if (gi < 0 || gi >= nseg) {
-                gi -= nseg;
-                continue;
-            }
-            const int r = gi / per, m0 = (gi - r * per) * KP, u = i - g.e[j];
-            gi = -1;
-            const T *row = mid(sm, j, r);
-            T hv[NW];
+        for (int q = 0; q < NW; q++) hv[q] = 0;
+        if constexpr (!INV) {
+            T lo[KP], hi[KP];
 #pragma unroll
-            for (int q = 0; q < NW; q++) hv[q] = 0;
-            if constexpr (!INV) {
-                T lo[KP], hi[KP];
-#pragma unroll
-                for (int x = 0; x < KP + LB + DP; x++) {
-                    const int pp = 2 * st_mod(m0 - LB + x, ch);
-                    t3_zadvance<T, W, 0, 0, true>(hv, row[st_sk<SKM>(pp)], row[st_sk<SKM>(pp + 1)], w);
-                    if (x >= LB + DP) {
-                        lo[x - LB - DP] = lwd_scale_w<W, T>(w, hv[JO], 0, 1);
-                        hi[x - LB - DP] = lwd_scale_w<W, T>(w, hv[JO + 1], 1, 1);
-                    }
+            for (int x = 0; x < KP + LB + DP; x++) {
+                const int pp = 2 * st_mod(m0 - LB + x, ch);
+                t3_zadvance<T, W, 0, 0, true>(hv, row[st_sk<SKM>(pp)], row[st_sk<SKM>(pp + 1)], w);
+                if (x >= LB + DP) {
+                    lo[x - LB - DP] = lwd_scale_w<W, T>(w, hv[JO], 0, 1);
+                    hi[x - LB - DP] = lwd_scale_w<W, T>(w, hv[JO + 1], 1, 1);
                 }
-                const int P = st_mod(g.o[j] + u, (g.R >> j) / 2); /* the output row */
-                if (r == 0 && j < g.J - 1) {
-                    T *l = link(sm, j, st_slot(u, g.nsave[j + 1], 2 * ((g.R >> (j + 1)) / 2)));
+            }
+            const int P = st_mod(g.o[J] + u, (g.R >> J) / 2); /* the output row */
+            bool linked = false;
+            if constexpr (J < LMAX - 1) {
+                if (r == 0 && J < g.J - 1) {
+                    T *l = link<J>(sm, st_slot(u, g.nsave[J + 1], 2 * ((g.R >> (J + 1)) / 2)));
 #pragma unroll
                     for (int q = 0; q < KP; q++) l[st_sk<SKL>(m0 + q)] = lo[q];
-                } else {
-                    store_run(r == 0 ? pl.low(P) + m0 : pl.det(j, 1, P) + m0, lo);
-                }
-                store_run(pl.det(j, r == 0 ? 0 : 2, P) + m0, hi);
-            } else {
-                T out[2 * KP];
-#pragma unroll
-                for (int x = 0; x < KP + LB + DP; x++) {
-                    const int pp = st_mod(m0 - LB + x, ch);
-                    t3_zadvance<T, W, 1, 0, true>(hv, row[st_sk<SKM>(pp)], row[st_sk<SKM>(ch + pp)], w);
-                    if (x >= LB + DP) out[2 * (x - LB - DP)] = hv[JO], out[2 * (x - LB - DP) + 1] = hv[JO + 1];
-                }
-                const int M = g.o[j] + u; /* output rows 2M + r */
-                if (j == 0) {
-                    store_run(pl.img(st_mod_any(2 * M + r, g.R)) + 2 * m0, out);
-                } else {
-                    T *l = link(sm, j - 1, st_slot(2 * u + r, g.nsave[j - 1], (g.R >> (j - 1)) / 2));
-#pragma unroll
-                    for (int q = 0; q < 2 * KP; q++) l[st_sk<SKL>(2 * m0 + q)] = out[q];
+                    linked = true;
                 }
             }
+            if (!linked) store_run(r == 0 ? pl.low(P) + m0 : pl.det(J, 1, P) + m0, lo);
+            store_run(pl.det(J, r == 0 ? 0 : 2, P) + m0, hi);
+        } else {
+            T out[2 * KP];
+#pragma unroll
+            for (int x = 0; x < KP + LB + DP; x++) {
+                const int pp = st_mod(m0 - LB + x, ch);
+                t3_zadvance<T, W, 1, 0, true>(hv, row[st_sk<SKM>(pp)], row[st_sk<SKM>(ch + pp)], w);
+                if (x >= LB + DP) out[2 * (x - LB - DP)] = hv[JO], out[2 * (x - LB - DP) + 1] = hv[JO + 1];
+            }
+            const int M = g.o[J] + u; /* output rows 2M + r */
+            if constexpr (J == 0) {
+                store_run(pl.img(st_mod_any(2 * M + r, g.R)) + 2 * m0, out);
+            } else {
+                T *l = link<J - 1>(sm, st_slot(2 * u + r, g.nsave[J - 1], (g.R >> (J - 1)) / 2));
+#pragma unroll
+                for (int q = 0; q < 2 * KP; q++) l[st_sk<SKL>(2 * m0 + q)] = out[q];
+            }
         }
+    }
+    static __host__ __device__ __forceinline__ void horizontal(const lwk_wave &w, const st_geo &g, const planes &pl,
+                                                               unsigned char *sm, int t, int tid)
+    {
+        int gi = tid;
+        horizontal_level<0>(w, g, pl, sm, t, gi);
+        horizontal_level<1>(w, g, pl, sm, t, gi);
+        horizontal_level<2>(w, g, pl, sm, t, gi);
     }
 };
 

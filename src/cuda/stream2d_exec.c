@@ -17,7 +17,7 @@ void lw_stream2d_plan(const lw_plan *p, lw_cuda_sched *s)
     const int mode = p->tune.stream2d;
     const lw_direction d = p->cfg.direction;
     if (mode == LW_STREAM2D_OFF || s->engine != LWE_TILE2D || g->naxes != 2 || p->cfg.mode != LW_PERIODIC ||
-        p->cfg.integer || s->fwd_bands || s->inv_bands || (d != LW_FORWARD && d != LW_INVERSE))
+        p->cfg.integer || (d != LW_FORWARD && d != LW_INVERSE))
         return;
     if (mode == LW_STREAM2D_AUTO && s->nbatch < LW_STREAM2D_AUTO_PLANES) return;
     const int L = g->levels, ks = s->small_from;
@@ -35,6 +35,12 @@ void lw_stream2d_plan(const lw_plan *p, lw_cuda_sched *s)
         }
         s->st_len[k] = (signed char)f;
         k += f;
+    }
+    if (s->st_len[0] && (s->fwd_bands || s->inv_bands)) {
+        /* level 1 runs in the group, not in row bands (which kept the lowpass
+         * workspace inside in / out): the workspace is the scratch again */
+        s->fwd_bands = s->inv_bands = 0;
+        s->scratch = lw_cuda_tile2d_ll_bytes(p, s);
     }
     if (s->st_len[0] == L) s->scratch = 0; /* one launch: no lowpass band leaves the chip */
 }

@@ -32,5 +32,13 @@ static void stream2d_cases(int quick)
                           lw_wavelet_name(c.w), (long long)c.shape[0], (long long)c.shape[1], (long long)c.shape[2],
                           c.levels, (int)c.dir);
                 }
+    /* one image (no batch), host pointers: the host pipeline's bands, then the groups */
+    for (int di = 0; di < 2; di++) {
+        gcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 2, c.shape[0] = 384, c.shape[1] = 512, c.w = LW_CDF97, c.m = LW_PERIODIC, c.t = LW_FLOAT32;
+        c.levels = 4, c.dir = dirs[di], c.devptr = 0, c.tuning = "stream2d=on";
+        run_case(&c);
+    }
     printf("stream2d cases: %ld run, %ld by the engine\n", g_cases - before, g_stream2d - ran);
 }
