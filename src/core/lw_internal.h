@@ -227,9 +227,7 @@ typedef struct lw_tuning {
     int tile2d;           /* cuda fused 2-D: 0 auto, 1 short tiles, 2 long tiles (lwk_tile2d.tiles) */
     int tail;             /* cuda fused pyramids: 0 auto, 1 fused levels wherever they run, 2 small engine below the top */
     int planes;           /* cuda generic passes: 0 auto (two axes of a level as one plane pass), 1 off */
-    int stream2d;         /* cuda tile2d plans, periodic: LW_STREAM2D_* (the fused multi-level 2-D engine) */
 } lw_tuning;
-enum { LW_STREAM2D_AUTO = 0, LW_STREAM2D_ON = 1, LW_STREAM2D_OFF = 2 };
 enum { LW_LOCAL_BLOCK_AUTO = 0, LW_LOCAL_BLOCK_WIDE = 1, LW_LOCAL_BLOCK_NARROW = 2, LW_LOCAL_BLOCK_STRIDED = 3 };
 
 void lw_tuning_defaults(lw_tuning *t);

@@ -90,10 +90,6 @@ static const knob knobs[] = {
      "cuda generic passes (every engine's in-place route): two axes of a level as one pass over planes that a "
      "thread-block cluster holds whole, and an axis crossing the contiguous one as planes of (that axis x the "
      "contiguous dimension) (auto: wherever a plane fits and its rows are contiguous), or off (one pass an axis)"},
-    {"stream2d", K_ENUM, OFF(stream2d), 0, 0, "auto on off",
-     "cuda fused 2-D engine, periodic mode: up to three levels of a pyramid in one launch, one thread block a "
-     "plane walking its rows (planes of at most 512 columns), or off (a launch a level) (auto: batches of at "
-     "least 96 planes, two or three levels a launch; on: wherever it applies, one level too)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

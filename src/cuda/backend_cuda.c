@@ -549,12 +549,6 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "engine: %s%s\n", s->engine_name ? s->engine_name : "?",
                    s->engine == LWE_SCHEME ? " (paper scheme, every level)" : "");
     }
-    {
-        const lw_cuda_sched *es = im->tr ? &((const cuda_impl *)im->tr->impl)->s : s;
-        for (int k = 0; k < LW_MAX_LEVELS; k++)
-            if (es->st_len[k])
-                lw_appendf(buf, len, "stream2d: levels %d..%d in one launch\n", k + 1, k + es->st_len[k]);
-    }
     if ((s->engine == LWE_TILE2D || s->engine == LWE_FUSED3D) && s->small_from < plan->geo.levels)
         lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
     if (im->tail && !im->slab[0])

@@ -69,7 +69,7 @@ size_t lw_cuda_bands_direct_scratch(const lw_plan *p, const lw_cuda_sched *s)
 {
     const int L = p->geo.levels;
     if (s->engine == LWE_LOCAL) return s->scratch;
-    if (L < 2 || s->st_len[0] == L) return 0; /* one stream2d launch keeps every inner lowpass on chip */
+    if (L < 2) return 0;
     return s->scr_off[0] + (L >= 3 ? (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize : 0);
 }
 
@@ -84,33 +84,16 @@ lw_status lw_cuda_run_bands_direct(const lw_plan *p, const lw_cuda_sched *s, voi
     if (p->cfg.direction == LW_FORWARD) {
         lwk_plane src = lw_cuda_plane_of(p, samples, 0, 0);
         for (int k = 0; k < L; k++) {
-            const int f = s->st_len[k] ? s->st_len[k] : 1, m = k + f; /* levels k .. m - 1 */
-            lwk_plane det[LWK_STREAM2D_LMAX];
-            for (int j = 0; j < f; j++) det[j] = det_plane(p, bands, k + j, s->esize);
-            const lwk_plane ll = m == L ? low : lw_cuda_plane_of(p, ws + s->scr_off[m % 2], m, 1);
-            if (s->st_len[k]) {
-                LW_TRY(lw_stream2d_launch(p, s, k, src, ll, det, st));
-            } else {
-                lwk_tile2d t;
-                lw_cuda_tile_setup(p, s, k, &t);
-                CK(lwk_tile2d_forward(s->dtype, &t, src, ll, det[0], st), "cuda tile2d kernel launch (bands)");
-            }
+            lwk_tile2d t;
+            lw_cuda_tile_setup(p, s, k, &t);
+            const lwk_plane det = det_plane(p, bands, k, s->esize);
+            const lwk_plane ll = k == L - 1 ? low : lw_cuda_plane_of(p, ws + s->scr_off[(k + 1) % 2], k + 1, 1);
+            CK(lwk_tile2d_forward(s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (bands)");
             src = ll;
-            k = m - 1;
         }
         return LW_OK;
     }
     for (int k = L - 1; k >= 0; k--) {
-        const int k0 = lw_stream2d_group_at(s, k); /* a stream2d group of levels k0 .. k */
-        if (k0 >= 0) {
-            lwk_plane det[LWK_STREAM2D_LMAX];
-            for (int j = 0; j <= k - k0; j++) det[j] = det_plane(p, bands, k0 + j, s->esize);
-            const lwk_plane ll = k == L - 1 ? low : lw_cuda_plane_of(p, ws + s->scr_off[(k + 1) % 2], k + 1, 1);
-            const lwk_plane dst = k0 == 0 ? lw_cuda_plane_of(p, samples, 0, 0) : lw_cuda_plane_of(p, ws + s->scr_off[k0 % 2], k0, 1);
-            LW_TRY(lw_stream2d_launch(p, s, k0, dst, ll, det, st));
-            k = k0;
-            continue;
-        }
         lwk_tile2d t;
         lw_cuda_tile_setup(p, s, k, &t);
         const lwk_plane det = det_plane(p, bands, k, s->esize);

@@ -54,26 +54,18 @@ static int tile3d_pass_axis(const lw_plan *p);
  * of the small-engine tail, or L).  With dense contiguous planes that room is
  * taken inside `in` (forward, when `in` may be overwritten) or `out`
  * (inverse), the first level then running in row bands (tile2d_bands.c). */
-size_t lw_cuda_tile2d_ll_bytes(const lw_plan *p, const lw_cuda_sched *s)
-{
-    const int L = p->geo.levels, ks = s->small_from;
-    if (L < 2) return 0;
-    const size_t ll1 = (size_t)(s->nbatch * lw_region_count(p, 1)) * s->esize;
-    const size_t ll2 = (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize;
-    const int top = p->cfg.direction != LW_INVERSE ? ks - 1 : ks < L ? ks : L - 1; /* deepest LL band held */
-    return top >= 1 ? ll1 + (top >= 2 ? ll2 : 0) : 0;
-}
-
 static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     int L = g->levels, inv = p->cfg.direction == LW_INVERSE;
-    s->small_from = lw_cuda_small_from(p, s);
+    int ks = s->small_from = lw_cuda_small_from(p, s);
     if (L < 2) return;
     size_t ll1 = (size_t)(s->nbatch * lw_region_count(p, 1)) * s->esize;
+    size_t ll2 = (size_t)(s->nbatch * lw_region_count(p, 2)) * s->esize;
     s->scr_off[1] = 0;
     s->scr_off[0] = ll1;
-    size_t need = lw_cuda_tile2d_ll_bytes(p, s);
+    int top = !inv ? ks - 1 : ks < L ? ks : L - 1; /* deepest LL band held */
+    size_t need = top >= 1 ? ll1 + (top >= 2 ? ll2 : 0) : 0;
     s->scratch = need;
     if (!need || g->rank < 2 || g->axes[0] != g->rank - 2 || need > s->bytes) return;
     unsigned fl = p->cfg.flags;
@@ -380,7 +372,6 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     LW_TRY(lw_cuda_walk_prepare(p, s));
     s->inplace_scratch = (s->walk_stash + 255) & ~(size_t)255;
     e->workspace(p, s);
-    if (s->engine == LWE_TILE2D) lw_stream2d_plan(p, s);
     /* in place, items the small engine holds whole run there: one launch,
      * no workspace (the fused engines' in-place routes need some) */
     s->small_inplace = e->id != LWE_SMALL && lw_cuda_inplace_routed(p, e->id) && p->tune.inplace != 2 && applies_small(p, s);
@@ -629,19 +620,13 @@ static lw_status run_tile2d(run_ctx *r, void *scratch)
                 CK(lwk_small_launch(s->dtype, &sm, src.p, r->out, r->st), "cuda small kernel launch");
                 return LW_OK;
             }
-            const int f = s->st_len[k] ? s->st_len[k] : 1, m = k + f; /* levels k .. m - 1 */
-            lwk_plane det[LWK_STREAM2D_LMAX];
-            for (int j = 0; j < f; j++) det[j] = plane_of(p, s, r->out, k + j, 0);
-            lwk_plane ll = m == L || m == s->small_from ? det[f - 1] : plane_of(p, s, B[m], m, 1);
-            if (s->st_len[k]) {
-                LW_TRY(lw_stream2d_launch(p, s, k, src, ll, det, r->st));
-            } else {
-                lwk_tile2d t;
-                tile_setup(p, s, k, 0, 1, &t);
-                CK(lwk_tile2d_forward(s->dtype, &t, src, ll, det[0], r->st), "cuda tile2d kernel launch");
-            }
+            int last = k == L - 1;
+            lwk_tile2d t;
+            tile_setup(p, s, k, 0, 1, &t);
+            lwk_plane det = plane_of(p, s, r->out, k, 0);
+            lwk_plane ll = last || k + 1 == s->small_from ? det : plane_of(p, s, B[k + 1], k + 1, 1);
+            CK(lwk_tile2d_forward(s->dtype, &t, src, ll, det, r->st), "cuda tile2d kernel launch");
             src = ll;
-            k = m - 1;
         }
         return LW_OK;
     }
@@ -656,16 +641,6 @@ static lw_status run_tile2d(run_ctx *r, void *scratch)
         CK(lwk_small_launch(s->dtype, &sm, r->in, B[ks], r->st), "cuda small kernel launch");
     }
     for (int k = ks - 1; k >= 0; k--) {
-        const int k0 = lw_stream2d_group_at(s, k); /* a stream2d group of levels k0 .. k */
-        if (k0 >= 0) {
-            lwk_plane det[LWK_STREAM2D_LMAX];
-            for (int j = 0; j <= k - k0; j++) det[j] = plane_of(p, s, r->in, k0 + j, 0);
-            const lwk_plane ll = k == L - 1 ? det[k - k0] : plane_of(p, s, B[k + 1], k + 1, 1);
-            const lwk_plane dst = k0 == 0 ? plane_of(p, s, r->out, 0, 0) : plane_of(p, s, B[k0], k0, 1);
-            LW_TRY(lw_stream2d_launch(p, s, k0, dst, ll, det, r->st));
-            k = k0;
-            continue;
-        }
         lwk_tile2d t;
         tile_setup(p, s, k, 0, 1, &t);
         lwk_plane det = plane_of(p, s, r->in, k, 0);

@@ -60,7 +60,6 @@ typedef struct lw_cuda_sched {
     size_t scheme_off;               /* LWE_SCHEME: offset of its own scratch */
     int fwd_bands;   /* tile2d forward: LL workspace inside `in` (bands below) */
     int inv_bands;   /* tile2d inverse: workspace inside `out` (bands below) */
-    signed char st_len[LW_MAX_LEVELS]; /* tile2d: levels k .. k + st_len[k] - 1 in one stream2d launch (0: none) */
     lw_band_geo bg;
     lw_bands bands;
 } lw_cuda_sched;
@@ -147,18 +146,6 @@ lw_status lw_cuda_run_scheme(const lw_plan *p, const lw_cuda_sched *s, const voi
 lw_status lw_bands_run_fwd(const lw_cuda_sched *s, const lwk_tile2d *t, const void *in, void *out, cudaStream_t st);
 lw_status lw_bands_run_inv(const lw_cuda_sched *s, const lwk_tile2d *t, const void *in, void *out, void *scratch,
                            cudaStream_t st);
-/* The fused multi-level 2-D engine in tile2d plans (stream2d_exec.c): the
- * groups of levels it runs (s->st_len; after the tile2d workspace is
- * planned), the levels in them, and the launch of the group at level k:
- * forward img -> low and det[0 .. st_len[k]), inverse the reverse. */
-void lw_stream2d_plan(const lw_plan *p, lw_cuda_sched *s);
-/* tile2d: the workspace of its lowpass bands (scr_off), one launch a level */
-size_t lw_cuda_tile2d_ll_bytes(const lw_plan *p, const lw_cuda_sched *s);
-int lw_stream2d_levels(const lw_cuda_sched *s);
-/* the first level of the group whose last level is k (the inverse's loops), or -1 */
-int lw_stream2d_group_at(const lw_cuda_sched *s, int k);
-lw_status lw_stream2d_launch(const lw_plan *p, const lw_cuda_sched *s, int k, lwk_plane img, lwk_plane low,
-                             const lwk_plane *det, cudaStream_t st);
 /* LWE_FS (fs_exec.c): its scratch needs (set in s), and the transform. */
 /* the kernels' view of a plan: transformed axes, batch dims, levels, mode, layout */
 void lw_cuda_fs_setup(const lw_plan *p, lwk_fs *f);

@@ -404,12 +404,17 @@ static constexpr int64_t short_tile_limit = (int64_t)4 << 20;
 
 /* S the storage type; the half types take float's tile shapes (they compute in
  * float), long ones at every size: short tiles trailed them by 3-23% forward and
- * 0-16% inverse on an H100 at 48-256 Mi samples (bench/NOTES-cuda.md) */
+ * 0-16% inverse on an H100 at 48-256 Mi samples (bench/NOTES-cuda.md).  Planes no
+ * wider than a short tile take short tiles at any size and for every type computed
+ * in float: a long tile's columns would be half empty (192 planes of 128^2 on an
+ * H200: 0.72-0.87x the time of long tiles, bench/NOTES-torch.md). */
 template <class S, int W>
 static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
+    typedef lwd_c<S> T;
     const int64_t samples = (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1];
-    const bool short_tiles = t->tiles ? t->tiles == 1 : sizeof(S) == 4 && samples <= short_tile_limit;
+    const bool narrow = std::is_same<T, float>::value && t->cols <= tile_cfg<T, 1>::TW;
+    const bool short_tiles = t->tiles ? t->tiles == 1 : narrow || (sizeof(S) == 4 && samples <= short_tile_limit);
     if (short_tiles)
         return inverse ? tile_launch<S, W, 1, 1>(t, a, b, c, s) : tile_launch<S, W, 0, 1>(t, a, b, c, s);
     return inverse ? tile_launch<S, W, 1, 0>(t, a, b, c, s) : tile_launch<S, W, 0, 0>(t, a, b, c, s);

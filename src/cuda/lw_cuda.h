@@ -238,29 +238,6 @@ cudaError_t lwk_tile2d_forward(int dtype, const lwk_tile2d *t, lwk_plane src, lw
 cudaError_t lwk_tile2d_inverse(int dtype, const lwk_tile2d *t, lwk_plane sll, lwk_plane sdet, lwk_plane dst,
                                cudaStream_t s);
 
-/* ---- fused multi-level 2-D engine for batches of planes (k_stream2d.cu) --
- * Up to LWK_STREAM2D_LMAX levels of a 2-D Mallat transform in periodic mode
- * in one launch, one thread block a plane: every sample read once and every
- * band written once, the lowpass of the inner levels kept in shared memory.
- * rows x cols: the first fused level's plane (cols at most
- * LWK_STREAM2D_CMAX); blen: the batch (planes blen[0] * blen[1]).  Forward:
- * img the samples, low the last level's LL band, det[j] level j's detail
- * plane (j = 0 the first fused level; lwk_plane's Mallat or split bands).
- * Inverse: the same planes, img written. */
-#define LWK_STREAM2D_LMAX 3
-#define LWK_STREAM2D_CMAX 512
-typedef struct lwk_stream2d {
-    lwk_wave w;
-    int64_t rows, cols;
-    int64_t blen[2];
-    int levels;
-    lwk_plane img, low, det[LWK_STREAM2D_LMAX];
-} lwk_stream2d;
-
-/* 1 if the engine runs `levels` levels of this wavelet/dtype/mode on planes of rows x cols */
-int lwk_stream2d_supported(int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols, int levels);
-cudaError_t lwk_stream2d_run(int dtype, int inverse, const lwk_stream2d *t, cudaStream_t s);
-
 /* ---- fused 2-D engine, interleaved layout, in place (k_tile2d_ip.cu) ------
  * One level on the grid rows x cols (strides rs, cs) of every plane: each
  * coefficient lands where its sample was.  LL positions (even row and column)

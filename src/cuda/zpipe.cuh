@@ -2,8 +2,7 @@
  * pair of samples advances every lifting step of a wavelet by one position
  * (a software pipeline over the steps), so that a kernel walking a line
  * pair by pair lifts it with no halo reloaded.  The fused 3-D engine runs it
- * along z (k_tile3d_stream.cuh), the fused multi-level 2-D engine along the
- * rows and columns of its planes (k_stream2d.cu).  Host and device code. */
+ * along z (k_tile3d_stream.cuh).  Host and device code. */
 #ifndef LW_ZPIPE_CUH
 #define LW_ZPIPE_CUH
 

@@ -41,7 +41,6 @@ static long g_ip_lines;  /* in-place cases run by passes of whole lines (k_lines
 static long g_ip_small;  /* in-place cases of a fused engine's plan run by the small engine (items that fit it) */
 static long g_planes;    /* cases whose plans run some level by plane passes (k_plane.cu) */
 static long g_axis_planes; /* cases whose plans run some axis alone by the plane kernels */
-static long g_stream2d;    /* cases whose plans run a stream2d group (the fused multi-level 2-D engine) */
 
 static const char *engine_name(int e)
 {
@@ -287,7 +286,6 @@ static void run_case(const gcase *c)
     if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {
         g_planes += strstr(dsc, "as one plane pass") != NULL;
         g_axis_planes += strstr(dsc, "of one axis as plane passes") != NULL;
-        g_stream2d += strstr(dsc, "stream2d: levels") != NULL;
         if (c->inplace) {
             g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
             g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;

@@ -10,14 +10,11 @@
  *   LW_GPU_QUICK=1   random cases only (for compute-sanitizer)
  *   LW_GPU_ONLY=destroy  only the LW_FLAG_DESTROY_INPUT cases (quick set with LW_GPU_QUICK)
  *   LW_GPU_ONLY=d4       only the d4 cases of the fused engines (quick set with LW_GPU_QUICK)
- *   LW_GPU_ONLY=stream2d only the fused multi-level 2-D engine's cases (quick set with LW_GPU_QUICK)
  *   LW_GPU_ONLY=fused3d  only the fused 3-D engine's cases, every tile variant named (with
  *                        LW_GPU_QUICK: the small set run under the sanitizers)
  *   LW_GPU_WAVELET=W random cases of wavelet W only, and only its fixed cases
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #include "gpu_common.h"
-
-#include "gpu_stream2d_cases.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -669,11 +666,6 @@ int main(void)
         cudaStreamDestroy(g_stream);
         return lw_test_finish("test_gpu");
     }
-    if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "stream2d")) {
-        stream2d_cases(getenv("LW_GPU_QUICK") != NULL);
-        cudaStreamDestroy(g_stream);
-        return lw_test_finish("test_gpu");
-    }
     if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "d4")) { /* d4 on the fused engines */
         d4_tile_cases(getenv("LW_GPU_QUICK") != NULL);
         d4_fused3d_cases(getenv("LW_GPU_QUICK") != NULL);
@@ -693,7 +685,6 @@ int main(void)
     }
     printf("random cases: %ld run\n", g_cases);
     if (quick && g_only_w < 0) sanitizer_cases();
-    if (g_only_w < 0) stream2d_cases(1);
     if (g_only_w < 0) destroy_cases(quick);
     if (g_only_w < 0 || g_only_w == LW_HAAR) local_cases(quick);
     if (g_only_w < 0 || g_only_w == LW_FS) {

@@ -5,7 +5,7 @@
  *     of place, the engine auto or forced generic; each against the cpu
  *     backend's half result (the same transform computed in float32 and
  *     rounded once) and against the float64 reference of the widened input;
- *   - fixed cases that reach each engine (small, tile2d and its stream2d groups, fused3d, 3d-yx, the
+ *   - fixed cases that reach each engine (small, tile2d, fused3d, 3d-yx, the
  *     generic pass's segments and its in-place walk + cycle reorder, the
  *     column pass) and the host-memory pipelines;
  *   - gains (lw_config.gain) against the cpu with the same gains;
@@ -96,8 +96,6 @@ static void half_case(const gcase *c0)
     }
     const int eng = lw_cuda_plan_engine(pc);
     g_engine_count[eng]++;
-    char dsc[4096];
-    if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) g_stream2d += strstr(dsc, "stream2d: levels") != NULL;
     int64_t n = 1;
     for (int i = 0; i < c.rank; i++) n *= c.shape[i];
     size_t bytes = (size_t)n * 2;
@@ -254,16 +252,6 @@ static void fixed_cases(void)
         fixed(3, l2, 2, ax12, LW_HAAR, LW_PERIODIC, LW_MALLAT, 3, 1, 0, "local");
         fixed(4, l3, 3, ax3, LW_HAAR, LW_PERIODIC, LW_MALLAT, 2, 1, 0, "local");
     }
-    /* the fused multi-level 2-D engine (stream2d): batches of planes, three levels a launch, then
-     * the remaining levels (max levels), every separable wavelet, the adjoints on its transposed rows */
-    const int64_t st[] = {3, 96, 128}, st2[] = {2, 128, 512};
-    g_fixed_tuning = "stream2d=on";
-    for (int wi = 0; wi < LW_WAVELET_COUNT; wi++) {
-        lw_wavelet w = (lw_wavelet)wi;
-        if (!(lw_wavelet_properties(w) & LW_WAVELET_SEPARABLE)) continue;
-        fixed(3, st, 2, ax12, w, LW_PERIODIC, LW_MALLAT, 3, 1, 0, w == LW_HAAR ? "tile2d" : NULL);
-        fixed(3, st2, 2, ax12, w, LW_PERIODIC, LW_MALLAT, -1, (int)(wi & 1), 0, w == LW_HAAR ? "tile2d" : NULL);
-    }
     g_fixed_tuning = NULL;
     /* d4 in symmetric mode on the fused 3-D engine (mirror refreshed per step), every level */
     fixed(3, s3, 0, NULL, LW_D4, LW_SYMMETRIC, LW_MALLAT, -1, 1, 0, "fused3d");
@@ -411,8 +399,6 @@ int main(void)
         fixed_cases();
         gain_cases();
         printf("fixed half cases (gains included): %ld run\n", g_half_cases - before);
-        printf("stream2d (fused multi-level 2-D) plans: %ld\n", g_stream2d);
-        CHECK(g_stream2d >= 8, "the stream2d cases ran %ld plans with the engine", g_stream2d);
         timing();
     }
     for (int k = 0; k < LWE_COUNT; k++)
