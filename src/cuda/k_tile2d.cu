@@ -407,7 +407,7 @@ static constexpr int64_t short_tile_limit = (int64_t)4 << 20;
  * 0-16% inverse on an H100 at 48-256 Mi samples (bench/NOTES-cuda.md).  Planes no
  * wider than a short tile take short tiles at any size and for every type computed
  * in float: a long tile's columns would be half empty (192 planes of 128^2 on an
- * H200: 0.72-0.87x the time of long tiles, bench/NOTES-torch.md). */
+ * H200: 0.70-0.87x the time of long tiles, bench/NOTES-torch.md). */
 template <class S, int W>
 static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
