@@ -73,7 +73,7 @@ static lw_status make_subs(ooc_pass *P, size_t *bytes)
     const size_t nq = P->sl.n < LW_OOC_QUEUES ? (size_t)P->sl.n : LW_OOC_QUEUES; /* slots in use */
     size_t b = nq * (2 * P->slot_bytes + P->scr_max);
     if (P->tail) b += 2 * (size_t)P->N0 * P->crow + P->tail_scr;
-    if (P->inplace && P->sl.periodic) b += (size_t)P->sl.E * P->row;
+    if (P->sl.periodic && (P->inplace || (P->stash_ok && P->host_cont))) b += (size_t)P->sl.E * P->row; /* the head */
     LW_TRY(lw_ooc_hold_size(P));
     b += (size_t)(P->cells * P->cell_rows) * P->row;
     *bytes = b;
@@ -133,44 +133,75 @@ static lw_status fit_slabs(ooc_pass *P, int L1, int64_t E, int64_t cap, int *ok)
     return LW_OK;
 }
 
+/* Boxes of row positions (dims 1.. of a row; dim 0 unused) between the
+ * corners the levels leave on the other transformed axes (Mallat: level j
+ * transforms only the corner the levels before it left).  corner_box: the
+ * level-k corner, one box (the whole row for k = 0); corner_ring: the
+ * level-(k-1) corner less the level-k one, one box per transformed axis of
+ * the row (none empty; no box when axis 0 is the only transformed axis). */
+static int row_axes(const ooc_pass *P, int *td)
+{
+    int nt = 0;
+    for (int d = 1; d < P->rank; d++)
+        if (lw_ooc_transformed(P, d)) td[nt++] = d;
+    return nt;
+}
+
+static void corner_box(const ooc_pass *P, int k, struct region *rg)
+{
+    rg->nbox = 1;
+    for (int d = 1; d < P->rank; d++) {
+        rg->lo[0][d] = 0;
+        rg->hi[0][d] = lw_ooc_transformed(P, d) ? lw_lowpass_length(P->shape[d], k) : P->shape[d];
+    }
+}
+
+static void corner_ring(const ooc_pass *P, int k, struct region *rg)
+{
+    int td[LW_MAX_AXES];
+    const int nt = row_axes(P, td);
+    rg->nbox = 0;
+    for (int i = 0; i < nt; i++) {
+        int empty = 0;
+        for (int d = 1; d < P->rank; d++) {
+            int64_t lo = 0, hi = P->shape[d];
+            int j = 0;
+            while (j < nt && td[j] != d) j++;
+            if (j < nt) {
+                const int64_t prev = lw_lowpass_length(P->shape[d], k - 1), cur = lw_lowpass_length(P->shape[d], k);
+                if (j < i) hi = cur;
+                else if (j == i) lo = cur, hi = prev;
+                else hi = prev;
+            }
+            rg->lo[rg->nbox][d] = lo, rg->hi[rg->nbox][d] = hi;
+            empty |= hi <= lo;
+        }
+        if (!empty) rg->nbox++;
+    }
+}
+
 /* The parts of a row by the levels axis 0 went through, in the Mallat layout:
- * level j transforms only the corner the levels before it left on every
- * transformed axis, so with other transformed axes the positions outside the
- * level-k corner (inside the level-(k-1) one) saw k levels along axis 0 and
- * hold k levels of bands there.  Region k < L1: that difference of two
- * corners, as one box per transformed axis of the row; region L1: the
+ * with other transformed axes the positions outside the level-k corner
+ * (inside the level-(k-1) one) saw k levels along axis 0 and hold k levels of
+ * bands there.  Region k < L1: that ring (corner_ring); region L1: the
  * level-(L1-1) corner.  One region of L1 levels when axis 0 is the only
- * transformed axis. */
+ * transformed axis.  With a stash, also the level-L1 corner and its ring
+ * inside region L1, which the slabs fill from the stash and the input. */
 static void make_regions(ooc_pass *P)
 {
     const int L1 = P->sl.L1;
-    int td[LW_MAX_AXES], nt = 0;
-    for (int d = 1; d < P->rank; d++)
-        if (lw_ooc_transformed(P, d)) td[nt++] = d;
+    int td[LW_MAX_AXES];
+    const int nt = row_axes(P, td);
     P->nreg = 0;
     for (int k = nt ? 1 : L1; k <= L1; k++) {
         struct region *rg = &P->reg[P->nreg++];
-        rg->k = k, rg->nbox = 0;
-        const int boxes = k == L1 ? 1 : nt;
-        for (int i = 0; i < boxes; i++) {
-            int empty = 0;
-            for (int d = 1; d < P->rank; d++) {
-                int64_t lo = 0, hi = P->shape[d];
-                int j = 0;
-                while (j < nt && td[j] != d) j++;
-                if (j < nt) {
-                    const int64_t prev = lw_lowpass_length(P->shape[d], k - 1), cur = lw_lowpass_length(P->shape[d], k);
-                    if (k == L1) hi = prev;
-                    else if (j < i) hi = cur;
-                    else if (j == i) lo = cur, hi = prev;
-                    else hi = prev;
-                }
-                rg->lo[rg->nbox][d] = lo, rg->hi[rg->nbox][d] = hi;
-                empty |= hi <= lo;
-            }
-            if (!empty) rg->nbox++;
-        }
+        rg->k = k;
+        if (k == L1) corner_box(P, k - 1, rg);
+        else corner_ring(P, k, rg);
     }
+    corner_box(P, L1, &P->st_corner);
+    corner_ring(P, L1, &P->st_ring);
+    P->st_corner.k = P->st_ring.k = L1;
 }
 
 /* The fixed costs of the moves, in bytes of PCIe traffic, fitted to the
@@ -201,7 +232,7 @@ static double pass_cost(const ooc_pass *P)
     }
     double c = array + (double)P->sl.n * copies * COPY_BYTES + (double)P->shape[0] * boxes * SEGMENT_BYTES;
     if (P->tail) c += corner;
-    else if (P->host_cont) c += HOST_CORNER_FACTOR * corner + (P->coef_in && !P->inplace ? 4 * array : 0);
+    else if (P->host_cont) c += HOST_CORNER_FACTOR * corner + (P->coef_in && !P->inplace && !P->stash_ok ? 4 * array : 0);
     return c;
 }
 
@@ -278,7 +309,8 @@ static lw_status alloc_pass(ooc_pass *P)
         LW_TRY(mv->alloc(mv->ctx, &P->ll2, (size_t)P->N0 * P->crow, "the lowpass corner"));
         LW_TRY(mv->alloc(mv->ctx, &P->tscr, P->tail_scr, "the corner's scratch"));
     }
-    if (P->inplace && P->sl.periodic) LW_TRY(mv->alloc(mv->ctx, &P->head, (size_t)P->sl.E * P->row, "the first rows"));
+    if ((P->inplace || P->stash) && P->sl.periodic)
+        LW_TRY(mv->alloc(mv->ctx, &P->head, (size_t)P->sl.E * P->row, "the first rows"));
     if (P->cells) {
         LW_TRY(mv->alloc(mv->ctx, &P->hbuf, (size_t)(P->cells * P->cell_rows) * P->row, "the held rows"));
         P->held = calloc((size_t)P->cells, sizeof *P->held);
@@ -315,7 +347,8 @@ static lw_status run_slabs(ooc_pass *P, const char *in, char *out)
         if (reorder) LW_TRY(mv->finish(mv->ctx));
     }
     if (reorder && P->coef_in) LW_TRY(lw_ooc_permute_host(P, out, 0));
-    if (P->head) LW_TRY(lw_ooc_move_rows(P, LW_OOC_UP, (char *)in, 0, 1, P->head, 0, P->sl.E, 0));
+    if (P->head && P->stash) LW_TRY(lw_ooc_stash_head(P, 0));
+    else if (P->head) LW_TRY(lw_ooc_move_rows(P, LW_OOC_UP, (char *)in, 0, 1, P->head, 0, P->sl.E, 0));
     if (P->head || (P->tail && P->coef_in)) {
         LW_TRY(mv->record(mv->ctx, EV_TAIL, 0));
         for (int q = 1; q < LW_OOC_QUEUES; q++) LW_TRY(mv->wait(mv->ctx, EV_TAIL, q));
@@ -385,6 +418,7 @@ static void pass_init(ooc_pass *P, const lw_plan *p, const lw_ooc_mover *mv, con
     P->in_bands = P->t0 && P->mallat && P->coef_in;
     P->out_bands = P->t0 && P->mallat && !P->coef_in;
     P->host_bands = P->t0 && P->mallat && !inplace;
+    P->stash_ok = P->t0 && P->mallat && P->coef_in && !inplace && p->tune.ooc_stash;
 }
 
 static void copy_host(char *dst, const char *src, size_t n)
@@ -431,12 +465,17 @@ static lw_status run_array(const lw_plan *p, const lw_ooc_mover *mv, const ooc_a
     ooc_pass P;
     lw_status st = plan_array(&P, p, mv, A, in == out);
     if (st == LW_OK && P.host_cont && P.coef_in && in != out) {
-        /* the corner's levels must come first, in place: on a copy of the input */
-        size_t bytes = (size_t)A->shape[0] * (size_t)A->hs[0];
-        drop_plans(&P);
-        copy_host(out, in, bytes);
-        in = out;
-        st = plan_array(&P, p, mv, A, 1);
+        /* the corner's levels come first: into the stash, or in place on a copy of the input */
+        const int64_t row0 = P.shape[0] - P.N0;
+        if (P.stash_ok && lw_ooc_stash_safe(&P, row0)) {
+            P.stash = out + row0 * A->hs[0];
+        } else {
+            size_t bytes = (size_t)A->shape[0] * (size_t)A->hs[0];
+            drop_plans(&P);
+            copy_host(out, in, bytes);
+            in = out;
+            st = plan_array(&P, p, mv, A, 1);
+        }
     }
     ooc_array C;
     if (st == LW_OK && P.host_cont) {
@@ -446,7 +485,7 @@ static lw_status run_array(const lw_plan *p, const lw_ooc_mover *mv, const ooc_a
         for (int d = 0; d < A->rank; d++)
             if (!P.mallat && lw_ooc_transformed(&P, d)) C.hs[d] *= (int64_t)1 << P.sl.L1;
     }
-    if (st == LW_OK && P.host_cont && P.coef_in) st = run_array(p, mv, &C, out, out);
+    if (st == LW_OK && P.host_cont && P.coef_in) st = run_array(p, mv, &C, P.stash ? in : out, P.stash ? (char *)P.stash : out);
     if (st == LW_OK) st = run_pass(&P, in, out);
     if (st == LW_OK && P.host_cont && !P.coef_in) st = run_array(p, mv, &C, out, out);
     drop_plans(&P);
@@ -537,7 +576,9 @@ lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, int inplace, 
                      "%zu device bytes\n",
                      (long long)items, (long long)P.sl.n, (long long)P.sl.Z, (long long)P.sl.E, P.sl.L1,
                      P.tail ? ", the rest on the lowpass corner on the device"
-                            : P.host_cont ? ", the rest by passes over the lowpass corner" : "",
+                     : P.host_cont && P.stash_ok && lw_ooc_stash_safe(&P, P.shape[0] - P.N0)
+                         ? ", the rest first by passes over the lowpass corner into the output's last rows"
+                     : P.host_cont ? ", the rest by passes over the lowpass corner" : "",
                      P.hold ? ", in place: rows held on the device until their places are read"
                      : inplace && P.mallat ? ", in place: rows reordered on the host" : "",
                      need);

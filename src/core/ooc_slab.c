@@ -186,9 +186,9 @@ static lw_status fill_band(const ooc_pass *P, const struct region *rg, int box, 
         int from_head = 0;
         if (g < 0) to = end < 0 ? end : 0, w = g + x->Nb;
         else if (g < x->Nb) to = end < x->Nb ? end : x->Nb, w = g;
-        else to = end, w = g - x->Nb, from_head = P->inplace;
+        else to = end, w = g - x->Nb, from_head = P->inplace || (P->stash && host == P->stash);
         const side dst = dev_side(slot, x->sbase + g - x->vb);
-        if (from_head && (what & FILL_DEV)) { /* the head holds host rows [0, E), compact */
+        if (from_head && (what & FILL_DEV)) { /* the head holds host (or stash) rows [0, E), compact */
             side h = {P->head, 0, x->hbase + w * x->hs, x->hs};
             LW_TRY(move_box(P, LW_OOC_D2D, rg, box, dst, h, to - g, q));
         } else if (!from_head && (what & FILL_HOST)) {
@@ -232,9 +232,43 @@ static lw_status fill_slot(ooc_pass *P, int64_t k, const char *in, int what)
         for (int bx = 0; bx < P->reg[r].nbox; bx++)
             for (int b = 0; b <= P->reg[r].k; b++) {
                 band_map x = band_of(P, b, 1, P->reg[r].k, e0, m), px = band_of(P, b, 1, P->reg[r].k, pe0, pe1 - pe0);
-                LW_TRY(fill_band(P, &P->reg[r], bx, &x, k > 0 ? &px : NULL, si, P->slot_in[pq], in, q, what));
+                const band_map *pp = k > 0 ? &px : NULL;
+                if (b == 0 && P->stash && P->reg[r].k == P->sl.L1) { /* the lowpass corner from the stash */
+                    for (int cb = 0; cb < P->st_ring.nbox; cb++)
+                        LW_TRY(fill_band(P, &P->st_ring, cb, &x, pp, si, P->slot_in[pq], in, q, what));
+                    LW_TRY(fill_band(P, &P->st_corner, 0, &x, pp, si, P->slot_in[pq], P->stash, q, what));
+                    continue;
+                }
+                LW_TRY(fill_band(P, &P->reg[r], bx, &x, pp, si, P->slot_in[pq], in, q, what));
             }
     return LW_OK;
+}
+
+int lw_ooc_stash_safe(const ooc_pass *P, int64_t row0)
+{
+    int64_t written = 0; /* output rows [0, written) the slabs before have written back */
+    band_map px;
+    memset(&px, 0, sizeof px);
+    for (int64_t k = 0; k < P->sl.n; k++) {
+        int64_t z0, z1, e0, e1;
+        lw_ooc_slab_at(&P->sl, k, &z0, &z1, &e0, &e1);
+        const band_map x = band_of(P, 0, 1, P->sl.L1, e0, e1 - e0);
+        int64_t g = x.vb;
+        const int64_t end = x.vb + x.cnt;
+        if (k > 0 && px.vb + px.cnt > g) g = px.vb + px.cnt < end ? px.vb + px.cnt : end; /* from the slot before */
+        /* read from the host: [g, 0) wrapped to the stash's end, [0, Nb) as they are (past Nb: the head) */
+        if (g < end && g < 0 && row0 + g + x.Nb < written) return 0;
+        if (g < end && end > 0 && g < x.Nb && row0 + (g > 0 ? g : 0) < written) return 0;
+        if (z1 > written) written = z1;
+        px = x;
+    }
+    return 1;
+}
+
+lw_status lw_ooc_stash_head(const ooc_pass *P, int q)
+{
+    const int64_t cnt = P->sl.E < P->N0 ? P->sl.E : P->N0;
+    return move_box(P, LW_OOC_UP, &P->st_corner, 0, dev_side(P->head, 0), host_side((char *)P->stash, 0, 1), cnt, q);
 }
 
 /* slot q last served slab k-3, which slab k-2 copied its shared rows from */

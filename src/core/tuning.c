@@ -65,6 +65,10 @@ static const knob knobs[] = {
      "cuda, out of core: most levels of axis 0 one pass over the slabs runs (0: as many as the halos fit)"},
     {"ooc_ahead", K_BOOL, OFF(ooc_ahead), 0, 1, NULL,
      "cuda, out of core: begin the next slab's uploads from the host before a slab runs (1), or after (0)"},
+    {"ooc_stash", K_BOOL, OFF(ooc_stash), 0, 1, NULL,
+     "cuda, out of core, an inverse out of place whose lowpass corner does not fit beside the slabs: the corner's "
+     "levels first, from the input into the output's last rows, which the slabs then read (1), or the input "
+     "copied to the output and every pass run in place there (0)"},
     {"local_block", K_ENUM, OFF(local_block), 0, 0, "auto wide narrow strided",
      "cuda local engine: a thread's block along the last axis, wide (32 bytes of samples on a launch's first "
      "level: vector accesses), narrow (2^levels samples: a warp's accesses contiguous) or strided (wide, its "
@@ -103,6 +107,7 @@ void lw_tuning_defaults(lw_tuning *t)
     t->walk_kb = 24;
     t->split_min = 2;
     t->ooc_ahead = 1;
+    t->ooc_stash = 1;
 }
 
 static int enum_index(const char *values, const char *v, size_t vlen)

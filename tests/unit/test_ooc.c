@@ -200,7 +200,7 @@ typedef struct shape_case {
     int periodic_ok;
 } shape_case;
 
-static long ran, refused, exact_moves, lookahead_runs;
+static long ran, refused, exact_moves, lookahead_runs, stash_runs, stash_cases;
 
 static void fill(void *x, size_t n, lw_dtype t)
 {
@@ -244,6 +244,7 @@ static void one(const lw_config *cfg, size_t budget_rows, int inplace, int defer
     lw_ooc_mover m = mover(&e, budget_rows * row);
     char plan_text[512] = "";
     lw_ooc_describe(p, &m, inplace, plan_text, sizeof plan_text);
+    stash_runs += strstr(plan_text, "into the output's last rows") != NULL;
     lw_status st;
     if (inplace) {
         memcpy(y, x, n * es);
@@ -538,6 +539,48 @@ static void tuning_keys(void)
     lw_destroy(p);
 }
 
+/* An inverse out of place whose lowpass corner takes passes of its own: with the stash (ooc_stash=1, the
+ * default) the corner's levels run first into the output's last rows, which the slabs read before any
+ * slab writes them back; with ooc_stash=0 the input is copied to the output and every pass runs in place
+ * there.  Both equal the in-core transform (one() compares, with downloads at once and at finish). */
+static void stash_keys(void)
+{
+    static const struct { int rank; int64_t shape[3]; size_t rows; } sh[] = {
+        {1, {4096}, 600}, {2, {203, 37}, 150}, {3, {40, 12, 18}, 150}, {3, {32, 16, 24}, 150}};
+    static const lw_wavelet wav[] = {LW_CDF97, LW_DD137, LW_HAAR};
+    for (size_t si = 0; si < sizeof sh / sizeof *sh; si++)
+        for (size_t wi = 0; wi < sizeof wav / sizeof *wav; wi++)
+            for (int mode = 0; mode < 2; mode++)
+                for (int dir = 1; dir <= 2; dir += 1)
+                    for (int key = 0; key < 2; key++) {
+                        lw_config c;
+                        lw_config_init(&c);
+                        c.rank = sh[si].rank;
+                        memcpy(c.shape, sh[si].shape, sizeof sh[si].shape);
+                        c.wavelet = wav[wi], c.mode = (lw_mode)mode, c.levels = LW_LEVELS_MAX;
+                        c.direction = dir == 1 ? LW_INVERSE : LW_FORWARD_ADJOINT;
+                        c.tuning = key ? "ooc_stash=0" : NULL, c.backend = LW_BACKEND_CPU;
+                        lw_plan *p = NULL;
+                        if (lw_plan_create(&p, &c) != LW_OK) continue;
+                        size_t row = lw_dtype_size(c.dtype);
+                        for (int d = 1; d < c.rank; d++) row *= (size_t)c.shape[d];
+                        emu e;
+                        memset(&e, 0, sizeof e);
+                        lw_ooc_mover m = mover(&e, sh[si].rows * row);
+                        char buf[512] = "", label[160];
+                        const lw_status st = lw_ooc_describe(p, &m, 0, buf, sizeof buf);
+                        lw_destroy(p);
+                        snprintf(label, sizeof label, "stash: shape #%zu %s mode %d dir %d ooc_stash=%d", si,
+                                 lw_wavelet_name(c.wavelet), mode, (int)c.direction, !key);
+                        CHECK(st == LW_OK, "%s: %s", label, lw_last_error());
+                        if (!strstr(buf, "passes over the lowpass corner")) continue; /* the corner on the device */
+                        stash_cases++;
+                        CHECK((strstr(buf, "into the output's last rows") != NULL) == !key, "%s: %s", label, buf);
+                        for (int defer = 0; defer < 2; defer++) one(&c, sh[si].rows, 0, defer, label);
+                    }
+    CHECK(stash_cases >= 24, "the corner by passes of its own in only %ld cases", stash_cases);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) only_shape = atoi(argv[1]);
@@ -546,11 +589,12 @@ int main(int argc, char **argv)
     too_small();
     tuning_keys();
     held();
+    stash_keys();
     sweep();
     sweep_dtypes();
     printf("out of core: %ld runs compared, %ld refused as over budget, %ld with the bytes moved counted, %ld in "
-           "place with held rows, %ld with uploads begun a slab ahead\n", ran, refused, exact_moves, held_runs,
-           lookahead_runs);
+           "place with held rows, %ld with uploads begun a slab ahead, %ld with the corner's levels first into the "
+           "output's last rows\n", ran, refused, exact_moves, held_runs, lookahead_runs, stash_runs);
     CHECK(lookahead_runs > ran / 4, "the lookahead ran in %ld of %ld runs", lookahead_runs, ran);
     CHECK(ran > 20 * refused, "most runs fit the budgets: %ld ran, %ld refused", ran, refused);
     return lw_test_finish("ooc");
