@@ -12,8 +12,9 @@
  *          output pair replaces the raw pair in the slot;
  *   y:     one thread per (plane, window column) lifts the column in registers
  *          and writes the TY outputs back;
- *   x:     one task per (plane, row, 8 outputs) lifts from 16-byte shared loads
- *          and writes the bands (forward: 2 x 16-byte stores into the Mallat
+ *   x:     one task per (plane, row, 8 outputs), at most one a thread, its
+ *          addresses worked out once, lifts from 16-byte shared loads and
+ *          writes the bands (forward: 2 x 16-byte stores into the Mallat
  *          octants; inverse: 2 x 16-byte stores of interleaved samples).
  *   stages: the inverse lifts pair a along z, pair a - 1 along y and pair
  *          a - 2 along x in a step, with one barrier after the three; the
@@ -319,45 +320,68 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
         }
     };
-    /* x: one (plane, row, K outputs) per task, band stores of output pair k */
+    /* x: one (plane, row, K outputs) a task, band stores of output pair k.  A
+     * thread has at most one task, the same every step, so its place, its
+     * shared-memory row and its band addresses but for the pair's offset are
+     * worked out once here. */
+    static_assert(2 * TY * SEGS <= NT, "one x task a thread");
+    const int xseg = tid % SEGS, xr = tid / SEGS, xpl = xr / TY;
+    const int64_t xyg = y0 + xr % TY, xb = x0 + xseg * K;
+    const bool xon = tid < 2 * TY * SEGS && xyg < ny && xb < nx, xfull = xb + K <= nx;
+    const int xrp = xpl * NPS + L::row(H + xr % TY) + xseg * (INV ? K / 2 : K); /* the task's row in a slot */
+    /* output pair k: inverse lo0 + 2 k dz; forward lo0 + k lstep (the octant apart, or the plane's band
+     * row) and hi0 + k dz */
+    auto xbases = [&](E *&lo0, E *&hi0, int64_t &lstep) {
+        lstep = dz, hi0 = dst;
+        if (INV) {
+            lo0 = dst + xpl * dz + xyg * dy + xb;
+        } else {
+            const int64_t my = (xyg & 1) ? hy + (xyg >> 1) : (xyg >> 1);
+            lo0 = dst + (xpl ? hz : 0) * dz + my * dy + (xb >> 1);
+            hi0 = lo0 + hx;
+            if (llp && !xpl && !(xyg & 1)) lo0 = llp + (xyg >> 1) * ly + (xb >> 1), lstep = lz; /* the octant apart */
+        }
+    };
+    /* the bases kept in registers over the steps, except where that spills (ptxas -v: the forwards of
+     * the widest windows, dd137, and of d4, whose mirror refresh takes registers too) */
+    constexpr bool XH = INV || (tile_once_mirror_exact(W) && H <= 4);
+    E *xlo0 = dst, *xhi0 = dst;
+    int64_t xls = dz;
+    if constexpr (XH) xbases(xlo0, xhi0, xls);
     auto xlift = [&](const T *sl, int64_t k) {
-        for (int task = tid; task < 2 * TY * SEGS; task += NT) {
-            const int seg = task % SEGS, r = task / SEGS, yy = r % TY, pl = r / TY;
-            const int64_t yg = y0 + yy, xb = x0 + seg * K;
-            if (yg >= ny || xb >= nx || (pl && 2 * k + 1 >= nz)) continue;
-            const T *rp = sl + pl * NPS + L::row(H + yy);
-            T u[NU];
-            if (INV) { /* even columns, then odd columns */
-                T e[NU / 2], o[NU / 2];
-                t3_ldrow<T, NU / 2>(e, rp + seg * (K / 2));
-                t3_ldrow<T, NU / 2>(o, rp + L::HP + seg * (K / 2));
+        if (!xon || (xpl && 2 * k + 1 >= nz)) return;
+        E *lo0 = xlo0, *hi0 = xhi0;
+        int64_t lstep = xls;
+        if constexpr (!XH) xbases(lo0, hi0, lstep);
+        const T *rp = sl + xrp;
+        T u[NU];
+        if (INV) { /* even columns, then odd columns */
+            T e[NU / 2], o[NU / 2];
+            t3_ldrow<T, NU / 2>(e, rp);
+            t3_ldrow<T, NU / 2>(o, rp + L::HP);
 #pragma unroll
-                for (int i = 0; i < NU / 2; i++) u[2 * i] = e[i], u[2 * i + 1] = o[i];
+            for (int i = 0; i < NU / 2; i++) u[2 * i] = e[i], u[2 * i + 1] = o[i];
+        } else {
+            t3_ldrow<T, NU>(u, rp);
+        }
+        t3_lift<W, DIR, LONG>(u, w, xb - H, nx, mode);
+        if (INV) {
+            E *op = lo0 + 2 * k * dz;
+            if (xfull) {
+                store4<E>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
+                store4<E>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
             } else {
-                t3_ldrow<T, NU>(u, rp + seg * K);
+                for (int i = 0; i < K && xb + i < nx; i++) lwd_st(op + i, u[H + i]);
             }
-            t3_lift<W, DIR, LONG>(u, w, xb - H, nx, mode);
-            if (INV) {
-                E *op = dst + (2 * k + pl) * dz + yg * dy + xb;
-                if (xb + K <= nx) {
-                    store4<E>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
-                    store4<E>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
-                } else {
-                    for (int i = 0; i < K && xb + i < nx; i++) lwd_st(op + i, u[H + i]);
-                }
+        } else {
+            E *lo = lo0 + k * lstep, *hi = hi0 + k * dz;
+            if (xfull) {
+                store4<E>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
+                store4<E>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
             } else {
-                const int64_t mz = pl ? hz + k : k, my = (yg & 1) ? hy + (yg >> 1) : (yg >> 1);
-                E *row = dst + mz * dz + my * dy;
-                E *lo = row + (xb >> 1), *hi = row + hx + (xb >> 1);
-                if (llp && !pl && !(yg & 1)) lo = llp + k * lz + (yg >> 1) * ly + (xb >> 1); /* the octant apart */
-                if (xb + K <= nx) {
-                    store4<E>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
-                    store4<E>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
-                } else {
-                    for (int i = 0; i < K && xb + i < nx; i++) {
-                        if (i & 1) lwd_st(hi + (i >> 1), u[H + i]);
-                        else lwd_st(lo + (i >> 1), u[H + i]);
-                    }
+                for (int i = 0; i < K && xb + i < nx; i++) {
+                    if (i & 1) lwd_st(hi + (i >> 1), u[H + i]);
+                    else lwd_st(lo + (i >> 1), u[H + i]);
                 }
             }
         }

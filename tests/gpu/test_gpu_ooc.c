@@ -9,6 +9,8 @@
  *     out-of-place call is left as it was;
  *   - in place with the rows held on the device (a budget with room for the
  *     quarter of the array that waits), every wavelet and level count;
+ *   - inverses out of place whose corner takes passes of its own, its levels
+ *     first into the output's last rows (ooc_stash) or on a copy of the input;
  *   - a budget too small for the halos: plan creation fails with
  *     LW_ERR_DEVICE_OUT_OF_MEMORY naming device_memory_limit;
  *   - one side on the device (LW_FLAG_DEVICE_INPUT: G->C, LW_FLAG_DEVICE_OUTPUT:
@@ -468,6 +470,50 @@ static void held(int quick)
                     }
 }
 
+/* An inverse out of place whose lowpass corner takes passes of its own over the host: the budget is
+ * searched from half the array down for the first whose plan says so.  The corner's levels then run
+ * first into the output's last rows (ooc_stash, the default); with ooc_stash=0 the input is copied to
+ * the output and the passes run in place there.  Both against in core, pinned and pageable. */
+static long g_stash;
+static void stash(int quick)
+{
+    static const shape_case sh[] = {{3, 0, {0}, {256, 24, 20}, 0}, {2, 0, {0}, {1024, 64}, 0}};
+    static const lw_wavelet wav[] = {LW_CDF97, LW_DD137, LW_HAAR};
+    char label[256];
+    for (size_t si = 0; si < sizeof sh / sizeof *sh; si++)
+        for (size_t wi = 0; wi < sizeof wav / sizeof *wav; wi++)
+            for (int mode = 0; mode < 2; mode++) {
+                if (quick && (wi || mode || (quick > 1 && si))) continue;
+                lw_config c;
+                lw_config_init(&c);
+                c.rank = sh[si].rank;
+                memcpy(c.shape, sh[si].shape, sizeof sh[si].shape);
+                c.wavelet = wav[wi], c.mode = (lw_mode)mode, c.levels = LW_LEVELS_MAX, c.direction = LW_INVERSE;
+                size_t bytes = sizeof(float);
+                for (int d = 0; d < c.rank; d++) bytes *= (size_t)c.shape[d];
+                shape_case sc = sh[si];
+                for (size_t b = bytes / 2; b > bytes / 512 && !sc.limit; b = b * 31 / 32) {
+                    lw_plan *p = NULL;
+                    if (make(&p, &c, b) != LW_OK) continue; /* too small for the halos */
+                    char desc[4096] = "";
+                    lw_plan_describe(p, desc, sizeof desc);
+                    lw_destroy(p);
+                    if (strstr(desc, "into the output's last rows")) sc.limit = b;
+                }
+                snprintf(label, sizeof label, "stash: shape #%zu wavelet %d mode %d budget %zu", si, (int)wav[wi], mode,
+                         sc.limit);
+                CHECK(sc.limit, "%s: no budget between %zu and %zu bytes runs the corner's levels first into the "
+                      "output", label, bytes / 512, bytes / 2);
+                if (!sc.limit) continue;
+                g_stash++;
+                for (int key = 0; key < 2; key++)
+                    for (int pin = 0; pin < 2; pin++) {
+                        c.tuning = key ? "ooc_stash=0" : NULL;
+                        one(&sc, &c, 0, pin, label);
+                    }
+            }
+}
+
 int main(void)
 {
     int n = 0;
@@ -482,7 +528,9 @@ int main(void)
     too_small();
     sweep(quick);
     held(quick);
-    printf("out of core: %ld runs against in core, %ld plans described out_of_core\n", g_ooc_runs, g_described);
+    stash(quick);
+    printf("out of core: %ld runs against in core, %ld plans described out_of_core, %ld inverses with the corner's "
+           "levels first into the output\n", g_ooc_runs, g_described, g_stash);
     placement(quick);
     printf("one side on the device: %ld configurations, G->C and C->G each\n", g_placed);
     if (!quick) timing(), placement_timing();
