@@ -10,8 +10,8 @@
  *   gpu_ooc_bench --host-probe [--probe-gib G]
  *                 the host's side of the bound: memcpy between two pageable
  *                 buffers with 1..all threads, and the cost of pinning
- *                 pageable memory (cudaHostRegister / Unregister, one thread
- *                 and 4 threads on quarters), G GiB (default 2)
+ *                 pageable memory (cudaHostRegister / Unregister, 1, 4, 16 ..
+ *                 and all threads on as many pieces), G GiB (default 2)
  * Prints the times and one JSON record per direction (device, commit from
  * LW_COMMIT, the command, array bytes, device_memory_limit, the bound). */
 #define _POSIX_C_SOURCE 200809L
@@ -133,7 +133,7 @@ static int host_probe(double gib)
         printf("host memcpy, %2d thread(s): %.1f GB/s copied\n", t, host_copy_gbps(b, a, bytes, t));
         if (t < maxt && 2 * t > maxt) t = maxt / 2;
     }
-    for (int parts = 1; parts <= 4; parts *= 4) {
+    for (int parts = 1; parts <= maxt; parts = parts < maxt && 4 * parts > maxt ? maxt : 4 * parts) {
         double r, u;
         if (register_time(a, bytes, parts, &r, &u)) printf("cudaHostRegister failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         else printf("pin %.2f GiB in %d piece(s) at once: register %.3f s (%.1f GB/s), unregister %.3f s\n",
