@@ -321,39 +321,54 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         }
     };
     /* x: one (plane, row, K outputs) a task, band stores of output pair k.  A
-     * thread has at most one task, the same every step, so its place, its
-     * shared-memory row and its band addresses but for the pair's offset are
-     * worked out once here. */
+     * thread has at most one task, the same every step, so its place (XP) and
+     * its band addresses but for the pair's offset (XB) can be worked out once
+     * and kept in registers over the steps.  Where registers are short that
+     * costs more than it saves: the widest windows (dd137) work out both each
+     * step (keeping the place spilled the forward: 1.13x its time), d4's
+     * forward the addresses (its mirror refresh takes registers too; ptxas -v,
+     * bench/NOTES-tile3d.md). */
     static_assert(2 * TY * SEGS <= NT, "one x task a thread");
-    const int xseg = tid % SEGS, xr = tid / SEGS, xpl = xr / TY;
-    const int64_t xyg = y0 + xr % TY, xb = x0 + xseg * K;
-    const bool xon = tid < 2 * TY * SEGS && xyg < ny && xb < nx, xfull = xb + K <= nx;
-    const int xrp = xpl * NPS + L::row(H + xr % TY) + xseg * (INV ? K / 2 : K); /* the task's row in a slot */
+    constexpr bool XP = H <= 4, XB = XP && (INV || tile_once_mirror_exact(W));
+    struct xtask {
+        int rp, pl; /* the task's row in a slot; its plane of the pair */
+        bool on, full;
+        int64_t yg, xb;
+    };
+    auto xplace = [&]() {
+        xtask x;
+        const int seg = tid % SEGS, r = tid / SEGS, yy = r % TY;
+        x.pl = r / TY, x.yg = y0 + yy, x.xb = x0 + seg * K;
+        x.on = tid < 2 * TY * SEGS && x.yg < ny && x.xb < nx, x.full = x.xb + K <= nx;
+        x.rp = x.pl * NPS + L::row(H + yy) + seg * (INV ? K / 2 : K);
+        return x;
+    };
     /* output pair k: inverse lo0 + 2 k dz; forward lo0 + k lstep (the octant apart, or the plane's band
      * row) and hi0 + k dz */
-    auto xbases = [&](E *&lo0, E *&hi0, int64_t &lstep) {
+    auto xbases = [&](const xtask &x, E *&lo0, E *&hi0, int64_t &lstep) {
         lstep = dz, hi0 = dst;
         if (INV) {
-            lo0 = dst + xpl * dz + xyg * dy + xb;
+            lo0 = dst + x.pl * dz + x.yg * dy + x.xb;
         } else {
-            const int64_t my = (xyg & 1) ? hy + (xyg >> 1) : (xyg >> 1);
-            lo0 = dst + (xpl ? hz : 0) * dz + my * dy + (xb >> 1);
+            const int64_t my = (x.yg & 1) ? hy + (x.yg >> 1) : (x.yg >> 1);
+            lo0 = dst + (x.pl ? hz : 0) * dz + my * dy + (x.xb >> 1);
             hi0 = lo0 + hx;
-            if (llp && !xpl && !(xyg & 1)) lo0 = llp + (xyg >> 1) * ly + (xb >> 1), lstep = lz; /* the octant apart */
+            if (llp && !x.pl && !(x.yg & 1)) lo0 = llp + (x.yg >> 1) * ly + (x.xb >> 1), lstep = lz; /* the octant apart */
         }
     };
-    /* the bases kept in registers over the steps, except where that spills (ptxas -v: the forwards of
-     * the widest windows, dd137, and of d4, whose mirror refresh takes registers too) */
-    constexpr bool XH = INV || (tile_once_mirror_exact(W) && H <= 4);
+    xtask xt0 = {};
     E *xlo0 = dst, *xhi0 = dst;
     int64_t xls = dz;
-    if constexpr (XH) xbases(xlo0, xhi0, xls);
+    if constexpr (XP) xt0 = xplace();
+    if constexpr (XB) xbases(xt0, xlo0, xhi0, xls);
     auto xlift = [&](const T *sl, int64_t k) {
-        if (!xon || (xpl && 2 * k + 1 >= nz)) return;
+        xtask x = xt0;
+        if constexpr (!XP) x = xplace();
+        if (!x.on || (x.pl && 2 * k + 1 >= nz)) return;
         E *lo0 = xlo0, *hi0 = xhi0;
         int64_t lstep = xls;
-        if constexpr (!XH) xbases(lo0, hi0, lstep);
-        const T *rp = sl + xrp;
+        if constexpr (!XB) xbases(x, lo0, hi0, lstep);
+        const T *rp = sl + x.rp;
         T u[NU];
         if (INV) { /* even columns, then odd columns */
             T e[NU / 2], o[NU / 2];
@@ -364,22 +379,22 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
         } else {
             t3_ldrow<T, NU>(u, rp);
         }
-        t3_lift<W, DIR, LONG>(u, w, xb - H, nx, mode);
+        t3_lift<W, DIR, LONG>(u, w, x.xb - H, nx, mode);
         if (INV) {
             E *op = lo0 + 2 * k * dz;
-            if (xfull) {
+            if (x.full) {
                 store4<E>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
                 store4<E>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
             } else {
-                for (int i = 0; i < K && xb + i < nx; i++) lwd_st(op + i, u[H + i]);
+                for (int i = 0; i < K && x.xb + i < nx; i++) lwd_st(op + i, u[H + i]);
             }
         } else {
             E *lo = lo0 + k * lstep, *hi = hi0 + k * dz;
-            if (xfull) {
+            if (x.full) {
                 store4<E>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
                 store4<E>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
             } else {
-                for (int i = 0; i < K && xb + i < nx; i++) {
+                for (int i = 0; i < K && x.xb + i < nx; i++) {
                     if (i & 1) lwd_st(hi + (i >> 1), u[H + i]);
                     else lwd_st(lo + (i >> 1), u[H + i]);
                 }
