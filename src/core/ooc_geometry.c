@@ -108,8 +108,10 @@ static int permute_part(char *base, int64_t N, size_t pitch, size_t x0, size_t n
 lw_status lw_ooc_permute_rows(void *base, int64_t N, size_t pitch, size_t row, int L, int to_mallat, int threads)
 {
     if (L <= 0 || N <= 1 || !row) return LW_OK;
-    /* parts of at least 64 KiB, 64-byte aligned: each thread walks every cycle over its own bytes */
-    int64_t parts = (int64_t)(row / ((size_t)64 << 10));
+    /* parts of at least 4 KiB, 64-byte aligned: each thread walks every cycle over its own bytes (a
+     * step of the walk costs far less than moving a few KiB, so a row is split over every thread
+     * down to pieces of a page: one thread moves rows at a fraction of the host's bandwidth) */
+    int64_t parts = (int64_t)(row / ((size_t)4 << 10));
     if (parts > threads) parts = threads;
     if (parts < 1) parts = 1;
     size_t per = (row / (size_t)parts + 63) & ~(size_t)63;
