@@ -221,7 +221,7 @@ typedef struct lw_tuning {
     int inplace;          /* cuda, in == out: 0 auto, 1 lean (generic passes), 2 copy (a full-size scratch), 3 tiles */
     int64_t ooc_slab_mb, ooc_pass_levels; /* out of core (src/core/ooc_run.c); 0 = automatic */
     int ooc_ahead;        /* out of core: the next slab's uploads begun before a slab runs (1) */
-    int ooc_stash;        /* out of core, coefficients in, out of place: the corner's levels into the output's last rows (1) */
+    int ooc_stash;        /* out of core, coefficients in, out of place: the corner's levels first into the output (1) */
     int local_block;      /* cuda local engine: LW_LOCAL_BLOCK_* */
     int local_bound;      /* cuda local engine, 64-sample blocks: 0 auto, 1 none, 2.. 4, 5, 6 blocks an SM */
     int local_slabs;      /* cuda local engine, 64-sample blocks: 0 auto, 1 level 1 slab by slab, 2 whole blocks */

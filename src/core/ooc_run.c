@@ -232,7 +232,8 @@ static double pass_cost(const ooc_pass *P)
     }
     double c = array + (double)P->sl.n * copies * COPY_BYTES + (double)P->shape[0] * boxes * SEGMENT_BYTES;
     if (P->tail) c += corner;
-    else if (P->host_cont) c += HOST_CORNER_FACTOR * corner + (P->coef_in && !P->inplace && !P->stash_ok ? 4 * array : 0);
+    else if (P->host_cont)
+        c += HOST_CORNER_FACTOR * corner + (P->coef_in && !P->inplace && !P->stash_ok ? 4 * array : 0);
     return c;
 }
 
@@ -485,7 +486,8 @@ static lw_status run_array(const lw_plan *p, const lw_ooc_mover *mv, const ooc_a
         for (int d = 0; d < A->rank; d++)
             if (!P.mallat && lw_ooc_transformed(&P, d)) C.hs[d] *= (int64_t)1 << P.sl.L1;
     }
-    if (st == LW_OK && P.host_cont && P.coef_in) st = run_array(p, mv, &C, P.stash ? in : out, P.stash ? (char *)P.stash : out);
+    if (st == LW_OK && P.host_cont && P.coef_in) /* into the stash, or in place on the copy */
+        st = run_array(p, mv, &C, P.stash ? in : out, P.stash ? (char *)P.stash : out);
     if (st == LW_OK) st = run_pass(&P, in, out);
     if (st == LW_OK && P.host_cont && !P.coef_in) st = run_array(p, mv, &C, out, out);
     drop_plans(&P);

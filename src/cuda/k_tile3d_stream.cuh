@@ -353,7 +353,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
             const int64_t my = (x.yg & 1) ? hy + (x.yg >> 1) : (x.yg >> 1);
             lo0 = dst + (x.pl ? hz : 0) * dz + my * dy + (x.xb >> 1);
             hi0 = lo0 + hx;
-            if (llp && !x.pl && !(x.yg & 1)) lo0 = llp + (x.yg >> 1) * ly + (x.xb >> 1), lstep = lz; /* the octant apart */
+            if (llp && !x.pl && !(x.yg & 1)) /* the octant apart */
+                lo0 = llp + (x.yg >> 1) * ly + (x.xb >> 1), lstep = lz;
         }
     };
     xtask xt0 = {};
