@@ -57,7 +57,7 @@ typedef struct ooc_pass {
     } reg[LW_MAX_LEVELS];
     /* coefficients in, out of place, the levels past L1 by a pass of their own (stash_ok: Mallat, tuning
      * ooc_stash): that pass runs first, from the input's corner into the stash (the output's last rows,
-     * which no slab has written back when a slab reads them, lw_ooc_stash_safe); the slabs then take the
+     * which no slab has written back when a slab reads them, lw_ooc_stash_applies); the slabs then take the
      * level-L1 corner (st_corner) of their lowpass rows from the stash and the rest of region L1 (st_ring)
      * from the input.  NULL: no stash. */
     int stash_ok;
@@ -112,9 +112,11 @@ lw_status lw_ooc_run_slab(ooc_pass *P, int64_t k, const char *in, char *out);
 lw_status lw_ooc_prefill(ooc_pass *P, int64_t k, const char *in);
 /* the host rows between interleaved and Mallat order along axis 0, each part by its levels */
 lw_status lw_ooc_permute_host(const ooc_pass *P, char *base, int to_mallat);
-/* the stash: whether no slab reads a row of it from the host that an earlier slab has written back (the
- * stash at output row row0); its first rows to P->head (periodic: the last slab's wrap reads them) */
-int lw_ooc_stash_safe(const ooc_pass *P, int64_t row0);
+/* the stash: its first row in the output; whether the pass takes one (its corner by passes of its own,
+ * stash_ok, and no slab reads a stash row from the host that an earlier slab has written back); its
+ * first rows to P->head (periodic: the last slab's wrap reads them) */
+static inline int64_t lw_ooc_stash_row(const ooc_pass *P) { return P->shape[0] - P->N0; }
+int lw_ooc_stash_applies(const ooc_pass *P);
 lw_status lw_ooc_stash_head(const ooc_pass *P, int q);
 
 /* ooc_hold.c: in place, held rows.  Whether the pass may hold (in place, axis 0 transformed, Mallat,

@@ -467,9 +467,8 @@ static lw_status run_array(const lw_plan *p, const lw_ooc_mover *mv, const ooc_a
     lw_status st = plan_array(&P, p, mv, A, in == out);
     if (st == LW_OK && P.host_cont && P.coef_in && in != out) {
         /* the corner's levels come first: into the stash, or in place on a copy of the input */
-        const int64_t row0 = P.shape[0] - P.N0;
-        if (P.stash_ok && lw_ooc_stash_safe(&P, row0)) {
-            P.stash = out + row0 * A->hs[0];
+        if (lw_ooc_stash_applies(&P)) {
+            P.stash = out + lw_ooc_stash_row(&P) * A->hs[0];
         } else {
             size_t bytes = (size_t)A->shape[0] * (size_t)A->hs[0];
             drop_plans(&P);
@@ -578,7 +577,7 @@ lw_status lw_ooc_describe(const lw_plan *p, const lw_ooc_mover *m, int inplace, 
                      "%zu device bytes\n",
                      (long long)items, (long long)P.sl.n, (long long)P.sl.Z, (long long)P.sl.E, P.sl.L1,
                      P.tail ? ", the rest on the lowpass corner on the device"
-                     : P.host_cont && P.stash_ok && lw_ooc_stash_safe(&P, P.shape[0] - P.N0)
+                     : lw_ooc_stash_applies(&P)
                          ? ", the rest first by passes over the lowpass corner into the output's last rows"
                      : P.host_cont ? ", the rest by passes over the lowpass corner" : "",
                      P.hold ? ", in place: rows held on the device until their places are read"

@@ -244,8 +244,10 @@ static lw_status fill_slot(ooc_pass *P, int64_t k, const char *in, int what)
     return LW_OK;
 }
 
-int lw_ooc_stash_safe(const ooc_pass *P, int64_t row0)
+int lw_ooc_stash_applies(const ooc_pass *P)
 {
+    if (!P->host_cont || !P->stash_ok) return 0;
+    const int64_t row0 = lw_ooc_stash_row(P);
     int64_t written = 0; /* output rows [0, written) the slabs before have written back */
     band_map px;
     memset(&px, 0, sizeof px);
