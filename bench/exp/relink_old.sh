@@ -6,6 +6,8 @@
 #   LW_BUILD_DIR  the configured, built CUDA build directory (default build-cuda)
 #   LW_RELINK_FLAGS  extra compile flags for FILE... (e.g. -DSOME_SWITCH=1 with
 #                 REV = HEAD: a build-time switch A/B'd against the build itself)
+#   LW_RELINK_TARGET the program to relink (default liftwave; e.g. gpu_ooc_bench or
+#                 test_gpu: any program of the build that links libliftwave.a)
 # Then pack OUTBIN with the build (LW_PREBUILT_EXTRA=OUTBIN bash tests/gpu/prebuilt.sh pack)
 # and time both CLIs in the same device call.
 # The files' own compile commands are reused (make -n on the object's rule), with
@@ -43,8 +45,13 @@ for f in "$@"; do
   objs+=("$o")
 done
 (cd "$T/obj" && ar r "$T/libliftwave.a" "${objs[@]##*/}")
-sed "s| libliftwave\.a | $T/libliftwave.a |" "$BUILD/CMakeFiles/liftwave.dir/linkLibs.rsp" > "$T/linkLibs.rsp"
-link=$(sed -e "s|@CMakeFiles/liftwave.dir/linkLibs.rsp|@$T/linkLibs.rsp|" -e "s| -o liftwave | -o $OUTBIN |" \
-  "$BUILD/CMakeFiles/liftwave.dir/link.txt")
-(cd "$BUILD" && eval "$link")
-echo "relink_old: $OUTBIN = $BUILD's liftwave with $* of $(git -C "$ROOT" rev-parse --short=12 "$REV")${LW_RELINK_FLAGS:+ built with $LW_RELINK_FLAGS}"
+TGT=${LW_RELINK_TARGET:-liftwave}
+TDIR=$(cd "$BUILD" && find . -type d -path "*/CMakeFiles/$TGT.dir" | head -1)
+[ -n "$TDIR" ] || { echo "relink_old: no target $TGT in $BUILD" >&2; exit 2; }
+TDIR=${TDIR#./}
+TOP=$(dirname "$(dirname "$TDIR")") # the target's build folder, where its link line runs
+sed -E "s#(^| )[./]*libliftwave\.a( |\$)#\1$T/libliftwave.a\2#" "$BUILD/$TDIR/linkLibs.rsp" > "$T/linkLibs.rsp"
+link=$(sed -e "s|@CMakeFiles/$TGT.dir/linkLibs.rsp|@$T/linkLibs.rsp|" -e "s| -o $TGT | -o $OUTBIN |" \
+  "$BUILD/$TDIR/link.txt")
+(cd "$BUILD/$TOP" && eval "$link")
+echo "relink_old: $OUTBIN = $BUILD's $TGT with $* of $(git -C "$ROOT" rev-parse --short=12 "$REV")${LW_RELINK_FLAGS:+ built with $LW_RELINK_FLAGS}"
