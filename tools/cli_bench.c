@@ -49,7 +49,7 @@ typedef struct bench_opts {
     lw_mode mode[MAXV];
     lw_layout layout[MAXV];
     int rank[MAXV];
-    int64_t shape[MAXV][3];
+    int64_t shape[MAXV][LW_MAX_RANK];
     lw_dtype dtype[MAXV];
     lw_direction dir[MAXV];
     int config[MAXV];
@@ -120,7 +120,7 @@ static int parse_shape(const char *s, int *rank, int64_t *shape)
         char *x = strchr(p, 'x');
         if (x) *x = '\0';
         long v;
-        if (r == 3 || parse_int(p, 1, 1L << 40, &v) != 0) return -1;
+        if (r == LW_MAX_RANK || parse_int(p, 1, 1L << 40, &v) != 0) return -1;
         shape[r++] = v;
         if (!x) break;
         p = x + 1;
@@ -159,8 +159,9 @@ static void print_help(void)
         "  -l, --levels N  [list] levels, or the most the shape allows [1]\n"
         "  -m, --mode M    [list] symmetric or periodic [symmetric]\n"
         "  --layout L      [list] mallat or interleaved (docs/CONVENTIONS.md section 4) [mallat]\n"
-        "  --shape S       [list] 1-D to 3-D shape, C order, e.g. 4096x4096 or 256x256x256 [4096x4096]\n"
-        "  --axes A,B      the transformed axes of every shape, 1 to 3 of 0..2 in increasing order\n"
+        "  --shape S       [list] 1-D to 4-D shape, C order, e.g. 4096x4096, 256x256x256 or 8x64x256x256\n"
+        "                  (a batch of volumes with --axes 1,2,3) [4096x4096]\n"
+        "  --axes A,B      the transformed axes of every shape, 1 to 3 of 0..3 in increasing order\n"
         "                  (the others are a batch), e.g. --shape 192x512x512 --axes 1,2 [every axis]\n"
         "  --dtype T       [list] float32 float64 int32 float16 bfloat16 [float32; int32 with\n"
         "                  --integer]; the half types on cpu and cuda (not fs on cuda)\n"
@@ -292,8 +293,9 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
         if (n < 1 || n > 3) return usage_error("--axes wants 1 to 3 axes like 1,2, not '%s'", val);
         for (int i = 0; i < n; i++) {
             long v;
-            if (parse_int(items[i], 0, 2, &v) || (i && v <= o->axes[i - 1]))
-                return usage_error("--axes wants distinct axes 0..2 in increasing order, like 1,2, not '%s'", val);
+            if (parse_int(items[i], 0, LW_MAX_RANK - 1, &v) || (i && v <= o->axes[i - 1]))
+                return usage_error("--axes wants distinct axes 0..%d in increasing order, like 1,2, not '%s'",
+                                   LW_MAX_RANK - 1, val);
             o->axes[i] = (int)v;
         }
         o->naxes = n;
@@ -334,7 +336,7 @@ static int parse_value(bench_opts *o, const char *opt, const char *val)
                 return usage_error("unknown layout '%s' (mallat, interleaved)", s);
         } else if (!strcmp(opt, "--shape")) {
             if (parse_shape(s, &o->rank[i], o->shape[i]))
-                return usage_error("bad shape '%s' (1 to 3 lengths >= 1, like 4096x4096)", s);
+                return usage_error("bad shape '%s' (1 to %d lengths >= 1, like 4096x4096)", s, LW_MAX_RANK);
         } else if (!strcmp(opt, "--dtype")) {
             int k = 0;
             while (k <= LW_BFLOAT16 && strcmp(s, lw_dtype_name((lw_dtype)k))) k++;

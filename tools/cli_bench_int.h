@@ -33,7 +33,7 @@ extern const char *const lw_bench_dir_short[4];
 /* One combination of the option values: one record. */
 typedef struct combo {
     int rank;
-    int64_t shape[3];
+    int64_t shape[LW_MAX_RANK];
     int naxes;          /* 0: every axis; else the transformed axes (the others are a batch) */
     int axes[3];
     lw_dtype dtype;

@@ -48,7 +48,7 @@ typedef struct group {
     const char *id;    /* the cells' name prefix */
     const char *about; /* the row of the table */
     int rank;
-    int64_t shape[3];
+    int64_t shape[LW_MAX_RANK];
     int naxes; /* 0: every axis */
     int axes[3];
     int levels; /* LW_LEVELS_MAX: the most the shape allows */
