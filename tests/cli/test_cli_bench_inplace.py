@@ -87,6 +87,11 @@ def t_inplace_records(d):
         eff = floor / recs[0]["median_s"] / 1e9
         check(abs(eff - recs[0]["effective_gbps"]) <= 2e-3 * eff, "batch floor: %r vs %r" % (
             eff, recs[0]["effective_gbps"]))
+    # a batch of volumes (4-D, axes 1,2,3), out of place and in place, every wavelet
+    recs, _ = bench_json(d, ["-b", "cpu", "-w", ",".join(ALL), "--shape", "3x6x8x10", "--axes", "1,2,3",
+                             "--levels", "1", "--repeat", "2", "--inplace=both"])
+    check(len(recs) == 2 * len(ALL) and all(r["shape"] == [3, 6, 8, 10] and r["axes"] == [1, 2, 3] and r["verified"]
+                                            for r in recs), "4-D batch of volumes: %r" % recs[:2])
     # the text table: a place column, "in" / "out"
     rc, out, err = run(d, ["bench", "-b", "cpu", "--shape", "64x48", "--repeat", "2", "--inplace=both"])
     head = [line for line in out.splitlines() if line.startswith("wavelet")]
@@ -181,7 +186,9 @@ def t_inplace_options(d):
             (["--layout", "zigzag"], ["layout", "zigzag"]),
             (["--layout", "mallat,,interleaved"], ["--layout"]),
             (["--axes", "2,1"], ["--axes"]),
-            (["--axes", "3"], ["--axes"]),
+            (["--axes", "3"], ["axis 3"]),  # 0..3 parse; a 2-D shape has no axis 3
+            (["--axes", "4"], ["--axes"]),
+            (["--shape", "2x3x4x5x6"], ["shape"]),
             (["--axes", "0,1,2,0"], ["--axes"]),
             (["--axes", "x"], ["--axes"]),
             (["--axes", "1,2"], ["axis 2"]),  # a 2-D shape has no axis 2: the plan says so
