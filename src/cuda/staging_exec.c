@@ -10,10 +10,16 @@
  * lowpass band compact into d_ll instead of out, every detail coefficient
  * of level 1 (3/4 of the output) comes down behind the bands, and levels
  * 2..L run on d_ll by the tail plan before the last quarter comes down.
+ * Forward pyramids of three levels or more in symmetric mode (band2) run
+ * level 2 in bands too, each behind the level-1 bands that wrote the rows
+ * it reads, its details coming down from the lowpass quadrant of d_out
+ * (which level 1 leaves alone) and its lowpass band going compact to d_ll2;
+ * then only levels 3..L and the last sixteenth wait for the end.
  * The inverse mirrors it: the lowpass quarter goes up first and levels
  * L..2 run on it while the detail bands go up; level 1 then runs in bands.
  * Expected: one level near the concurrent both-ways PCIe bound; a pyramid
- * about 1 / (1 + 1/4) of it (the last quarter moves alone).
+ * about 1 / (1 + 1/4) of it (the last quarter moves alone), 1 / (1 + 1/16)
+ * with band2.
  *
  * 3-D: level 1 in slabs of planes along axis 0 (staging_slabs.c), each
  * slab transformed by a plan of its own shape as soon as its planes are up,
@@ -144,15 +150,45 @@ static lw_status fwd_band_up(lw_host_call *h, const void *in, int64_t i, int64_t
     return LW_OK;
 }
 
+/* band2: level 2's rows [a0, a1) of the level-1 lowpass band (d_ll, compact),
+ * on stream st once the level-1 bands that wrote the rows it reads have run:
+ * its details into d_out's lowpass quadrant and down from there, its lowpass
+ * rows compact into d_ll2 */
+static lw_status fwd_level2_band(lw_host_call *h, void *out, int64_t a0, int64_t a1, cudaStream_t st)
+{
+    const lw_geometry *g = &h->p->geo;
+    const int64_t C = g->shape[1], r2 = g->len[1][0], c2 = g->len[1][1], hr2 = g->len[2][0], hc2 = g->len[2][1];
+    lwk_tile2d t;
+    level1_tile(h, &t);
+    t.rows = r2, t.cols = c2, t.row_lo = a0, t.row_hi = a1;
+    lwk_plane src = plane(h->d_ll, c2), det = plane(h->d_out, C), ll = plane(h->d_ll2, hc2);
+    CK(lwk_tile2d_forward(h->s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (level-2 band)");
+    LW_TRY(down_rows(h, out, h->d_out, a0 / 2, (a1 + 1) / 2, C, hc2, c2, st));
+    return down_rows(h, out, h->d_out, hr2 + a0 / 2, hr2 + a1 / 2, C, 0, c2, st);
+}
+
+/* stream `to` waits for what the others have queued so far */
+static lw_status join_streams(lw_host_call *h, int to)
+{
+    for (int k = 0; k < 3; k++) {
+        if (k == to) continue;
+        CK(cudaEventRecord(h->ev[k], h->st[k]), "cudaEventRecord");
+        CK(cudaStreamWaitEvent(h->st[to], h->ev[k], 0), "cudaStreamWaitEvent");
+    }
+    return LW_OK;
+}
+
 static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
 {
-    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
-    const int pyr = h->tail != NULL;
+    const lw_geometry *g = &h->p->geo;
+    const int64_t R = g->shape[0], C = g->shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
+    const int pyr = h->tail != NULL, b2 = pyr && h->band2;
     const int64_t cr = band_rows(R), nb = (R + cr - 1) / cr;
     lwk_tile2d t;
     level1_tile(h, &t);
     lwk_plane src = plane(h->d_in, C), det = plane(h->d_out, C), ll = pyr ? plane(h->d_ll, hc) : det;
     lw_host_ups u[2] = {{{0}, 0}, {{0}, 0}};
+    int64_t done2 = 0; /* band2: level-1 lowpass rows level 2 has taken */
     LW_TRY(fwd_band_up(h, in, 0, cr, &u[0]));
     for (int64_t i = 0; i < nb; i++) {
         int64_t r0, r1;
@@ -162,18 +198,31 @@ static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
         LW_TRY(lw_host_ups_end(h, &u[i % 2]));
         t.row_lo = r0, t.row_hi = r1;
         CK(lwk_tile2d_forward(h->s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (band)");
+        if (b2) {
+            /* the level-1 lowpass rows below (r1 + 1) / 2 are written once this band's kernel and the
+             * last ones queued on the other streams have run (each stream's event marks its latest
+             * level-1 kernel, not the downloads behind it); level 2 takes the rows whose windows
+             * (CHUNK_HALO rows) lie below */
+            const int q = (int)(i % 3);
+            CK(cudaEventRecord(h->ev[q], st), "cudaEventRecord");
+            const int64_t a1 = i + 1 == nb ? hr : (((r1 + 1) / 2 - CHUNK_HALO) & ~(int64_t)1);
+            if (a1 - done2 >= 32 || (i + 1 == nb && a1 > done2)) {
+                for (int k = 1; k < 3; k++) CK(cudaStreamWaitEvent(st, h->ev[(q + k) % 3], 0), "cudaStreamWaitEvent");
+                LW_TRY(fwd_level2_band(h, out, done2, a1, st));
+                done2 = a1;
+            }
+        }
         /* lowpass rows: all of them, or (pyramid) their highpass columns */
         LW_TRY(down_rows(h, out, h->d_out, r0 / 2, (r1 + 1) / 2, C, pyr ? hc : 0, C, st));
         LW_TRY(down_rows(h, out, h->d_out, hr + r0 / 2, hr + r1 / 2, C, 0, C, st));
     }
-    if (pyr) { /* levels 2..L on the lowpass band once every band has written it */
-        for (int k = 1; k < 3; k++) {
-            CK(cudaEventRecord(h->ev[k], h->st[k]), "cudaEventRecord");
-            CK(cudaStreamWaitEvent(h->st[0], h->ev[k], 0), "cudaStreamWaitEvent");
-        }
-        LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, h->d_ll2, h->d_scr, h->st[0]));
-        lw_box q = quarter_box(hr, hc, C, h->s->esize);
-        LW_TRY(lw_stage_down(h->stg, &q, out, h->d_ll2, h->dout, h->st[0]));
+    if (pyr) { /* levels 2..L (band2: 3..L) on the lowpass band once every band has written it */
+        LW_TRY(join_streams(h, 0));
+        void *lo = b2 ? h->d_ll2 : h->d_ll, *to = b2 ? h->d_ll : h->d_ll2;
+        const int64_t qr = b2 ? g->len[2][0] : hr, qc = b2 ? g->len[2][1] : hc;
+        LW_TRY(lw_cuda_run(h->tail, h->tail_s, lo, to, h->d_scr, h->st[0]));
+        lw_box q = quarter_box(qr, qc, C, h->s->esize);
+        LW_TRY(lw_stage_down(h->stg, &q, out, to, h->dout, h->st[0]));
     }
     return lw_host_finish(h);
 }
@@ -254,15 +303,31 @@ static int bands_apply(const lw_plan *p, const lw_cuda_sched *s)
     return s->engine == LWE_TILE2D && p->geo.rank == 2 && p->geo.naxes == 2 && p->geo.len[0][0] >= 256;
 }
 
-int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg)
+/* Level 2 of a forward pyramid in bands (run_bands_fwd): three levels or
+ * more (levels 3..L are the tail), symmetric mode (a periodic band at the top
+ * would read the bottom's rows before they exist), the fused kernel on the
+ * level-1 lowpass band, and bands of level-1 lowpass rows at least twice
+ * CHUNK_HALO tall. */
+static int band2_applies(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
+    return p->cfg.direction == LW_FORWARD && p->cfg.mode != LW_PERIODIC && g->levels >= 3 &&
+           band_rows(g->shape[0]) / 2 >= 2 * CHUNK_HALO &&
+           lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[1][0], g->len[1][1]);
+}
+
+int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg, int *band2)
+{
+    const lw_geometry *g = &p->geo;
+    *band2 = 0;
     if ((p->cfg.flags & LW_FLAG_DEVICE_POINTERS) || !bands_apply(p, s) || g->levels < 2) return 0;
+    *band2 = band2_applies(p, s);
+    const int k = *band2 ? 2 : 1; /* the tail's first level (0-based) */
     lw_host_sub_config(p, cfg);
     cfg->rank = 2;
-    cfg->shape[0] = g->len[1][0], cfg->shape[1] = g->len[1][1];
-    cfg->layout = LW_MALLAT, cfg->levels = g->levels - 1;
-    cfg->flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_DESTROY_INPUT; /* d_ll is ours */
+    cfg->shape[0] = g->len[k][0], cfg->shape[1] = g->len[k][1];
+    cfg->layout = LW_MALLAT, cfg->levels = g->levels - k;
+    cfg->flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_DESTROY_INPUT; /* d_ll / d_ll2 are ours */
     return 1;
 }
 
