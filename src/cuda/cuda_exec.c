@@ -169,12 +169,20 @@ static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
 
 static void ws_in_place(const lw_plan *p, lw_cuda_sched *s);
 
-/* 3-D volumes, float: one fused kernel a level (fused3d_exec.c). */
+/* 3-D volumes, float: one fused kernel a level (fused3d_exec.c); a batch of
+ * volumes too (rank 4 over axes 1..3). */
 static int applies_fused3d(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    if (!is_mallat_last(p) || g->naxes != 3 || g->rank != 3 || tail_from(p, s, fused3d_level_ok) < 0) return 0;
+    if (!is_mallat_last(p) || g->naxes != 3 || g->axes[0] != g->rank - 3 || tail_from(p, s, fused3d_level_ok) < 0)
+        return 0;
     return lw_cuda_mirror_worth_volume(p);
+}
+/* auto: not a batch whose items the small engine holds whole (its one launch
+ * for every level beats tiles wider than the item) */
+static int auto_fused3d(const lw_plan *p, const lw_cuda_sched *s)
+{
+    return applies_fused3d(p, s) && (p->geo.rank == 3 || !lw_cuda_fits_small(p, s, 0));
 }
 
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
@@ -274,7 +282,7 @@ static const engine_rec engines[] = {
      "from the first below the top that it holds, in one launch (tuning tail)", NULL},
     {"fused3d", LWE_FUSED3D, 1, applies_fused3d, lw_fused3d_workspace, run_fused3d,
      "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact; the small "
-     "engine takes every level from the first below the top that it holds, in one launch: tuning tail)", NULL},
+     "engine takes every level from the first below the top that it holds, in one launch: tuning tail)", auto_fused3d},
     {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small,
      "whole items in shared memory, every level in one launch, each line of an axis by a group of lanes (after the "
      "fused engines, which hand it their pyramids' lower levels; first in place, where it needs no workspace)",

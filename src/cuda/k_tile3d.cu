@@ -11,14 +11,25 @@ struct t3_block_sync {
     __device__ static __forceinline__ void sync() { __syncthreads(); }
 };
 
-/* S the storage type; the configurations are the compute type's */
-template <class S, int W, int INV, int V, bool LONG>
+/* S the storage type; the configurations are the compute type's.  BATCH: a
+ * batch of volumes, the items' x tiles side by side along grid x (a kernel of
+ * its own: the item's pointers then live in registers, where one volume's
+ * stay kernel parameters) */
+template <class S, int W, int INV, int V, bool LONG, bool BATCH>
 __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>::MINB)
     tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    t3s_body<S, W, INV, t3s_cfg<lwd_c<S>, V>, t3_block_sync, LONG>(t, src, dst, smem_raw, (int)threadIdx.x, blockIdx.x,
-                                                                 blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
+    typedef t3s_cfg<lwd_c<S>, V> C;
+    if constexpr (BATCH) {
+        const unsigned gx = (unsigned)((t.n[2] + C::TX - 1) / C::TX), item = blockIdx.x / gx;
+        t3s_body<S, W, INV, C, t3_block_sync, LONG, true>(t, src + item * t.sb, dst + item * t.db, item * t.lb,
+                                                         smem_raw, (int)threadIdx.x, blockIdx.x - item * gx,
+                                                         blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
+    } else {
+        t3s_body<S, W, INV, C, t3_block_sync, LONG, false>(t, src, dst, 0, smem_raw, (int)threadIdx.x, blockIdx.x,
+                                                          blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
+    }
 }
 
 /* Runs of output pairs per tile (gridDim.z): the fewest waves of resident
@@ -52,12 +63,12 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_DEFAULT_FWD 3
 #define T3_DEFAULT_INV 0
 
-template <class S, int W, int INV, int V, bool LONG = true>
-static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+template <class S, int W, int INV, int V, bool LONG, bool BATCH>
+static cudaError_t t3_launch_b(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
     typedef t3s_cfg<T, V> C;
-    auto k = tile3s<S, W, INV, V, LONG>;
+    auto k = tile3s<S, W, INV, V, LONG, BATCH>;
     constexpr size_t smem = t3s_smem<T, W, INV, C>();
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
@@ -74,11 +85,19 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, 
         lw_cuda_memo_put((const void *)k, 0, have);
     }
     const int slots_per_sm = (int)(have >> 32), sms = (int)(have & 0xffffffff);
-    const int64_t gx = (t->n[2] + C::TX - 1) / C::TX, gy = (t->n[1] + C::TY - 1) / C::TY;
+    const int64_t items = t->items > 1 ? t->items : 1;
+    const int64_t gx = (t->n[2] + C::TX - 1) / C::TX * items, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
     const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
     k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst);
     return cudaGetLastError();
+}
+
+template <class S, int W, int INV, int V, bool LONG = true>
+static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+{
+    if (t->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, src, dst, s);
+    return t3_launch_b<S, W, INV, V, LONG, false>(t, src, dst, s);
 }
 
 /* Whether variant V's tiles can be placed for t3_lift's fixed move sets

@@ -163,11 +163,13 @@ template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t
 
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
- * of output pairs.  LONG (d4): the y and x lines are long
- * enough for t3_lift's fixed move sets (t3_long). */
-template <class E, int W, int INV, class C, class SYNC, bool LONG>
+ * of output pairs; BATCH: src, dst and lo (elements from t.ll) the item's
+ * volume.  LONG (d4): the y and x lines are long enough for t3_lift's fixed
+ * move sets (t3_long). */
+template <class E, int W, int INV, class C, class SYNC, bool LONG, bool BATCH>
 __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restrict__ src, E *__restrict__ dst,
-                                         unsigned char *smem, int tid, int64_t bx, int64_t by, int bz, int gz)
+                                         int64_t lo, unsigned char *smem, int tid, int64_t bx, int64_t by, int bz,
+                                         int gz)
 {
     typedef lwd_c<E> T; /* E in global memory, T in registers and the ring */
     constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
@@ -187,7 +189,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     const int64_t nz = t.n[0], ny = t.n[1], nx = t.n[2];
     const int64_t hz = (nz + 1) / 2, hy = (ny + 1) / 2, hx = (nx + 1) / 2;
     const int64_t sz = t.st[0], sy = t.st[1], dz = t.dt[0], dy = t.dt[1];
-    E *const llp = (E *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
+    E *const llp = BATCH && t.ll ? (E *)t.ll + lo : (E *)t.ll; /* the lowpass octant apart (pyramids), or NULL */
     const int64_t lz = t.lt[0], ly = t.lt[1];
     int64_t y0 = by * TY, x0 = bx * TX;
     /* d4, LONG: the last tile ends at the line's end (t3_lift) */
@@ -200,9 +202,10 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     if (kb >= ke) return; /* the whole block */
     const int64_t m0 = kb - WU;                /* first pair fed */
     const int na = (int)(ke - kb) + WU + Z.dp; /* steps */
-    /* 16-byte stores: rows of dst (and of the octant apart) start 16-byte aligned */
-    const bool vec = (dy % 4) == 0 && (dz % 4) == 0 && (INV || (hx % 4) == 0) &&
-                     (INV || !llp || ((ly % 4) == 0 && (lz % 4) == 0));
+    /* 16-byte stores: rows of dst (and of the octant apart) start 16-byte aligned,
+     * in every item of a batch */
+    const bool vec = (dy % 4) == 0 && (dz % 4) == 0 && (!BATCH || (t.db % 4) == 0) && (INV || (hx % 4) == 0) &&
+                     (INV || !llp || ((ly % 4) == 0 && (lz % 4) == 0 && (!BATCH || (t.lb % 4) == 0)));
 
     /* the owned points (slots tid + i * NT): their addresses in plane 0, through
      * the mode once */

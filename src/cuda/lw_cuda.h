@@ -305,8 +305,9 @@ cudaError_t lwk_rowcycle_launch(int dtype, int inverse, int64_t rows, int64_t co
                                 const int64_t bs[2], const int32_t *leaders, int leaders_on_host, int64_t nlead,
                                 void *data, cudaStream_t s);
 
-/* ---- fused 3-D engine (k_tile3d.cu): one level, float32/float64, dense volume
- * (x stride 1), Mallat, src != dst.  Blocks stream (y, x) tiles along z. */
+/* ---- fused 3-D engine (k_tile3d.cu): one level, float32/float64, dense volumes
+ * (x stride 1), one or a batch, Mallat, src != dst.  Blocks stream (y, x) tiles
+ * along z. */
 typedef struct lwk_tile3d {
     lwk_wave w;
     int64_t n[3];  /* lengths z, y, x */
@@ -318,6 +319,9 @@ typedef struct lwk_tile3d {
      * src's corner (pyramids: level k's LLL is level k+1's volume) */
     void *ll;
     int64_t lt[3];
+    /* a batch of volumes: items (0 or 1: one) at these element distances in
+     * src, dst and the octant apart */
+    int64_t items, sb, db, lb;
     int mode;
     int variant; /* float32 tile variant (LWK_T3_NVARIANTS), -1: the direction's default */
 } lwk_tile3d;

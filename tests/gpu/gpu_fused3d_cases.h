@@ -41,8 +41,62 @@ static void pyramid3d_cases(int quick)
         }
 }
 
+/* Batches of volumes (rank 4 over axes 1..3: (N, Z, Y, X), as (B*C, T, H, W)
+ * video batches): one launch a level for every item, the pyramids' octants
+ * item after item in the workspace, the small engine's tail over the batch.
+ * Named (the small engine takes batches of items it holds whole), every
+ * wavelet the engine takes, odd sizes, both modes, float64, forward and
+ * inverse from host and device pointers and in place; float32 also in every
+ * tile variant; then what auto takes. */
+static void batch3d_cases(int quick)
+{
+    static const struct {
+        int64_t n[4];
+        lw_wavelet w;
+        lw_mode m;
+        lw_dtype t;
+        int levels;
+    } B[] = {
+        {{3, 40, 36, 72}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 1}, {{3, 40, 36, 72}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, -1},
+        {{2, 65, 47, 131}, LW_DD137, LW_SYMMETRIC, LW_FLOAT32, 2}, {{4, 24, 40, 48}, LW_D4, LW_PERIODIC, LW_FLOAT32, 2},
+        {{2, 33, 30, 70}, LW_DD97, LW_SYMMETRIC, LW_FLOAT64, -1},  {{5, 20, 18, 40}, LW_CDF53, LW_SYMMETRIC, LW_FLOAT32, 3},
+        {{3, 16, 16, 32}, LW_HAAR, LW_PERIODIC, LW_FLOAT32, 2},    {{2, 17, 9, 250}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT64, 1},
+        {{7, 9, 20, 34}, LW_CDF97, LW_SYMMETRIC, LW_FLOAT32, 2},   {{2, 40, 64, 128}, LW_D4, LW_SYMMETRIC, LW_FLOAT32, 1},
+    };
+    const int n = (int)(sizeof B / sizeof B[0]);
+    for (int i = 0; i < n; i++)
+        for (int v = 0; v < 4 + 2 * T3_NVAR; v++) {
+            if (v >= 4 && (B[i].t != LW_FLOAT32 || (quick && v > 5))) continue;
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 4, c.naxes = 3, c.axes[0] = 1, c.axes[1] = 2, c.axes[2] = 3;
+            for (int a = 0; a < 4; a++) c.shape[a] = B[i].n[a];
+            c.w = B[i].w, c.t = B[i].t, c.levels = B[i].levels, c.m = B[i].m, c.scheme = "fused3d";
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2, c.inplace = v == 3;
+            if (v >= 4) c.tuning = t3_var[(v - 4) >> 1];
+            if (!c.inplace) expect_engine(&c, LWE_FUSED3D);
+            run_case(&c);
+        }
+    /* auto: the fused engine for items the small engine does not hold, the small one for those it does */
+    static const struct {
+        int64_t n[4];
+        int levels, engine;
+    } A[] = {{{2, 64, 64, 64}, 2, LWE_FUSED3D}, {{3, 33, 70, 130}, -1, LWE_FUSED3D}, {{6, 8, 16, 16}, 2, LWE_SMALL}};
+    for (size_t i = 0; i < sizeof A / sizeof A[0]; i++)
+        for (int v = 0; v < 4; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 4, c.naxes = 3, c.axes[0] = 1, c.axes[1] = 2, c.axes[2] = 3;
+            for (int a = 0; a < 4; a++) c.shape[a] = A[i].n[a];
+            c.w = LW_CDF97, c.t = LW_FLOAT32, c.levels = A[i].levels, c.m = LW_SYMMETRIC;
+            c.dir = (lw_direction)(v & 1), c.devptr = v >= 2;
+            expect_engine(&c, A[i].engine);
+            run_case(&c);
+        }
+}
+
 /* The fused 3-D engine: one level on odd sizes and the pyramids, every tile
- * variant by name (float32), the other plane orders. */
+ * variant by name (float32), the batches of volumes, the other plane orders. */
 static void fused3d_cases(void)
 {
     /* the fused 3-D engine (streams (y, x) tiles along z): odd sizes, sizes under
@@ -87,6 +141,7 @@ static void fused3d_cases(void)
      * from level to level through compact buffers (odd sizes, max levels down
      * to 2-sample axes, periodic, float64, every wavelet it takes) */
     pyramid3d_cases(0);
+    batch3d_cases(0);
     /* the other 3-D plane order */
     static const int64_t S3[][3] = {{64, 64, 64}, {66, 96, 130}, {30, 20, 300}};
     static const char *sch[] = {"3d-zx", "3d-yx", "3d-zx"};

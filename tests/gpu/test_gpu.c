@@ -295,6 +295,7 @@ static void sanitizer_cases(void)
             run_case(&c);
         }
     pyramid3d_cases(1);
+    batch3d_cases(1);
     d4_tile_cases(1);
     d4_fused3d_cases(1);
     /* the generic pass in windowed segments (a column of 1001 samples over 32
