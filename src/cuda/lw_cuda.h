@@ -319,11 +319,12 @@ typedef struct lwk_tile3d {
      * src's corner (pyramids: level k's LLL is level k+1's volume) */
     void *ll;
     int64_t lt[3];
-    /* a batch of volumes: items (0 or 1: one) at these element distances in
-     * src, dst and the octant apart */
-    int64_t items, sb, db, lb;
     int mode;
     int variant; /* float32 tile variant (LWK_T3_NVARIANTS), -1: the direction's default */
+    /* a batch of volumes: items (0 or 1: one) at these element distances in
+     * src, dst and the octant apart (last: one volume's kernels read the
+     * fields before them at the same offsets) */
+    int64_t items, sb, db, lb;
 } lwk_tile3d;
 int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n);
 cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s);
