@@ -65,26 +65,26 @@ static lw_status level(const lw_plan *p, const lw_cuda_sched *s, const void *in,
     /* an item's distance in the whole array, in level k's octants, in level k+1's */
     const int64_t fi = vol0(p) ? p->geo.strides[0] : 0, oi = compact_item(p->geo.len[k]),
                   li = compact_item(p->geo.len[k + 1]);
-    t.items = items_of(p);
+    lwk_tile3d_batch b = {items_of(p), 0, 0, 0};
     const void *src;
     void *dst;
     if (!inv) {
         src = k == 0 ? in : scratch + octant_offset(p, s, k);
         memcpy(t.st, k == 0 ? full : own, sizeof t.st);
-        t.sb = k == 0 ? fi : oi;
+        b.sb = k == 0 ? fi : oi;
         dst = out;
         memcpy(t.dt, full, sizeof t.dt);
-        t.db = fi;
+        b.db = fi;
     } else {
         src = in;
         memcpy(t.st, full, sizeof t.st);
-        t.sb = fi;
+        b.sb = fi;
         dst = k == 0 ? out : scratch + octant_offset(p, s, k);
         memcpy(t.dt, k == 0 ? full : own, sizeof t.dt);
-        t.db = k == 0 ? fi : oi;
+        b.db = k == 0 ? fi : oi;
     }
-    if (k + 1 < L) t.ll = scratch + octant_offset(p, s, k + 1), memcpy(t.lt, oct, sizeof t.lt), t.lb = li;
-    CK(lwk_tile3d_run(s->dtype, &t, inv, src, dst, st), "cuda tile3d kernel launch");
+    if (k + 1 < L) t.ll = scratch + octant_offset(p, s, k + 1), memcpy(t.lt, oct, sizeof t.lt), b.lb = li;
+    CK(lwk_tile3d_run(s->dtype, &t, &b, inv, src, dst, st), "cuda tile3d kernel launch");
     return LW_OK;
 }
 

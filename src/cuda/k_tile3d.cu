@@ -17,17 +17,17 @@ struct t3_block_sync {
  * stay kernel parameters) */
 template <class S, int W, int INV, int V, bool LONG, bool BATCH>
 __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>::MINB)
-    tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst)
+    tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst, lwk_tile3d_batch b)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     typedef t3s_cfg<lwd_c<S>, V> C;
     if constexpr (BATCH) {
         const unsigned gx = (unsigned)((t.n[2] + C::TX - 1) / C::TX), item = blockIdx.x / gx;
-        t3s_body<S, W, INV, C, t3_block_sync, LONG, true>(t, src + item * t.sb, dst + item * t.db, item * t.lb,
+        t3s_body<S, W, INV, C, t3_block_sync, LONG, true>(t, b, src + item * b.sb, dst + item * b.db, item * b.lb,
                                                          smem_raw, (int)threadIdx.x, blockIdx.x - item * gx,
                                                          blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
     } else {
-        t3s_body<S, W, INV, C, t3_block_sync, LONG, false>(t, src, dst, 0, smem_raw, (int)threadIdx.x, blockIdx.x,
+        t3s_body<S, W, INV, C, t3_block_sync, LONG, false>(t, b, src, dst, 0, smem_raw, (int)threadIdx.x, blockIdx.x,
                                                           blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
     }
 }
@@ -64,7 +64,7 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_DEFAULT_INV 0
 
 template <class S, int W, int INV, int V, bool LONG, bool BATCH>
-static cudaError_t t3_launch_b(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
     typedef t3s_cfg<T, V> C;
@@ -85,19 +85,19 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const void *src, void *dst, 
         lw_cuda_memo_put((const void *)k, 0, have);
     }
     const int slots_per_sm = (int)(have >> 32), sms = (int)(have & 0xffffffff);
-    const int64_t items = t->items > 1 ? t->items : 1;
+    const int64_t items = BATCH ? b->items : 1;
     const int64_t gx = (t->n[2] + C::TX - 1) / C::TX * items, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
     const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
-    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst);
+    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst, *b);
     return cudaGetLastError();
 }
 
 template <class S, int W, int INV, int V, bool LONG = true>
-static cudaError_t t3_launch_v(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
-    if (t->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, src, dst, s);
-    return t3_launch_b<S, W, INV, V, LONG, false>(t, src, dst, s);
+    if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, b, src, dst, s);
+    return t3_launch_b<S, W, INV, V, LONG, false>(t, b, src, dst, s);
 }
 
 /* Whether variant V's tiles can be placed for t3_lift's fixed move sets
@@ -112,7 +112,7 @@ template <class S, int W, int V> static bool t3_long(const lwk_tile3d *t)
 }
 
 /* S the storage type */
-template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const void *src, void *dst, cudaStream_t s)
+template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
     /* the wavelets that refresh their mirror (d4, symmetric mode) on lines too
      * short for the default tiles' fixed move sets: the 16-row tiles (more
@@ -120,13 +120,13 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     if constexpr (!tile_once_mirror_exact(W)) {
         constexpr int V = sizeof(S) == 8 ? 0 : sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
         constexpr int VS = sh_halo(W) > T3_WIDE_HALO ? 3 : 0;
-        if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, VS, false>(t, src, dst, s);
+        if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, VS, false>(t, b, src, dst, s);
     }
     if constexpr (sizeof(S) == 8) {
-        return t3_launch_v<S, W, INV, 0>(t, src, dst, s);
+        return t3_launch_v<S, W, INV, 0>(t, b, src, dst, s);
     } else if constexpr (sizeof(S) == 2) { /* the half types: the default variant only */
         constexpr int V = sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_DEFAULT_INV : T3_DEFAULT_FWD;
-        return t3_launch_v<S, W, INV, V>(t, src, dst, s);
+        return t3_launch_v<S, W, INV, V>(t, b, src, dst, s);
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
@@ -136,22 +136,24 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
         /* a named variant 3 (taller tiles) on lines shorter than its windows: the default */
         const int pick = v < 0 || (v == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t)) ? def : v;
         switch (pick) {
-        case 1: return t3_launch_v<S, W, INV, 1>(t, src, dst, s);
-        case 2: return t3_launch_v<S, W, INV, 2>(t, src, dst, s);
-        case 3: return t3_launch_v<S, W, INV, 3>(t, src, dst, s);
-        default: return t3_launch_v<S, W, INV, 0>(t, src, dst, s);
+        case 1: return t3_launch_v<S, W, INV, 1>(t, b, src, dst, s);
+        case 2: return t3_launch_v<S, W, INV, 2>(t, b, src, dst, s);
+        case 3: return t3_launch_v<S, W, INV, 3>(t, b, src, dst, s);
+        default: return t3_launch_v<S, W, INV, 0>(t, b, src, dst, s);
         }
     }
 }
 
 static constexpr bool t3_runs(int W) { return lwc_separable(W) && sh_halo(W) <= T3_MAX_HALO; }
 
-template <class T> static cudaError_t t3_dispatch(const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s)
+template <class T>
+static cudaError_t t3_dispatch(const lwk_tile3d *t, const lwk_tile3d_batch *b, int inverse, const void *src, void *dst,
+                               cudaStream_t s)
 {
     return lwc_dispatch_all(t->w.id, [&](auto wc) -> cudaError_t {
         constexpr int W = decltype(wc)::value;
         if constexpr (!t3_runs(W)) return cudaErrorInvalidValue;
-        else return inverse ? t3_launch<T, W, 1>(t, src, dst, s) : t3_launch<T, W, 0>(t, src, dst, s);
+        else return inverse ? t3_launch<T, W, 1>(t, b, src, dst, s) : t3_launch<T, W, 0>(t, b, src, dst, s);
     });
 }
 
@@ -166,17 +168,18 @@ extern "C" int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, cons
     return (n[1] + 15) / 16 <= 65535; /* grid y */
 }
 
-extern "C" cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, int inverse, const void *src, void *dst,
-                                      cudaStream_t s)
+extern "C" cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, const lwk_tile3d_batch *b, int inverse,
+                                      const void *src, void *dst, cudaStream_t s)
 {
     lwk_tile3d u = *t;
+    const lwk_tile3d_batch one = {1, 0, 0, 0}, *bb = b && b->items > 1 ? b : &one;
     if (!u.dt[0] && !u.dt[1] && !u.dt[2])
         for (int a = 0; a < 3; a++) u.dt[a] = u.st[a];
     if (u.st[2] != 1 || u.dt[2] != 1 || (u.ll && u.lt[2] != 1)) return cudaErrorInvalidValue;
     switch (dtype) {
-    case LWK_F64: return t3_dispatch<double>(&u, inverse, src, dst, s);
-    case LWK_F16: return t3_dispatch<__half>(&u, inverse, src, dst, s);
-    case LWK_BF16: return t3_dispatch<__nv_bfloat16>(&u, inverse, src, dst, s);
-    default: return t3_dispatch<float>(&u, inverse, src, dst, s);
+    case LWK_F64: return t3_dispatch<double>(&u, bb, inverse, src, dst, s);
+    case LWK_F16: return t3_dispatch<__half>(&u, bb, inverse, src, dst, s);
+    case LWK_BF16: return t3_dispatch<__nv_bfloat16>(&u, bb, inverse, src, dst, s);
+    default: return t3_dispatch<float>(&u, bb, inverse, src, dst, s);
     }
 }

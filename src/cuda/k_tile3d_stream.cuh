@@ -164,12 +164,12 @@ template <class T, int W, int INV, class C> __host__ __device__ constexpr size_t
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
  * of output pairs; BATCH: src, dst and lo (elements from t.ll) the item's
- * volume.  LONG (d4): the y and x lines are long enough for t3_lift's fixed
+ * volume in the batch b.  LONG (d4): the y and x lines are long enough for t3_lift's fixed
  * move sets (t3_long). */
 template <class E, int W, int INV, class C, class SYNC, bool LONG, bool BATCH>
-__device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restrict__ src, E *__restrict__ dst,
-                                         int64_t lo, unsigned char *smem, int tid, int64_t bx, int64_t by, int bz,
-                                         int gz)
+__device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_batch &b, const E *__restrict__ src,
+                                         E *__restrict__ dst, int64_t lo, unsigned char *smem, int tid, int64_t bx,
+                                         int64_t by, int bz, int gz)
 {
     typedef lwd_c<E> T; /* E in global memory, T in registers and the ring */
     constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
@@ -204,8 +204,9 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const E *__restric
     const int na = (int)(ke - kb) + WU + Z.dp; /* steps */
     /* 16-byte stores: rows of dst (and of the octant apart) start 16-byte aligned,
      * in every item of a batch */
-    const bool vec = (dy % 4) == 0 && (dz % 4) == 0 && (!BATCH || (t.db % 4) == 0) && (INV || (hx % 4) == 0) &&
-                     (INV || !llp || ((ly % 4) == 0 && (lz % 4) == 0 && (!BATCH || (t.lb % 4) == 0)));
+    bool vec = (dy % 4) == 0 && (dz % 4) == 0 && (INV || (hx % 4) == 0) &&
+               (INV || !llp || ((ly % 4) == 0 && (lz % 4) == 0));
+    if constexpr (BATCH) vec = vec && (b.db % 4) == 0 && (INV || !llp || (b.lb % 4) == 0);
 
     /* the owned points (slots tid + i * NT): their addresses in plane 0, through
      * the mode once */

@@ -321,13 +321,17 @@ typedef struct lwk_tile3d {
     int64_t lt[3];
     int mode;
     int variant; /* float32 tile variant (LWK_T3_NVARIANTS), -1: the direction's default */
-    /* a batch of volumes: items (0 or 1: one) at these element distances in
-     * src, dst and the octant apart (last: one volume's kernels read the
-     * fields before them at the same offsets) */
-    int64_t items, sb, db, lb;
 } lwk_tile3d;
+/* A batch of volumes: items at these element distances in src, dst and the
+ * octant apart (a kernel parameter of its own, after src and dst, so that one
+ * volume's kernels keep their parameters where they were) */
+typedef struct lwk_tile3d_batch {
+    int64_t items, sb, db, lb;
+} lwk_tile3d_batch;
 int lwk_tile3d_supported(int dtype, const lwk_wave *w, int mode, const int64_t *n);
-cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, int inverse, const void *src, void *dst, cudaStream_t s);
+/* b: NULL or items <= 1 for one volume */
+cudaError_t lwk_tile3d_run(int dtype, const lwk_tile3d *t, const lwk_tile3d_batch *b, int inverse, const void *src,
+                           void *dst, cudaStream_t s);
 /* Runs of output pairs per tile: fewest waves x steps per block. */
 int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int extra);
 
