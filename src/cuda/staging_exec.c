@@ -150,6 +150,18 @@ static lw_status fwd_band_up(lw_host_call *h, const void *in, int64_t i, int64_t
     return LW_OK;
 }
 
+/* what a forward band of input rows [r0, r1) of a level (hr lowpass rows, cw
+ * columns) finished, down from d_out at the host's offsets: its lowpass rows
+ * from column c0 on (a pyramid keeps the lowpass columns on the device), its
+ * highpass rows whole */
+static lw_status down_band(lw_host_call *h, void *out, int64_t r0, int64_t r1, int64_t hr, int64_t c0, int64_t cw,
+                           cudaStream_t st)
+{
+    const int64_t C = h->p->geo.shape[1];
+    LW_TRY(down_rows(h, out, h->d_out, r0 / 2, (r1 + 1) / 2, C, c0, cw, st));
+    return down_rows(h, out, h->d_out, hr + r0 / 2, hr + r1 / 2, C, 0, cw, st);
+}
+
 /* band2: level 2's rows [a0, a1) of the level-1 lowpass band (d_ll, compact),
  * on stream st once the level-1 bands that wrote the rows it reads have run:
  * its details into d_out's lowpass quadrant and down from there, its lowpass
@@ -163,12 +175,10 @@ static lw_status fwd_level2_band(lw_host_call *h, void *out, int64_t a0, int64_t
     t.rows = r2, t.cols = c2, t.row_lo = a0, t.row_hi = a1;
     lwk_plane src = plane(h->d_ll, c2), det = plane(h->d_out, C), ll = plane(h->d_ll2, hc2);
     CK(lwk_tile2d_forward(h->s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (level-2 band)");
-    LW_TRY(down_rows(h, out, h->d_out, a0 / 2, (a1 + 1) / 2, C, hc2, c2, st));
-    return down_rows(h, out, h->d_out, hr2 + a0 / 2, hr2 + a1 / 2, C, 0, c2, st);
+    return down_band(h, out, a0, a1, hr2, hc2, c2, st);
 }
 
-/* stream `to` waits for what the others have queued so far */
-static lw_status join_streams(lw_host_call *h, int to)
+lw_status lw_host_join(lw_host_call *h, int to)
 {
     for (int k = 0; k < 3; k++) {
         if (k == to) continue;
@@ -213,11 +223,10 @@ static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
             }
         }
         /* lowpass rows: all of them, or (pyramid) their highpass columns */
-        LW_TRY(down_rows(h, out, h->d_out, r0 / 2, (r1 + 1) / 2, C, pyr ? hc : 0, C, st));
-        LW_TRY(down_rows(h, out, h->d_out, hr + r0 / 2, hr + r1 / 2, C, 0, C, st));
+        LW_TRY(down_band(h, out, r0, r1, hr, pyr ? hc : 0, C, st));
     }
     if (pyr) { /* levels 2..L (band2: 3..L) on the lowpass band once every band has written it */
-        LW_TRY(join_streams(h, 0));
+        LW_TRY(lw_host_join(h, 0));
         void *lo = b2 ? h->d_ll2 : h->d_ll, *to = b2 ? h->d_ll : h->d_ll2;
         const int64_t qr = b2 ? g->len[2][0] : hr, qc = b2 ? g->len[2][1] : hc;
         LW_TRY(lw_cuda_run(h->tail, h->tail_s, lo, to, h->d_scr, h->st[0]));

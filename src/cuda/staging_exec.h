@@ -82,6 +82,8 @@ int lw_host_item_configs(const lw_plan *p, int64_t want, int64_t *per, int64_t *
 lw_status lw_host_run_items(lw_host_call *h, const void *in, void *out);
 /* Wait for the staged downloads and the streams. */
 lw_status lw_host_finish(lw_host_call *h);
+/* stream `to` of the call waits for what its other streams have queued so far */
+lw_status lw_host_join(lw_host_call *h, int to);
 
 /* Run one call.  Chooses: one-level 2-D in row bands; 2-D pyramids with
  * level 1 in row bands and levels 2..L on the lowpass band (h->tail);

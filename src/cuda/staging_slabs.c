@@ -211,10 +211,7 @@ lw_status lw_host_run_slabs(lw_host_call *h, const void *in, void *out)
         }
     }
     if (pyr && !inv) { /* levels 2..L on the octant once every slab has written its part, then the octant down */
-        for (int k = 1; k < 3; k++) {
-            CK(cudaEventRecord(h->ev[k], h->st[k]), "cudaEventRecord");
-            CK(cudaStreamWaitEvent(h->st[0], h->ev[k], 0), "cudaStreamWaitEvent");
-        }
+        LW_TRY(lw_host_join(h, 0));
         LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, h->d_ll2, h->d_scr, h->st[0]));
         lw_box ob = octant_box(h);
         LW_TRY(lw_stage_down(h->stg, &ob, out, h->d_ll2, h->dout, h->st[0]));
