@@ -64,7 +64,7 @@ typedef struct cuda_impl {
     hctx *pool;
     lw_stage_cfg stage; /* host pointers: how pageable memory moves */
     lw_plan *tail;      /* host pointers, 2-D pyramids: levels 2..L on the lowpass band (band2: 3..L) */
-    int band2;          /* host pointers, 2-D forward pyramids: level 2 in bands too (staging_exec.c) */
+    int band2;          /* host pointers, 2-D pyramids: level 2 in bands too (staging_exec.c) */
     size_t ll1_bytes;   /* band2: the level-1 lowpass band's bytes */
     lw_slabs sl;        /* host pointers, 3-D one level: slabs along axis 0 ... */
     lw_plan *slab[3];   /* ... and their plans by shape (none: slab[0] NULL) */
@@ -557,8 +557,9 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
     if (im->tail && !im->slab[0] && im->band2)
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, level 2 in row bands "
-                   "behind them, levels 3..%d on the level-2 lowpass band (%lld x %lld)\n", plan->geo.levels,
-                   (long long)plan->geo.len[2][0], (long long)plan->geo.len[2][1]);
+                   "%s them, levels 3..%d on the level-2 lowpass band (%lld x %lld)\n",
+                   im->inverse ? "ahead of" : "behind", plan->geo.levels, (long long)plan->geo.len[2][0],
+                   (long long)plan->geo.len[2][1]);
     else if (im->tail && !im->slab[0])
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "
                    "lowpass band (%lld x %lld)\n", plan->geo.levels, (long long)plan->geo.len[1][0],

@@ -14,7 +14,10 @@
  * level 2 in bands too, each behind the level-1 bands that wrote the rows
  * it reads, its details coming down from the lowpass quadrant of d_out
  * (which level 1 leaves alone) and its lowpass band going compact to d_ll2;
- * then only levels 3..L and the last sixteenth wait for the end.
+ * then only levels 3..L and the last sixteenth wait for the end.  Their
+ * inverses send the sixteenth up first, run levels L..3 on it, and level 2
+ * in bands ahead of level 1's, its detail rows going up into d_in's lowpass
+ * quadrant band by band.
  * The inverse mirrors it: the lowpass quarter goes up first and levels
  * L..2 run on it while the detail bands go up; level 1 then runs in bands.
  * Expected: one level near the concurrent both-ways PCIe bound; a pyramid
@@ -251,32 +254,84 @@ static lw_status inv_band_up(lw_host_call *h, const void *in, int64_t i, int64_t
     return up_rows(h, u, in_h, d_h, l0, l1, R - hr, C, 0, C, st);
 }
 
+/* band2, inverse: the level-2 detail rows that its band of level-1 lowpass rows [b0, b1) reads, from the
+ * input's lowpass quadrant to the same places in d_in (which level 1's bands leave alone) */
+static lw_status inv_level2_up(lw_host_call *h, const void *in, int64_t b0, int64_t b1, cudaStream_t st,
+                               lw_host_ups *u)
+{
+    const lw_geometry *g = &h->p->geo;
+    const int64_t C = g->shape[1], r2 = g->len[1][0], c2 = g->len[1][1], hr2 = g->len[2][0], hc2 = g->len[2][1];
+    const int64_t l0 = (b0 - CHUNK_HALO) / 2 - 1, l1 = (b1 + CHUNK_HALO) / 2 + 1;
+    const size_t off = (size_t)(hr2 * C) * h->s->esize;
+    LW_TRY(up_rows(h, u, in, h->d_in, l0, l1, hr2, C, hc2, c2, st));
+    return up_rows(h, u, (const char *)in + off, (char *)h->d_in + off, l0, l1, r2 - hr2, C, 0, c2, st);
+}
+
+/* band2, inverse: level 2's output rows [b0, b1) (the level-1 lowpass band, compact into d_ll2) from the
+ * level-2 lowpass band ll2 (levels L..3 done) and its detail rows, on stream st */
+static lw_status inv_level2_band(lw_host_call *h, const void *in, const void *ll2, int64_t b0, int64_t b1,
+                                 cudaStream_t st)
+{
+    const lw_geometry *g = &h->p->geo;
+    lw_host_ups v = {{0}, 0};
+    LW_TRY(inv_level2_up(h, in, b0, b1, st, &v));
+    LW_TRY(lw_host_ups_end(h, &v));
+    lwk_tile2d t;
+    level1_tile(h, &t);
+    t.rows = g->len[1][0], t.cols = g->len[1][1], t.row_lo = b0, t.row_hi = b1;
+    CK(lwk_tile2d_inverse(h->s->dtype, &t, plane(ll2, g->len[2][1]), plane(h->d_in, g->shape[1]),
+                          plane(h->d_ll2, g->len[1][1]), st),
+       "cuda tile2d kernel launch (level-2 band)");
+    return LW_OK;
+}
+
 static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
 {
-    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
-    const int pyr = h->tail != NULL;
+    const lw_geometry *g = &h->p->geo;
+    const int64_t R = g->shape[0], C = g->shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
+    const int pyr = h->tail != NULL, b2 = pyr && h->band2;
     const int64_t cr = band_rows(R), nb = (R + cr - 1) / cr;
     const size_t es = h->s->esize;
+    /* band2: the sixteenth goes up into d_ll, levels L..3 write the level-2 lowpass band after it */
+    const size_t n16 = (size_t)(g->len[2][0] * g->len[2][1]) * es;
+    const char *ll2 = b2 ? (const char *)h->d_ll + ((n16 + 255) & ~(size_t)255) : NULL;
     lwk_tile2d t;
     level1_tile(h, &t);
     lw_host_ups u[2] = {{{0}, 0}, {{0}, 0}};
-    if (pyr) { /* the lowpass quarter first, and levels L..2 on it */
-        lw_box q = quarter_box(hr, hc, C, es);
+    if (pyr) { /* the lowpass quarter (band2: sixteenth) first, and levels L..2 (L..3) on it */
+        lw_box q = quarter_box(b2 ? g->len[2][0] : hr, b2 ? g->len[2][1] : hc, C, es);
         LW_TRY(lw_stage_up(h->stg, &q, in, h->d_ll, h->din, h->st[0]));
         LW_TRY(inv_band_up(h, in, 0, cr, &u[0]));
-        LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, h->d_ll2, h->d_scr, h->st[0]));
+        LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, b2 ? (void *)ll2 : h->d_ll2, h->d_scr, h->st[0]));
         CK(cudaEventRecord(h->ev[0], h->st[0]), "cudaEventRecord");
     } else {
         LW_TRY(inv_band_up(h, in, 0, cr, &u[0]));
     }
     lwk_plane det = plane(h->d_in, C), ll = pyr ? plane(h->d_ll2, hc) : det, dst = plane(h->d_out, C);
+    int64_t done2 = 0; /* band2: level-1 lowpass rows level 2 has queued */
     for (int64_t i = 0; i < nb; i++) {
         int64_t r0, r1;
         band_at(i, cr, R, &r0, &r1);
-        cudaStream_t st = h->st[i % 3];
+        const int q = (int)(i % 3);
+        cudaStream_t st = h->st[q];
         if (i + 1 < nb) LW_TRY(inv_band_up(h, in, i + 1, cr, &u[(i + 1) % 2]));
         LW_TRY(lw_host_ups_end(h, &u[i % 2]));
-        if (pyr && i > 0 && i < 3) CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
+        if (b2) {
+            /* level 2 ahead of level 1: the lowpass rows this band's windows read, on this stream behind
+             * levels L..3 (stream 0's event); each stream's event then marks its latest level-2 band,
+             * which this band waits for on the others */
+            int64_t need = (r1 + CHUNK_HALO) / 2 + 2;
+            need = i + 1 == nb || need >= hr ? hr : (need + 1) & ~(int64_t)1;
+            if (need > done2) {
+                if (q != 0) CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
+                LW_TRY(inv_level2_band(h, in, ll2, done2, need, st));
+                CK(cudaEventRecord(h->ev[q], st), "cudaEventRecord");
+                done2 = need;
+            }
+            for (int k = 1; k < 3; k++) CK(cudaStreamWaitEvent(st, h->ev[(q + k) % 3], 0), "cudaStreamWaitEvent");
+        } else if (pyr && i > 0 && i < 3) {
+            CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
+        }
         t.row_lo = r0, t.row_hi = r1;
         CK(lwk_tile2d_inverse(h->s->dtype, &t, ll, det, dst, st), "cuda tile2d kernel launch (band)");
         LW_TRY(down_rows(h, out, h->d_out, r0, r1, C, 0, C, st));
@@ -312,7 +367,7 @@ static int bands_apply(const lw_plan *p, const lw_cuda_sched *s)
     return s->engine == LWE_TILE2D && p->geo.rank == 2 && p->geo.naxes == 2 && p->geo.len[0][0] >= 256;
 }
 
-/* Level 2 of a forward pyramid in bands (run_bands_fwd): three levels or
+/* Level 2 of a pyramid in bands (run_bands_fwd, run_bands_inv): three levels or
  * more (levels 3..L are the tail), symmetric mode (a periodic band at the top
  * would read the bottom's rows before they exist), the fused kernel on the
  * level-1 lowpass band, and bands of level-1 lowpass rows at least twice
@@ -320,7 +375,8 @@ static int bands_apply(const lw_plan *p, const lw_cuda_sched *s)
 static int band2_applies(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    return p->cfg.direction == LW_FORWARD && p->cfg.mode != LW_PERIODIC && g->levels >= 3 &&
+    return (p->cfg.direction == LW_FORWARD || p->cfg.direction == LW_INVERSE) && p->cfg.mode != LW_PERIODIC &&
+           g->levels >= 3 &&
            band_rows(g->shape[0]) / 2 >= 2 * CHUNK_HALO &&
            lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[1][0], g->len[1][1]);
 }

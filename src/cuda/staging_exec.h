@@ -24,7 +24,7 @@ typedef struct lw_host_call {
     int din, dout;              /* in / out go straight through the copy engines */
     const lw_plan *tail;        /* levels 2..L on the level-1 lowpass band (2-D) or octant (3-D); NULL: none;
                                  * band2: levels 3..L on the level-2 lowpass band */
-    int band2;                  /* 2-D forward: level 2 in row bands behind level 1's (lw_host_band2) */
+    int band2;                  /* 2-D pyramids: level 2 in row bands beside level 1's */
     const lw_cuda_sched *tail_s;
     /* 3-D one level in slabs (staging_slabs.c); slab plans by shape (lw_slab_kind), NULL: none */
     const lw_slabs *sl;
@@ -56,9 +56,9 @@ void lw_host_sub_config(const lw_plan *p, lw_config *cfg);
 
 /* The tail plan of a 2-D pyramid, as the pyramid path needs it: fills cfg
  * and returns 1, or 0 when the plan does not take that path (engine, rank,
- * layout, levels, periodic inverse).  *band2 (lw_host_band2): the forward
- * runs level 2 in bands too, and the tail is levels 3..L on the level-2
- * lowpass band; else levels 2..L on the level-1 one. */
+ * layout, levels, periodic inverse).  *band2: level 2 runs in bands too,
+ * and the tail is levels 3..L on the level-2 lowpass band; else levels 2..L
+ * on the level-1 one. */
 int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg, int *band2);
 
 /* The slab plans of a 3-D volume's level 1 (device pointers, one level,
