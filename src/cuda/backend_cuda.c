@@ -558,7 +558,8 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     if (im->tail && !im->slab[0] && im->band2)
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, level 2 in row bands "
                    "%s them, levels 3..%d on the level-2 lowpass band (%lld x %lld)\n",
-                   im->inverse ? "ahead of" : "behind", plan->geo.levels, (long long)plan->geo.len[2][0],
+                   im->inverse ? "ahead of (pageable input: whole, before)" : "behind", plan->geo.levels,
+                   (long long)plan->geo.len[2][0],
                    (long long)plan->geo.len[2][1]);
     else if (im->tail && !im->slab[0])
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "

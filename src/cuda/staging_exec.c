@@ -17,7 +17,8 @@
  * then only levels 3..L and the last sixteenth wait for the end.  Their
  * inverses send the sixteenth up first, run levels L..3 on it, and level 2
  * in bands ahead of level 1's, its detail rows going up into d_in's lowpass
- * quadrant band by band.
+ * quadrant band by band (from pinned memory; from pageable memory they go up
+ * whole after the sixteenth and level 2 runs in one launch before the bands).
  * The inverse mirrors it: the lowpass quarter goes up first and levels
  * L..2 run on it while the detail bands go up; level 1 then runs in bands.
  * Expected: one level near the concurrent both-ways PCIe bound; a pyramid
@@ -239,19 +240,30 @@ static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
     return lw_host_finish(h);
 }
 
-/* the lowpass and highpass rows band i of the inverse reads */
-static lw_status inv_band_up(lw_host_call *h, const void *in, int64_t i, int64_t cr, lw_host_ups *u)
+/* band2, inverse: level 2 in bands ahead of level 1's when the input moves by the copy engines
+ * (pinned, registered).  From pageable memory its detail rows go up whole after the sixteenth and it
+ * runs in one launch before the bands: staged band by band, the narrow level-2 boxes slowed those
+ * inverses where the whole boxes did not (bench/NOTES-hostmem.md) */
+static int inv_level2_banded(const lw_host_call *h)
 {
-    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2, H = CHUNK_HALO;
-    const size_t es = h->s->esize;
-    int64_t r0, r1;
-    band_at(i, cr, R, &r0, &r1);
-    cudaStream_t st = h->st[i % 3];
-    const int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
-    const void *in_h = (const char *)in + (size_t)(hr * C) * es;
-    void *d_h = (char *)h->d_in + (size_t)(hr * C) * es;
-    LW_TRY(up_rows(h, u, in, h->d_in, l0, l1, hr, C, h->tail ? hc : 0, C, st));
-    return up_rows(h, u, in_h, d_h, l0, l1, R - hr, C, 0, C, st);
+    return h->tail && h->band2 && h->din;
+}
+
+/* band2, inverse: the level-1 lowpass rows [*b0, *b1) level 2 writes ahead of band i of cr rows: those
+ * its windows (CHUNK_HALO rows each side) read that the bands before it did not; none when *b0 == *b1 */
+static void inv_level2_rows(const lw_host_call *h, int64_t i, int64_t cr, int64_t *b0, int64_t *b1)
+{
+    const int64_t R = h->p->geo.shape[0], hr = (R + 1) / 2, nb = (R + cr - 1) / cr;
+    int64_t end[2] = {0, 0}; /* after bands i - 1 and i */
+    for (int k = 0; k < 2; k++) {
+        const int64_t j = i - 1 + k;
+        if (j < 0) continue;
+        int64_t r0, r1;
+        band_at(j, cr, R, &r0, &r1);
+        const int64_t need = (r1 + CHUNK_HALO) / 2 + 2;
+        end[k] = j + 1 == nb || need >= hr ? hr : (need + 1) & ~(int64_t)1;
+    }
+    *b0 = end[0], *b1 = end[1];
 }
 
 /* band2, inverse: the level-2 detail rows that its band of level-1 lowpass rows [b0, b1) reads, from the
@@ -267,15 +279,32 @@ static lw_status inv_level2_up(lw_host_call *h, const void *in, int64_t b0, int6
     return up_rows(h, u, (const char *)in + off, (char *)h->d_in + off, l0, l1, r2 - hr2, C, 0, c2, st);
 }
 
+/* the lowpass and highpass rows band i of the inverse reads, and (band2) the level-2 detail rows of the
+ * level-2 band ahead of it, in one step so that pageable copies of the next step overlap this one's */
+static lw_status inv_band_up(lw_host_call *h, const void *in, int64_t i, int64_t cr, lw_host_ups *u)
+{
+    const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2, H = CHUNK_HALO;
+    const size_t es = h->s->esize;
+    int64_t r0, r1;
+    band_at(i, cr, R, &r0, &r1);
+    cudaStream_t st = h->st[i % 3];
+    const int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
+    const void *in_h = (const char *)in + (size_t)(hr * C) * es;
+    void *d_h = (char *)h->d_in + (size_t)(hr * C) * es;
+    if (inv_level2_banded(h)) {
+        int64_t b0, b1;
+        inv_level2_rows(h, i, cr, &b0, &b1);
+        if (b1 > b0) LW_TRY(inv_level2_up(h, in, b0, b1, st, u));
+    }
+    LW_TRY(up_rows(h, u, in, h->d_in, l0, l1, hr, C, h->tail ? hc : 0, C, st));
+    return up_rows(h, u, in_h, d_h, l0, l1, R - hr, C, 0, C, st);
+}
+
 /* band2, inverse: level 2's output rows [b0, b1) (the level-1 lowpass band, compact into d_ll2) from the
- * level-2 lowpass band ll2 (levels L..3 done) and its detail rows, on stream st */
-static lw_status inv_level2_band(lw_host_call *h, const void *in, const void *ll2, int64_t b0, int64_t b1,
-                                 cudaStream_t st)
+ * level-2 lowpass band ll2 (levels L..3 done) and its detail rows (up with the band's step), on stream st */
+static lw_status inv_level2_band(lw_host_call *h, const void *ll2, int64_t b0, int64_t b1, cudaStream_t st)
 {
     const lw_geometry *g = &h->p->geo;
-    lw_host_ups v = {{0}, 0};
-    LW_TRY(inv_level2_up(h, in, b0, b1, st, &v));
-    LW_TRY(lw_host_ups_end(h, &v));
     lwk_tile2d t;
     level1_tile(h, &t);
     t.rows = g->len[1][0], t.cols = g->len[1][1], t.row_lo = b0, t.row_hi = b1;
@@ -289,7 +318,7 @@ static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
 {
     const lw_geometry *g = &h->p->geo;
     const int64_t R = g->shape[0], C = g->shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
-    const int pyr = h->tail != NULL, b2 = pyr && h->band2;
+    const int pyr = h->tail != NULL, b2 = pyr && h->band2, banded2 = inv_level2_banded(h);
     const int64_t cr = band_rows(R), nb = (R + cr - 1) / cr;
     const size_t es = h->s->esize;
     /* band2: the sixteenth goes up into d_ll, levels L..3 write the level-2 lowpass band after it */
@@ -301,14 +330,19 @@ static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
     if (pyr) { /* the lowpass quarter (band2: sixteenth) first, and levels L..2 (L..3) on it */
         lw_box q = quarter_box(b2 ? g->len[2][0] : hr, b2 ? g->len[2][1] : hc, C, es);
         LW_TRY(lw_stage_up(h->stg, &q, in, h->d_ll, h->din, h->st[0]));
+        if (b2 && !banded2) { /* level 2's detail rows whole */
+            lw_host_ups v = {{0}, 0};
+            LW_TRY(inv_level2_up(h, in, 0, hr, h->st[0], &v));
+            LW_TRY(lw_host_ups_end(h, &v));
+        }
         LW_TRY(inv_band_up(h, in, 0, cr, &u[0]));
         LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, b2 ? (void *)ll2 : h->d_ll2, h->d_scr, h->st[0]));
+        if (b2 && !banded2) LW_TRY(inv_level2_band(h, ll2, 0, hr, h->st[0]));
         CK(cudaEventRecord(h->ev[0], h->st[0]), "cudaEventRecord");
     } else {
         LW_TRY(inv_band_up(h, in, 0, cr, &u[0]));
     }
     lwk_plane det = plane(h->d_in, C), ll = pyr ? plane(h->d_ll2, hc) : det, dst = plane(h->d_out, C);
-    int64_t done2 = 0; /* band2: level-1 lowpass rows level 2 has queued */
     for (int64_t i = 0; i < nb; i++) {
         int64_t r0, r1;
         band_at(i, cr, R, &r0, &r1);
@@ -316,17 +350,16 @@ static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
         cudaStream_t st = h->st[q];
         if (i + 1 < nb) LW_TRY(inv_band_up(h, in, i + 1, cr, &u[(i + 1) % 2]));
         LW_TRY(lw_host_ups_end(h, &u[i % 2]));
-        if (b2) {
+        if (banded2) {
             /* level 2 ahead of level 1: the lowpass rows this band's windows read, on this stream behind
              * levels L..3 (stream 0's event); each stream's event then marks its latest level-2 band,
              * which this band waits for on the others */
-            int64_t need = (r1 + CHUNK_HALO) / 2 + 2;
-            need = i + 1 == nb || need >= hr ? hr : (need + 1) & ~(int64_t)1;
-            if (need > done2) {
+            int64_t b0, b1;
+            inv_level2_rows(h, i, cr, &b0, &b1);
+            if (b1 > b0) {
                 if (q != 0) CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
-                LW_TRY(inv_level2_band(h, in, ll2, done2, need, st));
+                LW_TRY(inv_level2_band(h, ll2, b0, b1, st));
                 CK(cudaEventRecord(h->ev[q], st), "cudaEventRecord");
-                done2 = need;
             }
             for (int k = 1; k < 3; k++) CK(cudaStreamWaitEvent(st, h->ev[(q + k) % 3], 0), "cudaStreamWaitEvent");
         } else if (pyr && i > 0 && i < 3) {

@@ -40,7 +40,7 @@ typedef struct lw_host_call {
  * previous step's are still being copied in (lw_stage_up_begin), so that
  * the copy threads always have a box to copy; lw_host_ups_end waits for
  * them all.  A step has at most LW_HOST_UPS boxes. */
-#define LW_HOST_UPS 3
+#define LW_HOST_UPS 4
 typedef struct lw_host_ups {
     lw_stage_ticket t[LW_HOST_UPS];
     int n;
