@@ -368,6 +368,28 @@ __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk
 
 /* ---- launchers ------------------------------------------------------------ */
 
+/* How many row tiles a block of a gx x gy x gz grid walks (the kernels stride
+ * over the tile rows by gridDim.y): one plane of many tiles spreads each
+ * block's setup (its column's mapping, the batch pointers, the placement of
+ * d4's end tiles) over up to four tiles, one per 2048 tiles of the plane.
+ * On 16384^2 float32 that made the forwards of the wavelets with halos of 4
+ * or more (cdf97, dd137, dd97, d4) and d4's inverse faster, and cdf53 (halo
+ * 2: little work a tile) and the other inverses slower (bench/NOTES-cuda.md,
+ * "tile2d's blocks walk row tiles"), so those keep a tile a block, as do
+ * batches (their planes have few tile rows to share out evenly) and the
+ * storage types not measured. */
+template <class S, int W, int KIND> constexpr bool tile_walks()
+{
+    return std::is_same<S, float>::value && sh_halo(W) >= 4 && (KIND == 0 || !tile_once_mirror_exact(W));
+}
+
+static int64_t tile_walk(int64_t gx, int64_t gy, int64_t gz)
+{
+    if (gz != 1) return 1;
+    const int64_t k = gx * gy / 2048;
+    return k < 1 ? 1 : k > 4 ? 4 : k;
+}
+
 /* KIND 0: tile_vh forward, 1: tile_vh inverse, 2: tile_inv (integer inverse);
  * S the storage type */
 template <class S, int W, int KIND, int SM>
@@ -391,6 +413,8 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     int64_t gz = t->blen[0] * t->blen[1];
     if (gx < 1 || gy < 1 || gz < 1) return cudaSuccess;
     if (gx > 0x7fffffff) return cudaErrorInvalidConfiguration;
+    const int64_t walk = tile_walks<S, W, KIND>() ? tile_walk(gx, gy, gz) : 1;
+    gy = (gy + walk - 1) / walk;
     dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
     k<<<grid, threads, smem, s>>>(*t, a, b, c);
     return cudaGetLastError();

@@ -233,6 +233,10 @@ static void fixed_cases(void)
         {3, 33, 34, 36, 0, 0, 0, LW_FS, LW_SYMMETRIC, LW_MALLAT, LW_INT32, -1},
         {2, 3000, 2, 0, 0, 0, 0, LW_HAAR, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 2},
         {2, 1, 5000, 0, 0, 0, 0, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 3},
+        /* planes of 4096 tiles and more: the fused 2-D engine's blocks walk two row tiles each (tile_walk),
+         * odd sizes, d4's tiles placed at the ends */
+        {2, 6001, 5999, 0, 0, 0, 0, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 2},
+        {2, 8191, 4097, 0, 0, 0, 0, LW_D4, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 1},
     };
     for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
         for (int v = 0; v < 4; v++) {
