@@ -12,8 +12,9 @@
 #       checkout's commit stamped in, strip them and write DIR/pkg.tar.xz (default
 #       .ab, a folder git ignores, carried to the GPU machine) with the shared
 #       libraries the CLI needs beside them.  The programs' device code is most of
-#       their size and the same in each, so xz -9 (its window spans several) packs
-#       two programs into about 31 MB.
+#       their size and the same in each, so xz with a window wider than the
+#       whole archive (512 MiB: about 5 GiB of memory to pack, 512 MiB to
+#       unpack) stores that code about once, whatever the number of programs.
 #       LW_PREBUILT_EXTRA: more programs (paths) to put in bin/ as they are, e.g. an
 #       older build's CLI renamed, for an A/B in one run.
 #       With LW_WHEEL_PYTHON (a python3 of the GPU machine's minor version, 3.12
@@ -87,7 +88,7 @@ PY
     for f in ${LW_PREBUILT_EXTRA:-}; do cp "$f" "$stage/pkg/bin/"; done
     echo "$commit" >"$stage/pkg/commit"
     mkdir -p "$dir"
-    tar -C "$stage" -cf - pkg | xz -9 -T1 >"$dir/pkg.tar.xz"
+    tar -C "$stage" -cf - pkg | xz -T1 --lzma2=preset=9,dict=512MiB >"$dir/pkg.tar.xz"
     echo "prebuilt.sh: $dir/pkg.tar.xz ($(du -h "$dir/pkg.tar.xz" | cut -f1)), commit $commit: $targets"
     ;;
 unpack)
