@@ -86,6 +86,10 @@ static const knob knobs[] = {
      "cuda fused 2-D engine: its tiles, short (16 rows of 128 columns: more, shorter blocks) or long (32 rows "
      "of 256 columns; 128 for 8-byte samples) (auto: short up to a size measured per wavelet, direction and "
      "sample size)"},
+    {"tile2d_walk", K_INT, OFF(tile2d_walk), 0, 8, NULL,
+     "cuda fused 2-D engine: how many tiles each block lifts in turn, a plane's row tiles or (batches) whole "
+     "planes, so that a block's setup is paid once for them (0 auto: on one plane of 4096 tiles or more, up "
+     "to four for the float32 forwards of wavelets with halos of 4 or more and d4's inverse; else 1)"},
     {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
      "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
      "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "

@@ -588,6 +588,7 @@ static void tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, int a0, 
     t->mode = (int)p->cfg.mode;
     t->row_lo = 0, t->row_hi = t->rows;
     t->tiles = p->tune.tile2d;
+    t->walk = (int)p->tune.tile2d_walk;
 }
 
 lwk_plane lw_cuda_plane_of(const lw_plan *p, const void *base, int k, int compact)

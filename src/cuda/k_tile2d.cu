@@ -377,7 +377,8 @@ __global__ void __launch_bounds__(288) tile_inv(lwk_tile2d t, lwk_plane sll, lwk
  * 2: little work a tile) and the other inverses slower (bench/NOTES-cuda.md,
  * "tile2d's blocks walk row tiles"), so those keep a tile a block, as do
  * batches (their planes have few tile rows to share out evenly) and the
- * storage types not measured. */
+ * storage types not measured.  The tuning key tile2d_walk sets the count for
+ * every kernel, walking a batch's planes instead of its rows. */
 template <class S, int W, int KIND> constexpr bool tile_walks()
 {
     return std::is_same<S, float>::value && sh_halo(W) >= 4 && (KIND == 0 || !tile_once_mirror_exact(W));
@@ -413,8 +414,13 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     int64_t gz = t->blen[0] * t->blen[1];
     if (gx < 1 || gy < 1 || gz < 1) return cudaSuccess;
     if (gx > 0x7fffffff) return cudaErrorInvalidConfiguration;
-    const int64_t walk = tile_walks<S, W, KIND>() ? tile_walk(gx, gy, gz) : 1;
-    gy = (gy + walk - 1) / walk;
+    if (t->walk > 0) { /* the plan's tuning: a plane's row tiles, or a batch's planes */
+        if (gz == 1) gy = (gy + t->walk - 1) / t->walk;
+        else gz = (gz + t->walk - 1) / t->walk;
+    } else if (tile_walks<S, W, KIND>()) {
+        const int64_t walk = tile_walk(gx, gy, gz);
+        gy = (gy + walk - 1) / walk;
+    }
     dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
     k<<<grid, threads, smem, s>>>(*t, a, b, c);
     return cudaGetLastError();

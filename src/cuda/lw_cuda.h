@@ -229,6 +229,8 @@ typedef struct lwk_tile2d {
     int mode;
     int64_t row_lo, row_hi; /* forward: input rows handled (chunking); inverse: output rows */
     int tiles;              /* 0 auto, 1 short, 2 long (the plan's tuning key tile2d) */
+    int walk;               /* tiles a block walks: 0 auto (tile_walk), else rows of one plane, or planes of a
+                             * batch (the tuning key tile2d_walk) */
 } lwk_tile2d;
 
 /* 1 if the fused engine implements this wavelet/mode/dtype on these lengths. */

@@ -151,6 +151,11 @@ static void tuning_keys(void)
     enum_key("local_bound=none,local_slabs=auto", NULL);
     enum_key("local_bound=3", "local_bound");
     enum_key("local_slabs=1", "local_slabs");
+    /* an integer key beside an enum key whose name it begins with */
+    enum_key("tile2d_walk=4,tile2d=long", NULL);
+    enum_key("tile2d_walk=0", NULL);
+    enum_key("tile2d_walk=9", "tile2d_walk");
+    enum_key("tile2d_walk=auto", "tile2d_walk");
 }
 
 int main(void)
