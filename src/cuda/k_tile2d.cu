@@ -414,13 +414,10 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     int64_t gz = t->blen[0] * t->blen[1];
     if (gx < 1 || gy < 1 || gz < 1) return cudaSuccess;
     if (gx > 0x7fffffff) return cudaErrorInvalidConfiguration;
-    if (t->walk > 0) { /* the plan's tuning: a plane's row tiles, or a batch's planes */
-        if (gz == 1) gy = (gy + t->walk - 1) / t->walk;
-        else gz = (gz + t->walk - 1) / t->walk;
-    } else if (tile_walks<S, W, KIND>()) {
-        const int64_t walk = tile_walk(gx, gy, gz);
-        gy = (gy + walk - 1) / walk;
-    }
+    /* the plan's tuning, else the rule: a plane's row tiles, or a batch's planes */
+    const int64_t walk = t->walk > 0 ? t->walk : tile_walks<S, W, KIND>() ? tile_walk(gx, gy, gz) : 1;
+    if (gz == 1) gy = (gy + walk - 1) / walk;
+    else gz = (gz + walk - 1) / walk;
     dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
     k<<<grid, threads, smem, s>>>(*t, a, b, c);
     return cudaGetLastError();

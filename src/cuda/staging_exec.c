@@ -14,13 +14,14 @@
  * level 2 in bands too, each behind the level-1 bands that wrote the rows
  * it reads, its details coming down from the lowpass quadrant of d_out
  * (which level 1 leaves alone) and its lowpass band going compact to d_ll2;
- * then only levels 3..L and the last sixteenth wait for the end.  Their
- * inverses send the sixteenth up first, run levels L..3 on it, and level 2
- * in bands ahead of level 1's, its detail rows going up into d_in's lowpass
- * quadrant band by band (from pinned memory; from pageable memory they go up
- * whole after the sixteenth and level 2 runs in one launch before the bands).
+ * then only levels 3..L and the last sixteenth wait for the end.
  * The inverse mirrors it: the lowpass quarter goes up first and levels
  * L..2 run on it while the detail bands go up; level 1 then runs in bands.
+ * With band2 the sixteenth goes up first, levels L..3 run on it, and level 2
+ * runs in bands ahead of level 1's, its detail rows going up into d_in's
+ * lowpass quadrant band by band (from pinned memory; from pageable memory
+ * they go up whole after the sixteenth and level 2 runs in one launch before
+ * the bands).
  * Expected: one level near the concurrent both-ways PCIe bound; a pyramid
  * about 1 / (1 + 1/4) of it (the last quarter moves alone), 1 / (1 + 1/16)
  * with band2.
@@ -279,8 +280,8 @@ static lw_status inv_level2_up(lw_host_call *h, const void *in, int64_t b0, int6
     return up_rows(h, u, (const char *)in + off, (char *)h->d_in + off, l0, l1, r2 - hr2, C, 0, c2, st);
 }
 
-/* the lowpass and highpass rows band i of the inverse reads, and (band2) the level-2 detail rows of the
- * level-2 band ahead of it, in one step so that pageable copies of the next step overlap this one's */
+/* the lowpass and highpass rows band i of the inverse reads, and (level 2 banded) the level-2 detail rows
+ * of the level-2 band ahead of it: one step, begun while the step before is still being copied in */
 static lw_status inv_band_up(lw_host_call *h, const void *in, int64_t i, int64_t cr, lw_host_ups *u)
 {
     const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2, H = CHUNK_HALO;
