@@ -5,7 +5,9 @@
 # (liftwave bench --json, verified) to $OUT/walk-<w>-<round>.json and a table of each cell's
 # median against walk 1 to $OUT/walk-summary.txt.
 #   LW=path/to/liftwave WALKS="0 1 2 3 4 8" ROUNDS=1 OUT=dir bash bench/exp/tile2d_walk_sweep.sh
+# CELLS (default '2d-l1-*,batch-*') picks the matrix cells.
 set -u
+CELLS=${CELLS:-'2d-l1-*,batch-*'}
 LW=${LW:-liftwave}
 WALKS=${WALKS:-"0 1 2 3 4 8"}
 ROUNDS=${ROUNDS:-1}
@@ -13,7 +15,7 @@ OUT=${OUT:?OUT: a folder for the records}
 for r in $(seq 1 "$ROUNDS"); do
     for w in $WALKS; do
         f=$OUT/walk-$w-$r.json
-        timeout 120 "$LW" bench --backend cuda --matrix --matrix-only '2d-l1-*,batch-*' --tune tile2d_walk=$w \
+        timeout 120 "$LW" bench --backend cuda --matrix --matrix-only "$CELLS" --tune tile2d_walk=$w \
             --json > "$f" 2>> "$OUT/walk.err" || echo "walk $w round $r: matrix rc=$?" >> "$OUT/walk.err"
         timeout 60 "$LW" bench --backend cuda -w cdf97,haar,d4 -m periodic --dtype bfloat16 --shape 192x512x512 \
             --axes 1,2 -l 1,3 --direction forward,inverse --repeat 20 --tune tile2d_walk=$w --json >> "$f" \

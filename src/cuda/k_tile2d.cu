@@ -90,21 +90,43 @@ template <class S> __device__ __forceinline__ bool vec_rows16(const lwk_plane &c
  * compute in float) and for dd137's inverse; the other inverses spill more and lose, and d4
  * and the 8-byte and integer types keep the thread count as their only bound
  * (bench/NOTES-matrix.md, "Three blocks an SM"). */
-template <class S, int W, int INV> constexpr bool tile_three_blocks()
+template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks();
+
+/* How a kernel meets the image's ends, for the wavelets whose windows refresh their
+ * mirror before every step (d4 in symmetric mode; the others take TE_ANY only, where
+ * loading through the mode once is exact).  The refresh's move sets of the column
+ * windows raised the kernels to 92-96 registers (two blocks an SM, and the forward
+ * spilling in its loop); only the row tiles at the image's first and last rows need
+ * them, so those tiles go to a kernel of their own and the rest lift their columns
+ * plainly, at three blocks an SM (bench/NOTES-tile2d.md, "d4's end rows apart").
+ *   TE_ANY   any image: the windows at an end pick their images by selects;
+ *   TE_INNER rows and columns at least as long as the windows: every tile whose
+ *            column windows stay inside the rows (every tile in periodic mode) lifts
+ *            them plainly, and its rows with the placed move sets (reg_lift_placed);
+ *   TE_EDGE  the same images: the other tiles (at most four row tiles: grid y
+ *            indexes the first two and the last two), placed move sets both ways. */
+enum { TE_ANY = 0, TE_INNER = 1, TE_EDGE = 2 };
+
+/* Three blocks for float compute types' forwards, dd137's inverse, and every
+ * float-compute inner kernel of the mirror-refreshing wavelets (70-72 registers
+ * without the column move sets, at most 24 bytes of spills) */
+template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks()
 {
     constexpr int base = W % LW_TRANSPOSED_ID;
-    return std::is_same<lwd_c<S>, float>::value && base != LW_D4 && (!INV || base == LW_DD137);
+    if (!std::is_same<lwd_c<S>, float>::value) return false;
+    if (tile_once_mirror_exact(W) || EDGE == TE_ANY) return base != LW_D4 && (!INV || base == LW_DD137);
+    return EDGE == TE_INNER;
 }
 
 /* Vertical pass first (registers), then horizontal (registers, from one
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
  * bands (Mallat positions).  INV (float types only: the axis order then
  * changes only rounding): a = LL band, b = detail bands, c = output.
- * LONG (d4 in symmetric mode): the image's rows and columns are at least as
- * long as the windows, whose per-step mirror is then fixed moves, few where
- * the tiles are placed for them (reg_lift_placed); the other instance picks
- * the images by selects. */
-template <class S, int W, int INV, int SM, bool LONG>
+ * EDGE (the wavelets that refresh their mirror, d4): TE_ANY, TE_INNER or TE_EDGE,
+ * above; in TE_INNER and TE_EDGE the image's rows and columns are at least as long
+ * as the windows, whose per-step mirror is then fixed moves, few where the tiles
+ * are placed for them (reg_lift_placed). */
+template <class S, int W, int INV, int SM, int EDGE>
 __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plane &a, const lwk_plane &b,
                                              const lwk_plane &c)
 {
@@ -124,6 +146,7 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
     /* the windows that refresh their mirror (d4, symmetric mode) meet the
      * ends at the offsets reg_lift_placed takes fastest: the last tile of
      * the columns and of the rows moved to end at the end */
+    constexpr bool LONG = EDGE != TE_ANY;
     const bool place = !tile_once_mirror_exact(W) && LONG && t.mode != LW_PERIODIC;
     int64_t c0 = (int64_t)blockIdx.x * TW;
     if (place && cols >= TW && c0 > ((cols - TW + 1) & ~(int64_t)1)) c0 = (cols - TW + 1) & ~(int64_t)1;
@@ -139,15 +162,20 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
         const S *ap = (const S *)a.p + b0 * a.bs[0] + b1 * a.bs[1];
         S *bp = (S *)b.p + b0 * b.bs[0] + b1 * b.bs[1];
         S *cp = (S *)c.p + b0 * c.bs[0] + b1 * c.bs[1];
-        for (int64_t tr = blockIdx.y; tr < ntr; tr += gridDim.y) {
+        for (int64_t ty = blockIdx.y; ty < (EDGE == TE_EDGE ? 4 : ntr); ty += gridDim.y) {
+            /* TE_EDGE: the first two and the last two row tiles, each once */
+            const int64_t tr = EDGE != TE_EDGE ? ty : ty < 2 ? ty : ntr - 4 + ty;
+            if (EDGE == TE_EDGE && (tr < 0 || tr >= ntr || (ty >= 2 && tr < 2))) continue;
             int64_t r0 = t.row_lo + tr * TH;
             if (place && r0 > rlast && rlast >= t.row_lo) r0 = rlast;
+            /* the column windows inside the rows (a decision for the block) */
+            const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
+            if (place && (EDGE == TE_INNER ? !rin : EDGE == TE_EDGE && rin)) continue;
             /* 1. vertical lifting of one window column per thread */
             if (tid < WC) {
                 const int wc = INV ? (tid < WC / 2 ? 2 * tid : 2 * (tid - WC / 2) + 1) : tid; /* window column */
                 const int64_t cm = map_idx(c0 - H + wc, cols, t.mode);
                 const int64_t cj = cm >> 1; /* INV: the column within its band */
-                const bool rin = r0 - H >= 0 && r0 + TH + H <= rows;
                 T v[TH + 2 * H];
                 if (INV) { /* rows alternate between a low and a high band: two strided streams */
                     const S *pl = (cm & 1) ? (const S *)bp + o[0] + cj : ap + cj; /* LH or LL */
@@ -202,7 +230,8 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     for (int j = 0; j < TH + 2 * H; j++)
                         v[j] = lwd_ldg_run(ap + map_idx_near(r0 - H + j, rows, t.mode) * a.rs + cm);
                 }
-                if constexpr (LONG) reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
+                if constexpr (EDGE == TE_INNER) reg_lift<W, DIR>(v, w); /* inside the rows, or periodic */
+                else if constexpr (LONG) reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
                 else reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
                 const int slot = INV ? (wc & 1 ? PO : 0) + (wc >> 1) : tid;
 #pragma unroll
@@ -280,24 +309,24 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
 }
 
 /* The kernels: the thread count as the only bound, or three blocks an SM */
-template <class S, int W, int INV, int SM, bool LONG>
+template <class S, int W, int INV, int SM, int EDGE>
 __global__ void __launch_bounds__(288) tile_vh(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
 {
-    tile_vh_body<S, W, INV, SM, LONG>(t, a, b, c);
+    tile_vh_body<S, W, INV, SM, EDGE>(t, a, b, c);
 }
 
-template <class S, int W, int INV, int SM, bool LONG>
+template <class S, int W, int INV, int SM, int EDGE>
 __global__ void __launch_bounds__(288, 3) tile_vh3(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
 {
-    tile_vh_body<S, W, INV, SM, LONG>(t, a, b, c);
+    tile_vh_body<S, W, INV, SM, EDGE>(t, a, b, c);
 }
 
 typedef void (*tile_kernel)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
 
-template <class S, int W, int INV, int SM, bool LONG> static tile_kernel tile_vh_kernel()
+template <class S, int W, int INV, int SM, int EDGE> static tile_kernel tile_vh_kernel()
 {
-    if constexpr (tile_three_blocks<S, W, INV>()) return tile_vh3<S, W, INV, SM, LONG>;
-    else return tile_vh<S, W, INV, SM, LONG>;
+    if constexpr (tile_three_blocks<S, W, INV, EDGE>()) return tile_vh3<S, W, INV, SM, EDGE>;
+    else return tile_vh<S, W, INV, SM, EDGE>;
 }
 
 /* Integer inverse: horizontal first, then vertical (the reverse of the
@@ -401,25 +430,40 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = tile_wcp(WC);
     const int threads = (WC + 31) & ~31;
     const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
-    tile_kernel k;
-    if constexpr (KIND == 2) k = tile_inv<S, W>;
-    else if constexpr (tile_once_mirror_exact(W)) k = tile_vh_kernel<S, W, KIND == 1, SM, false>();
-    else if (t->mode == LW_PERIODIC || (t->rows >= C::TH + 2 * H && t->cols >= C::K + 2 * H))
-        k = tile_vh_kernel<S, W, KIND == 1, SM, true>(); /* lines at least as long as the windows */
-    else k = tile_vh_kernel<S, W, KIND == 1, SM, false>();
-    const cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
+    tile_kernel k, edge = nullptr; /* edge: the end row tiles' kernel, after k */
+    if constexpr (KIND == 2) {
+        k = tile_inv<S, W>;
+    } else if constexpr (tile_once_mirror_exact(W)) {
+        k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY>();
+    } else {
+        static_assert(H <= C::TH, "TE_EDGE: only the first and the last two row tiles meet an end");
+        if (t->mode == LW_PERIODIC || (t->rows >= C::TH + 2 * H && t->cols >= C::K + 2 * H)) {
+            k = tile_vh_kernel<S, W, KIND == 1, SM, TE_INNER>(); /* lines at least as long as the windows */
+            if (t->mode != LW_PERIODIC) edge = tile_vh_kernel<S, W, KIND == 1, SM, TE_EDGE>();
+        } else {
+            k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY>();
+        }
+    }
+    cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
+    if (attr == cudaSuccess && edge) attr = lw_cuda_func_attr((const void *)edge, LW_SMEM_ATTR, (int)smem);
     if (attr != cudaSuccess) return attr;
     int64_t gx = (t->cols + C::TW - 1) / C::TW;
     int64_t gy = (t->row_hi - t->row_lo + C::TH - 1) / C::TH;
     int64_t gz = t->blen[0] * t->blen[1];
     if (gx < 1 || gy < 1 || gz < 1) return cudaSuccess;
     if (gx > 0x7fffffff) return cudaErrorInvalidConfiguration;
+    const dim3 egrid((unsigned)gx, (unsigned)(gy < 4 ? gy : 4), (unsigned)(gz < 65535 ? gz : 65535));
     /* the plan's tuning, else the rule: a plane's row tiles, or a batch's planes */
     const int64_t walk = t->walk > 0 ? t->walk : tile_walks<S, W, KIND>() ? tile_walk(gx, gy, gz) : 1;
     if (gz == 1) gy = (gy + walk - 1) / walk;
     else gz = (gz + walk - 1) / walk;
     dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
     k<<<grid, threads, smem, s>>>(*t, a, b, c);
+    if (edge) {
+        const cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+        edge<<<egrid, threads, smem, s>>>(*t, a, b, c);
+    }
     return cudaGetLastError();
 }
 

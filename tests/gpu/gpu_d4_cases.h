@@ -89,6 +89,32 @@ static void d4_tile_cases(int quick)
             expect_engine(&c, LWE_TILE2D);
             run_case(&c);
         }
+    /* the end row tiles in a launch of their own (k_tile2d.cu, TE_EDGE: grid y
+     * indexes the first two and the last two row tiles, the inner kernel skips
+     * them): 2 to 6 row tiles of either shape, blocks walking 1-3 row tiles of
+     * a plane or planes of a batch, and periodic mode, where the inner kernel
+     * takes every tile */
+    static const int64_t E[][3] = {{1, 64, 300}, {1, 96, 264}, {1, 130, 520}, {1, 161, 777},
+                                   {3, 72, 300},  {2, 100, 290}, {1, 200, 130}};
+    static const char *const ET[] = {"tile2d=long", "tile2d=long,tile2d_walk=2", "tile2d=long,tile2d_walk=3",
+                                     "tile2d=short,tile2d_walk=2"};
+    for (size_t i = 0; i < sizeof E / sizeof E[0]; i++)
+        for (int v = 0; v < 16; v++) {
+            if ((v & 8) && ((E[i][1] | E[i][2]) & 1)) continue; /* periodic: even lengths */
+            gcase c;
+            memset(&c, 0, sizeof c);
+            if (E[i][0] > 1) { /* a batch of planes: axes 1, 2 */
+                c.rank = 3, c.shape[0] = E[i][0], c.shape[1] = E[i][1], c.shape[2] = E[i][2];
+                c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2;
+            } else {
+                c.rank = 2, c.shape[0] = E[i][1], c.shape[1] = E[i][2];
+            }
+            c.w = LW_D4, c.m = v & 8 ? LW_PERIODIC : LW_SYMMETRIC, c.t = LW_FLOAT32, c.levels = 1 + (int)(i % 2);
+            c.scheme = "tile2d", c.tuning = ET[(v >> 1) & 3];
+            c.dir = (lw_direction)(v & 1), c.devptr = (int)(i % 2);
+            expect_engine(&c, LWE_TILE2D);
+            run_case(&c);
+        }
 }
 
 /* d4 in symmetric mode on the fused 3-D engine: the z stream refreshes its
