@@ -95,17 +95,24 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks();
 /* How a kernel meets the image's ends, for the wavelets whose windows refresh their
  * mirror before every step (d4 in symmetric mode; the others take TE_ANY only, where
  * loading through the mode once is exact).  The refresh's move sets of the column
- * windows raised the kernels to 92-96 registers (two blocks an SM, and the forward
+ * windows raise the kernels to 92-96 registers (two blocks an SM, and the forward
  * spilling in its loop); only the row tiles at the image's first and last rows need
- * them, so those tiles go to a kernel of their own and the rest lift their columns
- * plainly, at three blocks an SM (bench/NOTES-tile2d.md, "d4's end rows apart").
+ * them.  On tall images those tiles go to a kernel of their own and the rest lift
+ * their columns plainly, at three blocks an SM; on short ones (batches of 512^2
+ * planes: an eighth of the tiles) the end tiles' kernel, run after the rest, cost
+ * more than that saved, so one kernel takes every tile with the move sets
+ * (bench/NOTES-tile2d.md, "d4: the end row tiles apart").
  *   TE_ANY   any image: the windows at an end pick their images by selects;
  *   TE_INNER rows and columns at least as long as the windows: every tile whose
  *            column windows stay inside the rows (every tile in periodic mode) lifts
  *            them plainly, and its rows with the placed move sets (reg_lift_placed);
  *   TE_EDGE  the same images: the other tiles (at most four row tiles: grid y
- *            indexes the first two and the last two), placed move sets both ways. */
-enum { TE_ANY = 0, TE_INNER = 1, TE_EDGE = 2 };
+ *            indexes the first two and the last two), placed move sets both ways;
+ *   TE_ALL   the same images, every tile, placed move sets both ways. */
+enum { TE_ANY = 0, TE_INNER = 1, TE_EDGE = 2, TE_ALL = 3 };
+
+/* The fewest row tiles (a plane's) with which the end tiles take a kernel of their own */
+static constexpr int64_t edge_apart_min_tiles = 64;
 
 /* Three blocks for float compute types' forwards, dd137's inverse, and every
  * float-compute inner kernel of the mirror-refreshing wavelets (70-72 registers
@@ -438,8 +445,14 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     } else {
         static_assert(H <= C::TH, "TE_EDGE: only the first and the last two row tiles meet an end");
         if (t->mode == LW_PERIODIC || (t->rows >= C::TH + 2 * H && t->cols >= C::K + 2 * H)) {
-            k = tile_vh_kernel<S, W, KIND == 1, SM, TE_INNER>(); /* lines at least as long as the windows */
-            if (t->mode != LW_PERIODIC) edge = tile_vh_kernel<S, W, KIND == 1, SM, TE_EDGE>();
+            /* lines at least as long as the windows */
+            k = tile_vh_kernel<S, W, KIND == 1, SM, TE_INNER>();
+            if (t->mode != LW_PERIODIC) {
+                /* the rows' tiles (a band's rows may hold neither end: no end tiles) */
+                const bool ends = t->row_lo < H || t->row_hi + C::TH + H > t->rows + 1;
+                if (t->rows < edge_apart_min_tiles * C::TH) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ALL>();
+                else if (ends) edge = tile_vh_kernel<S, W, KIND == 1, SM, TE_EDGE>();
+            }
         } else {
             k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY>();
         }

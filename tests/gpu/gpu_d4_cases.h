@@ -89,18 +89,21 @@ static void d4_tile_cases(int quick)
             expect_engine(&c, LWE_TILE2D);
             run_case(&c);
         }
-    /* the end row tiles in a launch of their own (k_tile2d.cu, TE_EDGE: grid y
-     * indexes the first two and the last two row tiles, the inner kernel skips
-     * them): 2 to 6 row tiles of either shape, blocks walking 1-3 row tiles of
-     * a plane or planes of a batch, and periodic mode, where the inner kernel
-     * takes every tile */
-    static const int64_t E[][3] = {{1, 64, 300}, {1, 96, 264}, {1, 130, 520}, {1, 161, 777},
-                                   {3, 72, 300},  {2, 100, 290}, {1, 200, 130}};
+    /* the kernels of k_tile2d.cu's EDGE kinds: images of 2 to 12 row tiles take
+     * one kernel with the move sets both ways (TE_ALL); images of 64 row tiles or
+     * more lift the end row tiles in a launch of their own (TE_EDGE: grid y indexes
+     * the first two and the last two row tiles) and the rest plainly (TE_INNER,
+     * which skips them); in periodic mode TE_INNER takes every tile.  Either tile
+     * shape, blocks walking 1-3 row tiles of a plane or planes of a batch, one and
+     * two levels (the second level of the tall ones: 32 or more row tiles) */
+    static const int64_t E[][3] = {{1, 64, 300}, {1, 96, 264},   {1, 130, 520},  {1, 161, 777}, {3, 72, 300},
+                                   {2, 100, 292}, {1, 200, 130}, {1, 2085, 300}, {2, 2050, 132}};
     static const char *const ET[] = {"tile2d=long", "tile2d=long,tile2d_walk=2", "tile2d=long,tile2d_walk=3",
                                      "tile2d=short,tile2d_walk=2"};
     for (size_t i = 0; i < sizeof E / sizeof E[0]; i++)
         for (int v = 0; v < 16; v++) {
             if ((v & 8) && ((E[i][1] | E[i][2]) & 1)) continue; /* periodic: even lengths */
+            if (quick && E[i][1] > 1000 && v >= 4) continue;  /* the sanitizers: the tall ones' first tunings */
             gcase c;
             memset(&c, 0, sizeof c);
             if (E[i][0] > 1) { /* a batch of planes: axes 1, 2 */
