@@ -100,19 +100,16 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks();
  * them.  On tall images those tiles go to a kernel of their own and the rest lift
  * their columns plainly, at three blocks an SM; on short ones (batches of 512^2
  * planes: an eighth of the tiles) the end tiles' kernel, run after the rest, cost
- * more than that saved, so one kernel takes every tile, the end tiles' columns
- * lifted in a local copy read through the mode (reg_lift_local: no move sets, so
- * the kernel keeps TE_INNER's registers) (bench/NOTES-tile2d.md, "d4: the end row
- * tiles apart").
+ * more than that saved, so one kernel takes every tile with the move sets
+ * (bench/NOTES-tile2d.md, "d4: the end row tiles apart").
  *   TE_ANY   any image: the windows at an end pick their images by selects;
  *   TE_INNER rows and columns at least as long as the windows: every tile whose
  *            column windows stay inside the rows (every tile in periodic mode) lifts
  *            them plainly, and its rows with the placed move sets (reg_lift_placed);
  *   TE_EDGE  the same images: the other tiles (at most four row tiles: grid y
  *            indexes the first two and the last two), placed move sets both ways;
- *   TE_LOCAL the same images, every tile: TE_INNER's, and the end tiles' column
- *            windows in a local copy. */
-enum { TE_ANY = 0, TE_INNER = 1, TE_EDGE = 2, TE_LOCAL = 3 };
+ *   TE_ALL   the same images, every tile, placed move sets both ways. */
+enum { TE_ANY = 0, TE_INNER = 1, TE_EDGE = 2, TE_ALL = 3 };
 
 /* The fewest row tiles (a plane's) with which the end tiles take a kernel of their own */
 static constexpr int64_t edge_apart_min_tiles = 64;
@@ -125,15 +122,15 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks()
     constexpr int base = W % LW_TRANSPOSED_ID;
     if (!std::is_same<lwd_c<S>, float>::value) return false;
     if (tile_once_mirror_exact(W) || EDGE == TE_ANY) return base != LW_D4 && (!INV || base == LW_DD137);
-    return EDGE == TE_INNER || EDGE == TE_LOCAL;
+    return EDGE == TE_INNER;
 }
 
 /* Vertical pass first (registers), then horizontal (registers, from one
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
  * bands (Mallat positions).  INV (float types only: the axis order then
  * changes only rounding): a = LL band, b = detail bands, c = output.
- * EDGE (the wavelets that refresh their mirror, d4): TE_ANY, TE_INNER, TE_EDGE or
- * TE_LOCAL, above; in all but TE_ANY the image's rows and columns are at least as long
+ * EDGE (the wavelets that refresh their mirror, d4): TE_ANY, TE_INNER or TE_EDGE,
+ * above; in TE_INNER and TE_EDGE the image's rows and columns are at least as long
  * as the windows, whose per-step mirror is then fixed moves, few where the tiles
  * are placed for them (reg_lift_placed). */
 template <class S, int W, int INV, int SM, int EDGE>
@@ -240,16 +237,9 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     for (int j = 0; j < TH + 2 * H; j++)
                         v[j] = lwd_ldg_run(ap + map_idx_near(r0 - H + j, rows, t.mode) * a.rs + cm);
                 }
-                if constexpr (EDGE == TE_INNER) {
-                    reg_lift<W, DIR>(v, w); /* inside the rows, or periodic */
-                } else if constexpr (EDGE == TE_LOCAL) {
-                    if (rin || t.mode == LW_PERIODIC) reg_lift<W, DIR>(v, w);
-                    else reg_lift_local<W, DIR>(v, w, r0 - H, rows, t.mode);
-                } else if constexpr (LONG) {
-                    reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
-                } else {
-                    reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
-                }
+                if constexpr (EDGE == TE_INNER) reg_lift<W, DIR>(v, w); /* inside the rows, or periodic */
+                else if constexpr (LONG) reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
+                else reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
                 const int slot = INV ? (wc & 1 ? PO : 0) + (wc >> 1) : tid;
 #pragma unroll
                 for (int j = 0; j < TH; j++) sm[j][slot] = v[H + j];
@@ -460,7 +450,7 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
             if (t->mode != LW_PERIODIC) {
                 /* the rows' tiles (a band's rows may hold neither end: no end tiles) */
                 const bool ends = t->row_lo < H || t->row_hi + C::TH + H > t->rows + 1;
-                if (t->rows < edge_apart_min_tiles * C::TH) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_LOCAL>();
+                if (t->rows < edge_apart_min_tiles * C::TH) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ALL>();
                 else if (ends) edge = tile_vh_kernel<S, W, KIND == 1, SM, TE_EDGE>();
             }
         } else {
