@@ -129,8 +129,8 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks()
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
  * bands (Mallat positions).  INV (float types only: the axis order then
  * changes only rounding): a = LL band, b = detail bands, c = output.
- * EDGE (the wavelets that refresh their mirror, d4): TE_ANY, TE_INNER or TE_EDGE,
- * above; in TE_INNER and TE_EDGE the image's rows and columns are at least as long
+ * EDGE (the wavelets that refresh their mirror, d4): TE_ANY, TE_INNER, TE_EDGE or
+ * TE_ALL, above; in all but TE_ANY the image's rows and columns are at least as long
  * as the windows, whose per-step mirror is then fixed moves, few where the tiles
  * are placed for them (reg_lift_placed). */
 template <class S, int W, int INV, int SM, int EDGE>
