@@ -11,7 +11,7 @@
 #       CUDA architectures ${LW_PREBUILT_ARCH:-90-real}: machine code only, without the
 #       PTX that a 90 build adds for later GPUs (the packed CLI 33 MB against 51 at
 #       38c13c8, so that two builds' programs fit the GPU machine's 64 MiB upload beside
-#       the checkout; the machine code is the same) (the papers'
+#       the checkout; ptxas compiles the machine code the same way) (the papers'
 #       schemes only with LW_PREBUILT_SCHEMES=ON: most of the compile time) with this
 #       checkout's commit stamped in, strip them and write DIR/pkg.tar.xz (default
 #       .ab, a folder git ignores, carried to the GPU machine) with the shared
