@@ -444,18 +444,15 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
         k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY>();
     } else {
         static_assert(H <= C::TH, "TE_EDGE: only the first and the last two row tiles meet an end");
-        if (t->mode == LW_PERIODIC || (t->rows >= C::TH + 2 * H && t->cols >= C::K + 2 * H)) {
-            /* lines at least as long as the windows */
-            k = tile_vh_kernel<S, W, KIND == 1, SM, TE_INNER>();
-            if (t->mode != LW_PERIODIC) {
-                /* the rows' tiles (a band's rows may hold neither end: no end tiles) */
-                const bool ends = t->row_lo < H || t->row_hi + C::TH + H > t->rows + 1;
-                if (t->rows < edge_apart_min_tiles * C::TH) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ALL>();
-                else if (ends) edge = tile_vh_kernel<S, W, KIND == 1, SM, TE_EDGE>();
-            }
-        } else {
-            k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY>();
-        }
+        const bool periodic = t->mode == LW_PERIODIC;
+        const bool short_lines = t->rows < C::TH + 2 * H || t->cols < C::K + 2 * H; /* than the windows */
+        const bool apart = t->rows >= edge_apart_min_tiles * C::TH;
+        /* the launch's rows hold an end (a band's rows may hold neither) */
+        const bool ends = t->row_lo < H || t->row_hi + C::TH + H > t->rows + 1;
+        if (periodic || (!short_lines && apart)) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_INNER>();
+        else if (!short_lines) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ALL>();
+        else k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY>();
+        if (!periodic && !short_lines && apart && ends) edge = tile_vh_kernel<S, W, KIND == 1, SM, TE_EDGE>();
     }
     cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (attr == cudaSuccess && edge) attr = lw_cuda_func_attr((const void *)edge, LW_SMEM_ATTR, (int)smem);
