@@ -90,6 +90,14 @@ static const knob knobs[] = {
      "cuda fused 2-D engine: how many tiles each block lifts in turn, a plane's row tiles or (batches) whole "
      "planes, so that a block's setup is paid once for them (0 auto: on one plane of 4096 tiles or more, up "
      "to four for the float32 forwards of wavelets with halos of 4 or more and d4's inverse; else 1)"},
+    {"tile2d_ends", K_INT, OFF(tile2d_ends), 0, 1 << 24, NULL,
+     "cuda fused 2-D engine, d4 in symmetric mode: the fewest row tiles of a plane with which the tiles at its "
+     "first and last rows take a kernel of their own, the others lifting their columns without the mirror's "
+     "moves (0 auto: 64)"},
+    {"tile2d_lead_kb", K_INT, OFF(tile2d_lead_kb), 0, 1 << 24, NULL,
+     "cuda fused 2-D pyramids, inverse of a batch of contiguous planes: KiB of scratch for the lowpass of the "
+     "planes that run last (the others run in groups that read theirs inside the output, each group a launch); "
+     "at least the lowpass bands' size: every plane from scratch, one launch (0 auto: 1024)"},
     {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
      "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
      "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "

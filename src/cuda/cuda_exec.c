@@ -53,7 +53,8 @@ static int tile3d_pass_axis(const lw_plan *p);
  * forward needs LL1 .. LL(ks-1), the inverse LL1 .. LL(ks) (ks: first level
  * of the small-engine tail, or L).  With dense contiguous planes that room is
  * taken inside `in` (forward, when `in` may be overwritten) or `out`
- * (inverse), the first level then running in row bands (tile2d_bands.c). */
+ * (inverse, unless it fits the tuning's tile2d_lead_kb), the first level
+ * then running in row bands or plane groups (tile2d_bands.c). */
 static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -76,11 +77,12 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
     /* the fused kernels' halo: the wavelet's reach rounded up to even (d4: 3 -> 4) */
     bg->nb = s->nbatch, bg->H = (s->w.halo + 1) & ~1, bg->mode = (int)p->cfg.mode;
     bg->stash_cheap = (int64_t)(((size_t)8 << 20) / ((size_t)bg->C * s->esize)); /* rows in 8 MiB */
-    bg->lead_max = (int64_t)(((size_t)1 << 20) / s->esize); /* 1 MiB: the inverse's scratch bound */
+    const size_t lead = p->tune.tile2d_lead_kb ? (size_t)p->tune.tile2d_lead_kb << 10 : (size_t)1 << 20;
+    bg->lead_max = (int64_t)(lead / s->esize); /* the inverse's scratch bound */
     if (!inv && destroy && lw_bands_plan_fwd(bg, &s->bands) == 0) {
         s->fwd_bands = 1;
         s->scratch = 0;
-    } else if (inv && lw_bands_plan_inv(bg, destroy, &s->bands) == 0) {
+    } else if (inv && need > lead && lw_bands_plan_inv(bg, destroy, &s->bands) == 0) {
         const lw_bands *b = &s->bands;
         size_t stash = b->stash ? 0 : (size_t)(b->lead ? b->lead * bg->hr * bg->hc : b->x * bg->C) * s->esize;
         if (stash < need) {
@@ -589,6 +591,7 @@ static void tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, int a0, 
     t->row_lo = 0, t->row_hi = t->rows;
     t->tiles = p->tune.tile2d;
     t->walk = (int)p->tune.tile2d_walk;
+    t->ends = (int)p->tune.tile2d_ends;
 }
 
 lwk_plane lw_cuda_plane_of(const lw_plan *p, const void *base, int k, int compact)

@@ -231,6 +231,8 @@ typedef struct lwk_tile2d {
     int tiles;              /* 0 auto, 1 short, 2 long (the plan's tuning key tile2d) */
     int walk;               /* tiles a block walks: 0 auto (tile_walk), else rows of one plane, or planes of a
                              * batch (the tuning key tile2d_walk) */
+    int ends;               /* d4, symmetric: the fewest row tiles with which the end tiles run apart, 0 auto
+                             * (the tuning key tile2d_ends) */
 } lwk_tile2d;
 
 /* 1 if the fused engine implements this wavelet/mode/dtype on these lengths. */
