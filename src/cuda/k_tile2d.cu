@@ -100,9 +100,7 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks();
  * them.  On tall images those tiles go to a kernel of their own and the rest lift
  * their columns plainly, at three blocks an SM; on short ones (batches of 512^2
  * planes: an eighth of the tiles) the end tiles' kernel, run after the rest, cost
- * more than that saved, so one kernel takes every tile, the end tiles lifting
- * their columns with the move sets in a call (lift_end_columns) that ptxas
- * allocates on its own, so that the kernel keeps TE_INNER's registers
+ * more than that saved, so one kernel takes every tile with the move sets
  * (bench/NOTES-tile2d.md, "d4: the end row tiles apart").
  *   TE_ANY   any image: the windows at an end pick their images by selects;
  *   TE_INNER rows and columns at least as long as the windows: every tile whose
@@ -110,8 +108,7 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks();
  *            them plainly, and its rows with the placed move sets (reg_lift_placed);
  *   TE_EDGE  the same images: the other tiles (at most four row tiles: grid y
  *            indexes the first two and the last two), placed move sets both ways;
- *   TE_ALL   the same images, every tile: TE_INNER's, and the end tiles' column
- *            windows with the placed move sets, out of line. */
+ *   TE_ALL   the same images, every tile, placed move sets both ways. */
 enum { TE_ANY = 0, TE_INNER = 1, TE_EDGE = 2, TE_ALL = 3 };
 
 /* The fewest row tiles (a plane's) with which the end tiles take a kernel of their own */
@@ -125,16 +122,7 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks()
     constexpr int base = W % LW_TRANSPOSED_ID;
     if (!std::is_same<lwd_c<S>, float>::value) return false;
     if (tile_once_mirror_exact(W) || EDGE == TE_ANY) return base != LW_D4 && (!INV || base == LW_DD137);
-    return EDGE == TE_INNER || EDGE == TE_ALL;
-}
-
-/* The column windows of TE_ALL's end tiles: the placed move sets out of line, where
- * their registers and spills stay (the kernel's parameters are __grid_constant__,
- * so the wavelet's record passes by reference without a copy on the stack) */
-template <int W, int DIR, int N, class T>
-__device__ __noinline__ void lift_end_columns(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
-{
-    reg_lift_placed<W, DIR, true>(v, w, p0, n, mode);
+    return EDGE == TE_INNER;
 }
 
 /* Vertical pass first (registers), then horizontal (registers, from one
@@ -249,17 +237,9 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     for (int j = 0; j < TH + 2 * H; j++)
                         v[j] = lwd_ldg_run(ap + map_idx_near(r0 - H + j, rows, t.mode) * a.rs + cm);
                 }
-                if constexpr (EDGE == TE_INNER) {
-                    reg_lift<W, DIR>(v, w); /* inside the rows, or periodic */
-                } else if constexpr (EDGE == TE_ALL) {
-                    if (rin || t.mode == LW_PERIODIC) reg_lift<W, DIR>(v, w);
-                    else lift_end_columns<W, DIR>(v, w, r0 - H, rows, t.mode);
-                }
-                else if constexpr (LONG) {
-                    reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
-                } else {
-                    reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
-                }
+                if constexpr (EDGE == TE_INNER) reg_lift<W, DIR>(v, w); /* inside the rows, or periodic */
+                else if constexpr (LONG) reg_lift_placed<W, DIR, true>(v, w, r0 - H, rows, t.mode);
+                else reg_lift_line<W, DIR>(v, w, r0 - H, rows, t.mode);
                 const int slot = INV ? (wc & 1 ? PO : 0) + (wc >> 1) : tid;
 #pragma unroll
                 for (int j = 0; j < TH; j++) sm[j][slot] = v[H + j];
@@ -348,30 +328,11 @@ __global__ void __launch_bounds__(288, 3) tile_vh3(lwk_tile2d t, lwk_plane a, lw
     tile_vh_body<S, W, INV, SM, EDGE>(t, a, b, c);
 }
 
-/* TE_ALL's kernels: the parameters addressable in place for lift_end_columns' call */
-template <class S, int W, int INV, int SM, int EDGE>
-__global__ void __launch_bounds__(288)
-    tile_vhg(const __grid_constant__ lwk_tile2d t, const __grid_constant__ lwk_plane a,
-             const __grid_constant__ lwk_plane b, const __grid_constant__ lwk_plane c)
-{
-    tile_vh_body<S, W, INV, SM, EDGE>(t, a, b, c);
-}
-
-template <class S, int W, int INV, int SM, int EDGE>
-__global__ void __launch_bounds__(288, 3)
-    tile_vh3g(const __grid_constant__ lwk_tile2d t, const __grid_constant__ lwk_plane a,
-              const __grid_constant__ lwk_plane b, const __grid_constant__ lwk_plane c)
-{
-    tile_vh_body<S, W, INV, SM, EDGE>(t, a, b, c);
-}
-
 typedef void (*tile_kernel)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
 
 template <class S, int W, int INV, int SM, int EDGE> static tile_kernel tile_vh_kernel()
 {
-    if constexpr (EDGE == TE_ALL && tile_three_blocks<S, W, INV, EDGE>()) return tile_vh3g<S, W, INV, SM, EDGE>;
-    else if constexpr (EDGE == TE_ALL) return tile_vhg<S, W, INV, SM, EDGE>;
-    else if constexpr (tile_three_blocks<S, W, INV, EDGE>()) return tile_vh3<S, W, INV, SM, EDGE>;
+    if constexpr (tile_three_blocks<S, W, INV, EDGE>()) return tile_vh3<S, W, INV, SM, EDGE>;
     else return tile_vh<S, W, INV, SM, EDGE>;
 }
 

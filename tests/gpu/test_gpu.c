@@ -512,8 +512,9 @@ static void lead_cases(int quick)
                 c.rank = 3, c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2;
                 for (int a = 0; a < 3; a++) c.shape[a] = S[i][a];
                 c.w = WT[(i + k + v) % nw].w, c.t = WT[(i + k + v) % nw].t, c.m = (lw_mode)(v >> 1);
-                if (c.m == LW_PERIODIC || c.w == LW_HAAR) c.shape[1] += c.shape[1] & 1, c.shape[2] += c.shape[2] & 1;
                 c.levels = 2 + (i + k) % 2, c.dir = LW_INVERSE, c.devptr = v & 1, c.scheme = "tile2d";
+                const int64_t q = ((int64_t)1 << c.levels) - 1; /* periodic, haar: even lengths at every level */
+                if (c.m == LW_PERIODIC || c.w == LW_HAAR) c.shape[1] = (c.shape[1] + q) & ~q, c.shape[2] = (c.shape[2] + q) & ~q;
                 char tune[48];
                 snprintf(tune, sizeof tune, "tile2d_lead_kb=%d", KB[k]);
                 c.tuning = tune;
