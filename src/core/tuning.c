@@ -95,9 +95,10 @@ static const knob knobs[] = {
      "first and last rows take a kernel of their own, the others lifting their columns without the mirror's "
      "moves (0 auto: 64)"},
     {"tile2d_lead_kb", K_INT, OFF(tile2d_lead_kb), 0, 1 << 24, NULL,
-     "cuda fused 2-D pyramids, inverse of a batch of contiguous planes: KiB of scratch for the lowpass of the "
-     "planes that run last (the others run in groups that read theirs inside the output, each group a launch); "
-     "at least the lowpass bands' size: every plane from scratch, one launch (0 auto: 1024)"},
+     "cuda fused 2-D pyramids, inverse: from the lowpass bands' size, they go to scratch and every level is one "
+     "launch; below it, inside the output, level 1 running in row bands or plane groups, the planes left when "
+     "the groups reach this many KiB reading a copy of theirs (0 auto: no bound where the input must be kept, "
+     "1024 where it may be overwritten)"},
     {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
      "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
      "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "

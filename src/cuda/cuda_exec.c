@@ -6,6 +6,7 @@
 #include "lw_scheme.h"
 #include "../core/half.h"
 
+#include <stdint.h>
 #include <string.h>
 
 _Static_assert(LWK_F32 == (int)LW_FLOAT32 && LWK_F64 == (int)LW_FLOAT64 && LWK_I32 == (int)LW_INT32 &&
@@ -52,9 +53,9 @@ static int tile3d_pass_axis(const lw_plan *p);
  * scr_off[k % 2]: LL1 at 0, LL2 after all of LL1, LL3 at 0 again, ...  The
  * forward needs LL1 .. LL(ks-1), the inverse LL1 .. LL(ks) (ks: first level
  * of the small-engine tail, or L).  With dense contiguous planes that room is
- * taken inside `in` (forward, when `in` may be overwritten) or `out`
- * (inverse, unless it fits the tuning's tile2d_lead_kb), the first level
- * then running in row bands or plane groups (tile2d_bands.c). */
+ * taken inside `in` (forward) or `out` (inverse) when `in` may be
+ * overwritten, the first level then running in row bands or plane groups
+ * (tile2d_bands.c). */
 static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -77,8 +78,13 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
     /* the fused kernels' halo: the wavelet's reach rounded up to even (d4: 3 -> 4) */
     bg->nb = s->nbatch, bg->H = (s->w.halo + 1) & ~1, bg->mode = (int)p->cfg.mode;
     bg->stash_cheap = (int64_t)(((size_t)8 << 20) / ((size_t)bg->C * s->esize)); /* rows in 8 MiB */
-    const size_t lead = p->tune.tile2d_lead_kb ? (size_t)p->tune.tile2d_lead_kb << 10 : (size_t)1 << 20;
-    bg->lead_max = (int64_t)(lead / s->esize); /* the inverse's scratch bound */
+    /* The inverse's lowpass bands: with an input the plan must keep, in scratch, as the forward's (one launch
+     * a level: 0.87-0.95x the time of bands inside the output, bench/NOTES-tile2d.md); with one it may
+     * overwrite, in the output, the last planes' copy within 1 MiB (no more memory than the forward's bands) */
+    const size_t lead = p->tune.tile2d_lead_kb ? (size_t)p->tune.tile2d_lead_kb << 10
+                        : destroy                ? (size_t)1 << 20
+                                                 : SIZE_MAX;
+    bg->lead_max = (int64_t)(lead / s->esize);
     if (!inv && destroy && lw_bands_plan_fwd(bg, &s->bands) == 0) {
         s->fwd_bands = 1;
         s->scratch = 0;
