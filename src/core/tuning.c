@@ -99,6 +99,9 @@ static const knob knobs[] = {
      "launch; below it, inside the output, level 1 running in row bands or plane groups, the planes left when "
      "the groups reach this many KiB reading a copy of theirs (0 auto: no bound where the input must be kept, "
      "1024 where it may be overwritten)"},
+    {"tile2d_groups", K_INT, OFF(tile2d_groups), 0, 4, NULL,
+     "cuda fused 2-D engine, out of place: a batch's items (its first dimension) in this many groups, each on a "
+     "stream of its own, so that one group's lower levels overlap another's first level (0 auto: 1, one group)"},
     {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
      "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
      "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "

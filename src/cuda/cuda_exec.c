@@ -56,7 +56,7 @@ static int tile3d_pass_axis(const lw_plan *p);
  * taken inside `in` (forward) or `out` (inverse) when `in` may be
  * overwritten, the first level then running in row bands or plane groups
  * (tile2d_bands.c). */
-static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
+static void tile2d_lowpass(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
     int L = g->levels, inv = p->cfg.direction == LW_INVERSE;
@@ -96,6 +96,12 @@ static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
             s->scratch = stash;
         }
     }
+}
+
+static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
+{
+    tile2d_lowpass(p, s);
+    lw_tile2d_groups_plan(p, s);
 }
 
 /* ---- engine records: what each engine applies to ---------------------------- */
@@ -612,65 +618,7 @@ void lw_cuda_tile_setup(const lw_plan *p, const lw_cuda_sched *s, int k, lwk_til
 
 static lw_status run_tile2d(run_ctx *r, void *scratch)
 {
-    const lw_plan *p = r->p;
-    const lw_cuda_sched *s = r->s;
-    int L = p->geo.levels;
-    void *B[LW_MAX_LEVELS + 1];
-    B[0] = r->out;
-    /* the LL workspace: inside in (forward, bands) or out (inverse, bands) */
-    char *ws = s->fwd_bands ? (char *)r->in : s->inv_bands ? (char *)r->out : (char *)scratch;
-    for (int k = 1; k <= L; k++) B[k] = ws + s->scr_off[k % 2];
-    if (p->cfg.direction == LW_FORWARD) {
-        lwk_plane src = plane_of(p, s, r->in, 0, 0);
-        for (int k = 0; k < L; k++) {
-            if (k == 0 && s->fwd_bands) { /* level 1 in row bands, LL1 into in */
-                lwk_tile2d t;
-                tile_setup(p, s, 0, 0, 1, &t);
-                LW_TRY(lw_bands_run_fwd(s, &t, r->in, r->out, r->st));
-                src = plane_of(p, s, B[1], 1, 1);
-                continue;
-            }
-            if (k == s->small_from) {
-                lwk_small sm;
-                lw_cuda_small_setup(p, s, k, &sm);
-                sm.sst[0] = src.rs, sm.sst[1] = 1;
-                for (int i = 0; i < sm.nb; i++) sm.bsst[i] = src.bs[i];
-                CK(lwk_small_launch(s->dtype, &sm, src.p, r->out, r->st), "cuda small kernel launch");
-                return LW_OK;
-            }
-            int last = k == L - 1;
-            lwk_tile2d t;
-            tile_setup(p, s, k, 0, 1, &t);
-            lwk_plane det = plane_of(p, s, r->out, k, 0);
-            lwk_plane ll = last || k + 1 == s->small_from ? det : plane_of(p, s, B[k + 1], k + 1, 1);
-            CK(lwk_tile2d_forward(s->dtype, &t, src, ll, det, r->st), "cuda tile2d kernel launch");
-            src = ll;
-        }
-        return LW_OK;
-    }
-    /* inverse: the tail first (small engine), then level by level upward */
-    const int ks = s->small_from;
-    if (ks < L) {
-        lwk_small sm;
-        lw_cuda_small_setup(p, s, ks, &sm);
-        lwk_plane d = plane_of(p, s, B[ks], ks, 1);
-        sm.dst_[0] = d.rs, sm.dst_[1] = 1;
-        for (int i = 0; i < sm.nb; i++) sm.bdst[i] = d.bs[i];
-        CK(lwk_small_launch(s->dtype, &sm, r->in, B[ks], r->st), "cuda small kernel launch");
-    }
-    for (int k = ks - 1; k >= 0; k--) {
-        lwk_tile2d t;
-        tile_setup(p, s, k, 0, 1, &t);
-        lwk_plane det = plane_of(p, s, r->in, k, 0);
-        lwk_plane ll = k == L - 1 ? det : plane_of(p, s, B[k + 1], k + 1, 1);
-        if (k == 0 && s->inv_bands) { /* level 1 in row bands from LL1 at out's start */
-            LW_TRY(lw_bands_run_inv(s, &t, r->in, r->out, scratch, r->st));
-            break;
-        }
-        lwk_plane dst = k == 0 ? plane_of(p, s, r->out, 0, 0) : plane_of(p, s, B[k], k, 1);
-        CK(lwk_tile2d_inverse(s->dtype, &t, ll, det, dst, r->st), "cuda tile2d kernel launch");
-    }
-    return LW_OK;
+    return lw_tile2d_run(r->p, r->s, r->in, r->out, scratch, r->st);
 }
 
 /* 3-D, one level, float: the fused 2-D engine on every plane of two axes,

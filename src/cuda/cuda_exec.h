@@ -22,6 +22,8 @@ enum {
     LWE_LOCAL       /* steps inside their pairs (haar): blocks of F levels a thread (local_exec.c) */
 };
 
+#define LW_T2_GROUPS_MAX 4
+
 typedef struct lw_cuda_sched {
     int engine;        /* LWE_* */
     int engine_index;  /* its record (cuda_exec.c), unless LWE_SCHEME */
@@ -62,7 +64,22 @@ typedef struct lw_cuda_sched {
     int inv_bands;   /* tile2d inverse: workspace inside `out` (bands below) */
     lw_band_geo bg;
     lw_bands bands;
+    /* tile2d: the batch's first dimension (t2_items) in t2_groups groups, group g > 0 on
+     * stream t2_st[g - 1], forked and joined by the events (tile2d_exec.c; the plan owns them) */
+    int t2_groups;
+    int64_t t2_items;
+    cudaStream_t t2_st[LW_T2_GROUPS_MAX - 1];
+    cudaEvent_t t2_ev[LW_T2_GROUPS_MAX];
 } lw_cuda_sched;
+
+/* The fused 2-D engine's run, out of place (tile2d_exec.c).  lw_tile2d_groups_plan:
+ * whether the batch runs in groups (tuning tile2d_groups); _create / _release: their
+ * streams and events, at plan creation / destruction. */
+lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                        cudaStream_t st);
+void lw_tile2d_groups_plan(const lw_plan *p, lw_cuda_sched *s);
+lw_status lw_tile2d_groups_create(lw_cuda_sched *s);
+void lw_tile2d_groups_release(lw_cuda_sched *s);
 
 /* The generic path's passes (inplace_exec.c).  lw_cuda_pass_whole: a block
  * holds whole lines (the line kernels or the column pass; in place is safe),

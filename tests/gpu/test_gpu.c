@@ -59,6 +59,7 @@ static void expect_engine(const gcase *c, int e) { expect_engine_of(c, e, e); }
 
 #include "gpu_fused3d_cases.h"
 #include "gpu_d4_cases.h"
+#include "gpu_batch_cases.h"
 
 /* The local engine (haar: steps inside their pairs; k_local.cu) named on
  * shapes whose transformed lengths are multiples of 2^levels: 1-D, 2-D and
@@ -503,57 +504,6 @@ static void destroy_cases(int quick)
            g_destroy_cases, g_destroy_tile, g_destroy_ws_max, g_default_inv_ws_max);
 }
 
-/* The batched inverse's first level on the fused 2-D engine (tile2d_bands.c): plane
- * groups, last first, each reading its lowpass inside the output, the first planes
- * from a copy in scratch (device input) or inside the input (host pointers: its device
- * copy is the plan's).  The copy's bound (tuning tile2d_lead_kb) moves the split: under
- * a plane's lowpass the planes run in row bands, from one plane the groups, and from
- * the lowpass bands' size every plane reads its lowpass from scratch in one launch. */
-static void lead_cases(int quick)
-{
-    static const int64_t S[][3] = {{16, 64, 64}, {9, 130, 66}, {40, 32, 48}, {5, 200, 72}, {3, 90, 1000}};
-    static const int KB[] = {1, 4, 24, 16384};
-    static const struct {
-        lw_wavelet w;
-        lw_dtype t;
-    } WT[] = {{LW_CDF97, LW_FLOAT32}, {LW_D4, LW_FLOAT32}, {LW_HAAR, LW_FLOAT64}, {LW_DD137, LW_FLOAT32},
-              {LW_CDF53, LW_INT32},   {LW_DD97, LW_FLOAT32}};
-    const int ns = (int)(sizeof S / sizeof S[0]), nk = (int)(sizeof KB / sizeof KB[0]);
-    const int nw = (int)(sizeof WT / sizeof WT[0]);
-    long before = g_cases;
-    for (int i = 0; i < (quick ? 2 : ns); i++)
-        for (int k = 0; k < nk; k++)
-            for (int v = 0; v < 4; v++) {
-                gcase c;
-                memset(&c, 0, sizeof c);
-                c.rank = 3, c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2;
-                for (int a = 0; a < 3; a++) c.shape[a] = S[i][a];
-                c.w = WT[(i + k + v) % nw].w, c.t = WT[(i + k + v) % nw].t, c.m = (lw_mode)(v >> 1);
-                c.levels = 2 + (i + k) % 2, c.dir = LW_INVERSE, c.devptr = v & 1, c.scheme = "tile2d";
-                const int64_t q = ((int64_t)1 << c.levels) - 1; /* periodic, haar: even lengths at every level */
-                if (c.m == LW_PERIODIC || c.w == LW_HAAR) c.shape[1] = (c.shape[1] + q) & ~q, c.shape[2] = (c.shape[2] + q) & ~q;
-                char tune[48];
-                snprintf(tune, sizeof tune, "tile2d_lead_kb=%d", KB[k]);
-                c.tuning = tune;
-                /* the route the bound gives: a plane's lowpass in bytes against it */
-                const int64_t rc1 = (c.shape[1] + 1) / 2 * ((c.shape[2] + 1) / 2) * (c.t == LW_FLOAT64 ? 8 : 4);
-                const char *want = KB[k] == 16384 ? NULL : ((int64_t)KB[k] << 10) >= rc1 ? "plane groups" : "row bands";
-                lw_plan *p = NULL;
-                char d[4096] = "";
-                CHECK(make(&p, &c, c.levels, LW_BACKEND_CUDA) == LW_OK && lw_plan_describe(p, d, sizeof d) == LW_OK,
-                      "lead case %d/%d: %s", i, k, lw_last_error());
-                if (!p) continue;
-                CHECK(lw_cuda_plan_engine(p) == LWE_TILE2D, "lead case %d/%d: engine %s", i, k,
-                      engine_name(lw_cuda_plan_engine(p)));
-                if (want) CHECK(strstr(d, want) != NULL, "lead case %d/%d (%s): no %s in\n%s", i, k, tune, want, d);
-                else CHECK(!strstr(d, "plane groups") && !strstr(d, "row bands"), "lead case %d/%d: bands in\n%s", i,
-                           k, d);
-                lw_destroy(p);
-                run_case(&c);
-            }
-    printf("batched inverse's first level (tile2d_lead_kb): %ld cases\n", g_cases - before);
-}
-
 /* Faber-Schauder (one launch forward, coarse-to-fine inverse): natural sizes
  * 2^J+1, odd and even sizes, length-1 and length-2 axes, 1-D, 3-D, batches
  * and axes subsets (channels last, 1-D rows and columns), both modes and
@@ -727,6 +677,7 @@ int main(void)
     if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "destroy")) { /* the flag's and the bands' cases */
         destroy_cases(getenv("LW_GPU_QUICK") != NULL);
         lead_cases(getenv("LW_GPU_QUICK") != NULL);
+        group_cases(getenv("LW_GPU_QUICK") != NULL);
         cudaStreamDestroy(g_stream);
         return lw_test_finish("test_gpu");
     }
@@ -759,7 +710,7 @@ int main(void)
     }
     printf("random cases: %ld run\n", g_cases);
     if (quick && g_only_w < 0) sanitizer_cases();
-    if (g_only_w < 0) destroy_cases(quick), lead_cases(quick);
+    if (g_only_w < 0) destroy_cases(quick), lead_cases(quick), group_cases(quick);
     if (g_only_w < 0 || g_only_w == LW_HAAR) local_cases(quick);
     if (g_only_w < 0 || g_only_w == LW_FS) {
         long before = g_cases;
