@@ -98,6 +98,11 @@ lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in
     return LW_OK;
 }
 
+/* the auto rule's bounds: levels, items along the batch's first dimension, samples in all */
+#define GROUPS_AUTO_LEVELS 3
+#define GROUPS_AUTO_ITEMS 16
+#define GROUPS_AUTO_SAMPLES ((int64_t)16 << 20)
+
 void lw_tile2d_groups_plan(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -105,7 +110,16 @@ void lw_tile2d_groups_plan(const lw_plan *p, lw_cuda_sched *s)
     int64_t first = 0; /* the batch's first dimension */
     for (int i = 0; i < g->rank && !first; i++)
         if (!lw_geo_is_axis(g, i)) first = g->shape[i];
-    const int64_t want = p->tune.tile2d_groups;
+    /* auto: two groups for forward pyramids of large batches, where the second group's first level
+     * fills the device while the first group's lower levels trail (bench/NOTES-tile2d.md: 0.95x the
+     * time on 192 x 512^2 three-level forwards; the inverses' coarse levels come first and they lost
+     * 2-4%; three and four groups no better than two) */
+    int64_t want = p->tune.tile2d_groups;
+    if (want == 0)
+        want = p->cfg.direction == LW_FORWARD && g->levels >= GROUPS_AUTO_LEVELS && first >= GROUPS_AUTO_ITEMS &&
+                       g->total >= GROUPS_AUTO_SAMPLES
+                   ? 2
+                   : 1;
     /* whole levels on every group: no bands (they split level 1 by rows or planes) nor small-engine tail */
     if (want < 2 || s->fwd_bands || s->inv_bands || s->small_from < g->levels || first < want) return;
     s->t2_groups = (int)want;

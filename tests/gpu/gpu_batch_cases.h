@@ -101,6 +101,33 @@ static void group_cases(int quick)
                 lw_destroy(p);
                 run_case(&c);
             }
+    /* the auto rule: two groups on forward pyramids of at least three levels over at least 16 items
+     * and 16 Mi samples; one group on the inverse, on fewer levels, items or samples */
+    static const struct {
+        int64_t b, r, c;
+        int levels;
+        lw_direction dir;
+        int groups;
+    } A[] = {{64, 512, 512, 3, LW_FORWARD, 1},  {64, 512, 512, 3, LW_INVERSE, 0}, {64, 512, 512, 2, LW_FORWARD, 0},
+             {15, 2048, 544, 3, LW_FORWARD, 0}, {64, 256, 512, 3, LW_FORWARD, 0}};
+    for (int i = 0; i < (int)(sizeof A / sizeof A[0]); i++) {
+        gcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 3, c.shape[0] = A[i].b, c.shape[1] = A[i].r, c.shape[2] = A[i].c;
+        c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2;
+        c.w = LW_CDF97, c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.levels = A[i].levels, c.dir = A[i].dir, c.devptr = 1;
+        lw_plan *p = NULL;
+        char d[4096] = "";
+        if (make(&p, &c, c.levels, LW_BACKEND_CUDA) != LW_OK) {
+            CHECK(0, "auto group case %d: %s", i, lw_last_error());
+            continue;
+        }
+        lw_plan_describe(p, d, sizeof d);
+        CHECK(A[i].groups == (strstr(d, "the batch in 2 groups along its first dimension") != NULL),
+              "auto group case %d: %s\n%s", i, A[i].groups ? "not in two groups" : "in groups", d);
+        lw_destroy(p);
+        if (!quick && i == 0) run_case(&c);
+    }
     printf("batches in groups on streams (tile2d_groups): %ld cases\n", g_cases - before);
 }
 
