@@ -13,9 +13,10 @@ static lwk_plane from_item(lwk_plane pl, int64_t b0, size_t es)
     return pl;
 }
 
-/* Every level on items [b0, b0 + nb) of the batch's first dimension (nb 0: the whole batch) */
+/* Every level on items [b0, b0 + nb) of the batch's first dimension (nb 0: the whole batch); the
+ * inverse records `mark` (if any) on st once its levels below the first are queued */
 static lw_status tile2d_levels(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
-                               cudaStream_t st, int64_t b0, int64_t nb)
+                               cudaStream_t st, int64_t b0, int64_t nb, cudaEvent_t mark)
 {
     const int L = p->geo.levels;
     const size_t es = s->esize;
@@ -66,6 +67,7 @@ static lw_status tile2d_levels(const lw_plan *p, const lw_cuda_sched *s, const v
         SETUP(k);
         lwk_plane det = PLANE(in, k, 0);
         lwk_plane ll = k == L - 1 ? det : PLANE(B[k + 1], k + 1, 1);
+        if (k == 0 && mark) CK(cudaEventRecord(mark, st), "cudaEventRecord (group's first level)");
         if (k == 0 && s->inv_bands) { /* level 1 in row bands from LL1 at out's start */
             LW_TRY(lw_bands_run_inv(s, &t, in, out, scratch, st));
             break;
@@ -82,14 +84,24 @@ lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in
                         cudaStream_t st)
 {
     const int G = s->t2_groups;
-    if (G < 2) return tile2d_levels(p, s, in, out, scratch, st, 0, 0);
-    /* fork: groups 1.. on the plan's streams after what st holds; join: st waits for them */
-    CK(cudaEventRecord(s->t2_ev[0], st), "cudaEventRecord (groups' fork)");
-    for (int g = 1; g < G; g++) CK(cudaStreamWaitEvent(s->t2_st[g - 1], s->t2_ev[0], 0), "cudaStreamWaitEvent (fork)");
+    if (G < 2) return tile2d_levels(p, s, in, out, scratch, st, 0, 0, NULL);
+    /* fork: groups 1.. on the plan's streams after what st holds; join: st waits for them.  The forward
+     * forks every group at once (a group's first level is queued ahead of the one before's lower levels,
+     * whose blocks then fill its last wave); the inverse starts group g once group g - 1's levels below
+     * the first have run (its event t2_ev[g - 1]), so that its coarse levels run beside that first level
+     * instead of beside the other groups' coarse levels */
+    const int inv = p->cfg.direction != LW_FORWARD;
+    if (!inv) {
+        CK(cudaEventRecord(s->t2_ev[0], st), "cudaEventRecord (groups' fork)");
+        for (int g = 1; g < G; g++)
+            CK(cudaStreamWaitEvent(s->t2_st[g - 1], s->t2_ev[0], 0), "cudaStreamWaitEvent (fork)");
+    }
     const int64_t n = s->t2_items;
     for (int g = 0; g < G; g++) {
         const int64_t b0 = n * g / G, b1 = n * (g + 1) / G;
-        LW_TRY(tile2d_levels(p, s, in, out, scratch, g ? s->t2_st[g - 1] : st, b0, b1 - b0));
+        cudaStream_t gs = g ? s->t2_st[g - 1] : st;
+        if (inv && g) CK(cudaStreamWaitEvent(gs, s->t2_ev[g - 1], 0), "cudaStreamWaitEvent (fork)");
+        LW_TRY(tile2d_levels(p, s, in, out, scratch, gs, b0, b1 - b0, inv && g + 1 < G ? s->t2_ev[g] : NULL));
     }
     for (int g = 1; g < G; g++) {
         CK(cudaEventRecord(s->t2_ev[g], s->t2_st[g - 1]), "cudaEventRecord (groups' join)");
