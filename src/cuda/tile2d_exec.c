@@ -13,10 +13,9 @@ static lwk_plane from_item(lwk_plane pl, int64_t b0, size_t es)
     return pl;
 }
 
-/* Every level on items [b0, b0 + nb) of the batch's first dimension (nb 0: the whole batch); the
- * inverse records `mark` (if any) on st once its levels below the first are queued */
+/* Every level on items [b0, b0 + nb) of the batch's first dimension (nb 0: the whole batch) */
 static lw_status tile2d_levels(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
-                               cudaStream_t st, int64_t b0, int64_t nb, cudaEvent_t mark)
+                               cudaStream_t st, int64_t b0, int64_t nb)
 {
     const int L = p->geo.levels;
     const size_t es = s->esize;
@@ -67,7 +66,6 @@ static lw_status tile2d_levels(const lw_plan *p, const lw_cuda_sched *s, const v
         SETUP(k);
         lwk_plane det = PLANE(in, k, 0);
         lwk_plane ll = k == L - 1 ? det : PLANE(B[k + 1], k + 1, 1);
-        if (k == 0 && mark) CK(cudaEventRecord(mark, st), "cudaEventRecord (group's first level)");
         if (k == 0 && s->inv_bands) { /* level 1 in row bands from LL1 at out's start */
             LW_TRY(lw_bands_run_inv(s, &t, in, out, scratch, st));
             break;
@@ -84,24 +82,14 @@ lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in
                         cudaStream_t st)
 {
     const int G = s->t2_groups;
-    if (G < 2) return tile2d_levels(p, s, in, out, scratch, st, 0, 0, NULL);
-    /* fork: groups 1.. on the plan's streams after what st holds; join: st waits for them.  The forward
-     * forks every group at once (a group's first level is queued ahead of the one before's lower levels,
-     * whose blocks then fill its last wave); the inverse starts group g once group g - 1's levels below
-     * the first have run (its event t2_ev[g - 1]), so that its coarse levels run beside that first level
-     * instead of beside the other groups' coarse levels */
-    const int inv = p->cfg.direction != LW_FORWARD;
-    if (!inv) {
-        CK(cudaEventRecord(s->t2_ev[0], st), "cudaEventRecord (groups' fork)");
-        for (int g = 1; g < G; g++)
-            CK(cudaStreamWaitEvent(s->t2_st[g - 1], s->t2_ev[0], 0), "cudaStreamWaitEvent (fork)");
-    }
+    if (G < 2) return tile2d_levels(p, s, in, out, scratch, st, 0, 0);
+    /* fork: groups 1.. on the plan's streams after what st holds; join: st waits for them */
+    CK(cudaEventRecord(s->t2_ev[0], st), "cudaEventRecord (groups' fork)");
+    for (int g = 1; g < G; g++) CK(cudaStreamWaitEvent(s->t2_st[g - 1], s->t2_ev[0], 0), "cudaStreamWaitEvent (fork)");
     const int64_t n = s->t2_items;
     for (int g = 0; g < G; g++) {
         const int64_t b0 = n * g / G, b1 = n * (g + 1) / G;
-        cudaStream_t gs = g ? s->t2_st[g - 1] : st;
-        if (inv && g) CK(cudaStreamWaitEvent(gs, s->t2_ev[g - 1], 0), "cudaStreamWaitEvent (fork)");
-        LW_TRY(tile2d_levels(p, s, in, out, scratch, gs, b0, b1 - b0, inv && g + 1 < G ? s->t2_ev[g] : NULL));
+        LW_TRY(tile2d_levels(p, s, in, out, scratch, g ? s->t2_st[g - 1] : st, b0, b1 - b0));
     }
     for (int g = 1; g < G; g++) {
         CK(cudaEventRecord(s->t2_ev[g], s->t2_st[g - 1]), "cudaEventRecord (groups' join)");
@@ -110,8 +98,8 @@ lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in
     return LW_OK;
 }
 
-/* the auto rule's bounds: levels, items along the batch's first dimension, samples in all */
-#define GROUPS_AUTO_LEVELS 3
+/* the auto rule's bounds: levels (two or more), items along the batch's first dimension, samples in all */
+#define GROUPS_AUTO_LEVELS 2
 #define GROUPS_AUTO_ITEMS 16
 #define GROUPS_AUTO_SAMPLES ((int64_t)16 << 20)
 
@@ -123,9 +111,10 @@ void lw_tile2d_groups_plan(const lw_plan *p, lw_cuda_sched *s)
     for (int i = 0; i < g->rank && !first; i++)
         if (!lw_geo_is_axis(g, i)) first = g->shape[i];
     /* auto: two groups for forward pyramids of large batches, where the second group's first level
-     * fills the device while the first group's lower levels trail (bench/NOTES-tile2d.md: 0.95x the
-     * time on 192 x 512^2 three-level forwards; the inverses' coarse levels come first and they lost
-     * 2-4%; three and four groups no better than two) */
+     * fills the device while the first group's lower levels trail (bench/NOTES-tile2d.md: 0.94-0.97x
+     * the time on 192 x 512^2 two- and three-level forwards; the inverses, whose coarse levels come
+     * first, lost 2-20% whether the groups started together or one after another's coarse levels;
+     * three and four groups no better than two) */
     int64_t want = p->tune.tile2d_groups;
     if (want == 0)
         want = p->cfg.direction == LW_FORWARD && g->levels >= GROUPS_AUTO_LEVELS && first >= GROUPS_AUTO_ITEMS &&

@@ -101,15 +101,15 @@ static void group_cases(int quick)
                 lw_destroy(p);
                 run_case(&c);
             }
-    /* the auto rule: two groups on forward pyramids of at least three levels over at least 16 items
+    /* the auto rule: two groups on forward pyramids of at least two levels over at least 16 items
      * and 16 Mi samples; one group on the inverse, on fewer levels, items or samples */
     static const struct {
         int64_t b, r, c;
         int levels;
         lw_direction dir;
         int groups;
-    } A[] = {{64, 512, 512, 3, LW_FORWARD, 1},  {64, 512, 512, 3, LW_INVERSE, 0}, {64, 512, 512, 2, LW_FORWARD, 0},
-             {15, 2048, 544, 3, LW_FORWARD, 0}, {64, 256, 512, 3, LW_FORWARD, 0}};
+    } A[] = {{64, 512, 512, 3, LW_FORWARD, 1}, {64, 512, 512, 3, LW_INVERSE, 0}, {64, 512, 512, 2, LW_FORWARD, 1},
+             {64, 512, 512, 1, LW_FORWARD, 0}, {15, 2048, 544, 3, LW_FORWARD, 0}, {64, 256, 512, 3, LW_FORWARD, 0}};
     for (int i = 0; i < (int)(sizeof A / sizeof A[0]); i++) {
         gcase c;
         memset(&c, 0, sizeof c);
