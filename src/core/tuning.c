@@ -101,7 +101,8 @@ static const knob knobs[] = {
      "1024 where it may be overwritten)"},
     {"tile2d_groups", K_INT, OFF(tile2d_groups), 0, 4, NULL,
      "cuda fused 2-D engine, out of place: a batch's items (its first dimension) in this many groups, each on a "
-     "stream of its own, so that one group's lower levels overlap another's first level (0 auto: 2 for forward pyramids of 2+ levels over 16+ items and 16 Mi+ samples, else 1)"},
+     "stream of its own, so that one group's lower levels overlap another's first level (0 auto: 2 for forward "
+     "pyramids of 2+ levels over 16+ items and 16 Mi+ samples, else 1)"},
     {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
      "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
      "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "
