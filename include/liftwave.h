@@ -371,7 +371,10 @@ const char *lw_engine_name(lw_backend b, int i, const char **about);
 lw_status lw_workspace_size(const lw_plan *plan, size_t *bytes);
 
 /* CUDA stream (a cudaStream_t passed as void*) for device-pointer execution.
- * NULL means the default stream.  Not thread safe against a concurrent execute. */
+ * NULL means the default stream.  Not thread safe against a concurrent execute.
+ * A call may run part of its work on streams the plan owns (tuning
+ * tile2d_groups), forked from this stream and joined back to it: the call is
+ * ordered on this stream as a whole, and it can be captured in a CUDA graph. */
 lw_status lw_set_stream(lw_plan *plan, void *stream);
 
 /* Number of levels the shape allows along the given axes (the largest L for
