@@ -114,13 +114,8 @@ int lw_local_auto(const lw_plan *p, const lw_cuda_sched *s)
     if (!lw_local_applies(p, s)) return 0;
     if (inner_dims(p) > 0) return 1; /* channels last: no other engine runs them fused */
     /* one level of 2-D over 4-/8-byte samples: tile2d ties the wide block and trails the
-     * warp-strided map (interleaved rows above all), so local only where that map applies; and
-     * float32's Mallat inverse, where tile2d took 0.97-0.98x the map's time on an H200 (16384^2 and
-     * 192 x 512^2: bench/NOTES-tile2d.md) */
-    if (g->naxes == 2 && g->levels == 1 && s->esize >= 4) {
-        if (block_map(p, s, 1, g->shape[g->axes[1]]) != 2) return 0;
-        if (p->cfg.dtype == LW_FLOAT32 && p->cfg.layout == LW_MALLAT && p->cfg.direction == LW_INVERSE) return 0;
-    }
+     * warp-strided map (interleaved rows above all), so local only where that map applies */
+    if (g->naxes == 2 && g->levels == 1 && s->esize >= 4 && block_map(p, s, 1, g->shape[g->axes[1]]) != 2) return 0;
     return !(g->naxes == 2 && p->cfg.layout == LW_MALLAT && !(p->cfg.flags & LW_FLAG_DEVICE_POINTERS));
 }
 

@@ -108,8 +108,7 @@ static void local_cases(int quick)
                 }
     /* what auto takes for haar (lw_local_auto): local, except one level of 2-D over 4-byte samples where
      * the warp-strided map does not apply (rows of a multiple of 32 wide blocks of 8 samples), 2-D
-     * Mallat from host memory, float32's one-level 2-D Mallat inverse (tile2d) and lengths not
-     * multiples of 2^levels (items the small engine holds whole
+     * Mallat from host memory and lengths not multiples of 2^levels (items the small engine holds whole
      * too: it comes after local and the fused engines); in place, the Mallat layout runs the fused
      * engines' in-place route, or the small engine where the items fit it */
     static const struct {
@@ -131,8 +130,7 @@ static void local_cases(int quick)
             gcase c = trailing_haar(A[i].rank, A[i].naxes, A[i].n, A[i].levels, LW_FLOAT32);
             c.lay = A[i].lay;
             c.dir = (lw_direction)(v & 1), c.devptr = A[i].devptr, c.inplace = v == 2;
-            const int one_level_inv = A[i].naxes == 2 && A[i].levels == 1 && c.lay == LW_MALLAT && c.dir == LW_INVERSE;
-            expect_engine(&c, A[i].engine == LWE_LOCAL && one_level_inv ? LWE_TILE2D : A[i].engine);
+            expect_engine(&c, A[i].engine);
             run_case(&c);
         }
     /* the thread block's x maps (tuning local_block): narrow, and the warp-strided chunks (rows of a
