@@ -111,10 +111,8 @@ void lw_tile2d_groups_plan(const lw_plan *p, lw_cuda_sched *s)
     for (int i = 0; i < g->rank && !first; i++)
         if (!lw_geo_is_axis(g, i)) first = g->shape[i];
     /* auto: two groups for forward pyramids of large batches, where the second group's first level
-     * fills the device while the first group's lower levels trail (bench/NOTES-tile2d.md: 0.94-0.97x
-     * the time on 192 x 512^2 two- and three-level forwards; the inverses, whose coarse levels come
-     * first, lost 2-20% whether the groups started together or one after another's coarse levels;
-     * three and four groups no better than two) */
+     * fills the device while the first group's small lower levels trail; not the inverse, whose small
+     * coarse levels come first and found no first level to hide behind (measured: bench/NOTES-tile2d.md) */
     int64_t want = p->tune.tile2d_groups;
     if (want == 0)
         want = p->cfg.direction == LW_FORWARD && g->levels >= GROUPS_AUTO_LEVELS && first >= GROUPS_AUTO_ITEMS &&
