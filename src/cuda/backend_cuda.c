@@ -63,9 +63,9 @@ typedef struct cuda_impl {
     pthread_mutex_t mu;
     hctx *pool;
     lw_stage_cfg stage; /* host pointers: how pageable memory moves */
-    lw_plan *tail;      /* host pointers, 2-D pyramids: levels blev + 1..L on the level-blev lowpass band */
-    int blev;           /* host pointers, 2-D pyramids: the levels in row bands (staging_exec.c) */
-    size_t ll_bytes;    /* host pointers, 2-D pyramids: bytes of each lowpass buffer */
+    lw_plan *tail;      /* host pointers, 2-D pyramids: levels 2..L on the lowpass band (band2: 3..L) */
+    int band2;          /* host pointers, 2-D pyramids: level 2 in bands too (staging_exec.c) */
+    size_t ll1_bytes;   /* band2: the level-1 lowpass band's bytes */
     lw_slabs sl;        /* host pointers, 3-D one level: slabs along axis 0 ... */
     lw_plan *slab[3];   /* ... and their plans by shape (none: slab[0] NULL) */
     int64_t per, groups; /* host pointers, batches: items per group, groups (slab[0], slab[1] their plans) */
@@ -131,10 +131,11 @@ static lw_status ctx_new(const cuda_impl *im, hctx **out)
         if (ts->scratch > scr) scr = ts->scratch;
         if (ts->inplace_scratch > scr) scr = ts->inplace_scratch;
     }
-    if (im->tail) { /* the tail plan's scratch shares d_scr; two lowpass buffers (3-D: the octant's size) */
+    if (im->tail) { /* the tail plan's scratch shares d_scr; two compact lowpass bands (band2: the level-1 one
+                     * and the level-2 one, each within the first's size) */
         const cuda_impl *ti = im->tail->impl;
         if (ti->s.scratch > scr) scr = ti->s.scratch;
-        ll = im->ll_bytes ? im->ll_bytes : ti->s.bytes;
+        ll = im->band2 ? im->ll1_bytes : ti->s.bytes;
     }
     if (st == LW_OK) st = lw_cuda_alloc(&c->d_scr, scr, "the scratch buffer");
     if (st == LW_OK) st = lw_cuda_alloc(&c->d_ll, ll, "the lowpass band");
@@ -334,9 +335,9 @@ static lw_status cuda_plan(lw_plan *plan)
         /* the host pipelines work on the device copy of the input as their own: a caller's device input
          * (LW_FLAG_DEVICE_INPUT) must be left as it was, so such plans run whole */
         if (only_in_place || im->ooc || im->dev_in) {
-        } else if (lw_host_pyramid_tail_config(plan, &im->s, &tc, &im->blev)) {
-            if (lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL, im->blev = 1;
-            im->ll_bytes = lw_host_pyramid_ll_bytes(plan, im->blev, im->s.esize);
+        } else if (lw_host_pyramid_tail_config(plan, &im->s, &tc, &im->band2)) {
+            if (lw_plan_create(&im->tail, &tc) != LW_OK) im->tail = NULL, im->band2 = 0;
+            im->ll1_bytes = (size_t)(plan->geo.len[1][0] * plan->geo.len[1][1]) * im->s.esize;
         } else if (lw_host_slab_configs(plan, tu->host_slabs, &im->sl, sc, &tc)) {
             int ok = 1;
             for (int k = 0; k < 3 && ok; k++) ok = lw_plan_create(&im->slab[k], &sc[k]) == LW_OK;
@@ -479,7 +480,7 @@ static lw_status exec_host(const lw_plan *plan, cuda_impl *im, const void *in, v
     h.din = hin.how != LW_HOST_PAGEABLE, h.dout = hout.how != LW_HOST_PAGEABLE;
     if (im->dev_in) h.d_in = (void *)in, h.din = LW_STAGE_DEVICE; /* read where it is */
     if (im->dev_out) h.d_out = out, h.dout = LW_STAGE_DEVICE;     /* written where it is */
-    if (im->tail) h.tail = im->tail, h.tail_s = &((const cuda_impl *)im->tail->impl)->s, h.blev = im->blev;
+    if (im->tail) h.tail = im->tail, h.tail_s = &((const cuda_impl *)im->tail->impl)->s, h.band2 = im->band2;
     if (im->groups) {
         h.per = im->per, h.groups = im->groups;
         for (int k = 0; k < 2; k++) h.slab[k] = im->slab[k], h.slab_s[k] = &((const cuda_impl *)im->slab[k]->impl)->s;
@@ -555,12 +556,12 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     }
     if ((s->engine == LWE_TILE2D || s->engine == LWE_FUSED3D) && s->small_from < plan->geo.levels)
         lw_appendf(buf, len, "tail: small engine from level %d\n", s->small_from + 1);
-    if (im->tail && !im->slab[0] && im->blev > 1)
-        lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, %s in row bands "
-                   "%s them, levels %d..%d on the level-%d lowpass band (%lld x %lld)\n",
-                   im->blev == 2 ? "level 2" : "levels 2 and 3",
-                   im->inverse ? "ahead of (pageable input: whole, before)" : "behind", im->blev + 1, plan->geo.levels,
-                   im->blev, (long long)plan->geo.len[im->blev][0], (long long)plan->geo.len[im->blev][1]);
+    if (im->tail && !im->slab[0] && im->band2)
+        lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, level 2 in row bands "
+                   "%s them, levels 3..%d on the level-2 lowpass band (%lld x %lld)\n",
+                   im->inverse ? "ahead of (pageable input: whole, before)" : "behind", plan->geo.levels,
+                   (long long)plan->geo.len[2][0],
+                   (long long)plan->geo.len[2][1]);
     else if (im->tail && !im->slab[0])
         lw_appendf(buf, len, "host_pipeline: level 1 in row bands overlapped with the copies, levels 2..%d on the "
                    "lowpass band (%lld x %lld)\n", plan->geo.levels, (long long)plan->geo.len[1][0],

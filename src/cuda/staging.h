@@ -80,19 +80,6 @@ void lw_slab_at(const lw_slabs *s, int64_t k, int64_t *z0, int64_t *z1, int64_t 
 /* Which of the three slab shapes slab k has: 0 first, 1 middle, 2 last. */
 int lw_slab_kind(const lw_slabs *s, int64_t k);
 
-/* 2-D images in row bands (staging_exec.c): bands of cr rows (about R / 32,
- * a multiple of 32, at least 64), the first q and the last q ramped (u, 2u,
- * .., cr / 2 rows, u >= 64: nothing overlaps the first band's upload and the
- * last one's download), nmid bands of cr rows between them (the last of those
- * may be shorter); nb bands in all, each starting on an even row, together
- * rows [0, R) in order. */
-typedef struct lw_rowbands {
-    int64_t R, cr, u, q, head, nmid, nb; /* head: rows of the ramp at each end */
-} lw_rowbands;
-lw_rowbands lw_rowbands_plan(int64_t R);
-/* band i: rows [r0, r1) */
-void lw_rowband_at(const lw_rowbands *b, int64_t i, int64_t *r0, int64_t *r1);
-
 /* How a plan moves pageable memory (tuning keys stage_kb, stage_buffers,
  * copy_threads, pageable, register_min_mb; docs/TUNING.md). */
 enum { LW_PAGEABLE_AUTO = 0, LW_PAGEABLE_STAGE = 1, LW_PAGEABLE_REGISTER = 2 };

@@ -6,26 +6,25 @@
  * runs in row bands on three streams in turn; band j uploads the input rows
  * it reads (a halo of CHUNK_HALO rows each side), runs the level on them and
  * downloads the output rows it finished, so that the copy engines carry band
- * j+1 up while band j-1 comes down.  The first and the last bands are short
- * (a ramp of 64, 128, 256 rows up to the bands' height), since nothing
- * overlaps the first upload and the last download.  For a pyramid, level 1
- * writes its lowpass band compact into d_ll instead of out, every detail
- * coefficient of level 1 (3/4 of the output) comes down behind the bands,
- * and levels 2..L run on d_ll by the tail plan before the last quarter
- * comes down.  Forward pyramids in symmetric mode run levels 2 and 3 in
- * bands too (blev: the levels in bands, where the tail keeps a level), level
- * k + 1 behind the level-k bands that wrote the rows it reads, its details
- * coming down from the lowpass quadrant of d_out (which level k leaves
- * alone) and its lowpass band going compact to the next buffer; then only
- * levels blev + 1..L and the last 1/4^blev wait for the end.
- * The inverse mirrors it: the coarse corner (the quarter, or 1/4^blev) goes
- * up first and levels L..blev + 1 run on it; levels blev..2 run in bands
- * ahead of level 1's, each level's band ahead of the finer one's, their
- * detail rows going up into d_in's lowpass quadrants band by band (from
- * pinned memory; from pageable memory they go up whole after the corner and
- * each of those levels runs in one launch before the bands).
+ * j+1 up while band j-1 comes down.  For a pyramid, level 1 writes its
+ * lowpass band compact into d_ll instead of out, every detail coefficient
+ * of level 1 (3/4 of the output) comes down behind the bands, and levels
+ * 2..L run on d_ll by the tail plan before the last quarter comes down.
+ * Forward pyramids of three levels or more in symmetric mode (band2) run
+ * level 2 in bands too, each behind the level-1 bands that wrote the rows
+ * it reads, its details coming down from the lowpass quadrant of d_out
+ * (which level 1 leaves alone) and its lowpass band going compact to d_ll2;
+ * then only levels 3..L and the last sixteenth wait for the end.
+ * The inverse mirrors it: the lowpass quarter goes up first and levels
+ * L..2 run on it while the detail bands go up; level 1 then runs in bands.
+ * With band2 the sixteenth goes up first, levels L..3 run on it, and level 2
+ * runs in bands ahead of level 1's, its detail rows going up into d_in's
+ * lowpass quadrant band by band (from pinned memory; from pageable memory
+ * they go up whole after the sixteenth and level 2 runs in one launch before
+ * the bands).
  * Expected: one level near the concurrent both-ways PCIe bound; a pyramid
- * about 1 / (1 + 1/4^blev) of it (the corner moves alone).
+ * about 1 / (1 + 1/4) of it (the last quarter moves alone), 1 / (1 + 1/16)
+ * with band2.
  *
  * 3-D: level 1 in slabs of planes along axis 0 (staging_slabs.c), each
  * slab transformed by a plan of its own shape as soon as its planes are up,
@@ -121,6 +120,12 @@ lw_status lw_host_finish(lw_host_call *h)
 
 /* ---- 2-D in row bands -------------------------------------------------------- */
 
+static int64_t band_rows(int64_t R)
+{
+    int64_t cr = ((R / 32 + 31) / 32) * 32;
+    return cr < 64 ? 64 : cr;
+}
+
 static void level1_tile(const lw_host_call *h, lwk_tile2d *t)
 {
     memset(t, 0, sizeof *t);
@@ -129,51 +134,20 @@ static void level1_tile(const lw_host_call *h, lwk_tile2d *t)
     t->blen[0] = t->blen[1] = 1, t->mode = (int)h->p->cfg.mode;
 }
 
-/* bytes of the compact lowpass band at the input of level k + 1 (geometry len[k]) */
-static size_t band_bytes(const lw_plan *p, int k, size_t es)
+/* band i: rows [r0, r1) of R in bands of cr rows, on stream i % 3 */
+static void band_at(int64_t i, int64_t cr, int64_t R, int64_t *r0, int64_t *r1)
 {
-    return (size_t)(p->geo.len[k][0] * p->geo.len[k][1]) * es;
-}
-
-static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
-
-/* Where the compact lowpass bands of the levels in bands live (blev >= 2).
- * Forward: level 1's in d_ll, level 2's at the start of d_ll2, level 3's after
- * it.  Inverse: the raw coarse corner (the tail's input) at the start of d_ll,
- * level 3's lowpass (the tail's output, blev 3) after it, level 2's after that,
- * level 1's in d_ll2. */
-static void *fwd_ll(const lw_host_call *h, int k)
-{
-    if (k == 1) return h->d_ll;
-    return (char *)h->d_ll2 + (k == 3 ? align256(band_bytes(h->p, 2, h->s->esize)) : 0);
-}
-
-static void *inv_ll(const lw_host_call *h, int k)
-{
-    const size_t raw = align256(band_bytes(h->p, h->blev, h->s->esize));
-    if (k == 1) return h->d_ll2;
-    if (k == h->blev) return (char *)h->d_ll + raw;
-    return (char *)h->d_ll + raw + align256(band_bytes(h->p, 3, h->s->esize)); /* k == 2, blev == 3 */
-}
-
-size_t lw_host_pyramid_ll_bytes(const lw_plan *p, int blev, size_t es)
-{
-    const size_t n1 = band_bytes(p, 1, es);
-    if (blev < 2) return n1;
-    const size_t n2 = band_bytes(p, 2, es), n3 = blev >= 3 ? band_bytes(p, 3, es) : 0;
-    size_t need = align256(n2) + n3;                                         /* forward, d_ll2 */
-    const size_t inv = align256(band_bytes(p, blev, es)) + align256(n3) + n2; /* inverse, d_ll */
-    if (inv > need) need = inv;
-    return need > n1 ? need : n1;
+    *r0 = i * cr;
+    *r1 = *r0 + cr < R ? *r0 + cr : R;
 }
 
 /* the input rows band i of the forward reads (a halo of CHUNK_HALO rows each side; periodic: wrapped) */
-static lw_status fwd_band_up(lw_host_call *h, const void *in, const lw_rowbands *b, int64_t i, lw_host_ups *u)
+static lw_status fwd_band_up(lw_host_call *h, const void *in, int64_t i, int64_t cr, lw_host_ups *u)
 {
     const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], H = CHUNK_HALO;
     const int per = h->p->cfg.mode == LW_PERIODIC;
     int64_t r0, r1;
-    lw_rowband_at(b, i, &r0, &r1);
+    band_at(i, cr, R, &r0, &r1);
     cudaStream_t st = h->st[i % 3];
     LW_TRY(up_rows(h, u, in, h->d_in, r0 - H, r1 + H, R, C, 0, C, st));
     if (per && r0 == 0) LW_TRY(up_rows(h, u, in, h->d_in, R - H, R, R, C, 0, C, st));
@@ -193,20 +167,20 @@ static lw_status down_band(lw_host_call *h, void *out, int64_t r0, int64_t r1, i
     return down_rows(h, out, h->d_out, hr + r0 / 2, hr + r1 / 2, C, 0, cw, st);
 }
 
-/* level k + 1 (k = 1, 2) in a band: rows [a0, a1) of level k's compact lowpass
- * band, on stream st once the bands that wrote the rows it reads have run: its
- * details into d_out's level-k lowpass quadrant (which the levels before leave
- * alone) and down from there, its lowpass rows compact into the next band */
-static lw_status fwd_level_band(lw_host_call *h, void *out, int k, int64_t a0, int64_t a1, cudaStream_t st)
+/* band2: level 2's rows [a0, a1) of the level-1 lowpass band (d_ll, compact),
+ * on stream st once the level-1 bands that wrote the rows it reads have run:
+ * its details into d_out's lowpass quadrant and down from there, its lowpass
+ * rows compact into d_ll2 */
+static lw_status fwd_level2_band(lw_host_call *h, void *out, int64_t a0, int64_t a1, cudaStream_t st)
 {
     const lw_geometry *g = &h->p->geo;
-    const int64_t C = g->shape[1], rk = g->len[k][0], ck = g->len[k][1], hr = g->len[k + 1][0], hc = g->len[k + 1][1];
+    const int64_t C = g->shape[1], r2 = g->len[1][0], c2 = g->len[1][1], hr2 = g->len[2][0], hc2 = g->len[2][1];
     lwk_tile2d t;
     level1_tile(h, &t);
-    t.rows = rk, t.cols = ck, t.row_lo = a0, t.row_hi = a1;
-    lwk_plane src = plane(fwd_ll(h, k), ck), det = plane(h->d_out, C), ll = plane(fwd_ll(h, k + 1), hc);
-    CK(lwk_tile2d_forward(h->s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (lowpass band)");
-    return down_band(h, out, a0, a1, hr, hc, ck, st);
+    t.rows = r2, t.cols = c2, t.row_lo = a0, t.row_hi = a1;
+    lwk_plane src = plane(h->d_ll, c2), det = plane(h->d_out, C), ll = plane(h->d_ll2, hc2);
+    CK(lwk_tile2d_forward(h->s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (level-2 band)");
+    return down_band(h, out, a0, a1, hr2, hc2, c2, st);
 }
 
 lw_status lw_host_join(lw_host_call *h, int to)
@@ -219,210 +193,176 @@ lw_status lw_host_join(lw_host_call *h, int to)
     return LW_OK;
 }
 
-/* the rows of level k's lowpass band (n of them) whose windows (CHUNK_HALO rows)
- * lie within its first `ready` rows; all n once the level before is done */
-static int64_t rows_ready(int64_t ready, int64_t n, int done)
-{
-    if (done) return n;
-    const int64_t a = (ready - CHUNK_HALO) & ~(int64_t)1;
-    return a > 0 ? a : 0;
-}
-
 static lw_status run_bands_fwd(lw_host_call *h, const void *in, void *out)
 {
     const lw_geometry *g = &h->p->geo;
     const int64_t R = g->shape[0], C = g->shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
-    const int pyr = h->tail != NULL, blev = pyr ? h->blev : 1;
-    const lw_rowbands b = lw_rowbands_plan(R);
+    const int pyr = h->tail != NULL, b2 = pyr && h->band2;
+    const int64_t cr = band_rows(R), nb = (R + cr - 1) / cr;
     lwk_tile2d t;
     level1_tile(h, &t);
     lwk_plane src = plane(h->d_in, C), det = plane(h->d_out, C), ll = pyr ? plane(h->d_ll, hc) : det;
     lw_host_ups u[2] = {{{0}, 0}, {{0}, 0}};
-    int64_t done[4] = {0, 0, 0, 0}; /* done[k]: rows of level k's lowpass band level k + 1 has taken */
-    LW_TRY(fwd_band_up(h, in, &b, 0, &u[0]));
-    for (int64_t i = 0; i < b.nb; i++) {
+    int64_t done2 = 0; /* band2: level-1 lowpass rows level 2 has taken */
+    LW_TRY(fwd_band_up(h, in, 0, cr, &u[0]));
+    for (int64_t i = 0; i < nb; i++) {
         int64_t r0, r1;
-        lw_rowband_at(&b, i, &r0, &r1);
-        const int q = (int)(i % 3);
-        cudaStream_t st = h->st[q];
-        if (i + 1 < b.nb) LW_TRY(fwd_band_up(h, in, &b, i + 1, &u[(i + 1) % 2]));
+        band_at(i, cr, R, &r0, &r1);
+        cudaStream_t st = h->st[i % 3];
+        if (i + 1 < nb) LW_TRY(fwd_band_up(h, in, i + 1, cr, &u[(i + 1) % 2]));
         LW_TRY(lw_host_ups_end(h, &u[i % 2]));
         t.row_lo = r0, t.row_hi = r1;
         CK(lwk_tile2d_forward(h->s->dtype, &t, src, ll, det, st), "cuda tile2d kernel launch (band)");
-        /* levels 2..blev behind: level k + 1 takes the rows of level k's lowpass band whose windows the
-         * bands so far wrote, in runs of 32 rows or more.  The rows on the other streams are written once
-         * their latest kernels have run: each stream's event marks the last kernel of its latest step
-         * (not the downloads behind it), which this step waits for before its first lowpass band */
-        int waited = 0;
-        int64_t ready = (r1 + 1) / 2; /* level-1 lowpass rows written */
-        int last = i + 1 == b.nb;
-        for (int k = 1; k < blev; k++) {
-            const int64_t n = g->len[k][0], a1 = rows_ready(ready, n, last);
-            if (!(a1 - done[k] >= 32 || (last && a1 > done[k]))) break;
-            if (!waited) {
-                for (int j = 1; j < 3; j++) CK(cudaStreamWaitEvent(st, h->ev[(q + j) % 3], 0), "cudaStreamWaitEvent");
-                waited = 1;
+        if (b2) {
+            /* the level-1 lowpass rows below (r1 + 1) / 2 are written once this band's kernel and the
+             * last ones queued on the other streams have run (each stream's event marks its latest
+             * level-1 kernel, not the downloads behind it); level 2 takes the rows whose windows
+             * (CHUNK_HALO rows) lie below */
+            const int q = (int)(i % 3);
+            CK(cudaEventRecord(h->ev[q], st), "cudaEventRecord");
+            const int64_t a1 = i + 1 == nb ? hr : (((r1 + 1) / 2 - CHUNK_HALO) & ~(int64_t)1);
+            if (a1 - done2 >= 32 || (i + 1 == nb && a1 > done2)) {
+                for (int k = 1; k < 3; k++) CK(cudaStreamWaitEvent(st, h->ev[(q + k) % 3], 0), "cudaStreamWaitEvent");
+                LW_TRY(fwd_level2_band(h, out, done2, a1, st));
+                done2 = a1;
             }
-            LW_TRY(fwd_level_band(h, out, k, done[k], a1, st));
-            done[k] = a1;
-            ready = (a1 + 1) / 2, last = a1 == n;
         }
-        if (blev > 1) CK(cudaEventRecord(h->ev[q], st), "cudaEventRecord");
         /* lowpass rows: all of them, or (pyramid) their highpass columns */
         LW_TRY(down_band(h, out, r0, r1, hr, pyr ? hc : 0, C, st));
     }
-    if (pyr) { /* levels blev + 1..L on level blev's lowpass band once every band has written it */
+    if (pyr) { /* levels 2..L (band2: 3..L) on the lowpass band once every band has written it */
         LW_TRY(lw_host_join(h, 0));
-        void *lo = fwd_ll(h, blev), *to = blev == 1 ? h->d_ll2 : h->d_ll;
+        void *lo = b2 ? h->d_ll2 : h->d_ll, *to = b2 ? h->d_ll : h->d_ll2;
+        const int64_t qr = b2 ? g->len[2][0] : hr, qc = b2 ? g->len[2][1] : hc;
         LW_TRY(lw_cuda_run(h->tail, h->tail_s, lo, to, h->d_scr, h->st[0]));
-        lw_box qb = quarter_box(g->len[blev][0], g->len[blev][1], C, h->s->esize);
-        LW_TRY(lw_stage_down(h->stg, &qb, out, to, h->dout, h->st[0]));
+        lw_box q = quarter_box(qr, qc, C, h->s->esize);
+        LW_TRY(lw_stage_down(h->stg, &q, out, to, h->dout, h->st[0]));
     }
     return lw_host_finish(h);
 }
 
-/* Inverse, blev >= 2: levels blev..2 in bands ahead of level 1's when the input moves by the copy engines
- * (pinned, registered).  From pageable memory their detail rows go up whole after the coarse corner and
- * each of those levels runs in one launch before the bands: staged band by band, the narrow boxes slowed
- * those inverses where the whole boxes did not (bench/NOTES-hostmem.md) */
-static int inv_levels_banded(const lw_host_call *h)
+/* band2, inverse: level 2 in bands ahead of level 1's when the input moves by the copy engines
+ * (pinned, registered).  From pageable memory its detail rows go up whole after the sixteenth and it
+ * runs in one launch before the bands: staged band by band, the narrow level-2 boxes slowed those
+ * inverses where the whole boxes did not (bench/NOTES-hostmem.md) */
+static int inv_level2_banded(const lw_host_call *h)
 {
-    return h->tail && h->blev >= 2 && h->din;
+    return h->tail && h->band2 && h->din;
 }
 
-/* Inverse: the rows of level k's compact lowpass band (k = 1, 2; its output rows at level k + 1) that the
- * steps up to band i need written, the steps before having written those up to band i - 1: [*b0, *b1), none
- * when *b0 == *b1.  Level 1: what band i's windows (CHUNK_HALO rows each side) read; level 2: what level 2's
- * rows up to then read. */
-static int64_t inv_need_end(const lw_host_call *h, const lw_rowbands *b, int k, int64_t j)
+/* band2, inverse: the level-1 lowpass rows [*b0, *b1) level 2 writes ahead of band i of cr rows: those
+ * its windows (CHUNK_HALO rows each side) read that the bands before it did not; none when *b0 == *b1 */
+static void inv_level2_rows(const lw_host_call *h, int64_t i, int64_t cr, int64_t *b0, int64_t *b1)
 {
-    if (j < 0) return 0;
-    const lw_geometry *g = &h->p->geo;
-    int64_t r1, need, below;
-    if (k == 1) {
-        int64_t r0;
-        lw_rowband_at(b, j, &r0, &r1);
-        below = g->shape[0];
-    } else {
-        r1 = inv_need_end(h, b, k - 1, j);
-        below = g->len[k - 1][0];
+    const int64_t R = h->p->geo.shape[0], hr = (R + 1) / 2, nb = (R + cr - 1) / cr;
+    int64_t end[2] = {0, 0}; /* after bands i - 1 and i */
+    for (int k = 0; k < 2; k++) {
+        const int64_t j = i - 1 + k;
+        if (j < 0) continue;
+        int64_t r0, r1;
+        band_at(j, cr, R, &r0, &r1);
+        const int64_t need = (r1 + CHUNK_HALO) / 2 + 2;
+        end[k] = j + 1 == nb || need >= hr ? hr : (need + 1) & ~(int64_t)1;
     }
-    const int64_t n = g->len[k][0];
-    need = (r1 + CHUNK_HALO) / 2 + 2;
-    return r1 >= below || need >= n ? n : (need + 1) & ~(int64_t)1;
+    *b0 = end[0], *b1 = end[1];
 }
 
-static void inv_level_rows(const lw_host_call *h, const lw_rowbands *b, int k, int64_t i, int64_t *b0, int64_t *b1)
-{
-    *b0 = inv_need_end(h, b, k, i - 1), *b1 = inv_need_end(h, b, k, i);
-    if (i + 1 == b->nb) *b1 = h->p->geo.len[k][0];
-}
-
-/* Inverse: the detail rows of level k + 1 that its band of output rows [b0, b1) (rows of level k's lowpass
- * band) reads, from the input's level-k lowpass quadrant to the same places in d_in (which the finer
- * levels' bands leave alone) */
-static lw_status inv_level_up(lw_host_call *h, const void *in, int k, int64_t b0, int64_t b1, cudaStream_t st,
-                              lw_host_ups *u)
+/* band2, inverse: the level-2 detail rows that its band of level-1 lowpass rows [b0, b1) reads, from the
+ * input's lowpass quadrant to the same places in d_in (which level 1's bands leave alone) */
+static lw_status inv_level2_up(lw_host_call *h, const void *in, int64_t b0, int64_t b1, cudaStream_t st,
+                               lw_host_ups *u)
 {
     const lw_geometry *g = &h->p->geo;
-    const int64_t C = g->shape[1], rk = g->len[k][0], ck = g->len[k][1], hr = g->len[k + 1][0], hc = g->len[k + 1][1];
+    const int64_t C = g->shape[1], r2 = g->len[1][0], c2 = g->len[1][1], hr2 = g->len[2][0], hc2 = g->len[2][1];
     const int64_t l0 = (b0 - CHUNK_HALO) / 2 - 1, l1 = (b1 + CHUNK_HALO) / 2 + 1;
-    const size_t off = (size_t)(hr * C) * h->s->esize;
-    LW_TRY(up_rows(h, u, in, h->d_in, l0, l1, hr, C, hc, ck, st));
-    return up_rows(h, u, (const char *)in + off, (char *)h->d_in + off, l0, l1, rk - hr, C, 0, ck, st);
+    const size_t off = (size_t)(hr2 * C) * h->s->esize;
+    LW_TRY(up_rows(h, u, in, h->d_in, l0, l1, hr2, C, hc2, c2, st));
+    return up_rows(h, u, (const char *)in + off, (char *)h->d_in + off, l0, l1, r2 - hr2, C, 0, c2, st);
 }
 
-/* the lowpass and highpass rows band i of the inverse reads, and (levels banded) the detail rows of the
- * coarser levels' bands ahead of it: one step, begun while the step before is still being copied in */
-static lw_status inv_band_up(lw_host_call *h, const void *in, const lw_rowbands *b, int64_t i, lw_host_ups *u)
+/* the lowpass and highpass rows band i of the inverse reads, and (level 2 banded) the level-2 detail rows
+ * of the level-2 band ahead of it: one step, begun while the step before is still being copied in */
+static lw_status inv_band_up(lw_host_call *h, const void *in, int64_t i, int64_t cr, lw_host_ups *u)
 {
     const int64_t R = h->p->geo.shape[0], C = h->p->geo.shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2, H = CHUNK_HALO;
     const size_t es = h->s->esize;
     int64_t r0, r1;
-    lw_rowband_at(b, i, &r0, &r1);
+    band_at(i, cr, R, &r0, &r1);
     cudaStream_t st = h->st[i % 3];
     const int64_t l0 = (r0 - H) / 2 - 1, l1 = (r1 + H) / 2 + 1;
     const void *in_h = (const char *)in + (size_t)(hr * C) * es;
     void *d_h = (char *)h->d_in + (size_t)(hr * C) * es;
-    if (inv_levels_banded(h)) {
-        for (int k = h->blev - 1; k >= 1; k--) {
-            int64_t b0, b1;
-            inv_level_rows(h, b, k, i, &b0, &b1);
-            if (b1 > b0) LW_TRY(inv_level_up(h, in, k, b0, b1, st, u));
-        }
+    if (inv_level2_banded(h)) {
+        int64_t b0, b1;
+        inv_level2_rows(h, i, cr, &b0, &b1);
+        if (b1 > b0) LW_TRY(inv_level2_up(h, in, b0, b1, st, u));
     }
     LW_TRY(up_rows(h, u, in, h->d_in, l0, l1, hr, C, h->tail ? hc : 0, C, st));
     return up_rows(h, u, in_h, d_h, l0, l1, R - hr, C, 0, C, st);
 }
 
-/* Inverse: level k + 1's output rows [b0, b1) (rows of level k's lowpass band, compact) from level k + 1's
- * lowpass band (the tail's output, or the band before) and its detail rows (up with the step), on stream st */
-static lw_status inv_level_band(lw_host_call *h, int k, int64_t b0, int64_t b1, cudaStream_t st)
+/* band2, inverse: level 2's output rows [b0, b1) (the level-1 lowpass band, compact into d_ll2) from the
+ * level-2 lowpass band ll2 (levels L..3 done) and its detail rows (up with the band's step), on stream st */
+static lw_status inv_level2_band(lw_host_call *h, const void *ll2, int64_t b0, int64_t b1, cudaStream_t st)
 {
     const lw_geometry *g = &h->p->geo;
     lwk_tile2d t;
     level1_tile(h, &t);
-    t.rows = g->len[k][0], t.cols = g->len[k][1], t.row_lo = b0, t.row_hi = b1;
-    CK(lwk_tile2d_inverse(h->s->dtype, &t, plane(inv_ll(h, k + 1), g->len[k + 1][1]), plane(h->d_in, g->shape[1]),
-                          plane(inv_ll(h, k), g->len[k][1]), st),
-       "cuda tile2d kernel launch (lowpass band)");
+    t.rows = g->len[1][0], t.cols = g->len[1][1], t.row_lo = b0, t.row_hi = b1;
+    CK(lwk_tile2d_inverse(h->s->dtype, &t, plane(ll2, g->len[2][1]), plane(h->d_in, g->shape[1]),
+                          plane(h->d_ll2, g->len[1][1]), st),
+       "cuda tile2d kernel launch (level-2 band)");
     return LW_OK;
 }
 
 static lw_status run_bands_inv(lw_host_call *h, const void *in, void *out)
 {
     const lw_geometry *g = &h->p->geo;
-    const int64_t R = g->shape[0], C = g->shape[1], hc = (C + 1) / 2;
-    const int pyr = h->tail != NULL, blev = pyr ? h->blev : 1, banded = inv_levels_banded(h);
-    const lw_rowbands b = lw_rowbands_plan(R);
+    const int64_t R = g->shape[0], C = g->shape[1], hr = (R + 1) / 2, hc = (C + 1) / 2;
+    const int pyr = h->tail != NULL, b2 = pyr && h->band2, banded2 = inv_level2_banded(h);
+    const int64_t cr = band_rows(R), nb = (R + cr - 1) / cr;
     const size_t es = h->s->esize;
+    /* band2: the sixteenth goes up into d_ll, levels L..3 write the level-2 lowpass band after it */
+    const size_t n16 = (size_t)(g->len[2][0] * g->len[2][1]) * es;
+    const char *ll2 = b2 ? (const char *)h->d_ll + ((n16 + 255) & ~(size_t)255) : NULL;
     lwk_tile2d t;
     level1_tile(h, &t);
     lw_host_ups u[2] = {{{0}, 0}, {{0}, 0}};
-    if (pyr) { /* the coarse corner (level blev's lowpass quadrant) first, and levels L..blev + 1 on it */
-        lw_box qb = quarter_box(g->len[blev][0], g->len[blev][1], C, es);
-        LW_TRY(lw_stage_up(h->stg, &qb, in, h->d_ll, h->din, h->st[0]));
-        if (blev > 1 && !banded) { /* the banded levels' detail rows whole */
+    if (pyr) { /* the lowpass quarter (band2: sixteenth) first, and levels L..2 (L..3) on it */
+        lw_box q = quarter_box(b2 ? g->len[2][0] : hr, b2 ? g->len[2][1] : hc, C, es);
+        LW_TRY(lw_stage_up(h->stg, &q, in, h->d_ll, h->din, h->st[0]));
+        if (b2 && !banded2) { /* level 2's detail rows whole */
             lw_host_ups v = {{0}, 0};
-            for (int k = blev - 1; k >= 1; k--) LW_TRY(inv_level_up(h, in, k, 0, g->len[k][0], h->st[0], &v));
+            LW_TRY(inv_level2_up(h, in, 0, hr, h->st[0], &v));
             LW_TRY(lw_host_ups_end(h, &v));
         }
-        LW_TRY(inv_band_up(h, in, &b, 0, &u[0]));
-        LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, blev > 1 ? inv_ll(h, blev) : h->d_ll2, h->d_scr, h->st[0]));
-        if (blev > 1 && !banded)
-            for (int k = blev - 1; k >= 1; k--) LW_TRY(inv_level_band(h, k, 0, g->len[k][0], h->st[0]));
+        LW_TRY(inv_band_up(h, in, 0, cr, &u[0]));
+        LW_TRY(lw_cuda_run(h->tail, h->tail_s, h->d_ll, b2 ? (void *)ll2 : h->d_ll2, h->d_scr, h->st[0]));
+        if (b2 && !banded2) LW_TRY(inv_level2_band(h, ll2, 0, hr, h->st[0]));
         CK(cudaEventRecord(h->ev[0], h->st[0]), "cudaEventRecord");
     } else {
-        LW_TRY(inv_band_up(h, in, &b, 0, &u[0]));
+        LW_TRY(inv_band_up(h, in, 0, cr, &u[0]));
     }
     lwk_plane det = plane(h->d_in, C), ll = pyr ? plane(h->d_ll2, hc) : det, dst = plane(h->d_out, C);
-    for (int64_t i = 0; i < b.nb; i++) {
+    for (int64_t i = 0; i < nb; i++) {
         int64_t r0, r1;
-        lw_rowband_at(&b, i, &r0, &r1);
+        band_at(i, cr, R, &r0, &r1);
         const int q = (int)(i % 3);
         cudaStream_t st = h->st[q];
-        if (i + 1 < b.nb) LW_TRY(inv_band_up(h, in, &b, i + 1, &u[(i + 1) % 2]));
+        if (i + 1 < nb) LW_TRY(inv_band_up(h, in, i + 1, cr, &u[(i + 1) % 2]));
         LW_TRY(lw_host_ups_end(h, &u[i % 2]));
-        if (banded) {
-            /* levels blev..2 ahead of level 1: the lowpass rows this band's windows read, on this stream
-             * behind levels L..blev + 1 (stream 0's event) and the lowpass bands the other streams wrote
-             * (each stream's event marks its latest lowpass band, which this band waits for too) */
-            int ran = 0;
-            for (int k = blev - 1; k >= 1; k--) {
-                int64_t b0, b1;
-                inv_level_rows(h, &b, k, i, &b0, &b1);
-                if (b1 <= b0) continue;
-                if (!ran) {
-                    if (q != 0) CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
-                    if (blev > 2)
-                        for (int j = 1; j < 3; j++)
-                            CK(cudaStreamWaitEvent(st, h->ev[(q + j) % 3], 0), "cudaStreamWaitEvent");
-                    ran = 1;
-                }
-                LW_TRY(inv_level_band(h, k, b0, b1, st));
+        if (banded2) {
+            /* level 2 ahead of level 1: the lowpass rows this band's windows read, on this stream behind
+             * levels L..3 (stream 0's event); each stream's event then marks its latest level-2 band,
+             * which this band waits for on the others */
+            int64_t b0, b1;
+            inv_level2_rows(h, i, cr, &b0, &b1);
+            if (b1 > b0) {
+                if (q != 0) CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
+                LW_TRY(inv_level2_band(h, ll2, b0, b1, st));
+                CK(cudaEventRecord(h->ev[q], st), "cudaEventRecord");
             }
-            if (ran) CK(cudaEventRecord(h->ev[q], st), "cudaEventRecord");
-            for (int j = 1; j < 3; j++) CK(cudaStreamWaitEvent(st, h->ev[(q + j) % 3], 0), "cudaStreamWaitEvent");
+            for (int k = 1; k < 3; k++) CK(cudaStreamWaitEvent(st, h->ev[(q + k) % 3], 0), "cudaStreamWaitEvent");
         } else if (pyr && i > 0 && i < 3) {
             CK(cudaStreamWaitEvent(st, h->ev[0], 0), "cudaStreamWaitEvent");
         }
@@ -461,34 +401,27 @@ static int bands_apply(const lw_plan *p, const lw_cuda_sched *s)
     return s->engine == LWE_TILE2D && p->geo.rank == 2 && p->geo.naxes == 2 && p->geo.len[0][0] >= 256;
 }
 
-/* The levels of a pyramid in bands (run_bands_fwd, run_bands_inv): level 1,
- * and level k + 1 (k = 1, 2) behind (forward) or ahead of (inverse) the
- * bands of level k where the tail keeps a level (three levels or more for
- * level 2, four or more for level 3), in symmetric mode (a periodic band at
- * the top would read the bottom's rows before they exist), where the fused
- * kernel takes level k's lowpass band.  Levels beyond 3 would move 1/256 of
- * the array alone at the end (the tail's corner) against 1/64: not worth
- * their launches. */
-#define BANDED_LEVELS_MAX 3
-
-static int banded_levels(const lw_plan *p, const lw_cuda_sched *s)
+/* Level 2 of a pyramid in bands (run_bands_fwd, run_bands_inv): three levels or
+ * more (levels 3..L are the tail), symmetric mode (a periodic band at the top
+ * would read the bottom's rows before they exist), the fused kernel on the
+ * level-1 lowpass band, and bands of level-1 lowpass rows at least twice
+ * CHUNK_HALO tall. */
+static int band2_applies(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    if (!(p->cfg.direction == LW_FORWARD || p->cfg.direction == LW_INVERSE) || p->cfg.mode == LW_PERIODIC) return 1;
-    int blev = 1;
-    while (blev < BANDED_LEVELS_MAX && g->levels >= blev + 2 &&
-           lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[blev][0], g->len[blev][1]))
-        blev++;
-    return blev;
+    return (p->cfg.direction == LW_FORWARD || p->cfg.direction == LW_INVERSE) && p->cfg.mode != LW_PERIODIC &&
+           g->levels >= 3 &&
+           band_rows(g->shape[0]) / 2 >= 2 * CHUNK_HALO &&
+           lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[1][0], g->len[1][1]);
 }
 
-int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg, int *blev)
+int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg, int *band2)
 {
     const lw_geometry *g = &p->geo;
-    *blev = 1;
+    *band2 = 0;
     if ((p->cfg.flags & LW_FLAG_DEVICE_POINTERS) || !bands_apply(p, s) || g->levels < 2) return 0;
-    *blev = banded_levels(p, s);
-    const int k = *blev; /* the tail's first level (0-based) */
+    *band2 = band2_applies(p, s);
+    const int k = *band2 ? 2 : 1; /* the tail's first level (0-based) */
     lw_host_sub_config(p, cfg);
     cfg->rank = 2;
     cfg->shape[0] = g->len[k][0], cfg->shape[1] = g->len[k][1];

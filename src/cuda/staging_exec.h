@@ -20,12 +20,11 @@ typedef struct lw_host_call {
     cudaStream_t st[3];
     cudaEvent_t ev[3];
     void *d_in, *d_out, *d_scr;
-    void *d_ll, *d_ll2;         /* 2-D: the compact lowpass bands (staging_exec.c); 3-D: the level-1 lowpass
-                                 * octant before and after levels 2..L */
+    void *d_ll, *d_ll2;         /* compact level-1 lowpass band / octant, before and after levels 2..L */
     int din, dout;              /* in / out go straight through the copy engines */
-    const lw_plan *tail;        /* levels blev + 1..L on the level-blev lowpass band (2-D), levels 2..L on the
-                                 * level-1 octant (3-D); NULL: none */
-    int blev;                   /* 2-D pyramids: the levels run in row bands (1..3) */
+    const lw_plan *tail;        /* levels 2..L on the level-1 lowpass band (2-D) or octant (3-D); NULL: none;
+                                 * band2: levels 3..L on the level-2 lowpass band */
+    int band2;                  /* 2-D pyramids: level 2 in row bands beside level 1's */
     const lw_cuda_sched *tail_s;
     /* 3-D one level in slabs (staging_slabs.c); slab plans by shape (lw_slab_kind), NULL: none */
     const lw_slabs *sl;
@@ -41,7 +40,7 @@ typedef struct lw_host_call {
  * previous step's are still being copied in (lw_stage_up_begin), so that
  * the copy threads always have a box to copy; lw_host_ups_end waits for
  * them all.  A step has at most LW_HOST_UPS boxes. */
-#define LW_HOST_UPS 6
+#define LW_HOST_UPS 4
 typedef struct lw_host_ups {
     lw_stage_ticket t[LW_HOST_UPS];
     int n;
@@ -57,13 +56,10 @@ void lw_host_sub_config(const lw_plan *p, lw_config *cfg);
 
 /* The tail plan of a 2-D pyramid, as the pyramid path needs it: fills cfg
  * and returns 1, or 0 when the plan does not take that path (engine, rank,
- * layout, levels, periodic inverse).  *blev: the levels that run in row
- * bands (1..3); the tail is levels blev + 1..L on the level-blev lowpass
- * band. */
-int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg, int *blev);
-/* Bytes of each of the two lowpass buffers (d_ll, d_ll2) of such a pyramid
- * with blev levels in bands and es-byte samples. */
-size_t lw_host_pyramid_ll_bytes(const lw_plan *p, int blev, size_t es);
+ * layout, levels, periodic inverse).  *band2: level 2 runs in bands too,
+ * and the tail is levels 3..L on the level-2 lowpass band; else levels 2..L
+ * on the level-1 one. */
+int lw_host_pyramid_tail_config(const lw_plan *p, const lw_cuda_sched *s, lw_config *cfg, int *band2);
 
 /* The slab plans of a 3-D volume's level 1 (device pointers, one level,
  * shapes by lw_slab_kind; the inverse ones may destroy their input) and,

@@ -170,35 +170,3 @@ void lw_slab_at(const lw_slabs *s, int64_t k, int64_t *z0, int64_t *z1, int64_t 
 }
 
 int lw_slab_kind(const lw_slabs *s, int64_t k) { return k == 0 ? 0 : k == s->n - 1 ? 2 : 1; }
-
-/* ---- 2-D row bands ------------------------------------------------------------ */
-
-#define ROWBAND_MIN 64 /* rows of the shortest band (the ramp's first) */
-
-lw_rowbands lw_rowbands_plan(int64_t R)
-{
-    lw_rowbands b;
-    int64_t cr = ((R / 32 + 31) / 32) * 32; /* about 32 bands, of a multiple of 32 rows */
-    b.R = R, b.cr = cr < ROWBAND_MIN ? ROWBAND_MIN : cr, b.q = 0;
-    /* up to three ramp bands each side, while the shortest has ROWBAND_MIN rows and a middle band remains */
-    while (b.q < 3 && (b.cr >> (b.q + 1)) >= ROWBAND_MIN && 2 * (b.cr - (b.cr >> (b.q + 1))) + b.cr <= R) b.q++;
-    b.u = b.cr >> b.q, b.head = b.cr - b.u;
-    const int64_t Re = (R + 1) & ~(int64_t)1;
-    b.nmid = (Re - 2 * b.head + b.cr - 1) / b.cr, b.nb = 2 * b.q + b.nmid;
-    return b;
-}
-
-void lw_rowband_at(const lw_rowbands *b, int64_t i, int64_t *r0, int64_t *r1)
-{
-    const int64_t Re = (b->R + 1) & ~(int64_t)1; /* the ramp at the end ends on an even row */
-    if (i < b->q) {
-        *r0 = b->u * ((INT64_C(1) << i) - 1), *r1 = *r0 + (b->u << i);
-    } else if (i < b->q + b->nmid) {
-        *r0 = b->head + (i - b->q) * b->cr;
-        *r1 = *r0 + b->cr < Re - b->head ? *r0 + b->cr : Re - b->head;
-    } else {
-        const int64_t j = b->nb - 1 - i;
-        *r1 = Re - b->u * ((INT64_C(1) << j) - 1), *r0 = *r1 - (b->u << j);
-    }
-    if (*r1 > b->R) *r1 = b->R;
-}

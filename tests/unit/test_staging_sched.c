@@ -136,39 +136,8 @@ static void check_slabs(int64_t D, int halo, int64_t want)
           (long long)s.E, (long long)s.Z, (long long)s.n);
 }
 
-/* row bands: they tile [0, R) in order, each starts on an even row, the ramp
- * doubles up to the middle bands' height and mirrors at the end */
-static void check_rowbands(int64_t R)
-{
-    lw_rowbands b = lw_rowbands_plan(R);
-    int ok = b.nb >= 1 && b.cr % 32 == 0 && b.cr >= 64 && b.q >= 0 && b.q <= 3 && (b.q == 0 || b.u >= 64) &&
-             b.nmid >= 1 && b.nb == 2 * b.q + b.nmid;
-    int64_t next = 0;
-    for (int64_t i = 0; i < b.nb && ok; i++) {
-        int64_t r0, r1;
-        lw_rowband_at(&b, i, &r0, &r1);
-        ok &= r0 == next && r1 > r0 && r0 % 2 == 0;
-        if (i < b.q) ok &= r1 - r0 == b.u << i;
-        else if (i < b.q + b.nmid - 1) ok &= r1 - r0 == b.cr;
-        else if (i < b.q + b.nmid) ok &= r1 - r0 <= b.cr;
-        else ok &= r1 - r0 <= b.u << (b.nb - 1 - i) && r1 - r0 >= (b.u << (b.nb - 1 - i)) - 1; /* odd R: one short */
-        next = r1;
-    }
-    ok &= next == R;
-    CHECK(ok, "row bands of R=%lld (cr %lld, q %lld, nmid %lld)", (long long)R, (long long)b.cr, (long long)b.q,
-          (long long)b.nmid);
-}
-
 int main(void)
 {
-    for (int64_t R = 256; R < 20000; R += 1 + R / 64) check_rowbands(R);
-    for (int t = 0; t < 2000; t++) check_rowbands(lw_rng_range(256, 1 << 22));
-    lw_rowbands rb = lw_rowbands_plan(16384);
-    CHECK(rb.cr == 512 && rb.q == 3 && rb.u == 64 && rb.nb == 6 + 31, "16384 rows: 64, 128, 256, 30.25 x 512, "
-          "256, 128, 64 (q %lld, nb %lld)", (long long)rb.q, (long long)rb.nb);
-    rb = lw_rowbands_plan(600);
-    CHECK(rb.cr == 64 && rb.q == 0 && rb.nb == 10, "600 rows: ten bands of 64, no ramp");
-
     lw_test_seed(16);
     for (int t = 0; t < 3000; t++) {
         lw_box b = random_box();
