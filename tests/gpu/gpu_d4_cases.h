@@ -127,7 +127,7 @@ static void d4_tile_cases(int quick)
  * last tile moved to end at the line's end), else in a local copy.  Tiny
  * and odd sizes (2-sample axes, the last z pair holding one plane), one
  * level to max, float32 and float64, every tile variant by name (variant
- * 32x64 on lines shorter than its windows runs the default), "auto" on
+ * 32x64 on lines shorter than its windows runs 16x64), "auto" on
  * volumes of the matrix's kinds, and a sweep of the lengths around the
  * fixed move sets' limits: the last tile moved by 0-3 samples, the one
  * before it reaching past the end by 1-3 (H = 4) or not at all, with the
@@ -181,7 +181,7 @@ static void d4_fused3d_cases(int quick)
                 c.rank = 3, c.shape[0] = nz[k % 4], c.shape[1] = ny[i], c.shape[2] = nx[j];
                 c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = k % 5 == 4 ? LW_FLOAT64 : LW_FLOAT32, c.levels = 1;
                 if (v >= 2 && c.t != LW_FLOAT32) continue;
-                if (v >= 2) c.tuning = v == 2 ? "tile3d=16x64" : "tile3d=32x64"; /* the forward's, the inverse's other */
+                if (v >= 2) c.tuning = v == 2 ? "tile3d=32x64" : "tile3d=16x64"; /* the forward's, the inverse's other */
                 c.scheme = "fused3d", c.dir = (lw_direction)(v & 1), c.devptr = k % 2;
                 expect_engine(&c, LWE_FUSED3D);
                 run_case(&c);
