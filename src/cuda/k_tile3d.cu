@@ -57,9 +57,9 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_MAX_HALO 6
 #define T3_WIDE_HALO 4
 
-/* The float32 default tile variant of a wavelet and direction (H200, every
- * variant of every wavelet in one run, bench/NOTES-tile3d.md "The tile
- * variants again"): the widest reach (dd137) 32 x 64 both ways (its 512
+/* The float32 default tile variant of a wavelet and direction, the fastest
+ * of a sweep of every variant (bench/NOTES-tile3d.md, "The tile variants
+ * again"): the widest reach (dd137) 32 x 64 both ways (its 512
  * threads hold the z windows without spilling, where the 16 x 64 ones
  * spill: ptxas -v); forward 32 x 64 (one 512-thread block an SM), but d4's
  * 16 x 64 (two 256-thread blocks; its mirror refresh takes registers the
