@@ -57,20 +57,23 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_MAX_HALO 6
 #define T3_WIDE_HALO 4
 
-/* The float32 default tile variant of a wavelet and direction, the fastest
- * of a sweep of every variant (bench/NOTES-tile3d.md, "The tile variants
- * again"): the widest reach (dd137) 32 x 64 both ways (its 512
- * threads hold the z windows without spilling, where the 16 x 64 ones
- * spill: ptxas -v); forward 32 x 64 (one 512-thread block an SM), but d4's
+/* The default tile variant of a storage type, wavelet and direction.
+ * Float32: the fastest of a sweep of every variant (bench/NOTES-tile3d.md,
+ * "The tile variants again"): the widest reach (dd137) 32 x 64 both ways
+ * (its 512 threads hold the z windows without spilling, where the 16 x 64
+ * ones spill: ptxas -v); forward 32 x 64 (one 512-thread block an SM), but d4's
  * 16 x 64 (two 256-thread blocks; its mirror refresh takes registers the
  * larger tiles cannot spare); inverse 32 x 64, but the shortest reach
- * (cdf53) 16 x 64 with one pair prefetched (three blocks an SM).  The half
- * types keep their own (T3_HALF_*): the variant they compile. */
+ * (cdf53) 16 x 64 with one pair prefetched (three blocks an SM).  Float64
+ * runs 16 x 64 only; the half types keep their own (T3_HALF_*), the variant
+ * they compile. */
 #define T3_HALF_FWD 3
 #define T3_HALF_INV 0
-template <int W, int INV> static constexpr int t3_default_variant()
+template <class S, int W, int INV> static constexpr int t3_default_variant()
 {
+    if (sizeof(S) == 8) return 0; /* float64: 16 x 64 only */
     if (sh_halo(W) > T3_WIDE_HALO) return 3;
+    if (sizeof(S) == 2) return INV ? T3_HALF_INV : T3_HALF_FWD;
     if (!INV) return tile_once_mirror_exact(W) ? 3 : 0;
     return sh_halo(W) <= 2 ? 1 : 3;
 }
@@ -130,23 +133,18 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
      * short for the default tiles' fixed move sets: the 16-row tiles (more
      * blocks for small volumes), windows at the ends lifted in a local copy */
     if constexpr (!tile_once_mirror_exact(W)) {
-        constexpr int V = sizeof(S) == 8   ? 0
-                          : sizeof(S) == 2 ? (sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_HALF_INV : T3_HALF_FWD)
-                                           : t3_default_variant<W, INV>();
+        constexpr int V = t3_default_variant<S, W, INV>();
         constexpr int VS = sh_halo(W) > T3_WIDE_HALO ? 3 : 0;
         if (!t3_long<S, W, V>(t)) return t3_launch_v<S, W, INV, VS, false>(t, b, src, dst, s);
     }
-    if constexpr (sizeof(S) == 8) {
-        return t3_launch_v<S, W, INV, 0>(t, b, src, dst, s);
-    } else if constexpr (sizeof(S) == 2) { /* the half types: one variant */
-        constexpr int V = sh_halo(W) > T3_WIDE_HALO ? 3 : INV ? T3_HALF_INV : T3_HALF_FWD;
-        return t3_launch_v<S, W, INV, V>(t, b, src, dst, s);
+    if constexpr (sizeof(S) != 4) { /* float64 and the half types: one variant */
+        return t3_launch_v<S, W, INV, t3_default_variant<S, W, INV>()>(t, b, src, dst, s);
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
          * threads, 1 block/SM */
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
-        constexpr int def = t3_default_variant<W, INV>();
+        constexpr int def = t3_default_variant<S, W, INV>();
         /* a variant 3 (taller tiles) on lines shorter than its windows: the 16-row tiles */
         const int pick = v < 0 ? def : v;
         const int run = pick == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t) ? 0 : pick;
