@@ -97,9 +97,11 @@ typedef struct lw_ooc_slabs {
  * of 2^L1 and never move backwards. */
 void lw_ooc_slab_at(const lw_ooc_slabs *s, int64_t k, int64_t *z0, int64_t *z1, int64_t *e0, int64_t *e1);
 
-/* The halo of L1 levels for a wavelet of reach `halo` (lw_wavelet_def),
- * a multiple of 2^L1. */
-int64_t lw_ooc_halo(int halo, int L1);
+/* The halo of L1 levels for a wavelet of reach `halo` (lw_wavelet_def)
+ * plus `slack` a level (lw_ooc_halo_slack), a multiple of 2^L1. */
+int64_t lw_ooc_halo(int halo, int slack, int L1);
+/* the slack a plan's direction and mode need */
+int lw_ooc_halo_slack(const lw_config *cfg);
 
 /* Bands along axis 0 after L levels: b = 0 the level-L lowpass, b = j the
  * level-j highpass (1 <= j <= L).  Among the first x rows (x a multiple of

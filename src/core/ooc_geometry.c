@@ -29,16 +29,23 @@ void lw_ooc_slab_at(const lw_ooc_slabs *s, int64_t k, int64_t *z0, int64_t *z1, 
     }
 }
 
-/* A level-j step reaches `halo` samples of its input, 2^(j-1) rows apart;
- * two rows more each level cover the rounding of the integer variants and
- * the cross terms of the non-separable steps. */
-int64_t lw_ooc_halo(int halo, int L1)
+/* Level j of a slab's transform, run with the slab's edges as the array's
+ * ends, gets wrong values within `halo` samples of each edge of its input,
+ * 2^(j-1) rows apart, and those spread by the same reach through the levels
+ * after it: E = halo (2^L1 - 1), rounded up to a multiple of 2^L1 (which
+ * also covers the parity rounding of the lowpass indices between levels),
+ * keeps every core row exact.  The adjoints in symmetric mode fold what the
+ * forward read past an edge back inside it, a sample deeper than the
+ * forward's mirrored reads: `slack` more a level covers them. */
+int64_t lw_ooc_halo(int halo, int slack, int L1)
 {
     if (L1 <= 0) return 0;
-    int64_t e = (int64_t)(halo + 2) * (((int64_t)1 << L1) - 1);
+    int64_t e = (int64_t)(halo + slack) * (((int64_t)1 << L1) - 1);
     const int64_t a = (int64_t)1 << L1;
     return (e + a - 1) / a * a;
 }
+
+int lw_ooc_halo_slack(const lw_config *cfg) { return lw_dir_adjoint(cfg->direction) && cfg->mode != LW_PERIODIC ? 2 : 0; }
 
 int lw_ooc_band_level(int b, int L) { return b == 0 ? L : b; }
 

@@ -242,7 +242,7 @@ static double pass_cost(const ooc_pass *P)
  * core). */
 static lw_status try_pass(ooc_pass *P, int L1, int host_cont, int relax, int *ok)
 {
-    const int64_t a = (int64_t)1 << L1, E = lw_ooc_halo(P->p->wav->halo, L1);
+    const int64_t a = (int64_t)1 << L1, E = lw_ooc_halo(P->p->wav->halo, lw_ooc_halo_slack(&P->p->cfg), L1);
     *ok = 0;
     if ((P->sl.periodic && E >= P->shape[0]) || (host_cont && L1 == P->L)) return LW_OK;
     drop_plans(P);

@@ -426,7 +426,8 @@ static void permutation(void)
                 CHECK(lw_ooc_band_base(b, L, n) == lw_ooc_band_base(b + 1, L, n) + lw_ooc_band_count(b + 1, L, n),
                       "band %d base", b);
         }
-    CHECK(lw_ooc_halo(4, 1) % 2 == 0 && lw_ooc_halo(4, 3) % 8 == 0 && lw_ooc_halo(4, 3) >= 6 * 7, "halo");
+    CHECK(lw_ooc_halo(4, 0, 1) == 4 && lw_ooc_halo(3, 0, 1) == 4 && lw_ooc_halo(4, 0, 2) == 12 &&
+              lw_ooc_halo(4, 2, 3) == 48 && lw_ooc_halo(6, 0, 3) == 48, "halo");
 }
 
 static void too_small(void)
