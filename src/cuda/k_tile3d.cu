@@ -57,24 +57,25 @@ extern "C" int lwk_tile3d_zruns(int64_t tiles, int64_t pairs, int64_t slots, int
 #define T3_MAX_HALO 6
 #define T3_WIDE_HALO 4
 
-/* The default tile variant of a storage type, wavelet and direction.
- * Float32: the fastest of a sweep of every variant (bench/NOTES-tile3d.md,
- * "The tile variants again"): the widest reach (dd137) 32 x 64 both ways
- * (its 512 threads hold the z windows without spilling, where the 16 x 64
- * ones spill: ptxas -v); forward 32 x 64 (one 512-thread block an SM), but d4's
- * 16 x 64 (two 256-thread blocks; its mirror refresh takes registers the
- * larger tiles cannot spare); inverse 32 x 64, but the shortest reach
- * (cdf53) 16 x 64 with one pair prefetched (three blocks an SM).  Float64
- * runs 16 x 64 only; the half types keep their own (T3_HALF_*), the variant
- * they compile. */
-#define T3_HALF_FWD 3
-#define T3_HALF_INV 0
+/* The default tile variant of a storage type, wavelet and direction: the
+ * fastest of a sweep of every variant (bench/NOTES-tile3d.md, "The tile
+ * variants again" and "The half types' tiles").  Float32: the widest reach
+ * (dd137) 32 x 64 both ways (its 512 threads hold the z windows without
+ * spilling, where the 16 x 64 ones spill: ptxas -v); forward 32 x 64 (one
+ * 512-thread block an SM), but d4's 16 x 64 (two 256-thread blocks; its
+ * mirror refresh takes registers the larger tiles cannot spare); inverse
+ * 32 x 64, but the shortest reach (cdf53) 16 x 64 with one pair prefetched
+ * (three blocks an SM).  The half types, which compile only the default, take
+ * the same forwards; their inverses widen every sample to float32 and spill
+ * where float32's do not (ptxas -v: cdf53's one-pair tiles 150-340 bytes,
+ * d4's 32 x 64 8-12 bytes), so cdf53 and d4 take 16 x 64.  Float64 runs
+ * 16 x 64 only. */
 template <class S, int W, int INV> static constexpr int t3_default_variant()
 {
     if (sizeof(S) == 8) return 0; /* float64: 16 x 64 only */
     if (sh_halo(W) > T3_WIDE_HALO) return 3;
-    if (sizeof(S) == 2) return INV ? T3_HALF_INV : T3_HALF_FWD;
     if (!INV) return tile_once_mirror_exact(W) ? 3 : 0;
+    if (sizeof(S) == 2) return sh_halo(W) > 2 && tile_once_mirror_exact(W) ? 3 : 0;
     return sh_halo(W) <= 2 ? 1 : 3;
 }
 
