@@ -212,15 +212,19 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
      * the mode once */
     const E *gp[P], *gl[P]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
     unsigned own = 0, oct = 0; /* oct: (inverse) the points whose even (lowpass) z planes are apart */
-    /* the points every thread owns (no padding slot among them): no test */
-    constexpr int PALL = INV && L::HP != L::HX ? 0 : NPS / NT;
+    /* the points every thread owns: no test.  The inverse's padding slots are
+     * owned too, as copies of their half row's last column (the same lines, so
+     * cache hits; no stage reads them back): a test and a branch a point and
+     * step cost more than the copies */
+    constexpr int PALL = NPS / NT;
     auto owned = [&](int i) { return i < PALL || (own & (1u << i)); };
 #pragma unroll
     for (int i = 0; i < P; i++) {
         const int pt = tid + i * NT;
         int py = 0, px = 0;
         gp[i] = gl[i] = src;
-        if (pt < NPS && L::point(pt, py, px)) {
+        if (pt < NPS) {
+            if (!L::point(pt, py, px)) px = 2 * (L::HX - 1) + (px & 1);
             own |= 1u << i;
             const int64_t my = t3_map(y0 - H + py, ny, hy, mode, INV), mx = t3_map(x0 - H + px, nx, hx, mode, INV);
             gp[i] = src + my * sy + mx;
