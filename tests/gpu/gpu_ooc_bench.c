@@ -12,8 +12,9 @@
  *                 buffers with 1..all threads, and the cost of pinning
  *                 pageable memory (cudaHostRegister / Unregister, 1, 4, 16 ..
  *                 and all threads on as many pieces), G GiB (default 2)
- * Prints the times and one JSON record per direction (device, commit from
- * LW_COMMIT, the command, array bytes, device_memory_limit, the bound). */
+ * Prints the times and one JSON record per direction (device, the commit
+ * this program was built from, the date, the command, array bytes,
+ * device_memory_limit, the bound). */
 #define _POSIX_C_SOURCE 200809L
 #include "liftwave.h"
 
@@ -24,6 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#ifndef LW_GIT_COMMIT
+#define LW_GIT_COMMIT "unknown"
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -269,13 +274,16 @@ int main(int argc, char **argv)
         printf("%s: best %.3f s (median %.3f of %d), %.2f GB/s each way, %.3f of the PCIe bound\n", dir ? "inverse" : "forward", best, med, nt,
                bytes / best * 1e-9, tb / best);
         if (jf) {
+            char date[32];
+            const time_t now = time(NULL);
+            strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
             fprintf(jf,
-                    "{\"bench\": \"ooc\", \"device\": \"%s\", \"commit\": \"%s\", \"command\": \"%s\", \"wavelet\": \"%s\", "
+                    "{\"bench\": \"ooc\", \"device\": \"%s\", \"commit\": \"%s\", \"date\": \"%s\", \"command\": \"%s\", \"wavelet\": \"%s\", "
                     "\"shape\": [%lld, %lld, %lld], \"levels\": %d, \"direction\": \"%s\", \"in_place\": %s, "
                     "\"host_memory\": \"%s\", \"array_bytes\": %zu, \"device_memory_limit\": %llu, "
                     "\"device_total_bytes\": %zu, \"best_s\": %.6f, \"median_s\": %.6f, \"repeat\": %d, \"pcie_each_way_gbps\": %.3f, "
                     "\"fraction_of_bound\": %.4f, \"plan\": \"%.*s\"}\n",
-                    pr.name, getenv("LW_COMMIT") ? getenv("LW_COMMIT") : "?", cmd, lw_wavelet_name(c.wavelet),
+                    pr.name, LW_GIT_COMMIT, date, cmd, lw_wavelet_name(c.wavelet),
                     (long long)c.shape[0], (long long)(c.rank > 1 ? c.shape[1] : 1),
                     (long long)(c.rank > 2 ? c.shape[2] : 1), c.levels, dir ? "inverse" : "forward",
                     oop ? "false" : "true", pinned ? "pinned" : "pageable", bytes,
