@@ -282,11 +282,10 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
 #pragma unroll
             for (int i = 0; i < P; i++) {
                 if (owned(i)) {
-                    if (INV && (oct & (1u << i))) { /* an even (lowpass) z plane of the octant: the buffer apart */
-                        lwd_cp_async(sl + i * NT, gl[i] + ze * lz);
-                    } else {
-                        lwd_cp_async(sl + i * NT, gp[i] + z0);
-                    }
+                    /* an even (lowpass) z plane of the octant: the buffer apart.  The
+                     * address is selected, so that a point issues one copy a plane */
+                    const E *g0 = INV && (oct & (1u << i)) ? gl[i] + ze * lz : gp[i] + z0;
+                    lwd_cp_async(sl + i * NT, g0);
                     lwd_cp_async(sl + NPS + i * NT, gp[i] + z1);
                 }
             }
