@@ -12,10 +12,10 @@
  *          output pair replaces the raw pair in the slot;
  *   y:     one thread per (plane, window column) lifts the column in registers
  *          and writes the TY outputs back;
- *   x:     one task per (plane, row, 8 outputs), at most one a thread, its
+ *   x:     one task per (plane, row, K outputs), at most one a thread, its
  *          addresses worked out once, lifts from 16-byte shared loads and
- *          writes the bands (forward: 2 x 16-byte stores into the Mallat
- *          octants; inverse: 2 x 16-byte stores of interleaved samples).
+ *          writes the bands (forward: K / 4 16-byte stores into the Mallat
+ *          octants; inverse: K / 4 16-byte stores of interleaved samples).
  *   stages: the inverse lifts pair a along z, pair a - 1 along y and pair
  *          a - 2 along x in a step, with one barrier after the three; the
  *          forward lifts one pair along z, y and x, barriers between
@@ -44,14 +44,18 @@
 
 /* ---- tile configurations ------------------------------------------------- */
 /* NT threads, TY x TX outputs, D pairs prefetched, MINB blocks per SM the
- * register budget aims at. */
+ * register budget aims at, K outputs of a row an x task lifts (a window of
+ * K + 2 H: the longer, the less of it is halo, but the fewer threads have a
+ * task).  The order is the tuning key tile3d's (its value less one). */
 template <class T, int V> struct t3s_cfg;
-template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, MINB = 2 }; };
-template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, MINB = 3 }; };
-template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, MINB = 2 }; };
-template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, MINB = 1 }; };
-template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, MINB = 2 }; };
-#define LWK_T3_NVARIANTS 4
+template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, MINB = 2, K = 8 }; };
+template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, MINB = 3, K = 8 }; };
+template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, MINB = 2, K = 8 }; };
+template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, MINB = 1, K = 8 }; };
+template <> struct t3s_cfg<float, 4> { enum { NT = 256, TY = 16, TX = 64, D = 2, MINB = 2, K = 16 }; };
+template <> struct t3s_cfg<float, 5> { enum { NT = 512, TY = 32, TX = 64, D = 2, MINB = 1, K = 16 }; };
+template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, MINB = 2, K = 8 }; };
+#define LWK_T3_NVARIANTS 6
 
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -107,6 +111,12 @@ template <class T, int N> __device__ __forceinline__ void t3_ldrow(T (&u)[N], co
             u[2 * i] = (T)d.x, u[2 * i + 1] = (T)d.y;
         }
     }
+}
+
+/* Whether four samples at p can be stored as one vector (store4_vec) */
+template <class E> __device__ __forceinline__ bool t3_vec_ok(const E *p)
+{
+    return ((uintptr_t)p % (sizeof(E) == 2 ? 8 : 16)) == 0;
 }
 
 /* Shared-memory layout of one window plane (WY x WX samples, window index 0
@@ -172,7 +182,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
                                          int64_t by, int bz, int gz)
 {
     typedef lwd_c<E> T; /* E in global memory, T in registers and the ring */
-    constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
+    constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = C::K;
     constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
     typedef t3_layout<INV, WY, WX> L;
     constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
@@ -335,7 +345,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
      * step (keeping the place spilled the forward: 1.13x its time), d4's
      * forward the addresses (its mirror refresh takes registers too; ptxas -v,
      * bench/NOTES-tile3d.md). */
-    static_assert(2 * TY * SEGS <= NT, "one x task a thread");
+    static_assert(2 * TY * SEGS <= NT && K % 8 == 0 && TX % K == 0, "one x task a thread, whole store vectors");
     constexpr bool XP = H <= 4, XB = XP && (INV || tile_once_mirror_exact(W));
     struct xtask {
         int rp, pl; /* the task's row in a slot; its plane of the pair */
@@ -388,24 +398,33 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
             t3_ldrow<T, NU>(u, rp);
         }
         t3_lift<W, DIR, LONG>(u, w, x.xb - H, nx, mode);
+        /* the full rows' vector stores on a path of their own: the scalar
+         * alternative (rows not 16-byte aligned, the task past the line's end)
+         * is a loop apart, not stores issued predicated off beside them */
         if (INV) {
             E *op = lo0 + 2 * k * dz;
-            if (x.full) {
-                store4<E>(op, u[H], u[H + 1], u[H + 2], u[H + 3], vec);
-                store4<E>(op + 4, u[H + 4], u[H + 5], u[H + 6], u[H + 7], vec);
+            if (x.full && vec && t3_vec_ok(op)) {
+#pragma unroll
+                for (int g = 0; g < K; g += 4) store4_vec<E>(op + g, u[H + g], u[H + g + 1], u[H + g + 2], u[H + g + 3]);
             } else {
-                for (int i = 0; i < K && x.xb + i < nx; i++) lwd_st(op + i, u[H + i]);
+                const int64_t m = x.full ? K : nx - x.xb;
+#pragma unroll
+                for (int i = 0; i < K; i++)
+                    if (i < m) lwd_st(op + i, u[H + i]);
             }
         } else {
             E *lo = lo0 + k * lstep, *hi = hi0 + k * dz;
-            if (x.full) {
-                store4<E>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
-                store4<E>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
-            } else {
-                for (int i = 0; i < K && x.xb + i < nx; i++) {
-                    if (i & 1) lwd_st(hi + (i >> 1), u[H + i]);
-                    else lwd_st(lo + (i >> 1), u[H + i]);
+            if (x.full && vec && t3_vec_ok(lo) && t3_vec_ok(hi)) {
+#pragma unroll
+                for (int g = 0; g < K; g += 8) {
+                    store4_vec<E>(lo + g / 2, u[H + g], u[H + g + 2], u[H + g + 4], u[H + g + 6]);
+                    store4_vec<E>(hi + g / 2, u[H + g + 1], u[H + g + 3], u[H + g + 5], u[H + g + 7]);
                 }
+            } else {
+                const int64_t m = x.full ? K : nx - x.xb;
+#pragma unroll
+                for (int i = 0; i < K; i++)
+                    if (i < m) lwd_st((i & 1) ? hi + (i >> 1) : lo + (i >> 1), u[H + i]);
             }
         }
     };
