@@ -5,6 +5,8 @@
 # On the GPU machine, after tests/gpu/prebuilt.sh unpack (liftwave and test_gpu on PATH):
 #   ARMS="auto 32x64-k16 16x64-k16" CELLS='3d-*,video-*' ROUNDS=2 OUT=dir BUDGET=s \
 #     bash bench/exp/tile3d_variants_ab.sh
+# An arm is a tile3d value, or PROGRAM@VALUE for another CLI (e.g. liftwave-main@auto: an older
+# build's, packed beside this one by LW_PREBUILT_EXTRA).
 # Records: $OUT/arm-<arm>-<round>.json; the per-cell table on stdout.  Steps past BUDGET seconds
 # (from the start) are skipped, said so.
 set -u -o pipefail
@@ -26,7 +28,9 @@ for r in $(seq 1 "$ROUNDS"); do
   for a in $ARMS; do
     [ "$(left)" -gt 60 ] || { echo "budget: arm $a round $r skipped"; continue; }
     t0=$(date +%s)
-    timeout $(left) liftwave bench --backend cuda --matrix --json --matrix-only "$CELLS" --tune "tile3d=$a" \
+    bin=liftwave tune=$a
+    case $a in *@*) bin=${a%@*} tune=${a#*@} ;; esac
+    timeout $(left) "$bin" bench --backend cuda --matrix --json --matrix-only "$CELLS" --tune "tile3d=$tune" \
       >"$OUT/arm-$a-$r.json" 2>"$OUT/arm-$a-$r.err"
     echo "arm $a round $r: rc=$? in $(( $(date +%s) - t0 ))s"
   done
