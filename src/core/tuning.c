@@ -48,10 +48,9 @@ static const knob knobs[] = {
     {"host_slabs", K_INT, OFF(host_slabs), 0, 4096, NULL,
      "cuda, host pointers, 3-D: level-1 slabs along axis 0, batches: groups of items, overlapping the copies "
      "with the transform (0: 16; 1, 2: the whole array at once)"},
-    {"tile3d", K_ENUM, OFF(tile3d), 0, 0, "auto 16x64 16x64-p1 16x64-p3 32x64 16x64-k16 32x64-k16",
+    {"tile3d", K_ENUM, OFF(tile3d), 0, 0, "auto 16x64 16x64-p1 16x64-p3 32x64",
      "cuda fused 3-D, float32: tile of (y, x) and pairs prefetched along z (auto: 32x64, but d4's forward 16x64 "
-     "and cdf53's inverse 16x64-p1; -p1 / -p3: 1 / 3 pairs prefetched instead of 2; -k16: a thread lifts 16 "
-     "outputs of a row along x instead of 8)"},
+     "and cdf53's inverse 16x64-p1; -p1 / -p3: 1 / 3 pairs prefetched instead of 2)"},
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles",
      "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
      "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array, some level "

@@ -143,19 +143,16 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
     } else {
         /* variants (tuning key tile3d): 0 = 16 x 64 tiles, 256 threads, 2 pairs prefetched,
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
-         * threads, 1 block/SM; 4 and 5 = 0 and 3 with x tasks of 16 outputs */
+         * threads, 1 block/SM */
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
         constexpr int def = t3_default_variant<S, W, INV>();
-        /* the taller tiles (3, 5) on lines shorter than their windows: the 16-row ones */
+        /* a variant 3 (taller tiles) on lines shorter than its windows: the 16-row tiles */
         const int pick = v < 0 ? def : v;
-        int run = pick;
-        if (!tile_once_mirror_exact(W) && (pick == 3 || pick == 5) && !t3_long<S, W, 3>(t)) run = pick == 3 ? 0 : 4;
+        const int run = pick == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t) ? 0 : pick;
         switch (run) {
         case 1: return t3_launch_v<S, W, INV, 1>(t, b, src, dst, s);
         case 2: return t3_launch_v<S, W, INV, 2>(t, b, src, dst, s);
         case 3: return t3_launch_v<S, W, INV, 3>(t, b, src, dst, s);
-        case 4: return t3_launch_v<S, W, INV, 4>(t, b, src, dst, s);
-        case 5: return t3_launch_v<S, W, INV, 5>(t, b, src, dst, s);
         default: return t3_launch_v<S, W, INV, 0>(t, b, src, dst, s);
         }
     }

@@ -45,17 +45,16 @@
 /* ---- tile configurations ------------------------------------------------- */
 /* NT threads, TY x TX outputs, D pairs prefetched, MINB blocks per SM the
  * register budget aims at, K outputs of a row an x task lifts (a window of
- * K + 2 H: the longer, the less of it is halo, but the fewer threads have a
- * task).  The order is the tuning key tile3d's (its value less one). */
+ * K + 2 H: longer tasks lift less halo, but leave fewer threads with work
+ * and a longer chain before the step's barrier; bench/NOTES-tile3d.md).
+ * The order is the tuning key tile3d's (its value less one). */
 template <class T, int V> struct t3s_cfg;
 template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, MINB = 2, K = 8 }; };
 template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, MINB = 3, K = 8 }; };
 template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, MINB = 2, K = 8 }; };
 template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, MINB = 1, K = 8 }; };
-template <> struct t3s_cfg<float, 4> { enum { NT = 256, TY = 16, TX = 64, D = 2, MINB = 2, K = 16 }; };
-template <> struct t3s_cfg<float, 5> { enum { NT = 512, TY = 32, TX = 64, D = 2, MINB = 1, K = 16 }; };
 template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, MINB = 2, K = 8 }; };
-#define LWK_T3_NVARIANTS 6
+#define LWK_T3_NVARIANTS 4
 
 
 /* ---- small helpers ------------------------------------------------------- */

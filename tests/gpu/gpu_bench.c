@@ -10,7 +10,7 @@
  *                 [--t3v N]
  * --destroy-input: every case with LW_FLAG_DESTROY_INPUT (cases named
  * "-destroy" always have it).  --t3v N: tile variant of the fused 3-D engine
- * (the plans' tuning key tile3d: 0 16x64, 1 16x64-p1, 2 16x64-p3, 3 32x64, 4 16x64-k16, 5 32x64-k16).
+ * (the plans' tuning key tile3d: 0 16x64, 1 16x64-p1, 2 16x64-p3, 3 32x64).
  *   gpu_bench --fs [--tag NAME] ...   the Faber-Schauder set (NAME: the JSON "scheme")
  *   gpu_bench --scheme LIST ...        instead of the fixed cases, time the listed
  * schemes (comma separated names of lw_scheme.h, `auto` for the default engine;
@@ -372,10 +372,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--destroy-input")) xflags |= LW_FLAG_DESTROY_INPUT;
         else if (!strcmp(argv[i], "--scheme") && i + 1 < argc) schemes = argv[++i];
         else if (!strcmp(argv[i], "--t3v") && i + 1 < argc) {
-            static const char *const t3v[] = {"tile3d=16x64", "tile3d=16x64-p1",  "tile3d=16x64-p3",
-                                              "tile3d=32x64", "tile3d=16x64-k16", "tile3d=32x64-k16"};
+            static const char *const t3v[] = {"tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
             int v = atoi(argv[++i]);
-            g_tuning = v >= 0 && v < (int)(sizeof t3v / sizeof t3v[0]) ? t3v[v] : NULL;
+            g_tuning = v >= 0 && v < 4 ? t3v[v] : NULL;
         }
         else {
             fprintf(stderr, "usage: gpu_bench [--smoke] [--fs [--tag NAME]] [--json FILE] [--repeat N] [--only SUBSTRING]\n"

@@ -4,8 +4,7 @@
 #define LW_TEST_GPU_FUSED3D_CASES_H
 
 /* the fused 3-D engine's tile variants by name (tuning key tile3d) */
-static const char *const t3_var[] = {"tile3d=16x64",     "tile3d=16x64-p1",     "tile3d=16x64-p3",
-                                     "tile3d=32x64",     "tile3d=16x64-k16",    "tile3d=32x64-k16"};
+static const char *const t3_var[] = {"tile3d=16x64", "tile3d=16x64-p1", "tile3d=16x64-p3", "tile3d=32x64"};
 #define T3_NVAR ((int)(sizeof t3_var / sizeof t3_var[0]))
 
 static void pyramid3d_cases(int quick)

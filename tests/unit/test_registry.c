@@ -139,7 +139,6 @@ static void tuning_keys(void)
     }
     /* the enum keys: their names parse, another value is refused naming the key */
     enum_key("tile3d=32x64", NULL);
-    enum_key("tile3d=32x64-k16", NULL);
     enum_key("tile3d=8x8", "tile3d");
     enum_key("tile2d=long,tile3d=auto", NULL);
     enum_key("tile2d=wide", "tile2d");
