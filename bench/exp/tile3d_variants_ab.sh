@@ -3,14 +3,14 @@
 # arms run in turn (each round: every arm), so that drift shows as spread between rounds; then
 # test_gpu's fused 3-D set (every variant named, d4's included) and its quick set under memcheck and racecheck.
 # On the GPU machine, after tests/gpu/prebuilt.sh unpack (liftwave and test_gpu on PATH):
-#   ARMS="auto 32x64-k16 16x64-k16" CELLS='3d-*,video-*' ROUNDS=2 OUT=dir BUDGET=s \
+#   ARMS="auto 32x64 16x64" CELLS='3d-*,video-*' ROUNDS=2 OUT=dir BUDGET=s \
 #     bash bench/exp/tile3d_variants_ab.sh
 # An arm is a tile3d value, or PROGRAM@VALUE for another CLI (e.g. liftwave-main@auto: an older
 # build's, packed beside this one by LW_PREBUILT_EXTRA).
 # Records: $OUT/arm-<arm>-<round>.json; the per-cell table on stdout.  Steps past BUDGET seconds
 # (from the start) are skipped, said so.
 set -u -o pipefail
-ARMS=${ARMS:-"auto 32x64-k16 16x64-k16"}
+ARMS=${ARMS:-"auto 32x64 16x64"}
 CELLS=${CELLS:-'3d-*,video-*'}
 ROUNDS=${ROUNDS:-2}
 OUT=${OUT:?OUT: a folder for the records}
