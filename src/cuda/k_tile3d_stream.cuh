@@ -112,12 +112,6 @@ template <class T, int N> __device__ __forceinline__ void t3_ldrow(T (&u)[N], co
     }
 }
 
-/* Whether four samples at p can be stored as one vector (store4_vec) */
-template <class E> __device__ __forceinline__ bool t3_vec_ok(const E *p)
-{
-    return ((uintptr_t)p % (sizeof(E) == 2 ? 8 : 16)) == 0;
-}
-
 /* Shared-memory layout of one window plane (WY x WX samples, window index 0
  * even on both axes).  Forward: rows of WX, as in the volume.  Inverse: as in
  * the Mallat input, so that a warp's copies read one band row: rows ordered
@@ -402,7 +396,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
          * is a loop apart, not stores issued predicated off beside them */
         if (INV) {
             E *op = lo0 + 2 * k * dz;
-            if (x.full && vec && t3_vec_ok(op)) {
+            if (x.full && vec && store4_aligned(op)) {
 #pragma unroll
                 for (int g = 0; g < K; g += 4) store4_vec<E>(op + g, u[H + g], u[H + g + 1], u[H + g + 2], u[H + g + 3]);
             } else {
@@ -413,7 +407,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
             }
         } else {
             E *lo = lo0 + k * lstep, *hi = hi0 + k * dz;
-            if (x.full && vec && t3_vec_ok(lo) && t3_vec_ok(hi)) {
+            if (x.full && vec && store4_aligned(lo) && store4_aligned(hi)) {
 #pragma unroll
                 for (int g = 0; g < K; g += 8) {
                     store4_vec<E>(lo + g / 2, u[H + g], u[H + g + 2], u[H + g + 4], u[H + g + 6]);

@@ -326,12 +326,17 @@ template <class T> __device__ __forceinline__ void store8_vec(T *p, const lwd_c<
                  lwd_pack2<T>(u[6], u[7]));
 }
 
+/* Whether p is aligned for store4_vec */
+template <class T> __device__ __forceinline__ bool store4_aligned(const T *p)
+{
+    return ((uintptr_t)p % (sizeof(T) == 2 ? 8 : 16)) == 0;
+}
+
 /* store4_vec where vec and p's alignment allow it, else four scalar stores */
 template <class T>
 __device__ __forceinline__ void store4(T *p, lwd_c<T> a, lwd_c<T> b, lwd_c<T> c, lwd_c<T> d, bool vec)
 {
-    constexpr size_t align = sizeof(T) == 2 ? 8 : 16;
-    if (vec && ((uintptr_t)p % align) == 0) {
+    if (vec && store4_aligned(p)) {
         store4_vec<T>(p, a, b, c, d);
     } else {
         lwd_st(p, a), lwd_st(p + 1, b), lwd_st(p + 2, c), lwd_st(p + 3, d);
