@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Why some float32 one-level cases of the cuda local engine swing between runs (bench/NOTES-matrix.md,
+# Why some float32 one-level cases of the cuda local engine swing between runs (bench/NOTES-local.md,
 # "What was not predicted"): Nsight Compute on one lc_kernel launch of each case, with the
 # thread block wide (16-byte vectors at a 32-byte stride a thread), narrow (a warp's accesses
 # contiguous) and strided (the wide block's 16-byte chunks 32 apart: a warp's vectors
