@@ -10,7 +10,7 @@
 #       tests/gpu/prebuilt.sh, one relinked by bench/exp/relink_old.sh): no build, OLD unused
 #   CELLS='2d-l1-cdf53-*,batch-l1-cdf97-*'   cells (liftwave bench --matrix-only patterns; one
 #       without * ? [ is a substring: '2d-l1-cdf97-inv' also runs host-2d-l1-cdf97-inv-*)
-#   OUT=dir                                  records ab-{old,new}-{1,2}.json and ab-summary.txt
+#   OUT=dir                                  records arm{1,2}-{1,2}.json (1 old, 2 new) and ab-summary.txt
 # Usage on the device: OLD=.ab/tree-fdce97e.tgz CELLS='...' bash bench/exp/ab_matrix.sh
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,29 +43,6 @@ else
   [ $r1 -eq 0 ] && [ $r2 -eq 0 ] || { tail -20 /tmp/ab-old-build.log /tmp/ab-new-build.log; exit 1; }
   OLD_BIN=/tmp/ab-old-build/liftwave NEW_BIN=/tmp/ab-new-build/liftwave
 fi
-for i in 1 2; do
-  for side in old new; do
-    bin=$OLD_BIN
-    [ $side = new ] && bin=$NEW_BIN
-    "$bin" bench --backend cuda --matrix --json --repeat "$REPEAT" --matrix-only "$CELLS" \
-      >"$OUT/ab-$side-$i.json" 2>"$OUT/ab-$side-$i.err"
-  done
-done
-python3 - "$OUT" <<'EOF' | tee -a "$OUT/ab-summary.txt"
-import json, os, sys
-out = sys.argv[1]
-runs = {}
-for side in ("old", "new"):
-    for i in (1, 2):
-        for line in open(os.path.join(out, "ab-%s-%d.json" % (side, i))):
-            r = json.loads(line)
-            runs.setdefault(r["cell"], {}).setdefault(side, []).append((r["median_s"], r.get("engine")))
-print("%-28s %-22s %-22s %s" % ("cell", "old ms (2 runs)", "new ms (2 runs)", "new / old"))
-for cell, d in runs.items():
-    o, n = [t for t, _ in d.get("old", [])], [t for t, _ in d.get("new", [])]
-    if not o or not n:
-        continue
-    print("%-28s %-22s %-22s %.3f  (%s)" % (cell, " ".join("%.3f" % (t * 1e3) for t in o),
-                                            " ".join("%.3f" % (t * 1e3) for t in n), min(n) / min(o),
-                                            d["new"][0][1]))
-EOF
+# old, new, old, new (bench/exp/arms_matrix.sh: arm 1 old, arm 2 new; the last column new / old)
+ARMS="$OLD_BIN $NEW_BIN" CELLS=$CELLS ROUNDS=2 REPEAT=$REPEAT OUT=$OUT bash "$ROOT/bench/exp/arms_matrix.sh" |
+  tee -a "$OUT/ab-summary.txt"

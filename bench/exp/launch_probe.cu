@@ -1,7 +1,14 @@
-/* What one lw_execute call on device pointers costs the host, against the
- * CUDA calls it is made of: host wall time of each (median of many, the
- * stream drained every 64 calls so that the queue never fills), and of
- * lw_execute on a small plan (default 1080 x 1920 float32 cdf97, one level).
+/* Where a small transform's time goes, on device pointers (default 1080 x
+ * 1920 float32 cdf97, one level), medians of many runs after warm-up:
+ *   host:    wall time of lw_execute against the CUDA calls it is made of
+ *            (empty kernel launches, cudaSetDevice, ...), the stream drained
+ *            every 64 calls so that the queue never fills;
+ *   bench:   as `liftwave bench` times it: the stream idle, an event, then
+ *            lw_execute, an event: host work + launch latency + kernels;
+ *   gpu:     the same events, but the stream held by a host callback that
+ *            waits until lw_execute has returned: the kernels and the gaps
+ *            between them only;
+ *   memset:  the floor of any launch: a 4-byte cudaMemsetAsync timed as "bench".
  * Build here (no GPU needed), run on the GPU machine:
  *   nvcc -O2 -arch=sm_90 -I include bench/exp/launch_probe.cu BUILD/libliftwave.a -lgomp -lpng -lz \
  *        -o launch_probe
@@ -13,6 +20,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #include "liftwave.h"
@@ -34,6 +42,51 @@ static double now_us()
     timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
+}
+
+static std::atomic<int> gate;
+
+/* holds the stream until the host has enqueued the call's work */
+static void CUDART_CB hold(void *)
+{
+    while (!gate.load()) {
+    }
+}
+
+static double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/* bench, gpu and memset (above), us */
+static void event_times(const char *what, lw_plan *p, const void *a, void *o, cudaStream_t s)
+{
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    std::vector<double> t[3];
+    for (int way = 0; way < 3; way++)
+        for (int i = 0; i < 450; i++) {
+            cudaStreamSynchronize(s);
+            if (way == 1) {
+                gate.store(0);
+                cudaLaunchHostFunc(s, hold, nullptr);
+            }
+            cudaEventRecord(e0, s);
+            if (way == 2) cudaMemsetAsync(o, 0, 4, s);
+            else if (lw_execute(p, a, o) != LW_OK) fprintf(stderr, "execute: %s\n", lw_last_error()), exit(1);
+            cudaEventRecord(e1, s);
+            if (way == 1) gate.store(1);
+            cudaEventSynchronize(e1);
+            float ms = 0;
+            cudaEventElapsedTime(&ms, e0, e1);
+            if (i >= 50) t[way].push_back(1e3 * ms);
+        }
+    printf("%-44s bench %.2f us, gpu %.2f us, memset floor %.2f us\n", what, median(t[0]), median(t[1]),
+           median(t[2]));
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
 }
 
 template <class F> static double host_us(const char *what, cudaStream_t s, F f)
@@ -90,6 +143,7 @@ int main(int argc, char **argv)
         host_us(what, s, [&] {
             if (lw_execute(p, a, o) != LW_OK) fprintf(stderr, "execute: %s\n", lw_last_error()), exit(1);
         });
+        event_times(what, p, a, o, s);
         lw_destroy(p);
     }
     cudaFree(a), cudaFree(o);
