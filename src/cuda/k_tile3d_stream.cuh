@@ -44,16 +44,14 @@
 
 /* ---- tile configurations ------------------------------------------------- */
 /* NT threads, TY x TX outputs, D pairs prefetched, MINB blocks per SM the
- * register budget aims at, K outputs of a row an x task lifts (a window of
- * K + 2 H: longer tasks lift less halo, but leave fewer threads with work
- * and a longer chain before the step's barrier; bench/NOTES-tile3d.md).
- * The order is the tuning key tile3d's (its value less one). */
+ * register budget aims at.  The order is the tuning key tile3d's (its value
+ * less one). */
 template <class T, int V> struct t3s_cfg;
-template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, MINB = 2, K = 8 }; };
-template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, MINB = 3, K = 8 }; };
-template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, MINB = 2, K = 8 }; };
-template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, MINB = 1, K = 8 }; };
-template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, MINB = 2, K = 8 }; };
+template <> struct t3s_cfg<float, 0> { enum { NT = 256, TY = 16, TX = 64, D = 2, MINB = 2 }; };
+template <> struct t3s_cfg<float, 1> { enum { NT = 256, TY = 16, TX = 64, D = 1, MINB = 3 }; };
+template <> struct t3s_cfg<float, 2> { enum { NT = 256, TY = 16, TX = 64, D = 3, MINB = 2 }; };
+template <> struct t3s_cfg<float, 3> { enum { NT = 512, TY = 32, TX = 64, D = 2, MINB = 1 }; };
+template <> struct t3s_cfg<double, 0> { enum { NT = 256, TY = 16, TX = 32, D = 2, MINB = 2 }; };
 #define LWK_T3_NVARIANTS 4
 
 
@@ -175,7 +173,10 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
                                          int64_t by, int bz, int gz)
 {
     typedef lwd_c<E> T; /* E in global memory, T in registers and the ring */
-    constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = C::K;
+    /* K: the outputs of a row an x task lifts, from a window of K + 2 H
+     * (longer tasks lift less halo but leave fewer threads with work, each a
+     * longer chain before the step's barrier: slower, bench/NOTES-tile3d.md) */
+    constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
     constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
     typedef t3_layout<INV, WY, WX> L;
     constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
