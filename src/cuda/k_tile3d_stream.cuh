@@ -316,19 +316,26 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
     int rot = 0;
     /* y: one (plane, window column) per task, TY outputs written back.  With
      * the stages in one step the tasks go to the last threads first: they own
-     * one point fewer (P) */
+     * one point fewer (P).  A fixed count of rounds, the same for every
+     * thread, with the task's validity as a predicate (a loop bounded by the
+     * task index and left early on the inverse layout's padding columns
+     * measured slower: bench/NOTES-tile3d.md) */
     auto ylift = [&](T *sl) {
-        for (int c = STG ? NT - 1 - tid : tid; c < 2 * ROW; c += NT) {
+        constexpr int YT = 2 * ROW, YR = (YT + NT - 1) / NT;
+#pragma unroll
+        for (int r = 0; r < YR; r++) {
+            const int c = (STG ? NT - 1 - tid : tid) + r * NT;
             const int pl = c / ROW, cs = c - pl * ROW;
             int px;
-            if (!L::column(cs, px)) continue;
-            T *col = sl + pl * NPS + cs;
-            T u[WY];
+            if (c < YT && L::column(cs, px)) {
+                T *col = sl + pl * NPS + cs;
+                T u[WY];
 #pragma unroll
-            for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
-            t3_lift<W, DIR, LONG>(u, w, y0 - H, ny, mode);
+                for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
+                t3_lift<W, DIR, LONG>(u, w, y0 - H, ny, mode);
 #pragma unroll
-            for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
+                for (int j = 0; j < TY; j++) col[L::row(H + j)] = u[H + j];
+            }
         }
     };
     /* x: one (plane, row, K outputs) a task, band stores of output pair k.  A
