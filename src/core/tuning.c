@@ -93,7 +93,7 @@ static const knob knobs[] = {
     {"tile2d_ends", K_INT, OFF(tile2d_ends), 0, 1 << 24, NULL,
      "cuda fused 2-D engine, d4 in symmetric mode: the fewest row tiles of a plane with which the tiles at its "
      "first and last rows take a kernel of their own, the others lifting their columns without the mirror's "
-     "moves (0 auto: 64)"},
+     "moves (0 auto: 8 where that kernel runs beside the others' (tile2d_side), else 64)"},
     {"tile2d_lead_kb", K_INT, OFF(tile2d_lead_kb), 0, 1 << 24, NULL,
      "cuda fused 2-D pyramids, inverse: from the lowpass bands' size, they go to scratch and every level is one "
      "launch; below it, inside the output, level 1 running in row bands or plane groups, the planes left when "
@@ -103,6 +103,10 @@ static const knob knobs[] = {
      "cuda fused 2-D engine, out of place: a batch's items (its first dimension) in this many groups, each on a "
      "stream of its own, so that one group's lower levels overlap another's first level (0 auto: 2 for forward "
      "pyramids of 2+ levels over 16+ items and 16 Mi+ samples, else 1)"},
+    {"tile2d_side", K_BOOL, OFF(tile2d_side), 0, 1, NULL,
+     "cuda fused 2-D engine, d4 in symmetric mode, out of place: the end tiles' kernel on a "
+     "stream of the plan's, at the same time as the other tiles' kernel (1), or after it on the caller's "
+     "stream (0)"},
     {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
      "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
      "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "
@@ -125,6 +129,7 @@ void lw_tuning_defaults(lw_tuning *t)
     t->split_min = 2;
     t->ooc_ahead = 1;
     t->ooc_stash = 1;
+    t->tile2d_side = 1;
 }
 
 static int enum_index(const char *values, const char *v, size_t vlen)

@@ -303,7 +303,7 @@ static lw_status cuda_plan(lw_plan *plan)
     lw_status st = lw_cuda_check(cudaGetDevice(&im->device), "cudaGetDevice");
     im->inverse = plan->cfg.direction == LW_INVERSE;
     if (st == LW_OK) st = lw_cuda_choose(plan, &im->s);
-    if (st == LW_OK && im->s.t2_groups > 1) st = lw_tile2d_groups_create(&im->s);
+    if (st == LW_OK) st = lw_tile2d_streams_create(&im->s);
     if (st == LW_OK) transposed_plan(plan, im);
     const int only_in_place = (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0;
     if (st == LW_OK && only_in_place) { /* the in-place workspace only, within its bound */
@@ -576,6 +576,9 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     if (s->t2_groups > 1)
         lw_appendf(buf, len, "tile2d: the batch in %d groups along its first dimension, each on a stream of its own\n",
                    s->t2_groups);
+    if (s->t2_side_on)
+        lw_appendf(buf, len, "tile2d: the end row tiles (the mirror refreshed) on a stream of their own, beside the "
+                   "others\n");
     if (s->inv_bands && s->bands.lead)
         lw_appendf(buf, len, "first level in %d plane groups, the first %lld planes from a copy of their lowpass in "
                    "the %s (LL workspace inside the output buffer)\n", s->bands.ng + 1, (long long)s->bands.lead,

@@ -101,7 +101,7 @@ static void tile2d_lowpass(const lw_plan *p, lw_cuda_sched *s)
 static void tile2d_scratch(const lw_plan *p, lw_cuda_sched *s)
 {
     tile2d_lowpass(p, s);
-    lw_tile2d_groups_plan(p, s);
+    lw_tile2d_streams_plan(p, s);
 }
 
 /* ---- engine records: what each engine applies to ---------------------------- */

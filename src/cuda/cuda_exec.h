@@ -70,16 +70,25 @@ typedef struct lw_cuda_sched {
     int64_t t2_items;
     cudaStream_t t2_st[LW_T2_GROUPS_MAX - 1];
     cudaEvent_t t2_ev[LW_T2_GROUPS_MAX];
+    /* calls on one plan from several threads (host pointers: a stream each) share the events:
+     * the fork, the groups' launches and the join are issued under t2_mu (initialised: t2_mu_ok) */
+    pthread_mutex_t t2_mu;
+    int t2_mu_ok;
+    /* tile2d, d4 in symmetric mode (tuning tile2d_side): the end tiles' streams (lwk_tile2d.side),
+     * one a group (t2_groups, at least one), created with the plan where t2_side_on */
+    int t2_side_on, t2_nside;
+    lwk_side *t2_side;
 } lw_cuda_sched;
 
-/* The fused 2-D engine's run, out of place (tile2d_exec.c).  lw_tile2d_groups_plan:
- * whether the batch runs in groups (tuning tile2d_groups); _create / _release: their
- * streams and events, at plan creation / destruction. */
+/* The fused 2-D engine's run, out of place (tile2d_exec.c).  lw_tile2d_streams_plan:
+ * whether the batch runs in groups (tuning tile2d_groups) and the end tiles beside
+ * the others (tile2d_side); lw_tile2d_streams_create / _release: the streams and
+ * events those take, at plan creation / destruction. */
 lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                         cudaStream_t st);
-void lw_tile2d_groups_plan(const lw_plan *p, lw_cuda_sched *s);
-lw_status lw_tile2d_groups_create(lw_cuda_sched *s);
-void lw_tile2d_groups_release(lw_cuda_sched *s);
+void lw_tile2d_streams_plan(const lw_plan *p, lw_cuda_sched *s);
+lw_status lw_tile2d_streams_create(lw_cuda_sched *s);
+void lw_tile2d_streams_release(lw_cuda_sched *s);
 
 /* The generic path's passes (inplace_exec.c).  lw_cuda_pass_whole: a block
  * holds whole lines (the line kernels or the column pass; in place is safe),
@@ -193,6 +202,8 @@ void lw_fused3d_workspace(const lw_plan *p, lw_cuda_sched *s);
 int lw_cuda_mirror_worth_planes(const lw_plan *p, int64_t rows, int64_t cols, int levels);
 /* 1 where the fused kernels need no mirror refresh (or the engine is named) */
 int lw_cuda_mirror_free(const lw_plan *p);
+/* 1 where the fused kernels refresh the mirror before every step, named or not */
+int lw_cuda_mirror_refreshed(const lw_plan *p);
 int lw_cuda_mirror_worth_volume(const lw_plan *p);
 lw_status lw_fused3d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                          cudaStream_t st);

@@ -185,7 +185,7 @@ void lw_cuda_sched_release(lw_cuda_sched *s)
     if (s->d_leaders) cudaFree(s->d_leaders);
     s->d_leaders = NULL, s->leaders_bytes = 0;
     lw_ip2d_release(s);
-    lw_tile2d_groups_release(s);
+    lw_tile2d_streams_release(s);
 }
 
 lw_status lw_cuda_walk_pass(const lw_cuda_sched *s, int k, int a, const lwk_pass *ps, void *data, void *stash,

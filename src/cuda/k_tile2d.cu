@@ -98,10 +98,12 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks();
  * windows raise the kernels to 92-96 registers (two blocks an SM, and the forward
  * spilling in its loop); only the row tiles at the image's first and last rows need
  * them.  On tall images those tiles go to a kernel of their own and the rest lift
- * their columns plainly, at three blocks an SM; on short ones (batches of 512^2
- * planes: an eighth of the tiles) the end tiles' kernel, run after the rest, cost
- * more than that saved, so one kernel takes every tile with the move sets
- * (bench/NOTES-tile2d.md, "d4: the end row tiles apart").
+ * their columns plainly, at three blocks an SM.  Where the plan gives a stream beside
+ * the caller's (lwk_tile2d.side) the end tiles' kernel runs there at the same time
+ * as the others', so shorter images split too; run after the rest on the same stream,
+ * the end tiles' kernel cost more than it saved on short images (batches of 512^2
+ * planes: an eighth of the tiles), and one kernel takes every tile with the move sets
+ * there (bench/NOTES-tile2d.md, "d4: the end row tiles apart").
  *   TE_ANY   any image: the windows at an end pick their images by selects;
  *   TE_INNER rows and columns at least as long as the windows: every tile whose
  *            column windows stay inside the rows (every tile in periodic mode) lifts
@@ -111,8 +113,9 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks();
  *   TE_ALL   the same images, every tile, placed move sets both ways. */
 enum { TE_ANY = 0, TE_INNER = 1, TE_EDGE = 2, TE_ALL = 3 };
 
-/* The fewest row tiles (a plane's) with which the end tiles take a kernel of their own */
-static constexpr int64_t edge_apart_min_tiles = 64;
+/* The fewest row tiles (a plane's) with which the end tiles take a kernel of their
+ * own: run after the others, or beside them (lwk_tile2d.side) */
+static constexpr int64_t edge_apart_min_tiles = 64, edge_apart_side_tiles = 8;
 
 /* Three blocks for float compute types' forwards, dd137's inverse, and every
  * float-compute inner kernel of the mirror-refreshing wavelets (70-72 registers
@@ -427,6 +430,29 @@ static int64_t tile_walk(int64_t gx, int64_t gy, int64_t gz)
     return k < 1 ? 1 : k > 4 ? 4 : k;
 }
 
+/* The end tiles' kernel (edge) on the side stream, forked from s, and then the
+ * others' (k) on s, which waits for edge: the end tiles first, so that their
+ * longer blocks do not trail the others' */
+static cudaError_t tile_beside(lwk_side *sd, tile_kernel k, dim3 grid, tile_kernel edge, dim3 egrid, int threads,
+                               size_t smem, lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
+{
+    if (pthread_mutex_lock(&sd->mu) != 0) return cudaErrorUnknown;
+    cudaError_t e = cudaEventRecord(sd->ev[0], s);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(sd->st, sd->ev[0], 0);
+    if (e == cudaSuccess) {
+        edge<<<egrid, threads, smem, sd->st>>>(t, a, b, c);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaEventRecord(sd->ev[1], sd->st);
+    if (e == cudaSuccess) {
+        k<<<grid, threads, smem, s>>>(t, a, b, c);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(s, sd->ev[1], 0);
+    pthread_mutex_unlock(&sd->mu);
+    return e;
+}
+
 /* KIND 0: tile_vh forward, 1: tile_vh inverse, 2: tile_inv (integer inverse);
  * S the storage type */
 template <class S, int W, int KIND, int SM>
@@ -437,7 +463,7 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     constexpr int H = sh_halo(W), WC = C::TW + 2 * H, WCP = tile_wcp(WC);
     const int threads = (WC + 31) & ~31;
     const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
-    tile_kernel k, edge = nullptr; /* edge: the end row tiles' kernel, after k */
+    tile_kernel k, edge = nullptr; /* edge: the end row tiles' kernel, after k or beside it */
     if constexpr (KIND == 2) {
         k = tile_inv<S, W>;
     } else if constexpr (tile_once_mirror_exact(W)) {
@@ -446,7 +472,8 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
         static_assert(H <= C::TH, "TE_EDGE: only the first and the last two row tiles meet an end");
         const bool periodic = t->mode == LW_PERIODIC;
         const bool short_lines = t->rows < C::TH + 2 * H || t->cols < C::K + 2 * H; /* than the windows */
-        const bool apart = t->rows >= (t->ends > 0 ? t->ends : edge_apart_min_tiles) * C::TH;
+        const int64_t min_tiles = t->ends > 0 ? t->ends : t->side ? edge_apart_side_tiles : edge_apart_min_tiles;
+        const bool apart = t->rows >= min_tiles * C::TH;
         /* the launch's rows hold an end (a band's rows may hold neither) */
         const bool ends = t->row_lo < H || t->row_hi + C::TH + H > t->rows + 1;
         if (periodic || (!short_lines && apart)) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_INNER>();
@@ -468,6 +495,8 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     if (gz == 1) gy = (gy + walk - 1) / walk;
     else gz = (gz + walk - 1) / walk;
     dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
+    if (edge && t->side) /* the tiles partition the planes: the two kernels may run at once */
+        return tile_beside(t->side, k, grid, edge, egrid, threads, smem, *t, a, b, c, s);
     k<<<grid, threads, smem, s>>>(*t, a, b, c);
     if (edge) {
         const cudaError_t e = cudaGetLastError();

@@ -5,6 +5,7 @@
 #define LW_CUDA_H
 
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "../core/line_geom.h"
@@ -222,6 +223,17 @@ typedef struct lwk_plane {
     int split;
 } lwk_plane;
 
+/* A stream beside the caller's, owned by the plan: the end tiles' kernel (d4,
+ * symmetric mode) runs on it at the same time as the other tiles' kernel, forked
+ * from the caller's stream by ev[0] and joined back to it by ev[1].  Calls on one
+ * plan from several threads (host pointers: a stream each) share the events, so
+ * the fork, the launches and the join are issued under mu. */
+typedef struct lwk_side {
+    cudaStream_t st;
+    cudaEvent_t ev[2];
+    pthread_mutex_t mu;
+} lwk_side;
+
 typedef struct lwk_tile2d {
     lwk_wave w;
     int64_t rows, cols;
@@ -233,6 +245,8 @@ typedef struct lwk_tile2d {
                              * batch (the tuning key tile2d_walk) */
     int ends;               /* d4, symmetric: the fewest row tiles with which the end tiles run apart, 0 auto
                              * (the tuning key tile2d_ends) */
+    lwk_side *side;         /* host only: where the end tiles run apart, their kernel on this stream beside the
+                             * others' (NULL: after them, on the same stream) */
 } lwk_tile2d;
 
 /* 1 if the fused engine implements this wavelet/mode/dtype on these lengths. */

@@ -20,10 +20,13 @@
 #define TILE_MIRROR_MIN 4096
 #define TILE_MIRROR_PLANE 512
 #define TILE_MIRROR_LEVELS 3
+int lw_cuda_mirror_refreshed(const lw_plan *p)
+{
+    return p->cfg.mode != LW_PERIODIC && !lw_wavelet_symmetric_taps(p->wav) && !lw_wavelet_inside_pairs(p->wav);
+}
 int lw_cuda_mirror_free(const lw_plan *p)
 {
-    if (strcmp(p->scheme, "auto") != 0 || p->cfg.mode == LW_PERIODIC) return 1;
-    return lw_wavelet_symmetric_taps(p->wav) || lw_wavelet_inside_pairs(p->wav);
+    return strcmp(p->scheme, "auto") != 0 || !lw_cuda_mirror_refreshed(p);
 }
 int lw_cuda_mirror_worth_planes(const lw_plan *p, int64_t rows, int64_t cols, int levels)
 {

@@ -1,9 +1,11 @@
 /* The fused 2-D engine's levels (forward: level 1 down; inverse: the small
  * engine's tail, then upward), and a batch of planes in groups, one a stream
  * (tuning tile2d_groups): a group's lower levels, too small to fill the
- * device, overlap the next group's first level. */
+ * device, overlap the next group's first level; and the stream of d4's end
+ * tiles (tuning tile2d_side, lwk_tile2d.side). */
 #include "cuda_exec.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* plane pl from item b0 of the batch's first dimension on */
@@ -15,7 +17,7 @@ static lwk_plane from_item(lwk_plane pl, int64_t b0, size_t es)
 
 /* Every level on items [b0, b0 + nb) of the batch's first dimension (nb 0: the whole batch) */
 static lw_status tile2d_levels(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
-                               cudaStream_t st, int64_t b0, int64_t nb)
+                               cudaStream_t st, lwk_side *side, int64_t b0, int64_t nb)
 {
     const int L = p->geo.levels;
     const size_t es = s->esize;
@@ -26,7 +28,8 @@ static lw_status tile2d_levels(const lw_plan *p, const lw_cuda_sched *s, const v
     for (int k = 1; k <= L; k++) B[k] = ws + s->scr_off[k % 2];
 #define PLANE(base, k, compact) from_item(lw_cuda_plane_of(p, (base), (k), (compact)), b0, es)
     lwk_tile2d t;
-#define SETUP(k) (lw_cuda_tile_setup(p, s, (k), &t), t.blen[0] = nb ? nb : t.blen[0])
+#define SETUP(k) \
+    (lw_cuda_tile_setup(p, s, (k), &t), t.blen[0] = nb ? nb : t.blen[0], t.side = side)
     if (p->cfg.direction == LW_FORWARD) {
         lwk_plane src = PLANE(in, 0, 0);
         for (int k = 0; k < L; k++) {
@@ -78,18 +81,19 @@ static lw_status tile2d_levels(const lw_plan *p, const lw_cuda_sched *s, const v
 #undef PLANE
 }
 
-lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
-                        cudaStream_t st)
+static lw_status tile2d_groups(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                               cudaStream_t st)
 {
     const int G = s->t2_groups;
-    if (G < 2) return tile2d_levels(p, s, in, out, scratch, st, 0, 0);
     /* fork: groups 1.. on the plan's streams after what st holds; join: st waits for them */
     CK(cudaEventRecord(s->t2_ev[0], st), "cudaEventRecord (groups' fork)");
     for (int g = 1; g < G; g++) CK(cudaStreamWaitEvent(s->t2_st[g - 1], s->t2_ev[0], 0), "cudaStreamWaitEvent (fork)");
     const int64_t n = s->t2_items;
     for (int g = 0; g < G; g++) {
         const int64_t b0 = n * g / G, b1 = n * (g + 1) / G;
-        LW_TRY(tile2d_levels(p, s, in, out, scratch, g ? s->t2_st[g - 1] : st, b0, b1 - b0));
+        /* a group's own end-tile stream: one shared would order a group's first level after another's */
+        lwk_side *side = s->t2_side ? &s->t2_side[g] : NULL;
+        LW_TRY(tile2d_levels(p, s, in, out, scratch, g ? s->t2_st[g - 1] : st, side, b0, b1 - b0));
     }
     for (int g = 1; g < G; g++) {
         CK(cudaEventRecord(s->t2_ev[g], s->t2_st[g - 1]), "cudaEventRecord (groups' join)");
@@ -98,14 +102,27 @@ lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in
     return LW_OK;
 }
 
+lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                        cudaStream_t st)
+{
+    if (s->t2_groups < 2) return tile2d_levels(p, s, in, out, scratch, st, s->t2_side, 0, 0);
+    /* the plan's lock, taken by an execute that does not modify the plan otherwise */
+    pthread_mutex_t *mu = (pthread_mutex_t *)&s->t2_mu;
+    if (pthread_mutex_lock(mu) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_lock (tile2d groups)");
+    const lw_status r = tile2d_groups(p, s, in, out, scratch, st);
+    pthread_mutex_unlock(mu);
+    return r;
+}
+
 /* the auto rule's bounds: levels (two or more), items along the batch's first dimension, samples in all */
 #define GROUPS_AUTO_LEVELS 2
 #define GROUPS_AUTO_ITEMS 16
 #define GROUPS_AUTO_SAMPLES ((int64_t)16 << 20)
 
-void lw_tile2d_groups_plan(const lw_plan *p, lw_cuda_sched *s)
+void lw_tile2d_streams_plan(const lw_plan *p, lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
+    s->t2_side_on = p->tune.tile2d_side && lw_cuda_mirror_refreshed(p);
     s->t2_groups = 1;
     int64_t first = 0; /* the batch's first dimension */
     for (int i = 0; i < g->rank && !first; i++)
@@ -125,18 +142,42 @@ void lw_tile2d_groups_plan(const lw_plan *p, lw_cuda_sched *s)
     s->t2_items = first;
 }
 
-lw_status lw_tile2d_groups_create(lw_cuda_sched *s)
+static lw_status stream_create(cudaStream_t *st)
+{
+    return lw_cuda_check(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking), "cudaStreamCreate");
+}
+
+static lw_status event_create(cudaEvent_t *ev)
+{
+    return lw_cuda_check(cudaEventCreateWithFlags(ev, cudaEventDisableTiming), "cudaEventCreate");
+}
+
+lw_status lw_tile2d_streams_create(lw_cuda_sched *s)
 {
     lw_status st = LW_OK;
-    for (int i = 0; i < s->t2_groups && st == LW_OK; i++) {
-        if (i > 0)
-            st = lw_cuda_check(cudaStreamCreateWithFlags(&s->t2_st[i - 1], cudaStreamNonBlocking), "cudaStreamCreate");
-        if (st == LW_OK) st = lw_cuda_check(cudaEventCreateWithFlags(&s->t2_ev[i], cudaEventDisableTiming), "cudaEventCreate");
+    if (s->t2_groups > 1) {
+        if (pthread_mutex_init(&s->t2_mu, NULL) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_init");
+        s->t2_mu_ok = 1;
+    }
+    for (int i = 0; s->t2_groups > 1 && i < s->t2_groups && st == LW_OK; i++) {
+        if (i > 0) st = stream_create(&s->t2_st[i - 1]);
+        if (st == LW_OK) st = event_create(&s->t2_ev[i]);
+    }
+    if (!s->t2_side_on || st != LW_OK) return st;
+    const int n = s->t2_groups > 1 ? s->t2_groups : 1;
+    s->t2_side = calloc((size_t)n, sizeof *s->t2_side);
+    if (!s->t2_side) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the end tiles' streams");
+    for (int g = 0; g < n && st == LW_OK; g++) {
+        lwk_side *sd = &s->t2_side[g];
+        if (pthread_mutex_init(&sd->mu, NULL) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_init");
+        s->t2_nside = g + 1;
+        st = stream_create(&sd->st);
+        for (int i = 0; i < 2 && st == LW_OK; i++) st = event_create(&sd->ev[i]);
     }
     return st;
 }
 
-void lw_tile2d_groups_release(lw_cuda_sched *s)
+void lw_tile2d_streams_release(lw_cuda_sched *s)
 {
     for (int i = 0; i < LW_T2_GROUPS_MAX; i++) {
         if (s->t2_ev[i]) cudaEventDestroy(s->t2_ev[i]);
@@ -144,4 +185,15 @@ void lw_tile2d_groups_release(lw_cuda_sched *s)
         s->t2_ev[i] = NULL;
         if (i > 0) s->t2_st[i - 1] = NULL;
     }
+    for (int g = 0; g < s->t2_nside; g++) {
+        lwk_side *sd = &s->t2_side[g];
+        for (int i = 0; i < 2; i++)
+            if (sd->ev[i]) cudaEventDestroy(sd->ev[i]);
+        if (sd->st) cudaStreamDestroy(sd->st);
+        pthread_mutex_destroy(&sd->mu);
+    }
+    free(s->t2_side);
+    s->t2_side = NULL, s->t2_nside = 0;
+    if (s->t2_mu_ok) pthread_mutex_destroy(&s->t2_mu);
+    s->t2_mu_ok = 0;
 }

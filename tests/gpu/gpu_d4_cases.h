@@ -89,8 +89,8 @@ static void d4_tile_cases(int quick)
             expect_engine(&c, LWE_TILE2D);
             run_case(&c);
         }
-    /* the kernels of k_tile2d.cu's EDGE kinds: images of 2 to 12 row tiles take
-     * one kernel with the move sets both ways (TE_ALL); images of 64 row tiles or
+    /* the kernels of k_tile2d.cu's EDGE kinds: images of 2 to 7 row tiles take
+     * one kernel with the move sets both ways (TE_ALL); images of 8 row tiles or
      * more lift the end row tiles in a launch of their own (TE_EDGE: grid y indexes
      * the first two and the last two row tiles) and the rest plainly (TE_INNER,
      * which skips them); in periodic mode TE_INNER takes every tile.  Either tile
@@ -115,6 +115,34 @@ static void d4_tile_cases(int quick)
             c.w = LW_D4, c.m = v & 8 ? LW_PERIODIC : LW_SYMMETRIC, c.t = LW_FLOAT32, c.levels = 1 + (int)(i % 2);
             c.scheme = "tile2d", c.tuning = ET[(v >> 1) & 3];
             c.dir = (lw_direction)(v & 1), c.devptr = (int)(i % 2);
+            expect_engine(&c, LWE_TILE2D);
+            run_case(&c);
+        }
+    /* where the end row tiles' launch goes: on device pointers beside the other
+     * tiles' on a stream of the plan's (tile2d_side, the default; planes of 8 row
+     * tiles or more split), forked from the call's stream and joined back, also
+     * inside a CUDA graph capture; after them on the call's stream (tile2d_side=0:
+     * from 64 row tiles, so these take TE_ALL); the threshold named (tile2d_ends=4:
+     * 4-7 row tiles, the first two and the last two overlapping or adjacent).
+     * Host pointers, device pointers and a captured graph, one level and max */
+    static const int64_t S[][3] = {{1, 256, 300}, {1, 300, 520}, {3, 512, 512}, {2, 130, 260}, {5, 257, 129}};
+    static const char *const ST[] = {"tile2d=long", "tile2d=short", "tile2d=long,tile2d_side=0",
+                                     "tile2d=long,tile2d_ends=4"};
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++)
+        for (int v = 0; v < 24; v++) {
+            if (quick && v >= 12) continue;
+            gcase c;
+            memset(&c, 0, sizeof c);
+            if (S[i][0] > 1) {
+                c.rank = 3, c.shape[0] = S[i][0], c.shape[1] = S[i][1], c.shape[2] = S[i][2];
+                c.naxes = 2, c.axes[0] = 1, c.axes[1] = 2;
+            } else {
+                c.rank = 2, c.shape[0] = S[i][1], c.shape[1] = S[i][2];
+            }
+            const int how = (v >> 1) % 3; /* host, device, graph */
+            c.w = LW_D4, c.m = LW_SYMMETRIC, c.t = LW_FLOAT32, c.levels = i % 2 ? -1 : 1;
+            c.scheme = "tile2d", c.tuning = ST[(v / 6) & 3];
+            c.dir = (lw_direction)(v & 1), c.devptr = how > 0, c.graph = how == 2;
             expect_engine(&c, LWE_TILE2D);
             run_case(&c);
         }
