@@ -192,10 +192,10 @@ static void *thread_main(void *arg)
 }
 
 /* expect: a line the plan's description must hold (NULL: none) */
-static void two_threads_of(const hcase *h, lw_wavelet w, const char *tuning, const char *expect)
+static void two_threads_of(const hcase *h, lw_wavelet w, lw_direction d, const char *tuning, const char *expect)
 {
     lw_plan *pc = NULL, *pr = NULL;
-    CHECK(plan_of(&pc, h, w, LW_FLOAT32, LW_SYMMETRIC, LW_FORWARD, LW_BACKEND_CUDA, tuning) == LW_OK,
+    CHECK(plan_of(&pc, h, w, LW_FLOAT32, LW_SYMMETRIC, d, LW_BACKEND_CUDA, tuning) == LW_OK,
           "threads: plan: %s", lw_last_error());
     char desc[4096] = "";
     if (pc && expect) {
@@ -203,7 +203,7 @@ static void two_threads_of(const hcase *h, lw_wavelet w, const char *tuning, con
         CHECK(strstr(desc, expect) != NULL, "threads (%s): the plan should say \"%s\":\n%s", tuning ? tuning : "default",
               expect, desc);
     }
-    CHECK(plan_of(&pr, h, w, LW_FLOAT32, LW_SYMMETRIC, LW_FORWARD, LW_BACKEND_CPU_REF, NULL) == LW_OK,
+    CHECK(plan_of(&pr, h, w, LW_FLOAT32, LW_SYMMETRIC, d, LW_BACKEND_CPU_REF, NULL) == LW_OK,
           "threads: reference plan");
     int64_t n = 1;
     for (int i = 0; i < h->rank; i++) n *= h->shape[i];
@@ -222,14 +222,14 @@ static void two_threads_of(const hcase *h, lw_wavelet w, const char *tuning, con
         CHECK(a[i].bad == 0, "threads (%s, %s, rank %d, levels %d): thread %d had %d bad executes", lw_wavelet_name(w),
               tuning ? tuning : "default", h->rank, h->levels, i, a[i].bad);
     }
-    printf("threads: 2 threads x 8 executes of one plan, %s rank %d levels %d, pageable (%s)\n", lw_wavelet_name(w),
-           h->rank, h->levels, tuning ? tuning : "default staging");
+    printf("threads: 2 threads x 8 executes of one plan, %s %s rank %d levels %d, pageable (%s)\n", lw_wavelet_name(w),
+           d == LW_FORWARD ? "forward" : "inverse", h->rank, h->levels, tuning ? tuning : "default staging");
     for (int i = 0; i < 2; i++) free(x[i]), free(ref[i]);
     lw_destroy(pc);
     lw_destroy(pr);
 }
 
-static void two_threads(const hcase *h, const char *tuning) { two_threads_of(h, LW_CDF97, tuning, NULL); }
+static void two_threads(const hcase *h, const char *tuning) { two_threads_of(h, LW_CDF97, LW_FORWARD, tuning, NULL); }
 
 int main(void)
 {
@@ -301,12 +301,13 @@ int main(void)
     two_threads(&nchw, "stage_kb=16");
     if (!quick) two_threads(&band, "pageable=register");
     /* d4 batches of 512^2 planes, where the fused 2-D engine's end row tiles run on a stream of the
-     * plan's beside the others (tile2d_side), and a three-level batch in two groups on streams of the
-     * plan's (tile2d_groups=2, every level on the fused engine: tail=fused; the array whole: host_slabs=1):
-     * calls from two threads share them */
+     * plan's beside the others (tile2d_side), and a three-level inverse in two groups on streams of the
+     * plan's (tile2d_groups=2; every level on the fused engine: tail=fused; the lowpass bands in scratch,
+     * not level 1 in bands: tile2d_lead_kb; the array whole: host_slabs=1): calls from two threads share
+     * them (a forward's device input, ours, is destroyed: level 1 in bands, no groups) */
     hcase d4b = {3, {6, 512, 512}, 2, {1, 2}, 1}, d4g = {3, {4, 512, 512}, 2, {1, 2}, 3};
-    two_threads_of(&d4b, LW_D4, "host_slabs=1", "the end row tiles");
-    two_threads_of(&d4g, LW_D4, "host_slabs=1,tile2d_groups=2,tail=fused", "2 groups");
+    two_threads_of(&d4b, LW_D4, LW_FORWARD, "host_slabs=1", "the end row tiles");
+    two_threads_of(&d4g, LW_D4, LW_INVERSE, "host_slabs=1,tile2d_groups=2,tail=fused,tile2d_lead_kb=65536", "2 groups");
     /* a bad tuning value fails plan creation with a message naming the key */
     lw_plan *p = NULL;
     hcase h = {2, {64, 64, 0}, 0, {0, 0}, 1};
