@@ -7,7 +7,8 @@
 #   ARMS="@tile3d=auto @tile3d=32x64 @tile3d=16x64"        one build, three tunings
 #   CELLS='3d-*,video-*'  liftwave bench --matrix-only patterns
 #   ROUNDS (2), REPEAT (20), OUT (folder of the records), BUDGET (s: later arms skipped, said so)
-# Records: $OUT/arm<i>-<round>.json (i: the arm's place in ARMS, from 1); the table on stdout:
+# Records: $OUT/arm<i>-<round>.json (i: the arm's place in ARMS, from 1), and all of them in
+# $OUT/arms.json, each with its arm (as given in ARMS) and round; the table on stdout:
 # each arm's medians over the rounds (us), its best fraction of the bound, and each arm's best
 # time over the first arm's.
 set -u -o pipefail
@@ -37,8 +38,10 @@ python3 - "$OUT" $ARMS <<'EOF'
 import glob, json, os, sys
 out, arms = sys.argv[1], sys.argv[2:]
 t = {}  # cell -> arm index -> [(median_s, fraction, verified)]
+joined = open(os.path.join(out, "arms.json"), "w")  # every record, with its arm and round: the file to commit
 for i in range(len(arms)):
     for f in sorted(glob.glob(os.path.join(out, "arm%d-*.json" % (i + 1)))):
+        rnd = int(os.path.basename(f)[:-len(".json")].split("-")[1])
         for line in open(f):
             try:
                 r = json.loads(line)
@@ -47,6 +50,9 @@ for i in range(len(arms)):
             if "cell" in r:
                 t.setdefault(r["cell"], {}).setdefault(i, []).append(
                     (r["median_s"], r.get("fraction_of_bound", 0), r.get("verified")))
+                r["arm"], r["round"] = arms[i], rnd
+                joined.write(json.dumps(r) + "\n")
+joined.close()
 print("cell | " + " | ".join(arms) + " | " + " | ".join("%d/1" % (i + 1) for i in range(1, len(arms))))
 for c in sorted(t):
     row, best = [], []
