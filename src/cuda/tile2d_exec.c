@@ -158,10 +158,10 @@ lw_status lw_tile2d_streams_create(lw_cuda_sched *s)
     if (s->t2_groups > 1) {
         if (pthread_mutex_init(&s->t2_mu, NULL) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_init");
         s->t2_mu_ok = 1;
-    }
-    for (int i = 0; s->t2_groups > 1 && i < s->t2_groups && st == LW_OK; i++) {
-        if (i > 0) st = stream_create(&s->t2_st[i - 1]);
-        if (st == LW_OK) st = event_create(&s->t2_ev[i]);
+        for (int i = 0; i < s->t2_groups && st == LW_OK; i++) {
+            if (i > 0) st = stream_create(&s->t2_st[i - 1]);
+            if (st == LW_OK) st = event_create(&s->t2_ev[i]);
+        }
     }
     if (!s->t2_side_on || st != LW_OK) return st;
     const int n = s->t2_groups > 1 ? s->t2_groups : 1;
