@@ -14,15 +14,29 @@
  * wavelet, so that each step's parity, taps and reach are constants: a tap
  * inside the line is read at a fixed offset, only taps past an end go through
  * the boundary mode.  The arithmetic (tstep_i, lwd_scale) is the fused
- * engines'. */
+ * engines'.
+ *
+ * A launch of few items (a pyramid's tail: one block, one SM) is bound by the
+ * latency of its phases, and a line of a deep level has few samples.  There,
+ * an axis whose lines have at most SMALL_MAT_MAX samples (float types) is run
+ * as the level's n x n matrix along the axis: the block first lifts the
+ * columns of the identity with the same steps (small_axis on an n x n item,
+ * every matrix at once), then each such phase is one product a sample (no
+ * warp barrier a step, no boundary test), its result staged through tmp.  The
+ * matrix holds the lifting's boundary, scaling and band order, so the result
+ * is the lifting's up to rounding.  Integer transforms always lift (their
+ * rounding is not linear). */
 #include "line_lift.cuh"
 
+#include <string.h>
 #include <type_traits>
 
 #define SMALL_THREADS 256       /* a block for each of many items */
 #define SMALL_THREADS_ONE 1024  /* a block for each of few items (a pyramid's tail: one) */
 #define SMALL_FEW_ITEMS 64
 #define SMALL_SMEM_MAX (96 * 1024)
+#define SMALL_MAT_MAX 32   /* longest line an axis runs as a matrix */
+#define SMALL_MAT_SLOTS 8  /* distinct line lengths run as matrices in one launch */
 
 /* bytes of the compute type (shared memory): float for the half types */
 static int small_elsize(int dtype) { return dtype == LWK_F64 ? 8 : 4; }
@@ -122,13 +136,14 @@ __device__ __forceinline__ void small_line_steps(const lwk_small &p, T *x, int n
     }
 }
 
-/* One level along axis a of the shared item (pitches P, region lengths r,
- * grid step g): reorder, lift and scale every line, each by its group of
- * lanes.  The caller's block barrier follows. */
+/* One level along axis a of the shared item (na axes, pitches P, region
+ * lengths r, grid step g): reorder, lift and scale every line, each by its
+ * group of lanes, on threads tid of nthr (a slice of the block starting at a
+ * warp's first lane).  The caller's block barrier follows. */
 template <class T, int W, int DIR>
-__device__ __forceinline__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *P, const int *r, int g, int a)
+__device__ __forceinline__ void small_axis(const lwk_small &p, T *buf, T *tmp, const int *P, const int *r, int g, int a,
+                                           int na, int tid, int nthr)
 {
-    const int na = p.na;
     /* the other axes: b1 the faster, b0 the slower (3 axes only) */
     const int b0 = a == 0 ? 1 : 0, b1 = na == 3 ? (a == 2 ? 1 : 2) : 1 - a;
     const int lc0 = na == 3 ? r[b0] : 1, lst0 = na == 3 ? g * P[b0] : 0;
@@ -137,8 +152,8 @@ __device__ __forceinline__ void small_axis(const lwk_small &p, T *buf, T *tmp, c
     /* lanes a line: up to 32 and to a step's targets (h), fewer where the
      * block's threads would not hold every line at once */
     int lg = min(5, small_log2up(h));
-    while (lg > 0 && ((int64_t)lines << lg) > (int64_t)blockDim.x) lg--;
-    const int G = 1 << lg, tid = threadIdx.x, li = tid & (G - 1), groups = (int)blockDim.x >> lg;
+    while (lg > 0 && ((int64_t)lines << lg) > (int64_t)nthr) lg--;
+    const int G = 1 << lg, li = tid & (G - 1), groups = nthr >> lg;
     const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << ((tid & 31) & ~(G - 1));
     const bool mallat = p.mallat;
     for (int line = tid >> lg; line < lines; line += groups) {
@@ -173,6 +188,68 @@ __device__ __forceinline__ void small_axis(const lwk_small &p, T *buf, T *tmp, c
     }
 }
 
+/* The matrices of a launch.  Slot m holds the n[m] x n[m] matrix of one
+ * level along an axis (of every level and axis whose lines have n[m]
+ * samples) at off[m] of the matrix area in shared memory, transposed: row j,
+ * at pitch n | 1, is the image of the identity's column j.  of[i][a]: the
+ * slot of level i along axis a, -1 where that axis is lifted. */
+struct small_mats {
+    int nm, total;
+    int n[SMALL_MAT_SLOTS], off[SMALL_MAT_SLOTS];
+    signed char of[LWK_SMALL_MAXLEV][3];
+};
+
+/* Every slot's matrix: the identity's columns as the lines of an n x n item,
+ * lifted by small_axis (the direction's reorder, steps and scale), each slot
+ * by its own slice of the block's warps at once.  mb: the matrices, mt: their
+ * reorder's scratch.  Ends with a block barrier. */
+template <class T, int W, int DIR>
+__device__ __forceinline__ void small_mats_build(const lwk_small &p, const small_mats &M, T *mb, T *mt)
+{
+    for (int m = 0; m < M.nm; m++) {
+        const int n = M.n[m], pj = n | 1;
+        for (int e = threadIdx.x; e < n * pj; e += blockDim.x) mb[M.off[m] + e] = e / pj == e % pj ? T(1) : T(0);
+    }
+    __syncthreads();
+    const int per = ((int)blockDim.x >> 5) / M.nm, m = ((int)threadIdx.x >> 5) / per;
+    if (m < M.nm) {
+        const int n = M.n[m], P[2] = {n | 1, 1}, r[2] = {n, n};
+        small_axis<T, W, DIR>(p, mb + M.off[m], mt + M.off[m], P, r, 1, 1, 2, (int)threadIdx.x - m * per * 32, per * 32);
+    }
+    __syncthreads();
+}
+
+/* One level along axis a of the shared item (na axes, pitches P, region
+ * lengths r, grid step g) as the product by a slot's matrix (mtr, transposed,
+ * pitch n | 1): every point of the region into tmp, a block barrier, then
+ * back into buf.  The caller's block barrier follows. */
+template <class T>
+__device__ __forceinline__ void small_axis_mat(const T *mtr, T *buf, T *tmp, const int *P, const int *r, int g, int a,
+                                               int na)
+{
+    const int n = r[a], pj = n | 1, ls = g * P[a];
+    const int c2 = r[na - 1], c1 = na > 1 ? r[na - 2] : 1, c0 = na > 2 ? r[0] : 1;
+    const int p1 = na > 1 ? g * P[na - 2] : 0, p0 = na > 2 ? g * P[0] : 0;
+    const int ax = na - 1 - a; /* 0: the point's x is its index on the line, 1: y, 2: z */
+    small_map M;
+    const bool have = small_map_of(c0, c1, c2, M);
+    if (have)
+        small_for(M, c0, c1, c2, [&](int z, int y, int x) {
+            const int o = z * p0 + y * p1 + x * g, i = ax == 0 ? x : ax == 1 ? y : z;
+            const T *line = buf + (o - i * ls), *col = mtr + i;
+            T acc = T(0);
+#pragma unroll 4
+            for (int j = 0; j < n; j++) acc += col[j * pj] * line[j * ls];
+            tmp[o] = acc;
+        });
+    __syncthreads();
+    if (have)
+        small_for(M, c0, c1, c2, [&](int z, int y, int x) {
+            const int o = z * p0 + y * p1 + x * g;
+            buf[o] = tmp[o];
+        });
+}
+
 /* The item between global memory (strides gs) and the shared buf (pitches
  * P): f(shared offset, global offset) over the item's lengths m. */
 template <class F>
@@ -186,15 +263,21 @@ __device__ __forceinline__ void small_item_sweep(int na, const int *m, const int
 
 /* S: the storage type (shared memory holds the compute type T); W: the wavelet */
 template <class S, int W>
-__global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p, const S *src, S *dst)
+__global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p, small_mats mats, const S *src, S *dst)
 {
     typedef lwd_c<S> T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const int *m = p.len[0];
     int P[3];
     small_pitches(m, p.na, P);
+    const int64_t pad = small_padded(m, p.na);
     T *buf = (T *)smem_raw;
-    T *tmp = buf + small_padded(m, p.na);
+    T *tmp = buf + pad, *mb = tmp + pad;
+    if constexpr (std::is_floating_point<T>::value)
+        if (mats.nm) {
+            if (p.inverse) small_mats_build<T, W, -1>(p, mats, mb, mb + mats.total);
+            else small_mats_build<T, W, 1>(p, mats, mb, mb + mats.total);
+        }
     for (int64_t b = blockIdx.x; b < p.nbatch; b += gridDim.x) {
         const S *sb = src + lwd_decomp(b, p.nb, p.blen, p.bsst);
         S *db = dst + lwd_decomp(b, p.nb, p.blen, p.bdst);
@@ -206,8 +289,16 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p
             for (int aa = 0; aa < p.na; aa++) {
                 int a = p.inverse ? p.na - 1 - aa : aa;
                 if (p.len[i][a] < 2) continue;
-                if (p.inverse) small_axis<T, W, -1>(p, buf, tmp, P, p.len[i], g, a);
-                else small_axis<T, W, 1>(p, buf, tmp, P, p.len[i], g, a);
+                const int ms = mats.of[i][a];
+                if constexpr (std::is_floating_point<T>::value)
+                    if (ms >= 0) {
+                        small_axis_mat<T>(mb + mats.off[ms], buf, tmp, P, p.len[i], g, a, p.na);
+                        __syncthreads();
+                        continue;
+                    }
+                const int nt = (int)blockDim.x;
+                if (p.inverse) small_axis<T, W, -1>(p, buf, tmp, P, p.len[i], g, a, p.na, threadIdx.x, nt);
+                else small_axis<T, W, 1>(p, buf, tmp, P, p.len[i], g, a, p.na, threadIdx.x, nt);
                 __syncthreads();
             }
         }
@@ -216,17 +307,48 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p
     }
 }
 
+/* The matrix slots of a launch of few items whose samples are computed in a
+ * float type: every level and axis whose lines have 2 .. SMALL_MAT_MAX
+ * samples, as long as the slots and shared memory (beside the item's item_b
+ * bytes) hold them; none otherwise. */
+static small_mats small_mats_plan(const lwk_small *p, int floating, size_t esize, size_t item_b)
+{
+    small_mats M;
+    memset(&M, 0, sizeof M);
+    memset(M.of, -1, sizeof M.of);
+    if (!floating || p->nbatch >= SMALL_FEW_ITEMS) return M;
+    for (int i = 0; i < p->nlev; i++)
+        for (int a = 0; a < p->na; a++) {
+            const int n = p->len[i][a];
+            if (n < 2 || n > SMALL_MAT_MAX) continue;
+            int m = 0;
+            while (m < M.nm && M.n[m] != n) m++;
+            if (m == M.nm) {
+                if (m == SMALL_MAT_SLOTS) continue;
+                M.n[m] = n, M.off[m] = M.total, M.total += n * (n | 1), M.nm++;
+            }
+            M.of[i][a] = (signed char)m;
+        }
+    if (M.nm && item_b + 2 * (size_t)M.total * esize > SMALL_SMEM_MAX) {
+        M.nm = M.total = 0;
+        memset(M.of, -1, sizeof M.of);
+    }
+    return M;
+}
+
 template <class S, int W> static cudaError_t small_run_w(const lwk_small *p, const void *src, void *dst, cudaStream_t s)
 {
     typedef lwd_c<S> T;
-    const size_t smem = 2 * (size_t)small_padded(p->len[0], p->na) * sizeof(T);
-    if (smem > SMALL_SMEM_MAX) return cudaErrorInvalidValue;
+    const size_t item_b = 2 * (size_t)small_padded(p->len[0], p->na) * sizeof(T);
+    if (item_b > SMALL_SMEM_MAX) return cudaErrorInvalidValue;
     const cudaError_t attr = lw_cuda_func_attr((const void *)small_kernel<S, W>, LW_SMEM_ATTR, SMALL_SMEM_MAX);
     if (attr != cudaSuccess) return attr;
     int64_t grid = p->nbatch < (1 << 20) ? p->nbatch : (1 << 20);
     if (grid < 1) return cudaSuccess;
     const int threads = grid < SMALL_FEW_ITEMS ? SMALL_THREADS_ONE : SMALL_THREADS;
-    small_kernel<S, W><<<(unsigned)grid, threads, smem, s>>>(*p, (const S *)src, (S *)dst);
+    const small_mats mats = small_mats_plan(p, std::is_floating_point<T>::value, sizeof(T), item_b);
+    const size_t smem = item_b + 2 * (size_t)mats.total * sizeof(T);
+    small_kernel<S, W><<<(unsigned)grid, threads, smem, s>>>(*p, mats, (const S *)src, (S *)dst);
     return cudaGetLastError();
 }
 

@@ -9,6 +9,7 @@
  *   LW_GPU_CASES=N   random cases (default 1500)
  *   LW_GPU_QUICK=1   random cases only (for compute-sanitizer)
  *   LW_GPU_ONLY=destroy  only the LW_FLAG_DESTROY_INPUT cases (quick set with LW_GPU_QUICK)
+ *   LW_GPU_ONLY=small    only the small engine's launches of few items (quick set with LW_GPU_QUICK)
  *   LW_GPU_ONLY=d4       only the d4 cases of the fused engines (quick set with LW_GPU_QUICK)
  *   LW_GPU_ONLY=fused3d  only the fused 3-D engine's cases, every tile variant named (with
  *                        LW_GPU_QUICK: the small set run under the sanitizers)
@@ -60,6 +61,7 @@ static void expect_engine(const gcase *c, int e) { expect_engine_of(c, e, e); }
 #include "gpu_fused3d_cases.h"
 #include "gpu_d4_cases.h"
 #include "gpu_batch_cases.h"
+#include "gpu_small_cases.h"
 
 /* The local engine (haar: steps inside their pairs; k_local.cu) named on
  * shapes whose transformed lengths are multiples of 2^levels: 1-D, 2-D and
@@ -256,6 +258,7 @@ static void fixed_cases(void)
     fused3d_cases();
     d4_tile_cases(0);
     d4_fused3d_cases(0);
+    small_tail_cases(0);
 }
 
 /* A few cases that reach the fused engines, small enough for the sanitizers. */
@@ -303,6 +306,7 @@ static void sanitizer_cases(void)
     batch3d_cases(1);
     d4_tile_cases(1);
     d4_fused3d_cases(1);
+    small_tail_cases(1);
     /* the generic pass in windowed segments (a column of 1001 samples over 32
      * lanes does not fit shared memory whole): the window's edge taps must not
      * read the step's targets (racecheck found 1 hazard here) */
@@ -688,6 +692,11 @@ int main(void)
             fused3d_cases();
             d4_fused3d_cases(0);
         }
+        cudaStreamDestroy(g_stream);
+        return lw_test_finish("test_gpu");
+    }
+    if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "small")) { /* the small engine's few-item launches */
+        small_tail_cases(getenv("LW_GPU_QUICK") != NULL);
         cudaStreamDestroy(g_stream);
         return lw_test_finish("test_gpu");
     }
