@@ -191,8 +191,14 @@ __device__ __forceinline__ void small_axis(const lwk_small &p, T *buf, T *tmp, c
 /* The matrices of a launch.  Slot m holds the n[m] x n[m] matrix of one
  * level along an axis (of every level and axis whose lines have n[m]
  * samples) at off[m] of the matrix area in shared memory, transposed: row j,
- * at pitch n | 1, is the image of the identity's column j.  of[i][a]: the
- * slot of level i along axis a, -1 where that axis is lifted. */
+ * at pitch small_mat_pitch(n) (16-byte rows, zero beyond n; rows four words
+ * apart in the banks), is the image of the identity's column j.  of[i][a]:
+ * the slot of level i along axis a, -1 where that axis is lifted. */
+__host__ __device__ __forceinline__ int small_mat_pitch(int n) { return ((n + 3) & ~3) | 4; }
+/* where the matrix area begins, in elements from the item's: after the item
+ * and tmp, 16-byte aligned */
+__host__ __device__ __forceinline__ int64_t small_mats_at(int64_t pad) { return (2 * pad + 3) & ~(int64_t)3; }
+
 struct small_mats {
     int nm, total;
     int n[SMALL_MAT_SLOTS], off[SMALL_MAT_SLOTS];
@@ -207,47 +213,68 @@ template <class T, int W, int DIR>
 __device__ __forceinline__ void small_mats_build(const lwk_small &p, const small_mats &M, T *mb, T *mt)
 {
     for (int m = 0; m < M.nm; m++) {
-        const int n = M.n[m], pj = n | 1;
-        for (int e = threadIdx.x; e < n * pj; e += blockDim.x) mb[M.off[m] + e] = e / pj == e % pj ? T(1) : T(0);
+        const int n = M.n[m], pm = small_mat_pitch(n);
+        for (int e = threadIdx.x; e < n * pm; e += blockDim.x) mb[M.off[m] + e] = e / pm == e % pm ? T(1) : T(0);
     }
     __syncthreads();
     const int per = ((int)blockDim.x >> 5) / M.nm, m = ((int)threadIdx.x >> 5) / per;
     if (m < M.nm) {
-        const int n = M.n[m], P[2] = {n | 1, 1}, r[2] = {n, n};
+        const int n = M.n[m], P[2] = {small_mat_pitch(n), 1}, r[2] = {n, n};
         small_axis<T, W, DIR>(p, mb + M.off[m], mt + M.off[m], P, r, 1, 1, 2, (int)threadIdx.x - m * per * 32, per * 32);
     }
     __syncthreads();
 }
 
+/* Four consecutive entries of a matrix row (16-byte aligned) */
+__device__ __forceinline__ void small_ld4(const float *p, float (&m)[4])
+{
+    const float4 t = *(const float4 *)p;
+    m[0] = t.x, m[1] = t.y, m[2] = t.z, m[3] = t.w;
+}
+__device__ __forceinline__ void small_ld4(const double *p, double (&m)[4])
+{
+    const double2 t = ((const double2 *)p)[0], u = ((const double2 *)p)[1];
+    m[0] = t.x, m[1] = t.y, m[2] = u.x, m[3] = u.y;
+}
+
 /* One level along axis a of the shared item (na axes, pitches P, region
  * lengths r, grid step g) as the product by a slot's matrix (mtr, transposed,
- * pitch n | 1): every point of the region into tmp, a block barrier, then
- * back into buf.  The caller's block barrier follows. */
+ * row pitch pm, a multiple of 4): each thread four consecutive outputs of a
+ * line (one load of each input for four terms), into tmp; a block barrier;
+ * then back into buf.  The caller's block barrier follows. */
 template <class T>
-__device__ __forceinline__ void small_axis_mat(const T *mtr, T *buf, T *tmp, const int *P, const int *r, int g, int a,
-                                               int na)
+__device__ __forceinline__ void small_axis_mat(const T *mtr, int pm, T *buf, T *tmp, const int *P, const int *r, int g,
+                                               int a, int na)
 {
-    const int n = r[a], pj = n | 1, ls = g * P[a];
+    const int n = r[a], nq = (n + 3) >> 2, ls = g * P[a];
     const int c2 = r[na - 1], c1 = na > 1 ? r[na - 2] : 1, c0 = na > 2 ? r[0] : 1;
     const int p1 = na > 1 ? g * P[na - 2] : 0, p0 = na > 2 ? g * P[0] : 0;
-    const int ax = na - 1 - a; /* 0: the point's x is its index on the line, 1: y, 2: z */
+    const int ax = na - 1 - a; /* 0: the line runs along x, 1: y, 2: z */
     small_map M;
-    const bool have = small_map_of(c0, c1, c2, M);
-    if (have)
-        small_for(M, c0, c1, c2, [&](int z, int y, int x) {
-            const int o = z * p0 + y * p1 + x * g, i = ax == 0 ? x : ax == 1 ? y : z;
-            const T *line = buf + (o - i * ls), *col = mtr + i;
-            T acc = T(0);
+    if (small_map_of(ax == 2 ? nq : c0, ax == 1 ? nq : c1, ax == 0 ? nq : c2, M))
+        small_for(M, ax == 2 ? nq : c0, ax == 1 ? nq : c1, ax == 0 ? nq : c2, [&](int z, int y, int x) {
+            const int q = ax == 0 ? x : ax == 1 ? y : z, i0 = 4 * q;
+            const int o0 = (ax == 2 ? 0 : z * p0) + (ax == 1 ? 0 : y * p1) + (ax == 0 ? 0 : x * g);
+            const T *lp = buf + o0, *mp = mtr + i0;
+            T s0 = T(0), s1 = T(0), s2 = T(0), s3 = T(0);
 #pragma unroll 4
-            for (int j = 0; j < n; j++) acc += col[j * pj] * line[j * ls];
-            tmp[o] = acc;
+            for (int j = 0; j < n; j++, lp += ls, mp += pm) {
+                const T v = *lp;
+                T m[4];
+                small_ld4(mp, m);
+                s0 += m[0] * v, s1 += m[1] * v, s2 += m[2] * v, s3 += m[3] * v;
+            }
+            T *d = tmp + o0 + i0 * ls;
+            d[0] = s0;
+            if (i0 + 1 < n) d[ls] = s1;
+            if (i0 + 2 < n) d[2 * ls] = s2;
+            if (i0 + 3 < n) d[3 * ls] = s3;
         });
     __syncthreads();
-    if (have)
-        small_for(M, c0, c1, c2, [&](int z, int y, int x) {
-            const int o = z * p0 + y * p1 + x * g;
-            buf[o] = tmp[o];
-        });
+    small_sweep(c0, c1, c2, [&](int z, int y, int x) {
+        const int o = z * p0 + y * p1 + x * g;
+        buf[o] = tmp[o];
+    });
 }
 
 /* The item between global memory (strides gs) and the shared buf (pitches
@@ -272,7 +299,7 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p
     small_pitches(m, p.na, P);
     const int64_t pad = small_padded(m, p.na);
     T *buf = (T *)smem_raw;
-    T *tmp = buf + pad, *mb = tmp + pad;
+    T *tmp = buf + pad, *mb = buf + small_mats_at(pad);
     if constexpr (std::is_floating_point<T>::value)
         if (mats.nm) {
             if (p.inverse) small_mats_build<T, W, -1>(p, mats, mb, mb + mats.total);
@@ -292,7 +319,8 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p
                 const int ms = mats.of[i][a];
                 if constexpr (std::is_floating_point<T>::value)
                     if (ms >= 0) {
-                        small_axis_mat<T>(mb + mats.off[ms], buf, tmp, P, p.len[i], g, a, p.na);
+                        small_axis_mat<T>(mb + mats.off[ms], small_mat_pitch(mats.n[ms]), buf, tmp, P, p.len[i], g,
+                                          a, p.na);
                         __syncthreads();
                         continue;
                     }
@@ -309,9 +337,9 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p
 
 /* The matrix slots of a launch of few items whose samples are computed in a
  * float type: every level and axis whose lines have 2 .. SMALL_MAT_MAX
- * samples, as long as the slots and shared memory (beside the item's item_b
- * bytes) hold them; none otherwise. */
-static small_mats small_mats_plan(const lwk_small *p, int floating, size_t esize, size_t item_b)
+ * samples, as long as the slots and shared memory (from at_b bytes, after
+ * the item and tmp) hold them; none otherwise. */
+static small_mats small_mats_plan(const lwk_small *p, int floating, size_t esize, size_t at_b)
 {
     small_mats M;
     memset(&M, 0, sizeof M);
@@ -325,11 +353,11 @@ static small_mats small_mats_plan(const lwk_small *p, int floating, size_t esize
             while (m < M.nm && M.n[m] != n) m++;
             if (m == M.nm) {
                 if (m == SMALL_MAT_SLOTS) continue;
-                M.n[m] = n, M.off[m] = M.total, M.total += n * (n | 1), M.nm++;
+                M.n[m] = n, M.off[m] = M.total, M.total += n * small_mat_pitch(n), M.nm++;
             }
             M.of[i][a] = (signed char)m;
         }
-    if (M.nm && item_b + 2 * (size_t)M.total * esize > SMALL_SMEM_MAX) {
+    if (M.nm && at_b + 2 * (size_t)M.total * esize > SMALL_SMEM_MAX) {
         M.nm = M.total = 0;
         memset(M.of, -1, sizeof M.of);
     }
@@ -346,8 +374,9 @@ template <class S, int W> static cudaError_t small_run_w(const lwk_small *p, con
     int64_t grid = p->nbatch < (1 << 20) ? p->nbatch : (1 << 20);
     if (grid < 1) return cudaSuccess;
     const int threads = grid < SMALL_FEW_ITEMS ? SMALL_THREADS_ONE : SMALL_THREADS;
-    const small_mats mats = small_mats_plan(p, std::is_floating_point<T>::value, sizeof(T), item_b);
-    const size_t smem = item_b + 2 * (size_t)mats.total * sizeof(T);
+    const size_t at_b = (size_t)small_mats_at(small_padded(p->len[0], p->na)) * sizeof(T);
+    const small_mats mats = small_mats_plan(p, std::is_floating_point<T>::value, sizeof(T), at_b);
+    const size_t smem = mats.nm ? at_b + 2 * (size_t)mats.total * sizeof(T) : item_b;
     small_kernel<S, W><<<(unsigned)grid, threads, smem, s>>>(*p, mats, (const S *)src, (S *)dst);
     return cudaGetLastError();
 }
