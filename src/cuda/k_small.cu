@@ -17,15 +17,15 @@
  * engines'.
  *
  * A launch of few items (a pyramid's tail: one block, one SM) is bound by the
- * latency of its phases, and a line of a deep level has few samples.  There,
- * an axis whose lines have at most SMALL_MAT_MAX samples (float types) is run
- * as the level's n x n matrix along the axis: the block first lifts the
- * columns of the identity with the same steps (small_axis on an n x n item,
- * every matrix at once), then each such phase is one product a sample (no
- * warp barrier a step, no boundary test), its result staged through tmp.  The
- * matrix holds the lifting's boundary, scaling and band order, so the result
- * is the lifting's up to rounding.  Integer transforms always lift (their
- * rounding is not linear). */
+ * latency and setup of its phases, and a line of a deep level has few
+ * samples.  There, in two and three dimensions, an axis whose lines have at
+ * most SMALL_MAT_MAX samples (float types) runs as the level's n x n matrix
+ * along the axis: the block first lifts the columns of the identity with the
+ * same steps (small_axis on an n x n item, every matrix at once), then such a
+ * phase is a product of at most n terms a sample (no warp barrier a step, no
+ * boundary test), staged through tmp.  The matrix holds the lifting's
+ * boundary, scaling and band order, so the result is the lifting's up to
+ * rounding.  Integer transforms always lift (their rounding is not linear). */
 #include "line_lift.cuh"
 
 #include <string.h>
@@ -335,16 +335,17 @@ __global__ void __launch_bounds__(SMALL_THREADS_ONE, 1) small_kernel(lwk_small p
     }
 }
 
-/* The matrix slots of a launch of few items whose samples are computed in a
- * float type: every level and axis whose lines have 2 .. SMALL_MAT_MAX
- * samples, as long as the slots and shared memory (from at_b bytes, after
+/* The matrix slots of a launch of few items of two or three axes (a single
+ * line lifts as fast: its one warp has every lane busy) whose samples are
+ * computed in a float type: every level and axis whose lines have 2 ..
+ * SMALL_MAT_MAX samples, as long as the slots and shared memory (from at_b bytes, after
  * the item and tmp) hold them; none otherwise. */
 static small_mats small_mats_plan(const lwk_small *p, int floating, size_t esize, size_t at_b)
 {
     small_mats M;
     memset(&M, 0, sizeof M);
     memset(M.of, -1, sizeof M.of);
-    if (!floating || p->nbatch >= SMALL_FEW_ITEMS) return M;
+    if (!floating || p->nbatch >= SMALL_FEW_ITEMS || p->na < 2) return M;
     for (int i = 0; i < p->nlev; i++)
         for (int a = 0; a < p->na; a++) {
             const int n = p->len[i][a];
