@@ -5,6 +5,8 @@
 #include "lw_cuda.h"
 #include "../core/band_plan.h"
 
+#include <pthread.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -70,8 +72,9 @@ typedef struct lw_cuda_sched {
     int64_t t2_items;
     cudaStream_t t2_st[LW_T2_GROUPS_MAX - 1];
     cudaEvent_t t2_ev[LW_T2_GROUPS_MAX];
-    /* calls on one plan from several threads (host pointers: a stream each) share the events:
-     * the fork, the groups' launches and the join are issued under t2_mu (initialised: t2_mu_ok) */
+    /* calls on one plan from several threads (host pointers: a stream each) share the events of
+     * the groups and of the end tiles' streams: where the plan has either, its forks, launches and
+     * joins are issued under t2_mu (initialised: t2_mu_ok) */
     pthread_mutex_t t2_mu;
     int t2_mu_ok;
     /* tile2d, d4 in symmetric mode (tuning tile2d_side): the end tiles' streams (lwk_tile2d.side),

@@ -432,11 +432,11 @@ static int64_t tile_walk(int64_t gx, int64_t gy, int64_t gz)
 
 /* The end tiles' kernel (edge) on the side stream, forked from s, and then the
  * others' (k) on s, which waits for edge: the end tiles first, so that their
- * longer blocks do not trail the others' */
+ * longer blocks do not trail the others'.  The caller holds the plan's lock
+ * (the side stream's events are the plan's). */
 static cudaError_t tile_beside(lwk_side *sd, tile_kernel k, dim3 grid, tile_kernel edge, dim3 egrid, int threads,
                                size_t smem, lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c, cudaStream_t s)
 {
-    if (pthread_mutex_lock(&sd->mu) != 0) return cudaErrorUnknown;
     cudaError_t e = cudaEventRecord(sd->ev[0], s);
     if (e == cudaSuccess) e = cudaStreamWaitEvent(sd->st, sd->ev[0], 0);
     if (e == cudaSuccess) {
@@ -449,7 +449,6 @@ static cudaError_t tile_beside(lwk_side *sd, tile_kernel k, dim3 grid, tile_kern
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) e = cudaStreamWaitEvent(s, sd->ev[1], 0);
-    pthread_mutex_unlock(&sd->mu);
     return e;
 }
 

@@ -5,7 +5,6 @@
 #define LW_CUDA_H
 
 #include <cuda_runtime_api.h>
-#include <pthread.h>
 #include <stdint.h>
 
 #include "../core/line_geom.h"
@@ -226,12 +225,11 @@ typedef struct lwk_plane {
 /* A stream beside the caller's, owned by the plan: the end tiles' kernel (d4,
  * symmetric mode) runs on it at the same time as the other tiles' kernel, forked
  * from the caller's stream by ev[0] and joined back to it by ev[1].  Calls on one
- * plan from several threads (host pointers: a stream each) share the events, so
- * the fork, the launches and the join are issued under mu. */
+ * plan from several threads (host pointers: a stream each) share the events: the
+ * caller holds the plan's lock while it launches (lw_tile2d_run). */
 typedef struct lwk_side {
     cudaStream_t st;
     cudaEvent_t ev[2];
-    pthread_mutex_t mu;
 } lwk_side;
 
 typedef struct lwk_tile2d {

@@ -105,11 +105,13 @@ static lw_status tile2d_groups(const lw_plan *p, const lw_cuda_sched *s, const v
 lw_status lw_tile2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                         cudaStream_t st)
 {
-    if (s->t2_groups < 2) return tile2d_levels(p, s, in, out, scratch, st, s->t2_side, 0, 0);
-    /* the plan's lock, taken by an execute that does not modify the plan otherwise */
+    if (!s->t2_mu_ok) return tile2d_levels(p, s, in, out, scratch, st, NULL, 0, 0);
+    /* the plan forks (groups, end tiles' streams): its events are shared by calls from several threads,
+     * so the forks, launches and joins are issued under the plan's lock (an execute modifies nothing else) */
     pthread_mutex_t *mu = (pthread_mutex_t *)&s->t2_mu;
-    if (pthread_mutex_lock(mu) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_lock (tile2d groups)");
-    const lw_status r = tile2d_groups(p, s, in, out, scratch, st);
+    if (pthread_mutex_lock(mu) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_lock (tile2d streams)");
+    const lw_status r = s->t2_groups > 1 ? tile2d_groups(p, s, in, out, scratch, st)
+                                         : tile2d_levels(p, s, in, out, scratch, st, s->t2_side, 0, 0);
     pthread_mutex_unlock(mu);
     return r;
 }
@@ -155,9 +157,10 @@ static lw_status event_create(cudaEvent_t *ev)
 lw_status lw_tile2d_streams_create(lw_cuda_sched *s)
 {
     lw_status st = LW_OK;
+    if (s->t2_groups < 2 && !s->t2_side_on) return st; /* the plan does not fork */
+    if (pthread_mutex_init(&s->t2_mu, NULL) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_init");
+    s->t2_mu_ok = 1;
     if (s->t2_groups > 1) {
-        if (pthread_mutex_init(&s->t2_mu, NULL) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_init");
-        s->t2_mu_ok = 1;
         for (int i = 0; i < s->t2_groups && st == LW_OK; i++) {
             if (i > 0) st = stream_create(&s->t2_st[i - 1]);
             if (st == LW_OK) st = event_create(&s->t2_ev[i]);
@@ -169,7 +172,6 @@ lw_status lw_tile2d_streams_create(lw_cuda_sched *s)
     if (!s->t2_side) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the end tiles' streams");
     for (int g = 0; g < n && st == LW_OK; g++) {
         lwk_side *sd = &s->t2_side[g];
-        if (pthread_mutex_init(&sd->mu, NULL) != 0) return lw_fail(LW_ERR_INTERNAL, "pthread_mutex_init");
         s->t2_nside = g + 1;
         st = stream_create(&sd->st);
         for (int i = 0; i < 2 && st == LW_OK; i++) st = event_create(&sd->ev[i]);
@@ -190,7 +192,6 @@ void lw_tile2d_streams_release(lw_cuda_sched *s)
         for (int i = 0; i < 2; i++)
             if (sd->ev[i]) cudaEventDestroy(sd->ev[i]);
         if (sd->st) cudaStreamDestroy(sd->st);
-        pthread_mutex_destroy(&sd->mu);
     }
     free(s->t2_side);
     s->t2_side = NULL, s->t2_nside = 0;
