@@ -298,7 +298,8 @@ static const engine_rec engines[] = {
      "fused 3-D: tiles streamed along z, eight bands once a level (pyramids: lowpass octants compact; the small "
      "engine takes every level from the first below the top that it holds, in one launch: tuning tail)", auto_fused3d},
     {"small", LWE_SMALL, 1, applies_small, ws_in_place, run_small,
-     "whole items in shared memory, every level in one launch, each line of an axis by a group of lanes (after the "
+     "whole items in shared memory, every level in one launch, each line of an axis by a group of lanes, or (few "
+     "items of 2-3 axes, lines of at most 32 samples, float types) as the level's matrix along the axis (after the "
      "fused engines, which hand it their pyramids' lower levels; first in place, where it needs no workspace)",
      NULL},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
