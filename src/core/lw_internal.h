@@ -233,6 +233,7 @@ typedef struct lw_tuning {
     int tile2d_side;      /* cuda fused 2-D, d4: the end tiles' kernel beside the others' on a stream of its own (1) */
     int tail;             /* cuda fused pyramids: 0 auto, 1 fused levels wherever they run, 2 small engine below the top */
     int planes;           /* cuda generic passes: 0 auto (two axes of a level as one plane pass), 1 off */
+    int tile3d_load;      /* cuda fused 3-D: 0 auto (TMA where it applies), 1 the threads' copies (LWK_T3_LOAD_*) */
 } lw_tuning;
 enum { LW_LOCAL_BLOCK_AUTO = 0, LW_LOCAL_BLOCK_WIDE = 1, LW_LOCAL_BLOCK_NARROW = 2, LW_LOCAL_BLOCK_STRIDED = 3 };
 

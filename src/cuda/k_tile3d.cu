@@ -7,6 +7,8 @@
  * bench/NOTES-cuda.md. */
 #include "k_tile3d_stream.cuh"
 
+#include <string.h>
+
 struct t3_block_sync {
     __device__ static __forceinline__ void sync() { __syncthreads(); }
 };
@@ -14,12 +16,13 @@ struct t3_block_sync {
 /* S the storage type; the configurations are the compute type's.  BATCH: a
  * batch of volumes, the items' x tiles side by side along grid x (a kernel of
  * its own: the item's pointers then live in registers, where one volume's
- * stay kernel parameters) */
-template <class S, int W, int INV, int V, bool LONG, bool BATCH>
+ * stay kernel parameters).  TMA: the raw pairs through the tensor maps */
+template <class S, int W, int INV, int V, bool LONG, bool BATCH, bool TMA>
 __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>::MINB)
-    tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst, lwk_tile3d_batch b)
+    tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst, lwk_tile3d_batch b,
+           const __grid_constant__ lwk_t3_maps maps)
 {
-    extern __shared__ __align__(16) unsigned char smem_raw[];
+    extern __shared__ __align__(128) unsigned char smem_raw[];
     typedef t3s_cfg<lwd_c<S>, V> C;
     if constexpr (BATCH) {
         const unsigned gx = (unsigned)((t.n[2] + C::TX - 1) / C::TX), item = blockIdx.x / gx;
@@ -27,8 +30,9 @@ __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>
                                                          smem_raw, (int)threadIdx.x, blockIdx.x - item * gx,
                                                          blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
     } else {
-        t3s_body<S, W, INV, C, t3_block_sync, LONG, false>(t, b, src, dst, 0, smem_raw, (int)threadIdx.x, blockIdx.x,
-                                                          blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
+        t3s_body<S, W, INV, C, t3_block_sync, LONG, false, TMA>(t, b, src, dst, 0, smem_raw, (int)threadIdx.x,
+                                                                blockIdx.x, blockIdx.y, (int)blockIdx.z,
+                                                                (int)gridDim.z, &maps);
     }
 }
 
@@ -79,13 +83,94 @@ template <class S, int W, int INV> static constexpr int t3_default_variant()
     return sh_halo(W) <= 2 ? 1 : 3;
 }
 
-template <class S, int W, int INV, int V, bool LONG, bool BATCH>
-static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
+/* ---- the TMA path's host side ------------------------------------------- */
+
+typedef CUresult (*t3_encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                 const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+/* cuTensorMapEncodeTiled from the driver the runtime loaded (no link to
+ * libcuda), looked up once; NULL where the driver lacks it */
+static t3_encode_fn t3_encoder()
+{
+    static const t3_encode_fn fn = []() -> t3_encode_fn {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+        const cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
+#else
+        const cudaError_t e = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &p, cudaEnableDefault, &q);
+#endif
+        if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) {
+            cudaGetLastError();
+            return nullptr;
+        }
+        return (t3_encode_fn)p;
+    }();
+    return fn;
+}
+
+/* A float32 volume of lengths n (z, y, x) and element strides st (x 1) as a
+ * tensor map of boxes bx x by x 1 (x innermost); false where TMA cannot
+ * describe it (alignment, strides, sizes) */
+static bool t3_map3(CUtensorMap *m, const void *base, const int64_t n[3], const int64_t st[3], int bx, int by)
+{
+    const t3_encode_fn enc = t3_encoder();
+    if (!enc || (uintptr_t)base % 16 || (st[1] * 4) % 16 || (st[0] * 4) % 16) return false;
+    for (int a = 0; a < 3; a++)
+        if (n[a] < 1 || n[a] >= ((int64_t)1 << 31) - 512 || st[a] < 0) return false;
+    const cuuint64_t dim[3] = {(cuuint64_t)n[2], (cuuint64_t)n[1], (cuuint64_t)n[0]};
+    const cuuint64_t str[2] = {(cuuint64_t)st[1] * 4, (cuuint64_t)st[0] * 4};
+    const cuuint32_t box[3] = {(cuuint32_t)bx, (cuuint32_t)by, 1}, one[3] = {1, 1, 1};
+    return enc(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
+               CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+/* Whether a launch can take its raw pairs by TMA, and its maps: the plan
+ * allows it, symmetric mode (a point outside the volume then reads its mirror
+ * image, inside the window wherever an output needs it, if a line holds more
+ * than its reach: one reflection), and maps for the volume read (boxes bx x by:
+ * a window plane forward, a quadrant of one inverse) and the octant apart */
+static bool t3_tma_fits(const lwk_tile3d *t, const void *src, int inv, int h, int bx, int by, lwk_t3_maps *m)
+{
+    if (t->load == LWK_T3_LOAD_THREADS || t->mode != LW_SYMMETRIC) return false;
+    if (t->n[1] < 2 * h + 2 || t->n[2] < 2 * h + 2) return false;
+    memset(m, 0, sizeof *m);
+    if (!t3_map3(&m->src, src, t->n, t->st, bx, by)) return false;
+    if (inv && t->ll) {
+        const int64_t hn[3] = {(t->n[0] + 1) / 2, (t->n[1] + 1) / 2, (t->n[2] + 1) / 2};
+        if (!t3_map3(&m->oct, t->ll, hn, t->lt, bx, by)) return false;
+    }
+    return true;
+}
+
+/* Whether kernel k runs TMA on this device: its binary was built for sm_90 or
+ * newer (asked once per kernel and device) */
+static bool t3_tma_ready(const void *k)
+{
+    long long v = 0;
+    if (!lw_cuda_memo_get(k, 1, &v)) {
+        cudaFuncAttributes fa;
+        if (cudaFuncGetAttributes(&fa, k) != cudaSuccess) {
+            cudaGetLastError();
+            fa.binaryVersion = 0;
+        }
+        v = fa.binaryVersion >= 90;
+        lw_cuda_memo_put(k, 1, v);
+    }
+    return v != 0;
+}
+
+template <class S, int W, int INV, int V, bool LONG, bool BATCH, bool TMA = false>
+static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s,
+                               const lwk_t3_maps *maps = nullptr)
 {
     typedef lwd_c<S> T;
     typedef t3s_cfg<T, V> C;
-    auto k = tile3s<S, W, INV, V, LONG, BATCH>;
-    constexpr size_t smem = t3s_smem<T, W, INV, C>();
+    auto k = tile3s<S, W, INV, V, LONG, BATCH, TMA>;
+    constexpr size_t smem = t3s_smem<T, W, INV, C, TMA>();
+    static const lwk_t3_maps none = {};
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (e != cudaSuccess) return e;
@@ -105,7 +190,8 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
     const int64_t gx = (t->n[2] + C::TX - 1) / C::TX * items, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
     const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
-    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst, *b);
+    k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst, *b,
+                                                                          maps ? *maps : none);
     return cudaGetLastError();
 }
 
@@ -113,6 +199,16 @@ template <class S, int W, int INV, int V, bool LONG = true>
 static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
     if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, b, src, dst, s);
+    /* the raw pairs by TMA: float32, the direction's default tiles, one volume */
+    if constexpr (sizeof(S) == 4 && LONG && V == t3_default_variant<S, W, INV>()) {
+        typedef t3s_cfg<float, V> C;
+        constexpr int H = sh_halo(W);
+        lwk_t3_maps m;
+        if (t3_tma_fits(t, src, INV, H, INV ? t3_layout<1, C::TY + 2 * H, C::TX + 2 * H, true>::HP : C::TX + 2 * H,
+                        INV ? (C::TY + 2 * H) / 2 : C::TY + 2 * H, &m) &&
+            t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true>))
+            return t3_launch_b<S, W, INV, V, LONG, false, true>(t, b, src, dst, s, &m);
+    }
     return t3_launch_b<S, W, INV, V, LONG, false>(t, b, src, dst, s);
 }
 

@@ -95,6 +95,34 @@ static void batch3d_cases(int quick)
         }
 }
 
+/* The fused 3-D engine's planes by the tensor memory accelerator (float32,
+ * symmetric mode, one volume, rows 16-byte aligned: x a multiple of 4), each
+ * case also with the threads' copies (tuning tile3d_load=threads), so both
+ * paths meet the reference: every wavelet the engine takes, one level and
+ * pyramids (the inverse then reads the octant apart through its own map),
+ * edge tiles with a few rows or columns, lines just over twice the reach
+ * (the mirror images at both ends in one window), z shorter than the
+ * pipeline.  quick: a subset for the sanitizers. */
+static void tma3d_cases(int quick)
+{
+    static const int64_t N[][3] = {{37, 50, 68}, {16, 34, 132}, {6, 14, 16}, {100, 33, 64},
+                                   {21, 97, 260}, {3, 18, 24},   {64, 40, 200}};
+    static const lw_wavelet W[] = {LW_CDF97, LW_CDF53, LW_DD137, LW_D4, LW_DD97, LW_HAAR};
+    const int nn = quick ? 3 : (int)(sizeof N / sizeof N[0]), nw = quick ? 3 : (int)(sizeof W / sizeof W[0]);
+    for (int i = 0; i < nn; i++)
+        for (int j = 0; j < nw; j++)
+            for (int v = 0; v < 8; v++) {
+                gcase c;
+                memset(&c, 0, sizeof c);
+                c.rank = 3, c.shape[0] = N[i][0], c.shape[1] = N[i][1], c.shape[2] = N[i][2];
+                c.w = W[j], c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.scheme = "fused3d";
+                c.dir = (lw_direction)(v & 1), c.levels = (v & 2) ? -1 : 1, c.devptr = !(i == 1 && v < 4);
+                c.tuning = (v & 4) ? "tile3d_load=threads" : NULL;
+                expect_engine(&c, LWE_FUSED3D);
+                run_case(&c);
+            }
+}
+
 /* The fused 3-D engine: one level on odd sizes and the pyramids, every tile
  * variant by name (float32), the batches of volumes, the other plane orders. */
 static void fused3d_cases(void)
@@ -142,6 +170,7 @@ static void fused3d_cases(void)
      * to 2-sample axes, periodic, float64, every wavelet it takes) */
     pyramid3d_cases(0);
     batch3d_cases(0);
+    tma3d_cases(0);
     /* the other 3-D plane order */
     static const int64_t S3[][3] = {{64, 64, 64}, {66, 96, 130}, {30, 20, 300}};
     static const char *sch[] = {"3d-zx", "3d-yx", "3d-zx"};

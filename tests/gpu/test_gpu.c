@@ -688,6 +688,7 @@ int main(void)
     if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "fused3d")) { /* the fused 3-D engine */
         if (getenv("LW_GPU_QUICK")) {
             sanitizer_cases();
+            tma3d_cases(1);
         } else {
             fused3d_cases();
             d4_fused3d_cases(0);
