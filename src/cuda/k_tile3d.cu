@@ -131,11 +131,13 @@ static bool t3_map3(CUtensorMap *m, const void *base, const int64_t n[3], const 
  * allows it, symmetric mode (a point outside the volume then reads its mirror
  * image, inside the window wherever an output needs it, if a line holds more
  * than its reach: one reflection), and maps for the volume read (boxes bx x by:
- * a window plane forward, a quadrant of one inverse) and the octant apart */
+ * a window plane forward, a quadrant of one inverse) and the octant apart.  A
+ * box's first column must lie at a multiple of 16 bytes: the inverse's odd
+ * columns' band starts at a multiple of 4 samples. */
 static bool t3_tma_fits(const lwk_tile3d *t, const void *src, int inv, int h, int bx, int by, lwk_t3_maps *m)
 {
     if (t->load == LWK_T3_LOAD_THREADS || t->mode != LW_SYMMETRIC) return false;
-    if (t->n[1] < 2 * h + 2 || t->n[2] < 2 * h + 2) return false;
+    if (t->n[1] < 2 * h + 2 || t->n[2] < 2 * h + 2 || (inv && (t->n[2] + 1) / 2 % 4)) return false;
     memset(m, 0, sizeof *m);
     if (!t3_map3(&m->src, src, t->n, t->st, bx, by)) return false;
     if (inv && t->ll) {
@@ -203,9 +205,9 @@ static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
     if constexpr (sizeof(S) == 4 && LONG && V == t3_default_variant<S, W, INV>()) {
         typedef t3s_cfg<float, V> C;
         constexpr int H = sh_halo(W);
+        typedef t3_raw<INV, C::TY + 2 * H, C::TX + 2 * H> R;
         lwk_t3_maps m;
-        if (t3_tma_fits(t, src, INV, H, INV ? t3_layout<1, C::TY + 2 * H, C::TX + 2 * H, true>::HP : C::TX + 2 * H,
-                        INV ? (C::TY + 2 * H) / 2 : C::TY + 2 * H, &m) &&
+        if (t3_tma_fits(t, src, INV, H, R::BW, R::BH, &m) &&
             t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true>))
             return t3_launch_b<S, W, INV, V, LONG, false, true>(t, b, src, dst, s, &m);
     }

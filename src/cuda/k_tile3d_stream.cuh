@@ -115,45 +115,27 @@ template <class T, int N> __device__ __forceinline__ void t3_ldrow(T (&u)[N], co
  * even on both axes).  Forward: rows of WX, as in the volume.  Inverse: as in
  * the Mallat input, so that a warp's copies read one band row: rows ordered
  * even rows first, then odd rows (RY = WY / 2 each), and each row split into
- * its even and odd columns (HP = WX / 2 rounded up to 4 each).  TMA (planes
- * filled by the tensor memory accelerator, whose boxes land dense and
- * 128-byte aligned): the inverse's plane is its four quadrants (even or odd
- * rows x even or odd columns), each RY rows of HP, QS slots apart, and a
- * plane's slots are rounded up to 32.  A plane has NPS slots; "points" are
- * slot indices, some of them padding. */
-template <int INV, int WY, int WX, bool TMA = false> struct t3_layout {
-    enum {
-        RY = WY / 2, HX = WX / 2, HP = INV ? (WX / 2 + 3) / 4 * 4 : 1, ROW = INV ? 2 * HP : WX,
-        Q = INV && TMA, QS = Q ? (RY * HP + 31) / 32 * 32 : 0,
-        NPS = Q ? 4 * QS : TMA ? (WY * ROW + 31) / 32 * 32 : WY * ROW
-    };
+ * its even and odd columns (HP = WX / 2 rounded up to 4 each).  A plane has
+ * NPS slots; "points" are slot indices, some of them padding (inverse). */
+template <int INV, int WY, int WX> struct t3_layout {
+    enum { RY = WY / 2, HX = WX / 2, HP = INV ? (WX / 2 + 3) / 4 * 4 : 1, ROW = INV ? 2 * HP : WX, NPS = WY * ROW };
     /* slot offset of window row py */
-    __host__ __device__ static constexpr int row(int py)
-    {
-        return Q ? (py & 1) * 2 * QS + (py >> 1) * HP : INV ? ((py & 1) * RY + (py >> 1)) * ROW : py * ROW;
-    }
+    __host__ __device__ static constexpr int row(int py) { return INV ? ((py & 1) * RY + (py >> 1)) * ROW : py * ROW; }
     /* slot offset of window column px within a row */
-    __host__ __device__ static constexpr int col(int px) { return Q ? (px & 1) * QS + (px >> 1) : INV ? (px & 1) * HP + (px >> 1) : px; }
-    /* window position of slot pt; false for padding (its row then clamped to
-     * the window's) */
+    __host__ __device__ static constexpr int col(int px) { return INV ? (px & 1) * HP + (px >> 1) : px; }
+    /* window position of slot pt; false for padding */
     __host__ __device__ static bool point(int pt, int &py, int &px)
     {
-        if (Q) {
-            constexpr int QD = QS ? QS : 1; /* (QS is 0 where Q is false) */
-            const int q = pt / QD, r = pt - q * QD, yh = r / HP, xh = r - yh * HP;
-            py = 2 * (yh < RY ? yh : RY - 1) + (q >> 1), px = 2 * xh + (q & 1);
-            return yh < RY && xh < HX;
-        }
         const int r = pt / ROW, c = pt - r * ROW;
         if (!INV) {
-            py = r < WY ? r : WY - 1, px = c;
-            return r < WY;
+            py = r, px = c;
+            return true;
         }
         const int qx = c / HP, rx = c - qx * HP;
         py = 2 * (r % RY) + r / RY, px = 2 * rx + qx;
         return rx < HX;
     }
-    /* window column of the column slot c of a row (c < ROW); false for padding */
+    /* window column of the column slot c of a row; false for padding */
     __host__ __device__ static bool column(int c, int &px)
     {
         if (!INV) {
@@ -163,6 +145,25 @@ template <int INV, int WY, int WX, bool TMA = false> struct t3_layout {
         const int qx = c / HP, rx = c - qx * HP;
         px = 2 * rx + qx;
         return rx < HX;
+    }
+};
+
+/* The TMA path's raw planes, as its boxes land: a box's first column must sit
+ * at a multiple of 16 bytes in the volume, so a box starts up to 3 samples
+ * before the window and is BW = 4 + the window's row wide (the window then
+ * XO = 0..3 samples into each box row, per block).  Forward: a box of WY rows
+ * a plane.  Inverse: a box a quadrant of the plane (even or odd rows x even or
+ * odd columns of the window, as the Mallat input holds them), RY rows of BW,
+ * QS slots apart (128-byte aligned).  RPS slots a plane. */
+template <int INV, int WY, int WX> struct t3_raw {
+    enum {
+        RY = WY / 2, BW = (INV ? (WX / 2 + 3) / 4 * 4 : WX) + 4, QS = (RY * BW + 31) / 32 * 32,
+        RPS = INV ? 4 * QS : (WY * BW + 31) / 32 * 32, BH = INV ? RY : WY
+    };
+    /* slot of window position (wy, wx) */
+    __host__ __device__ static constexpr int slot(int wy, int wx, int xo)
+    {
+        return INV ? ((wy & 1) * 2 + (wx & 1)) * QS + (wy >> 1) * BW + (wx >> 1) + xo : wy * BW + wx + xo;
     }
 };
 
@@ -176,15 +177,18 @@ template <int INV, class C> __host__ __device__ constexpr int t3s_slots() { retu
 
 /* TMA: the raw pairs have a ring of their own (D + 1 slots: a slot is
  * refilled one step after its pair was lifted along z, behind that step's
- * barrier), the z outputs theirs (two slots, three staged), and each raw
- * slot an mbarrier. */
+ * barrier), the z outputs theirs (two slots, three staged; slot strides
+ * rounded to 128 bytes), and each raw slot an mbarrier. */
 template <int INV, class C> __host__ __device__ constexpr int t3s_out_slots() { return t3_staged(INV) ? 3 : 2; }
 
 /* Shared memory of one block (bytes); T the compute type. */
 template <class T, int W, int INV, class C, bool TMA = false> __host__ __device__ constexpr size_t t3s_smem()
 {
-    typedef t3_layout<INV, C::TY + 2 * sh_halo(W), C::TX + 2 * sh_halo(W), TMA> L;
-    if (TMA) return (size_t)(t3s_out_slots<INV, C>() + C::D + 1) * 2 * L::NPS * sizeof(T) + (C::D + 1) * sizeof(uint64_t);
+    constexpr int WY = C::TY + 2 * sh_halo(W), WX = C::TX + 2 * sh_halo(W);
+    typedef t3_layout<INV, WY, WX> L;
+    if (TMA)
+        return ((size_t)t3s_out_slots<INV, C>() * ((2 * L::NPS + 31) / 32 * 32) +
+                (size_t)(C::D + 1) * 2 * t3_raw<INV, WY, WX>::RPS) * sizeof(T) + (C::D + 1) * sizeof(uint64_t);
     return (size_t)t3s_slots<INV, C>() * 2 * L::NPS * sizeof(T);
 }
 
@@ -214,7 +218,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
      * longer chain before the step's barrier: slower, bench/NOTES-tile3d.md) */
     constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
     constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
-    typedef t3_layout<INV, WY, WX, TMA> L;
+    typedef t3_layout<INV, WY, WX> L;
+    typedef t3_raw<INV, WY, WX> R;
     static_assert(!TMA || (sizeof(E) == sizeof(T) && !BATCH), "TMA: one volume, samples computed as stored");
     constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
     constexpr int DIR = INV ? -1 : 1, S = t3s_slots<INV, C>(), D = C::D;
@@ -222,14 +227,15 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
     /* OS: the slots of the ring the stages lift in (TMA: the z outputs' ring,
      * the raw pairs' SR slots after it) */
     constexpr int OS = TMA ? t3s_out_slots<INV, C>() : S, SR = D + 1;
+    constexpr int SS = TMA ? (2 * NPS + 31) / 32 * 32 : 2 * NPS; /* the stages' slot stride */
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int NW = Z.nw, JO = Z.jo, WU = (H + 1) / 2;
     constexpr int SEGS = TX / K, NU = K + 2 * H;
     static_assert(P <= 32, "point mask");
     static_assert((ROW * sizeof(T)) % 16 == 0 && (NU * sizeof(T)) % 16 == 0, "16-byte shared rows");
     T *ring = (T *)smem;
-    T *const raw = ring + OS * 2 * NPS;
-    uint64_t *const bars = (uint64_t *)(raw + SR * 2 * NPS);
+    T *const raw = ring + OS * SS;
+    uint64_t *const bars = (uint64_t *)(raw + SR * 2 * R::RPS);
     const lwk_wave &w = t.w;
     const int mode = t.mode;
     const int64_t nz = t.n[0], ny = t.n[1], nx = t.n[2];
@@ -257,6 +263,10 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
     /* the owned points (slots tid + i * NT): their addresses in plane 0, through
      * the mode once (TMA: the slots they read) */
     constexpr int PG = TMA ? 1 : P; /* TMA: no global addresses a point */
+    /* TMA: the boxes' first column (a multiple of 16 bytes in the volume, or
+     * in the inverse's band), and how far into a box row the window starts */
+    const int64_t bx0 = INV ? ((x0 - H) >> 1) & ~(int64_t)3 : (x0 - H) & ~(int64_t)3;
+    const int xo = (int)((INV ? (x0 - H) >> 1 : x0 - H) - bx0);
     const E *gp[PG], *gl[PG]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
     int rs[TMA ? P : 1];       /* TMA: the raw slot a point reads (its mirror image's, outside the volume) */
     unsigned own = 0, oct = 0; /* oct: (inverse) the points whose even (lowpass) z planes are apart */
@@ -273,14 +283,14 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
         if constexpr (TMA) rs[i] = 0;
         else gp[i] = gl[i] = src;
         if (pt >= NPS) continue;
-        if (!L::point(pt, py, px) && INV) px = 2 * (L::HX - 1) + (px & 1);
+        if (!L::point(pt, py, px)) px = 2 * (L::HX - 1) + (px & 1);
         own |= 1u << i;
         if constexpr (TMA) {
             int64_t wy = y0 - H + py, wx = x0 - H + px;
             wy = (wy >= 0 && wy < ny ? wy : lwd_bidx(wy, ny, mode)) - (y0 - H);
             wx = (wx >= 0 && wx < nx ? wx : lwd_bidx(wx, nx, mode)) - (x0 - H);
             /* an image outside the window: no output reaches this point */
-            rs[i] = L::row(wy >= 0 && wy < WY ? (int)wy : py) + L::col(wx >= 0 && wx < WX ? (int)wx : px);
+            rs[i] = R::slot(wy >= 0 && wy < WY ? (int)wy : py, wx >= 0 && wx < WX ? (int)wx : px, xo);
         } else {
             const int64_t my = t3_map(y0 - H + py, ny, hy, mode, INV), mx = t3_map(x0 - H + px, nx, hx, mode, INV);
             gp[i] = src + my * sy + mx;
@@ -316,19 +326,21 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
         if constexpr (TMA) {
             if (tid == 0) {
                 uint64_t *bar = bars + a % SR;
-                T *rp = raw + (a % SR) * (2 * NPS);
+                T *rp = raw + (a % SR) * (2 * R::RPS);
                 if constexpr (!INV) {
-                    lwd_mbar_expect(bar, 2 * WY * WX * sizeof(T));
-                    lwd_tma_load3(rp, &maps->src, (int)(x0 - H), (int)(y0 - H), (int)ze, bar);
-                    lwd_tma_load3(rp + NPS, &maps->src, (int)(x0 - H), (int)(y0 - H), (int)zo, bar);
+                    lwd_mbar_expect(bar, 2 * R::BH * R::BW * sizeof(T));
+                    lwd_tma_load3(rp, &maps->src, (int)bx0, (int)(y0 - H), (int)ze, bar);
+                    lwd_tma_load3(rp + R::RPS, &maps->src, (int)bx0, (int)(y0 - H), (int)zo, bar);
                 } else { /* the quadrants of both planes; the octant's from the buffer apart */
-                    lwd_mbar_expect(bar, 8 * L::RY * L::HP * sizeof(T));
-                    const int xl = (int)((x0 - H) / 2), yl = (int)((y0 - H) / 2);
+                    lwd_mbar_expect(bar, 8 * R::BH * R::BW * sizeof(T));
+                    const int yl = (int)((y0 - H) >> 1);
 #pragma unroll
                     for (int q = 0; q < 8; q++) {
                         const int pl = q >> 2, qy = (q >> 1) & 1, qx = q & 1;
-                        lwd_tma_load3(rp + pl * NPS + (q & 3) * L::QS, llp && !(q & 3) ? &maps->oct : &maps->src,
-                                      xl + (qx ? (int)hx : 0), yl + (qy ? (int)hy : 0), (int)(pl ? zo : ze), bar);
+                        T *d = rp + pl * R::RPS + (q & 3) * R::QS;
+                        const int x = (int)bx0 + (qx ? (int)hx : 0), y = yl + (qy ? (int)hy : 0), z = (int)(pl ? zo : ze);
+                        if (llp && !(q & 3)) lwd_tma_load3(d, &maps->oct, x, y, z, bar);
+                        else lwd_tma_load3(d, &maps->src, x, y, z, bar);
                     }
                 }
             }
@@ -406,7 +418,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
             const int pl = c / ROW, cs = c - pl * ROW;
             int px;
             if (c < YT && L::column(cs, px)) {
-                T *col = sl + pl * NPS + L::col(px);
+                T *col = sl + pl * NPS + cs;
                 T u[WY];
 #pragma unroll
                 for (int j = 0; j < WY; j++) u[j] = col[L::row(j)];
@@ -470,7 +482,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
         if (INV) { /* even columns, then odd columns */
             T e[NU / 2], o[NU / 2];
             t3_ldrow<T, NU / 2>(e, rp);
-            t3_ldrow<T, NU / 2>(o, rp + L::col(1));
+            t3_ldrow<T, NU / 2>(o, rp + L::HP);
 #pragma unroll
             for (int i = 0; i < NU / 2; i++) u[2 * i] = e[i], u[2 * i + 1] = o[i];
         } else {
@@ -525,8 +537,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
             if (a + D < na) issue(a + D);
             else flush(); /* pair a + D - 1, the last, into its slot */
             lwd_cp_commit();
-            T *sl = ring + (a % OS) * (2 * NPS);
-            const T *rw = TMA ? raw + (a % SR) * (2 * NPS) : sl; /* the raw pair */
+            T *sl = ring + (a % OS) * SS;
+            const T *rw = TMA ? raw + (a % SR) * (2 * R::RPS) : sl; /* the raw pair */
             const bool out = k >= kb;
             /* the z window's index 0 at position base: within reach of an end,
              * symmetric mode refreshes the mirror images per step (t3_zmirror) */
@@ -540,7 +552,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
                 for (int i = 0; i < P; i++) {
                     const int pt = tid + i * NT, rp = TMA ? rs[TMA ? i : 0] : pt;
                     if (owned(i)) {
-                        t3_zadvance<T, W, INV, ROT, !RING>(v[i], rw[rp], rw[NPS + rp], w, refresh, el, et);
+                        t3_zadvance<T, W, INV, ROT, !RING>(v[i], rw[rp], rw[(TMA ? R::RPS : NPS) + rp], w, refresh, el,
+                                                           et);
                         if (out) {
                             sl[pt] = INV ? v[i][J0] : lwd_scale_w<W, T>(w, v[i][J0], 0, 1);
                             sl[NPS + pt] = INV ? v[i][J1] : lwd_scale_w<W, T>(w, v[i][J1], 1, 1);
@@ -551,13 +564,13 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
             rot = rot + 1 == NR ? 0 : rot + 1;
         }
         if constexpr (STG) {
-            if (a >= 1 && a <= na && k - 1 >= kb) ylift(ring + ((a - 1) % OS) * (2 * NPS));
-            if (a >= 2 && k - 2 >= kb) xlift(ring + ((a - 2) % OS) * (2 * NPS), k - 2);
+            if (a >= 1 && a <= na && k - 1 >= kb) ylift(ring + ((a - 1) % OS) * SS);
+            if (a >= 2 && k - 2 >= kb) xlift(ring + ((a - 2) % OS) * SS, k - 2);
             /* uniform over the block; TMA: the warm-up steps too (thread 0
              * refills the slot every thread read) */
             if ((k >= kb || TMA) && a <= na) SYNC::sync();
         } else if (k >= kb) { /* uniform over the block */
-            T *sl = ring + (a % OS) * (2 * NPS);
+            T *sl = ring + (a % OS) * SS;
             SYNC::sync();
             ylift(sl);
             SYNC::sync();
