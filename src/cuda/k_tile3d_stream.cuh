@@ -339,7 +339,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
                         const int pl = q >> 2, qy = (q >> 1) & 1, qx = q & 1;
                         T *d = rp + pl * R::RPS + (q & 3) * R::QS;
                         const int x = (int)bx0 + (qx ? (int)hx : 0), y = yl + (qy ? (int)hy : 0), z = (int)(pl ? zo : ze);
-                        if (llp && !(q & 3)) lwd_tma_load3(d, &maps->oct, x, y, z, bar);
+                        if (llp && q == 0) lwd_tma_load3(d, &maps->oct, x, y, z, bar); /* even plane, LL */
                         else lwd_tma_load3(d, &maps->src, x, y, z, bar);
                     }
                 }

@@ -106,12 +106,14 @@ static void batch3d_cases(int quick)
 static void tma3d_cases(int quick)
 {
     static const int64_t N[][3] = {{37, 50, 68}, {16, 34, 132}, {6, 14, 16}, {100, 33, 64},
-                                   {21, 97, 260}, {3, 18, 24},   {64, 40, 200}};
+                                   {21, 97, 260}, {4, 18, 24},   {64, 40, 200}};
     static const lw_wavelet W[] = {LW_CDF97, LW_CDF53, LW_DD137, LW_D4, LW_DD97, LW_HAAR};
     const int nn = quick ? 3 : (int)(sizeof N / sizeof N[0]), nw = quick ? 3 : (int)(sizeof W / sizeof W[0]);
     for (int i = 0; i < nn; i++)
         for (int j = 0; j < nw; j++)
             for (int v = 0; v < 8; v++) {
+                /* haar runs on this engine in symmetric mode on even lengths only */
+                if (W[j] == LW_HAAR && ((N[i][0] | N[i][1] | N[i][2]) & 1)) continue;
                 gcase c;
                 memset(&c, 0, sizeof c);
                 c.rank = 3, c.shape[0] = N[i][0], c.shape[1] = N[i][1], c.shape[2] = N[i][2];
