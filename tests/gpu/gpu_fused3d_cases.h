@@ -102,7 +102,9 @@ static void batch3d_cases(int quick)
  * pyramids (the inverse then reads the octant apart through its own map),
  * edge tiles with a few rows or columns, lines just over twice the reach
  * (the mirror images at both ends in one window), z shorter than the
- * pipeline.  quick: a subset for the sanitizers. */
+ * pipeline.  The inverse takes TMA where x / 2 is a multiple of 4 too (6 x 14 x
+ * 16, 100 x 33 x 64, 4 x 18 x 24, 64 x 40 x 200); on the other shapes it
+ * falls back to the threads' copies.  quick: a subset for the sanitizers. */
 static void tma3d_cases(int quick)
 {
     static const int64_t N[][3] = {{37, 50, 68}, {16, 34, 132}, {6, 14, 16}, {100, 33, 64},
