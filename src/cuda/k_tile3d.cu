@@ -201,8 +201,8 @@ template <class S, int W, int INV, int V, bool LONG = true>
 static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
     if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, b, src, dst, s);
-    /* the raw pairs by TMA: float32, the direction's default tiles, one volume */
-    if constexpr (sizeof(S) == 4 && LONG && V == t3_default_variant<S, W, INV>()) {
+    /* the raw pairs by TMA: float32, one volume, every tile variant */
+    if constexpr (sizeof(S) == 4 && LONG) {
         typedef t3s_cfg<float, V> C;
         constexpr int H = sh_halo(W);
         typedef t3_raw<INV, C::TY + 2 * H, C::TX + 2 * H> R;
