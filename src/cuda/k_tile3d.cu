@@ -83,6 +83,19 @@ template <class S, int W, int INV> static constexpr int t3_default_variant()
     return sh_halo(W) <= 2 ? 1 : 3;
 }
 
+/* The default variant of a float32 launch whose raw planes come by TMA (the
+ * sweep of every variant with TMA, bench/NOTES-tile3d.md, "TMA on every tile
+ * variant"): without the per-point copies the two 256-thread blocks of 16 x 64
+ * tiles (one block's barrier waits filled by the other's work) beat 32 x 64 on
+ * the forwards of reach 4 and on d4's; the shortest (cdf53) and widest (dd137)
+ * forwards and every inverse run 32 x 64 (cdf53's inverse too: the one-pair
+ * tiles its threads' copies preferred are 1.09x the time of 32 x 64 by TMA). */
+template <int W, int INV> static constexpr int t3_tma_variant()
+{
+    if (INV || sh_halo(W) > T3_WIDE_HALO) return 3;
+    return !tile_once_mirror_exact(W) || sh_halo(W) == T3_WIDE_HALO ? 0 : 3;
+}
+
 /* ---- the TMA path's host side ------------------------------------------- */
 
 typedef CUresult (*t3_encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
@@ -197,20 +210,28 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
     return cudaGetLastError();
 }
 
-template <class S, int W, int INV, int V, bool LONG = true>
-static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
+/* Whether a launch of variant V takes its raw pairs by TMA (float32, one
+ * volume, LONG tiles, t3_tma_fits, a kernel built for sm_90), and its maps */
+template <class S, int W, int INV, int V, bool LONG>
+static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, lwk_t3_maps *m)
 {
-    if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, b, src, dst, s);
-    /* the raw pairs by TMA: float32, one volume, every tile variant */
     if constexpr (sizeof(S) == 4 && LONG) {
         typedef t3s_cfg<float, V> C;
         constexpr int H = sh_halo(W);
         typedef t3_raw<INV, C::TY + 2 * H, C::TX + 2 * H> R;
-        lwk_t3_maps m;
-        if (t3_tma_fits(t, src, INV, H, R::BW, R::BH, &m) &&
-            t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true>))
-            return t3_launch_b<S, W, INV, V, LONG, false, true>(t, b, src, dst, s, &m);
+        return b->items <= 1 && t3_tma_fits(t, src, INV, H, R::BW, R::BH, m) &&
+               t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true>);
     }
+    return false;
+}
+
+template <class S, int W, int INV, int V, bool LONG = true>
+static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
+{
+    if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, b, src, dst, s);
+    lwk_t3_maps m;
+    if (t3_tma_takes<S, W, INV, V, LONG>(t, b, src, &m))
+        return t3_launch_b<S, W, INV, V, LONG, false, true>(t, b, src, dst, s, &m);
     return t3_launch_b<S, W, INV, V, LONG, false>(t, b, src, dst, s);
 }
 
@@ -243,9 +264,11 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
          * 2 blocks/SM; 1 = the same with 1 pair, 3 blocks/SM; 2 = 3 pairs; 3 = 32 x 64, 512
          * threads, 1 block/SM */
         const int v = t->variant >= 0 && t->variant < LWK_T3_NVARIANTS ? t->variant : -1;
-        constexpr int def = t3_default_variant<S, W, INV>();
+        constexpr int def = t3_default_variant<S, W, INV>(), deft = t3_tma_variant<W, INV>();
+        lwk_t3_maps m;
+        int pick = v < 0 ? def : v;
+        if (v < 0 && deft != def && t3_tma_takes<S, W, INV, deft, true>(t, b, src, &m)) pick = deft;
         /* a variant 3 (taller tiles) on lines shorter than its windows: the 16-row tiles */
-        const int pick = v < 0 ? def : v;
         const int run = pick == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t) ? 0 : pick;
         switch (run) {
         case 1: return t3_launch_v<S, W, INV, 1>(t, b, src, dst, s);
