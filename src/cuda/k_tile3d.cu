@@ -229,9 +229,11 @@ template <class S, int W, int INV, int V, bool LONG = true>
 static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
     if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, b, src, dst, s);
-    lwk_t3_maps m;
-    if (t3_tma_takes<S, W, INV, V, LONG>(t, b, src, &m))
-        return t3_launch_b<S, W, INV, V, LONG, false, true>(t, b, src, dst, s, &m);
+    if constexpr (sizeof(S) == 4 && LONG) {
+        lwk_t3_maps m;
+        if (t3_tma_takes<S, W, INV, V, LONG>(t, b, src, &m))
+            return t3_launch_b<S, W, INV, V, LONG, false, true>(t, b, src, dst, s, &m);
+    }
     return t3_launch_b<S, W, INV, V, LONG, false>(t, b, src, dst, s);
 }
 
