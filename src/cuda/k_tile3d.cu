@@ -83,13 +83,13 @@ template <class S, int W, int INV> static constexpr int t3_default_variant()
     return sh_halo(W) <= 2 ? 1 : 3;
 }
 
-/* The default variant of a float32 launch whose raw planes come by TMA (the
- * sweep of every variant with TMA, bench/NOTES-tile3d.md, "TMA on every tile
- * variant"): without the per-point copies the two 256-thread blocks of 16 x 64
- * tiles (one block's barrier waits filled by the other's work) beat 32 x 64 on
- * the forwards of reach 4 and on d4's; the shortest (cdf53) and widest (dd137)
- * forwards and every inverse run 32 x 64 (cdf53's inverse too: the one-pair
- * tiles its threads' copies preferred are 1.09x the time of 32 x 64 by TMA). */
+/* The default variant of a float32 launch whose raw planes come by TMA: the
+ * fastest of a sweep of every variant with TMA (bench/NOTES-tile3d.md, "TMA on
+ * every tile variant").  Without the per-point copies the two 256-thread
+ * blocks of 16 x 64 tiles (one block's barrier waits filled by the other's
+ * work) win the forwards of reach 4 and d4's; the shortest (cdf53) and widest
+ * (dd137) forwards and every inverse run 32 x 64, cdf53's inverse included
+ * (the one-pair tiles suited its threads' copies, not TMA). */
 template <int W, int INV> static constexpr int t3_tma_variant()
 {
     if (INV || sh_halo(W) > T3_WIDE_HALO) return 3;
