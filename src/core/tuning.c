@@ -49,11 +49,12 @@ static const knob knobs[] = {
      "cuda, host pointers, 3-D: level-1 slabs along axis 0, batches: groups of items, overlapping the copies "
      "with the transform (0: 16; 1, 2: the whole array at once)"},
     {"tile3d", K_ENUM, OFF(tile3d), 0, 0, "auto 16x64 16x64-p1 16x64-p3 32x64",
-     "cuda fused 3-D, float32: tile of (y, x) and pairs prefetched along z (auto: 32x64, but d4's forward 16x64 "
-     "and cdf53's inverse 16x64-p1; -p1 / -p3: 1 / 3 pairs prefetched instead of 2)"},
+     "cuda fused 3-D, float32: tile of (y, x) and pairs prefetched along z (auto: by TMA (tile3d_load) the "
+     "forwards of reach 4 and d4's 16x64, the others and every inverse 32x64; by the threads' copies 32x64, but "
+     "d4's forward 16x64 and cdf53's inverse 16x64-p1; -p1 / -p3: 1 / 3 pairs prefetched instead of 2)"},
     {"tile3d_load", K_ENUM, OFF(tile3d_load), 0, 0, "auto threads",
      "cuda fused 3-D: how a block's window planes reach shared memory, auto (by the tensor memory accelerator, "
-     "one box a plane, where it applies: float32 on sm_90 and newer, the default tiles, one volume, symmetric mode, "
+     "one box a plane, where it applies: float32 on sm_90 and newer, any tile variant, one volume, symmetric mode, "
      "rows 16-byte aligned; else as threads) or threads (each thread copies its window points)"},
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles",
      "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
