@@ -17,7 +17,7 @@ struct t3_block_sync {
  * batch of volumes, the items' x tiles side by side along grid x (a kernel of
  * its own: the item's pointers then live in registers, where one volume's
  * stay kernel parameters).  TMA: the raw pairs through the tensor maps */
-template <class S, int W, int INV, int V, bool LONG, bool BATCH, bool TMA>
+template <class S, int W, int INV, int V, bool LONG, bool BATCH, bool TMA, bool STG>
 __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>::MINB)
     tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst, lwk_tile3d_batch b,
            const __grid_constant__ lwk_t3_maps maps)
@@ -26,11 +26,11 @@ __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>
     typedef t3s_cfg<lwd_c<S>, V> C;
     if constexpr (BATCH) {
         const unsigned gx = (unsigned)((t.n[2] + C::TX - 1) / C::TX), item = blockIdx.x / gx;
-        t3s_body<S, W, INV, C, t3_block_sync, LONG, true>(t, b, src + item * b.sb, dst + item * b.db, item * b.lb,
+        t3s_body<S, W, INV, C, t3_block_sync, LONG, true, false, STG>(t, b, src + item * b.sb, dst + item * b.db, item * b.lb,
                                                          smem_raw, (int)threadIdx.x, blockIdx.x - item * gx,
                                                          blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
     } else {
-        t3s_body<S, W, INV, C, t3_block_sync, LONG, false, TMA>(t, b, src, dst, 0, smem_raw, (int)threadIdx.x,
+        t3s_body<S, W, INV, C, t3_block_sync, LONG, false, TMA, STG>(t, b, src, dst, 0, smem_raw, (int)threadIdx.x,
                                                                 blockIdx.x, blockIdx.y, (int)blockIdx.z,
                                                                 (int)gridDim.z, &maps);
     }
@@ -177,14 +177,14 @@ static bool t3_tma_ready(const void *k)
     return v != 0;
 }
 
-template <class S, int W, int INV, int V, bool LONG, bool BATCH, bool TMA = false>
+template <class S, int W, int INV, int V, bool LONG, bool BATCH, bool STG, bool TMA = false>
 static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s,
                                const lwk_t3_maps *maps = nullptr)
 {
     typedef lwd_c<S> T;
     typedef t3s_cfg<T, V> C;
-    auto k = tile3s<S, W, INV, V, LONG, BATCH, TMA>;
-    constexpr size_t smem = t3s_smem<T, W, INV, C, TMA>();
+    auto k = tile3s<S, W, INV, V, LONG, BATCH, TMA, STG>;
+    constexpr size_t smem = t3s_smem<T, W, INV, C, TMA, STG>();
     static const lwk_t3_maps none = {};
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
@@ -220,21 +220,31 @@ static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const v
         constexpr int H = sh_halo(W);
         typedef t3_raw<INV, C::TY + 2 * H, C::TX + 2 * H> R;
         return b->items <= 1 && t3_tma_fits(t, src, INV, H, R::BW, R::BH, m) &&
-               t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true>);
+               t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true, t3_staged(INV)>);
     }
     return false;
 }
 
-template <class S, int W, int INV, int V, bool LONG = true>
-static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
+template <class S, int W, int INV, int V, bool LONG, bool STG>
+static cudaError_t t3_launch_s(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
-    if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true>(t, b, src, dst, s);
+    if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true, STG>(t, b, src, dst, s);
     if constexpr (sizeof(S) == 4 && LONG) {
         lwk_t3_maps m;
         if (t3_tma_takes<S, W, INV, V, LONG>(t, b, src, &m))
-            return t3_launch_b<S, W, INV, V, LONG, false, true>(t, b, src, dst, s, &m);
+            return t3_launch_b<S, W, INV, V, LONG, false, STG, true>(t, b, src, dst, s, &m);
     }
-    return t3_launch_b<S, W, INV, V, LONG, false>(t, b, src, dst, s);
+    return t3_launch_b<S, W, INV, V, LONG, false, STG>(t, b, src, dst, s);
+}
+
+/* the float32 forwards staged as the inverses when the plan's tuning says so
+ * (tile3d_stages); every other kernel as t3_staged */
+template <class S, int W, int INV, int V, bool LONG = true>
+static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
+{
+    if constexpr (!INV && sizeof(S) == 4)
+        if (t->stages == LWK_T3_STAGES_STAGED) return t3_launch_s<S, W, INV, V, LONG, true>(t, b, src, dst, s);
+    return t3_launch_s<S, W, INV, V, LONG, t3_staged(INV)>(t, b, src, dst, s);
 }
 
 /* Whether variant V's tiles can be placed for t3_lift's fixed move sets

@@ -167,29 +167,31 @@ template <int INV, int WY, int WX> struct t3_raw {
     }
 };
 
-/* Whether a step runs its three stages on three pairs with one barrier
- * (the inverses, where that measured faster; the forwards were as fast or
- * slower: bench/NOTES-tile3d.md), and the ring slots that takes: the D pairs
- * in flight, then one a stage (z and y, or z, y and x: a step refills the
- * slot the last stage read one step before). */
+/* Whether a step runs its three stages on three pairs with one barrier by
+ * default (the inverses, where that measured faster; the forwards were as
+ * fast or slower with the threads' copies: bench/NOTES-tile3d.md; tuning
+ * tile3d_stages=staged stages the float32 forwards too), and the ring slots
+ * that takes: the D pairs in flight, then one a stage (z and y, or z, y and x:
+ * a step refills the slot the last stage read one step before). */
 __host__ __device__ constexpr bool t3_staged(int inv) { return inv != 0; }
-template <int INV, class C> __host__ __device__ constexpr int t3s_slots() { return C::D + (t3_staged(INV) ? 3 : 2); }
+template <bool STG, class C> __host__ __device__ constexpr int t3s_slots() { return C::D + (STG ? 3 : 2); }
 
 /* TMA: the raw pairs have a ring of their own (D + 1 slots: a slot is
  * refilled one step after its pair was lifted along z, behind that step's
  * barrier), the z outputs theirs (two slots, three staged; slot strides
  * rounded to 128 bytes), and each raw slot an mbarrier. */
-template <int INV, class C> __host__ __device__ constexpr int t3s_out_slots() { return t3_staged(INV) ? 3 : 2; }
+template <bool STG> __host__ __device__ constexpr int t3s_out_slots() { return STG ? 3 : 2; }
 
 /* Shared memory of one block (bytes); T the compute type. */
-template <class T, int W, int INV, class C, bool TMA = false> __host__ __device__ constexpr size_t t3s_smem()
+template <class T, int W, int INV, class C, bool TMA = false, bool STG = t3_staged(INV)>
+__host__ __device__ constexpr size_t t3s_smem()
 {
     constexpr int WY = C::TY + 2 * sh_halo(W), WX = C::TX + 2 * sh_halo(W);
     typedef t3_layout<INV, WY, WX> L;
     if (TMA)
-        return ((size_t)t3s_out_slots<INV, C>() * ((2 * L::NPS + 31) / 32 * 32) +
+        return ((size_t)t3s_out_slots<STG>() * ((2 * L::NPS + 31) / 32 * 32) +
                 (size_t)(C::D + 1) * 2 * t3_raw<INV, WY, WX>::RPS) * sizeof(T) + (C::D + 1) * sizeof(uint64_t);
-    return (size_t)t3s_slots<INV, C>() * 2 * L::NPS * sizeof(T);
+    return (size_t)t3s_slots<STG, C>() * 2 * L::NPS * sizeof(T);
 }
 
 /* The TMA path's tensor maps: the volume read, and (inverse pyramids) the
@@ -207,7 +209,8 @@ struct lwk_t3_maps {
  * plane (forward) or a quadrant (inverse), window and all, issued by thread 0;
  * the window points outside the volume are then read from the slots of their
  * mirror images, which lie in the window wherever an output needs them. */
-template <class E, int W, int INV, class C, class SYNC, bool LONG, bool BATCH, bool TMA = false>
+template <class E, int W, int INV, class C, class SYNC, bool LONG, bool BATCH, bool TMA = false,
+          bool STG = t3_staged(INV)>
 __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_batch &b, const E *__restrict__ src,
                                          E *__restrict__ dst, int64_t lo, unsigned char *smem, int tid, int64_t bx,
                                          int64_t by, int bz, int gz, const lwk_t3_maps *maps = nullptr)
@@ -222,11 +225,10 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
     typedef t3_raw<INV, WY, WX> R;
     static_assert(!TMA || (sizeof(E) == sizeof(T) && !BATCH), "TMA: one volume, samples computed as stored");
     constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
-    constexpr int DIR = INV ? -1 : 1, S = t3s_slots<INV, C>(), D = C::D;
-    constexpr bool STG = t3_staged(INV);
+    constexpr int DIR = INV ? -1 : 1, S = t3s_slots<STG, C>(), D = C::D;
     /* OS: the slots of the ring the stages lift in (TMA: the z outputs' ring,
      * the raw pairs' SR slots after it) */
-    constexpr int OS = TMA ? t3s_out_slots<INV, C>() : S, SR = D + 1;
+    constexpr int OS = TMA ? t3s_out_slots<STG>() : S, SR = D + 1;
     constexpr int SS = TMA ? (2 * NPS + 31) / 32 * 32 : 2 * NPS; /* the stages' slot stride */
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     constexpr int NW = Z.nw, JO = Z.jo, WU = (H + 1) / 2;

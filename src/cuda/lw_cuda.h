@@ -338,7 +338,12 @@ typedef struct lwk_tile3d {
     int mode;
     int variant; /* float32 tile variant (LWK_T3_NVARIANTS), -1: the direction's default */
     int load;    /* how the raw planes come: LWK_T3_LOAD_* */
+    int stages;  /* float32 forwards: LWK_T3_STAGES_* */
 } lwk_tile3d;
+/* lwk_tile3d.stages: a forward step lifts one pair along z, y and x with
+ * barriers between (auto), or pair a along z, a - 1 along y and a - 2 along x
+ * with one barrier, as the inverses do (staged) */
+enum { LWK_T3_STAGES_AUTO = 0, LWK_T3_STAGES_STAGED = 1 };
 /* lwk_tile3d.load: by the tensor memory accelerator where it applies (float32
  * on sm_90 and newer, any tile variant, one volume, symmetric mode, aligned
  * rows), else each thread its window points; or always by the threads */

@@ -104,9 +104,10 @@ static void batch3d_cases(int quick)
  * (the mirror images at both ends in one window), z shorter than the
  * pipeline.  The inverse takes TMA where x / 2 is a multiple of 4 too (6 x 14 x
  * 16, 100 x 33 x 64, 4 x 18 x 24, 64 x 40 x 200); on the other shapes it
- * falls back to the threads' copies.  Then every tile variant named (TMA
- * takes each), both directions, one level.  quick: a subset for the
- * sanitizers. */
+ * falls back to the threads' copies.  Then the forwards staged
+ * (tile3d_stages; the inverses are always staged) and every tile variant
+ * named (TMA takes each), both directions, one level.  quick: a subset for
+ * the sanitizers. */
 static void tma3d_cases(int quick)
 {
     static const int64_t N[][3] = {{37, 50, 68}, {16, 34, 132}, {6, 14, 16}, {100, 33, 64},
@@ -115,15 +116,18 @@ static void tma3d_cases(int quick)
     const int nn = quick ? 3 : (int)(sizeof N / sizeof N[0]), nw = quick ? 3 : (int)(sizeof W / sizeof W[0]);
     for (int i = 0; i < nn; i++)
         for (int j = 0; j < nw; j++)
-            for (int v = 0; v < 8 + 2 * T3_NVAR; v++) {
+            for (int v = 0; v < 10 + 2 * T3_NVAR; v++) {
                 /* haar runs on this engine in symmetric mode on even lengths only */
                 if (W[j] == LW_HAAR && ((N[i][0] | N[i][1] | N[i][2]) & 1)) continue;
                 gcase c;
                 memset(&c, 0, sizeof c);
                 c.rank = 3, c.shape[0] = N[i][0], c.shape[1] = N[i][1], c.shape[2] = N[i][2];
                 c.w = W[j], c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.scheme = "fused3d";
-                c.dir = (lw_direction)(v & 1), c.levels = (v & 2) && v < 8 ? -1 : 1, c.devptr = !(i == 1 && v < 4);
-                c.tuning = v >= 8 ? t3_var[(v - 8) >> 1] : (v & 4) ? "tile3d_load=threads" : NULL;
+                /* v 8, 9: the forward staged, one level and max levels */
+                const int staged = v == 8 || v == 9;
+                c.dir = staged ? LW_FORWARD : (lw_direction)(v & 1);
+                c.levels = (v < 8 && (v & 2)) || v == 9 ? -1 : 1, c.devptr = !(i == 1 && v < 4);
+                c.tuning = v >= 10 ? t3_var[(v - 10) >> 1] : staged ? "tile3d_stages=staged" : (v & 4) ? "tile3d_load=threads" : NULL;
                 expect_engine(&c, LWE_FUSED3D);
                 run_case(&c);
             }

@@ -140,6 +140,8 @@ static void tuning_keys(void)
     /* the enum keys: their names parse, another value is refused naming the key */
     enum_key("tile3d=32x64", NULL);
     enum_key("tile3d=8x8", "tile3d");
+    enum_key("tile3d_stages=staged", NULL);
+    enum_key("tile3d_stages=three", "tile3d_stages");
     enum_key("tile2d=long,tile3d=auto", NULL);
     enum_key("tile2d=wide", "tile2d");
     enum_key("planes=off", NULL);
