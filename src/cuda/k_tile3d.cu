@@ -16,7 +16,8 @@ struct t3_block_sync {
 /* S the storage type; the configurations are the compute type's.  BATCH: a
  * batch of volumes, the items' x tiles side by side along grid x (a kernel of
  * its own: the item's pointers then live in registers, where one volume's
- * stay kernel parameters).  TMA: the raw pairs through the tensor maps */
+ * stay kernel parameters).  TMA: the raw pairs through the tensor maps; STG:
+ * the stages of three pairs a step (t3_staged) */
 template <class S, int W, int INV, int V, bool LONG, bool BATCH, bool TMA, bool STG>
 __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>::MINB)
     tile3s(lwk_tile3d t, const S *__restrict__ src, S *__restrict__ dst, lwk_tile3d_batch b,
@@ -26,9 +27,9 @@ __global__ void __launch_bounds__(t3s_cfg<lwd_c<S>, V>::NT, t3s_cfg<lwd_c<S>, V>
     typedef t3s_cfg<lwd_c<S>, V> C;
     if constexpr (BATCH) {
         const unsigned gx = (unsigned)((t.n[2] + C::TX - 1) / C::TX), item = blockIdx.x / gx;
-        t3s_body<S, W, INV, C, t3_block_sync, LONG, true, false, STG>(t, b, src + item * b.sb, dst + item * b.db, item * b.lb,
-                                                         smem_raw, (int)threadIdx.x, blockIdx.x - item * gx,
-                                                         blockIdx.y, (int)blockIdx.z, (int)gridDim.z);
+        t3s_body<S, W, INV, C, t3_block_sync, LONG, true, TMA, STG>(
+            t, b, src + item * b.sb, dst + item * b.db, item * b.lb, smem_raw, (int)threadIdx.x, blockIdx.x - item * gx,
+            blockIdx.y, (int)blockIdx.z, (int)gridDim.z, &maps, (int)item);
     } else {
         t3s_body<S, W, INV, C, t3_block_sync, LONG, false, TMA, STG>(t, b, src, dst, 0, smem_raw, (int)threadIdx.x,
                                                                 blockIdx.x, blockIdx.y, (int)blockIdx.z,
@@ -123,19 +124,23 @@ static t3_encode_fn t3_encoder()
     return fn;
 }
 
-/* A float32 volume of lengths n (z, y, x) and element strides st (x 1) as a
- * tensor map of boxes bx x by x 1 (x innermost); false where TMA cannot
- * describe it (alignment, strides, sizes) */
-static bool t3_map3(CUtensorMap *m, const void *base, const int64_t n[3], const int64_t st[3], int bx, int by)
+/* A batch of items float32 volumes of lengths n (z, y, x), element strides st
+ * (x 1), items si elements apart, as a 4-D tensor map of boxes bx x by x 1 x 1
+ * (x innermost, the item outermost); false where TMA cannot describe it
+ * (alignment, strides, sizes) */
+static bool t3_map4(CUtensorMap *m, const void *base, const int64_t n[3], const int64_t st[3], int64_t items,
+                    int64_t si, int bx, int by)
 {
     const t3_encode_fn enc = t3_encoder();
-    if (!enc || (uintptr_t)base % 16 || (st[1] * 4) % 16 || (st[0] * 4) % 16) return false;
+    if (items <= 1) si = st[0] * n[0]; /* a dimension of one: any valid stride */
+    if (!enc || (uintptr_t)base % 16 || (st[1] * 4) % 16 || (st[0] * 4) % 16 || (si * 4) % 16) return false;
     for (int a = 0; a < 3; a++)
         if (n[a] < 1 || n[a] >= ((int64_t)1 << 31) - 512 || st[a] < 0) return false;
-    const cuuint64_t dim[3] = {(cuuint64_t)n[2], (cuuint64_t)n[1], (cuuint64_t)n[0]};
-    const cuuint64_t str[2] = {(cuuint64_t)st[1] * 4, (cuuint64_t)st[0] * 4};
-    const cuuint32_t box[3] = {(cuuint32_t)bx, (cuuint32_t)by, 1}, one[3] = {1, 1, 1};
-    return enc(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
+    if (items < 1 || items >= ((int64_t)1 << 31) || si <= 0 || si * 4 >= ((int64_t)1 << 40)) return false;
+    const cuuint64_t dim[4] = {(cuuint64_t)n[2], (cuuint64_t)n[1], (cuuint64_t)n[0], (cuuint64_t)items};
+    const cuuint64_t str[3] = {(cuuint64_t)st[1] * 4, (cuuint64_t)st[0] * 4, (cuuint64_t)si * 4};
+    const cuuint32_t box[4] = {(cuuint32_t)bx, (cuuint32_t)by, 1, 1}, one[4] = {1, 1, 1, 1};
+    return enc(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
                CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
@@ -147,15 +152,16 @@ static bool t3_map3(CUtensorMap *m, const void *base, const int64_t n[3], const 
  * a window plane forward, a quadrant of one inverse) and the octant apart.  A
  * box's first column must lie at a multiple of 16 bytes: the inverse's odd
  * columns' band starts at a multiple of 4 samples. */
-static bool t3_tma_fits(const lwk_tile3d *t, const void *src, int inv, int h, int bx, int by, lwk_t3_maps *m)
+static bool t3_tma_fits(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, int inv, int h, int bx,
+                        int by, lwk_t3_maps *m)
 {
     if (t->load == LWK_T3_LOAD_THREADS || t->mode != LW_SYMMETRIC) return false;
     if (t->n[1] < 2 * h + 2 || t->n[2] < 2 * h + 2 || (inv && (t->n[2] + 1) / 2 % 4)) return false;
     memset(m, 0, sizeof *m);
-    if (!t3_map3(&m->src, src, t->n, t->st, bx, by)) return false;
+    if (!t3_map4(&m->src, src, t->n, t->st, b->items, b->sb, bx, by)) return false;
     if (inv && t->ll) {
         const int64_t hn[3] = {(t->n[0] + 1) / 2, (t->n[1] + 1) / 2, (t->n[2] + 1) / 2};
-        if (!t3_map3(&m->oct, t->ll, hn, t->lt, bx, by)) return false;
+        if (!t3_map4(&m->oct, t->ll, hn, t->lt, b->items, b->lb, bx, by)) return false;
     }
     return true;
 }
@@ -210,8 +216,8 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
     return cudaGetLastError();
 }
 
-/* Whether a launch of variant V takes its raw pairs by TMA (float32, one
- * volume, LONG tiles, t3_tma_fits, a kernel built for sm_90), and its maps */
+/* Whether a launch of variant V takes its raw pairs by TMA (float32, LONG
+ * tiles, t3_tma_fits, a kernel built for sm_90), and its maps */
 template <class S, int W, int INV, int V, bool LONG>
 static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, lwk_t3_maps *m)
 {
@@ -219,7 +225,7 @@ static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const v
         typedef t3s_cfg<float, V> C;
         constexpr int H = sh_halo(W);
         typedef t3_raw<INV, C::TY + 2 * H, C::TX + 2 * H> R;
-        return b->items <= 1 && t3_tma_fits(t, src, INV, H, R::BW, R::BH, m) &&
+        return t3_tma_fits(t, b, src, INV, H, R::BW, R::BH, m) &&
                t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true, t3_staged(INV)>);
     }
     return false;
@@ -228,13 +234,15 @@ static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const v
 template <class S, int W, int INV, int V, bool LONG, bool STG>
 static cudaError_t t3_launch_s(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
-    if (b->items > 1) return t3_launch_b<S, W, INV, V, LONG, true, STG>(t, b, src, dst, s);
+    const bool batch = b->items > 1;
     if constexpr (sizeof(S) == 4 && LONG) {
         lwk_t3_maps m;
         if (t3_tma_takes<S, W, INV, V, LONG>(t, b, src, &m))
-            return t3_launch_b<S, W, INV, V, LONG, false, STG, true>(t, b, src, dst, s, &m);
+            return batch ? t3_launch_b<S, W, INV, V, LONG, true, STG, true>(t, b, src, dst, s, &m)
+                         : t3_launch_b<S, W, INV, V, LONG, false, STG, true>(t, b, src, dst, s, &m);
     }
-    return t3_launch_b<S, W, INV, V, LONG, false, STG>(t, b, src, dst, s);
+    return batch ? t3_launch_b<S, W, INV, V, LONG, true, STG>(t, b, src, dst, s)
+                 : t3_launch_b<S, W, INV, V, LONG, false, STG>(t, b, src, dst, s);
 }
 
 /* the float32 forwards staged as the inverses when the plan's tuning says so

@@ -203,17 +203,18 @@ struct lwk_t3_maps {
 /* ---- the body ------------------------------------------------------------- */
 /* SYNC::sync() is the block barrier; (bx, by) pick the tile, bz of gz the run
  * of output pairs; BATCH: src, dst and lo (elements from t.ll) the item's
- * volume in the batch b.  LONG (d4): the y and x lines are long enough for t3_lift's fixed
- * move sets (t3_long).  TMA: the raw pairs come by the tensor memory
- * accelerator through maps (one volume, symmetric mode, t3_tma_fits): a box a
- * plane (forward) or a quadrant (inverse), window and all, issued by thread 0;
+ * volume in the batch b, item its index.  LONG (d4): the y and x lines are
+ * long enough for t3_lift's fixed move sets (t3_long).  TMA: the raw pairs
+ * come by the tensor memory accelerator through maps (symmetric mode,
+ * t3_tma_fits; the item the maps' fourth dimension): a box a plane (forward)
+ * or a quadrant (inverse), window and all, issued by thread 0;
  * the window points outside the volume are then read from the slots of their
  * mirror images, which lie in the window wherever an output needs them. */
 template <class E, int W, int INV, class C, class SYNC, bool LONG, bool BATCH, bool TMA = false,
           bool STG = t3_staged(INV)>
 __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_batch &b, const E *__restrict__ src,
                                          E *__restrict__ dst, int64_t lo, unsigned char *smem, int tid, int64_t bx,
-                                         int64_t by, int bz, int gz, const lwk_t3_maps *maps = nullptr)
+                                         int64_t by, int bz, int gz, const lwk_t3_maps *maps = nullptr, int item = 0)
 {
     typedef lwd_c<E> T; /* E in global memory, T in registers and the ring */
     /* K: the outputs of a row an x task lifts, from a window of K + 2 H
@@ -223,7 +224,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
     constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
     typedef t3_layout<INV, WY, WX> L;
     typedef t3_raw<INV, WY, WX> R;
-    static_assert(!TMA || (sizeof(E) == sizeof(T) && !BATCH), "TMA: one volume, samples computed as stored");
+    static_assert(!TMA || sizeof(E) == sizeof(T), "TMA: samples computed as stored");
     constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
     constexpr int DIR = INV ? -1 : 1, S = t3s_slots<STG, C>(), D = C::D;
     /* OS: the slots of the ring the stages lift in (TMA: the z outputs' ring,
@@ -331,8 +332,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
                 T *rp = raw + (a % SR) * (2 * R::RPS);
                 if constexpr (!INV) {
                     lwd_mbar_expect(bar, 2 * R::BH * R::BW * sizeof(T));
-                    lwd_tma_load3(rp, &maps->src, (int)bx0, (int)(y0 - H), (int)ze, bar);
-                    lwd_tma_load3(rp + R::RPS, &maps->src, (int)bx0, (int)(y0 - H), (int)zo, bar);
+                    lwd_tma_load4(rp, &maps->src, (int)bx0, (int)(y0 - H), (int)ze, item, bar);
+                    lwd_tma_load4(rp + R::RPS, &maps->src, (int)bx0, (int)(y0 - H), (int)zo, item, bar);
                 } else { /* the quadrants of both planes; the octant's from the buffer apart */
                     lwd_mbar_expect(bar, 8 * R::BH * R::BW * sizeof(T));
                     const int yl = (int)((y0 - H) >> 1);
@@ -341,8 +342,8 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
                         const int pl = q >> 2, qy = (q >> 1) & 1, qx = q & 1;
                         T *d = rp + pl * R::RPS + (q & 3) * R::QS;
                         const int x = (int)bx0 + (qx ? (int)hx : 0), y = yl + (qy ? (int)hy : 0), z = (int)(pl ? zo : ze);
-                        if (llp && q == 0) lwd_tma_load3(d, &maps->oct, x, y, z, bar); /* even plane, LL */
-                        else lwd_tma_load3(d, &maps->src, x, y, z, bar);
+                        if (llp && q == 0) lwd_tma_load4(d, &maps->oct, x, y, z, item, bar); /* even plane, LL */
+                        else lwd_tma_load4(d, &maps->src, x, y, z, item, bar);
                     }
                 }
             }

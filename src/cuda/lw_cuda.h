@@ -345,7 +345,7 @@ typedef struct lwk_tile3d {
  * with one barrier, as the inverses do (staged) */
 enum { LWK_T3_STAGES_AUTO = 0, LWK_T3_STAGES_STAGED = 1 };
 /* lwk_tile3d.load: by the tensor memory accelerator where it applies (float32
- * on sm_90 and newer, any tile variant, one volume, symmetric mode, aligned
+ * on sm_90 and newer, any tile variant, volumes or batches, symmetric mode, aligned
  * rows), else each thread its window points; or always by the threads */
 enum { LWK_T3_LOAD_AUTO = 0, LWK_T3_LOAD_THREADS = 1 };
 /* A batch of volumes: items at these element distances in src, dst and the

@@ -74,4 +74,15 @@ __device__ __forceinline__ void lwd_tma_load3(void *dst, const CUtensorMap *map,
 #endif
 }
 
+/* the same for a 4-D tensor map, at (x, y, z, w) */
+__device__ __forceinline__ void lwd_tma_load4(void *dst, const CUtensorMap *map, int x, int y, int z, int w, uint64_t *bar)
+{
+#if LWD_HAVE_TMA
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3, %4, %5}], [%6];\n" ::"r"(lwd_smem_addr(dst)),
+                 "l"((uint64_t)(uintptr_t)map), "r"(x), "r"(y), "r"(z), "r"(w), "r"(lwd_smem_addr(bar))
+                 : "memory");
+#endif
+}
+
 #endif

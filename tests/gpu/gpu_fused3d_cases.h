@@ -96,7 +96,7 @@ static void batch3d_cases(int quick)
 }
 
 /* The fused 3-D engine's planes by the tensor memory accelerator (float32,
- * symmetric mode, one volume, rows 16-byte aligned: x a multiple of 4), each
+ * symmetric mode, rows 16-byte aligned: x a multiple of 4), each
  * case also with the threads' copies (tuning tile3d_load=threads), so both
  * paths meet the reference: every wavelet the engine takes, one level and
  * pyramids (the inverse then reads the octant apart through its own map),
@@ -106,8 +106,8 @@ static void batch3d_cases(int quick)
  * 16, 100 x 33 x 64, 4 x 18 x 24, 64 x 40 x 200); on the other shapes it
  * falls back to the threads' copies.  Then the forwards staged
  * (tile3d_stages; the inverses are always staged) and every tile variant
- * named (TMA takes each), both directions, one level.  quick: a subset for
- * the sanitizers. */
+ * named (TMA takes each), both directions, one level; last, batches of
+ * volumes as the first cases.  quick: a subset for the sanitizers. */
 static void tma3d_cases(int quick)
 {
     static const int64_t N[][3] = {{37, 50, 68}, {16, 34, 132}, {6, 14, 16}, {100, 33, 64},
@@ -128,6 +128,25 @@ static void tma3d_cases(int quick)
                 c.dir = staged ? LW_FORWARD : (lw_direction)(v & 1);
                 c.levels = (v < 8 && (v & 2)) || v == 9 ? -1 : 1, c.devptr = !(i == 1 && v < 4);
                 c.tuning = v >= 10 ? t3_var[(v - 10) >> 1] : staged ? "tile3d_stages=staged" : (v & 4) ? "tile3d_load=threads" : NULL;
+                expect_engine(&c, LWE_FUSED3D);
+                run_case(&c);
+            }
+    /* batches of volumes (axes 1..3): the item is the maps' fourth dimension;
+     * the pyramids' octants pass between levels compact, items n0 n1 n2 apart
+     * (TMA where that is a multiple of 4 samples) */
+    static const int64_t NB[][4] = {{3, 16, 34, 132}, {2, 21, 40, 64}, {4, 6, 14, 16}};
+    const int nb = quick ? 1 : (int)(sizeof NB / sizeof NB[0]);
+    for (int i = 0; i < nb; i++)
+        for (int j = 0; j < nw; j++)
+            for (int v = 0; v < 8; v++) {
+                if (W[j] == LW_HAAR && ((NB[i][1] | NB[i][2] | NB[i][3]) & 1)) continue;
+                gcase c;
+                memset(&c, 0, sizeof c);
+                c.rank = 4, c.naxes = 3, c.axes[0] = 1, c.axes[1] = 2, c.axes[2] = 3;
+                for (int a = 0; a < 4; a++) c.shape[a] = NB[i][a];
+                c.w = W[j], c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.scheme = "fused3d";
+                c.dir = (lw_direction)(v & 1), c.levels = (v & 2) ? -1 : 1, c.devptr = 1;
+                c.tuning = (v & 4) ? "tile3d_load=threads" : NULL;
                 expect_engine(&c, LWE_FUSED3D);
                 run_case(&c);
             }
