@@ -124,23 +124,31 @@ static t3_encode_fn t3_encoder()
     return fn;
 }
 
-/* A batch of items float32 volumes of lengths n (z, y, x), element strides st
- * (x 1), items si elements apart, as a 4-D tensor map of boxes bx x by x 1 x 1
- * (x innermost, the item outermost); false where TMA cannot describe it
- * (alignment, strides, sizes) */
-static bool t3_map4(CUtensorMap *m, const void *base, const int64_t n[3], const int64_t st[3], int64_t items,
-                    int64_t si, int bx, int by)
+/* The tensor map element type of a storage type the TMA path takes */
+template <class S> static constexpr CUtensorMapDataType t3_tma_dtype()
+{
+    return sizeof(S) == 4                             ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+           : std::is_same<S, __nv_bfloat16>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                     : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+}
+
+/* A batch of items volumes of lengths n (z, y, x), samples of es bytes of type
+ * dt, element strides st (x 1), items si elements apart, as a 4-D tensor map of
+ * boxes bx x by x 1 x 1 (x innermost, the item outermost); false where TMA
+ * cannot describe it (alignment, strides, sizes) */
+static bool t3_map4(CUtensorMap *m, CUtensorMapDataType dt, int es, const void *base, const int64_t n[3],
+                    const int64_t st[3], int64_t items, int64_t si, int bx, int by)
 {
     const t3_encode_fn enc = t3_encoder();
     if (items <= 1) si = st[0] * n[0]; /* a dimension of one: any valid stride */
-    if (!enc || (uintptr_t)base % 16 || (st[1] * 4) % 16 || (st[0] * 4) % 16 || (si * 4) % 16) return false;
+    if (!enc || (uintptr_t)base % 16 || (st[1] * es) % 16 || (st[0] * es) % 16 || (si * es) % 16) return false;
     for (int a = 0; a < 3; a++)
         if (n[a] < 1 || n[a] >= ((int64_t)1 << 31) - 512 || st[a] < 0) return false;
-    if (items < 1 || items >= ((int64_t)1 << 31) || si <= 0 || si * 4 >= ((int64_t)1 << 40)) return false;
+    if (items < 1 || items >= ((int64_t)1 << 31) || si <= 0 || si * es >= ((int64_t)1 << 40)) return false;
     const cuuint64_t dim[4] = {(cuuint64_t)n[2], (cuuint64_t)n[1], (cuuint64_t)n[0], (cuuint64_t)items};
-    const cuuint64_t str[3] = {(cuuint64_t)st[1] * 4, (cuuint64_t)st[0] * 4, (cuuint64_t)si * 4};
+    const cuuint64_t str[3] = {(cuuint64_t)(st[1] * es), (cuuint64_t)(st[0] * es), (cuuint64_t)(si * es)};
     const cuuint32_t box[4] = {(cuuint32_t)bx, (cuuint32_t)by, 1, 1}, one[4] = {1, 1, 1, 1};
-    return enc(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
+    return enc(m, dt, 4, (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
                CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
@@ -151,17 +159,17 @@ static bool t3_map4(CUtensorMap *m, const void *base, const int64_t n[3], const 
  * than its reach: one reflection), and maps for the volume read (boxes bx x by:
  * a window plane forward, a quadrant of one inverse) and the octant apart.  A
  * box's first column must lie at a multiple of 16 bytes: the inverse's odd
- * columns' band starts at a multiple of 4 samples. */
-static bool t3_tma_fits(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, int inv, int h, int bx,
-                        int by, lwk_t3_maps *m)
+ * columns' band starts at a multiple of 16 bytes (of 16 / es samples). */
+static bool t3_tma_fits(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, CUtensorMapDataType dt,
+                        int es, int inv, int h, int bx, int by, lwk_t3_maps *m)
 {
     if (t->load == LWK_T3_LOAD_THREADS || t->mode != LW_SYMMETRIC) return false;
-    if (t->n[1] < 2 * h + 2 || t->n[2] < 2 * h + 2 || (inv && (t->n[2] + 1) / 2 % 4)) return false;
+    if (t->n[1] < 2 * h + 2 || t->n[2] < 2 * h + 2 || (inv && (t->n[2] + 1) / 2 % (16 / es))) return false;
     memset(m, 0, sizeof *m);
-    if (!t3_map4(&m->src, src, t->n, t->st, b->items, b->sb, bx, by)) return false;
+    if (!t3_map4(&m->src, dt, es, src, t->n, t->st, b->items, b->sb, bx, by)) return false;
     if (inv && t->ll) {
         const int64_t hn[3] = {(t->n[0] + 1) / 2, (t->n[1] + 1) / 2, (t->n[2] + 1) / 2};
-        if (!t3_map4(&m->oct, t->ll, hn, t->lt, b->items, b->lb, bx, by)) return false;
+        if (!t3_map4(&m->oct, dt, es, t->ll, hn, t->lt, b->items, b->lb, bx, by)) return false;
     }
     return true;
 }
@@ -190,7 +198,7 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
     typedef lwd_c<S> T;
     typedef t3s_cfg<T, V> C;
     auto k = tile3s<S, W, INV, V, LONG, BATCH, TMA, STG>;
-    constexpr size_t smem = t3s_smem<T, W, INV, C, TMA, STG>();
+    constexpr size_t smem = t3s_smem<T, W, INV, C, TMA, STG, (int)sizeof(S)>();
     static const lwk_t3_maps none = {};
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
@@ -216,16 +224,20 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
     return cudaGetLastError();
 }
 
-/* Whether a launch of variant V takes its raw pairs by TMA (float32, LONG
+/* The storage types whose raw planes TMA brings: float32 and the half types
+ * (float64 keeps the threads' copies) */
+template <class S> static constexpr bool t3_tma_type() { return sizeof(S) == 4 || sizeof(S) == 2; }
+
+/* Whether a launch of variant V takes its raw pairs by TMA (t3_tma_type, LONG
  * tiles, t3_tma_fits, a kernel built for sm_90), and its maps */
 template <class S, int W, int INV, int V, bool LONG>
 static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, lwk_t3_maps *m)
 {
-    if constexpr (sizeof(S) == 4 && LONG) {
-        typedef t3s_cfg<float, V> C;
+    if constexpr (t3_tma_type<S>() && LONG) {
+        typedef t3s_cfg<lwd_c<S>, V> C;
         constexpr int H = sh_halo(W);
-        typedef t3_raw<INV, C::TY + 2 * H, C::TX + 2 * H> R;
-        return t3_tma_fits(t, b, src, INV, H, R::BW, R::BH, m) &&
+        typedef t3_raw<INV, C::TY + 2 * H, C::TX + 2 * H, 16 / (int)sizeof(S)> R;
+        return t3_tma_fits(t, b, src, t3_tma_dtype<S>(), (int)sizeof(S), INV, H, R::BW, R::BH, m) &&
                t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true, t3_staged(INV)>);
     }
     return false;
@@ -235,7 +247,7 @@ template <class S, int W, int INV, int V, bool LONG, bool STG>
 static cudaError_t t3_launch_s(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
     const bool batch = b->items > 1;
-    if constexpr (sizeof(S) == 4 && LONG) {
+    if constexpr (t3_tma_type<S>() && LONG) {
         lwk_t3_maps m;
         if (t3_tma_takes<S, W, INV, V, LONG>(t, b, src, &m))
             return batch ? t3_launch_b<S, W, INV, V, LONG, true, STG, true>(t, b, src, dst, s, &m)

@@ -148,17 +148,18 @@ template <int INV, int WY, int WX> struct t3_layout {
     }
 };
 
-/* The TMA path's raw planes, as its boxes land: a box's first column must sit
- * at a multiple of 16 bytes in the volume, so a box starts up to 3 samples
- * before the window and is BW = 4 + the window's row wide (the window then
- * XO = 0..3 samples into each box row, per block).  Forward: a box of WY rows
- * a plane.  Inverse: a box a quadrant of the plane (even or odd rows x even or
- * odd columns of the window, as the Mallat input holds them), RY rows of BW,
- * QS slots apart (128-byte aligned).  RPS slots a plane. */
-template <int INV, int WY, int WX> struct t3_raw {
+/* The TMA path's raw planes, as its boxes land (samples as stored, A of them
+ * in 16 bytes): a box's first column must sit at a multiple of 16 bytes in the
+ * volume, so a box starts up to A - 1 samples before the window and is A wider
+ * than the window's row rounded up to A (a box row is whole 16-byte units; the
+ * window then XO = 0..A-1 samples into each box row, per block).  Forward: a box of WY rows a plane.  Inverse: a box a
+ * quadrant of the plane (even or odd rows x even or odd columns of the window,
+ * as the Mallat input holds them), RY rows of BW, QS slots apart (128-byte
+ * aligned).  RPS slots a plane. */
+template <int INV, int WY, int WX, int A = 4> struct t3_raw {
     enum {
-        RY = WY / 2, BW = (INV ? (WX / 2 + 3) / 4 * 4 : WX) + 4, QS = (RY * BW + 31) / 32 * 32,
-        RPS = INV ? 4 * QS : (WY * BW + 31) / 32 * 32, BH = INV ? RY : WY
+        RY = WY / 2, BW = ((INV ? WX / 2 : WX) + A - 1) / A * A + A, QA = 8 * A, QS = (RY * BW + QA - 1) / QA * QA,
+        RPS = INV ? 4 * QS : (WY * BW + QA - 1) / QA * QA, BH = INV ? RY : WY
     };
     /* slot of window position (wy, wx) */
     __host__ __device__ static constexpr int slot(int wy, int wx, int xo)
@@ -182,15 +183,16 @@ template <bool STG, class C> __host__ __device__ constexpr int t3s_slots() { ret
  * rounded to 128 bytes), and each raw slot an mbarrier. */
 template <bool STG> __host__ __device__ constexpr int t3s_out_slots() { return STG ? 3 : 2; }
 
-/* Shared memory of one block (bytes); T the compute type. */
-template <class T, int W, int INV, class C, bool TMA = false, bool STG = t3_staged(INV)>
+/* Shared memory of one block (bytes); T the compute type, ES the bytes of a
+ * stored sample (TMA's raw planes hold them as stored). */
+template <class T, int W, int INV, class C, bool TMA = false, bool STG = t3_staged(INV), int ES = sizeof(T)>
 __host__ __device__ constexpr size_t t3s_smem()
 {
     constexpr int WY = C::TY + 2 * sh_halo(W), WX = C::TX + 2 * sh_halo(W);
     typedef t3_layout<INV, WY, WX> L;
     if (TMA)
-        return ((size_t)t3s_out_slots<STG>() * ((2 * L::NPS + 31) / 32 * 32) +
-                (size_t)(C::D + 1) * 2 * t3_raw<INV, WY, WX>::RPS) * sizeof(T) + (C::D + 1) * sizeof(uint64_t);
+        return (size_t)t3s_out_slots<STG>() * ((2 * L::NPS + 31) / 32 * 32) * sizeof(T) +
+               (size_t)(C::D + 1) * 2 * t3_raw<INV, WY, WX, 16 / ES>::RPS * ES + (C::D + 1) * sizeof(uint64_t);
     return (size_t)t3s_slots<STG, C>() * 2 * L::NPS * sizeof(T);
 }
 
@@ -223,8 +225,10 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
     constexpr int H = sh_halo(W), TY = C::TY, TX = C::TX, NT = C::NT, K = 8;
     constexpr int WY = TY + 2 * H, WX = TX + 2 * H;
     typedef t3_layout<INV, WY, WX> L;
-    typedef t3_raw<INV, WY, WX> R;
-    static_assert(!TMA || sizeof(E) == sizeof(T), "TMA: samples computed as stored");
+    typedef t3_raw<INV, WY, WX, 16 / (int)sizeof(E)> R;
+    /* RT: a raw sample in shared memory (TMA: as stored, widened at the z stage) */
+    typedef std::conditional_t<TMA, E, T> RT;
+    constexpr int A = 16 / (int)sizeof(E);
     constexpr int NPS = L::NPS, ROW = L::ROW, P = (NPS + NT - 1) / NT;
     constexpr int DIR = INV ? -1 : 1, S = t3s_slots<STG, C>(), D = C::D;
     /* OS: the slots of the ring the stages lift in (TMA: the z outputs' ring,
@@ -237,7 +241,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
     static_assert(P <= 32, "point mask");
     static_assert((ROW * sizeof(T)) % 16 == 0 && (NU * sizeof(T)) % 16 == 0, "16-byte shared rows");
     T *ring = (T *)smem;
-    T *const raw = ring + OS * SS;
+    RT *const raw = (RT *)(ring + OS * SS);
     uint64_t *const bars = (uint64_t *)(raw + SR * 2 * R::RPS);
     const lwk_wave &w = t.w;
     const int mode = t.mode;
@@ -268,7 +272,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
     constexpr int PG = TMA ? 1 : P; /* TMA: no global addresses a point */
     /* TMA: the boxes' first column (a multiple of 16 bytes in the volume, or
      * in the inverse's band), and how far into a box row the window starts */
-    const int64_t bx0 = INV ? ((x0 - H) >> 1) & ~(int64_t)3 : (x0 - H) & ~(int64_t)3;
+    const int64_t bx0 = INV ? ((x0 - H) >> 1) & ~(int64_t)(A - 1) : (x0 - H) & ~(int64_t)(A - 1);
     const int xo = (int)((INV ? (x0 - H) >> 1 : x0 - H) - bx0);
     const E *gp[PG], *gl[PG]; /* gl: (inverse) where a point of the octant apart sits in its plane 0 */
     int rs[TMA ? P : 1];       /* TMA: the raw slot a point reads (its mirror image's, outside the volume) */
@@ -308,8 +312,9 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
      * overlap a step's work as cp.async's do for the other types */
     constexpr bool WIDEN = sizeof(E) != sizeof(T);
     /* the widest windows (reach over 4: dd137) have no registers to spare for
-     * pend (ptxas -v spills): their raw pairs are widened straight into the ring */
-    constexpr bool DEFER = WIDEN && H <= 4;
+     * pend (ptxas -v spills): their raw pairs are widened straight into the ring.
+     * TMA: the raw planes land as stored, widened as the z stage reads them */
+    constexpr bool DEFER = WIDEN && H <= 4 && !TMA;
     E pend[DEFER ? 2 * P : 1];
     int pa = -1; /* the pair pend holds, -1: none */
     auto flush = [&]() {
@@ -329,18 +334,18 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
         if constexpr (TMA) {
             if (tid == 0) {
                 uint64_t *bar = bars + a % SR;
-                T *rp = raw + (a % SR) * (2 * R::RPS);
+                RT *rp = raw + (a % SR) * (2 * R::RPS);
                 if constexpr (!INV) {
-                    lwd_mbar_expect(bar, 2 * R::BH * R::BW * sizeof(T));
+                    lwd_mbar_expect(bar, 2 * R::BH * R::BW * sizeof(RT));
                     lwd_tma_load4(rp, &maps->src, (int)bx0, (int)(y0 - H), (int)ze, item, bar);
                     lwd_tma_load4(rp + R::RPS, &maps->src, (int)bx0, (int)(y0 - H), (int)zo, item, bar);
                 } else { /* the quadrants of both planes; the octant's from the buffer apart */
-                    lwd_mbar_expect(bar, 8 * R::BH * R::BW * sizeof(T));
+                    lwd_mbar_expect(bar, 8 * R::BH * R::BW * sizeof(RT));
                     const int yl = (int)((y0 - H) >> 1);
 #pragma unroll
                     for (int q = 0; q < 8; q++) {
                         const int pl = q >> 2, qy = (q >> 1) & 1, qx = q & 1;
-                        T *d = rp + pl * R::RPS + (q & 3) * R::QS;
+                        RT *d = rp + pl * R::RPS + (q & 3) * R::QS;
                         const int x = (int)bx0 + (qx ? (int)hx : 0), y = yl + (qy ? (int)hy : 0), z = (int)(pl ? zo : ze);
                         if (llp && q == 0) lwd_tma_load4(d, &maps->oct, x, y, z, item, bar); /* even plane, LL */
                         else lwd_tma_load4(d, &maps->src, x, y, z, item, bar);
@@ -541,7 +546,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
             else flush(); /* pair a + D - 1, the last, into its slot */
             lwd_cp_commit();
             T *sl = ring + (a % OS) * SS;
-            const T *rw = TMA ? raw + (a % SR) * (2 * R::RPS) : sl; /* the raw pair */
+            const RT *rw = TMA ? raw + (a % SR) * (2 * R::RPS) : (const RT *)sl; /* the raw pair */
             const bool out = k >= kb;
             /* the z window's index 0 at position base: within reach of an end,
              * symmetric mode refreshes the mirror images per step (t3_zmirror) */
@@ -555,7 +560,7 @@ __device__ __forceinline__ void t3s_body(const lwk_tile3d &t, const lwk_tile3d_b
                 for (int i = 0; i < P; i++) {
                     const int pt = tid + i * NT, rp = TMA ? rs[TMA ? i : 0] : pt;
                     if (owned(i)) {
-                        t3_zadvance<T, W, INV, ROT, !RING>(v[i], rw[rp], rw[(TMA ? R::RPS : NPS) + rp], w, refresh, el,
+                        t3_zadvance<T, W, INV, ROT, !RING>(v[i], lwd_ld(rw + rp), lwd_ld(rw + (TMA ? R::RPS : NPS) + rp), w, refresh, el,
                                                            et);
                         if (out) {
                             sl[pt] = INV ? v[i][J0] : lwd_scale_w<W, T>(w, v[i][J0], 0, 1);
