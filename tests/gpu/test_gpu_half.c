@@ -224,6 +224,7 @@ static void fixed_cases(void)
     const int64_t s1[] = {300001}, s1e[] = {300000}, s2[] = {517, 389}, s2e[] = {1024, 768}, s3[] = {45, 37, 70}, s3e[] = {64, 48, 96},
                   s4[] = {3, 5, 17, 33}, sb[] = {12, 8, 64, 64}, sc[] = {70, 64, 33}, sv[] = {3, 20, 36, 72};
     const int64_t pb[] = {3, 200, 200}, p3[] = {6, 300, 260}, p2[] = {520, 512};
+    const int64_t t3[] = {20, 36, 80}, t4[] = {2, 18, 34, 80}; /* rows whole 16-byte units: TMA on sm_90 */
     const int ax2[] = {2, 3}, ax3[] = {1, 2, 3}, ax12[] = {1, 2};
     for (int wi = 0; wi < LW_WAVELET_COUNT; wi++) {
         lw_wavelet w = (lw_wavelet)wi;
@@ -236,6 +237,9 @@ static void fixed_cases(void)
         fixed(4, s4, 2, ax2, w, LW_SYMMETRIC, LW_INTERLEAVED, -1, 1, 0, NULL); /* batch of small items */
         fixed(4, sb, 3, ax3, w, LW_PERIODIC, LW_MALLAT, 2, 1, 0, NULL);        /* (B*C,T,H,W) 3-D */
         fixed(4, sv, 3, ax3, w, LW_PERIODIC, LW_MALLAT, 2, 1, 0, "fused3d");   /* a batch on the fused 3-D engine */
+        fixed(3, t3, 0, NULL, w, LW_SYMMETRIC, LW_MALLAT, 1, 1, 0, "fused3d"); /* the raw planes by TMA */
+        fixed(3, t3, 0, NULL, w, LW_SYMMETRIC, LW_MALLAT, -1, 1, 0, "fused3d");
+        fixed(4, t4, 3, ax3, w, LW_SYMMETRIC, LW_MALLAT, 2, 1, 0, "fused3d");
         /* plane passes (k_plane.cu) in place: a batch, a volume's (y, x) planes, one image's pyramid */
         fixed(3, pb, 2, ax12, w, LW_SYMMETRIC, LW_MALLAT, 1, 1, 1, NULL);
         fixed(3, p3, 0, NULL, w, LW_PERIODIC, LW_INTERLEAVED, 1, 1, 1, NULL);
