@@ -56,9 +56,10 @@ static const knob knobs[] = {
      "cuda fused 3-D: how a block's window planes reach shared memory, auto (by the tensor memory accelerator, "
      "one box a plane, where it applies: float32 on sm_90 and newer, any tile variant, volumes or batches, symmetric mode, "
      "rows 16-byte aligned; else as threads) or threads (each thread copies its window points)"},
-    {"tile3d_stages", K_ENUM, OFF(tile3d_stages), 0, 0, "auto staged",
+    {"tile3d_stages", K_ENUM, OFF(tile3d_stages), 0, 0, "auto staged serial",
      "cuda fused 3-D, float32 forwards: a step lifts one pair along z, y and x with a barrier between the stages "
-     "(auto), or, as the inverses, pair a along z, a - 1 along y and a - 2 along x with one barrier (staged)"},
+     "(serial), or, as the inverses, pair a along z, a - 1 along y and a - 2 along x with one barrier (staged); "
+     "auto: staged for the wavelets of reach 2 (cdf53, d4) whose window planes come by TMA, else serial"},
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles",
      "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
      "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array, some level "

@@ -90,7 +90,8 @@ template <class S, int W, int INV> static constexpr int t3_default_variant()
  * blocks of 16 x 64 tiles (one block's barrier waits filled by the other's
  * work) win the forwards of reach 4 and d4's; the shortest (cdf53) and widest
  * (dd137) forwards and every inverse run 32 x 64, cdf53's inverse included
- * (the one-pair tiles suited its threads' copies, not TMA). */
+ * (the one-pair tiles suited its threads' copies, not TMA); single volumes
+ * only (t3_launch) */
 template <int W, int INV> static constexpr int t3_tma_variant()
 {
     if (INV || sh_halo(W) > T3_WIDE_HALO) return 3;
@@ -243,28 +244,36 @@ static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const v
     return false;
 }
 
-template <class S, int W, int INV, int V, bool LONG, bool STG>
+/* STG: the threads' kernels staged, STGT: the TMA kernels */
+template <class S, int W, int INV, int V, bool LONG, bool STG, bool STGT>
 static cudaError_t t3_launch_s(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
     const bool batch = b->items > 1;
     if constexpr (t3_tma_type<S>() && LONG) {
         lwk_t3_maps m;
         if (t3_tma_takes<S, W, INV, V, LONG>(t, b, src, &m))
-            return batch ? t3_launch_b<S, W, INV, V, LONG, true, STG, true>(t, b, src, dst, s, &m)
-                         : t3_launch_b<S, W, INV, V, LONG, false, STG, true>(t, b, src, dst, s, &m);
+            return batch ? t3_launch_b<S, W, INV, V, LONG, true, STGT, true>(t, b, src, dst, s, &m)
+                         : t3_launch_b<S, W, INV, V, LONG, false, STGT, true>(t, b, src, dst, s, &m);
     }
     return batch ? t3_launch_b<S, W, INV, V, LONG, true, STG>(t, b, src, dst, s)
                  : t3_launch_b<S, W, INV, V, LONG, false, STG>(t, b, src, dst, s);
 }
 
-/* the float32 forwards staged as the inverses when the plan's tuning says so
- * (tile3d_stages); every other kernel as t3_staged */
+/* The float32 forwards staged as the inverses as the plan's tuning says
+ * (tile3d_stages); every other kernel as t3_staged.  By default the forwards
+ * of reach 2 (cdf53, d4) run staged where TMA brings their planes: measured
+ * faster there, and slower for the forwards of reach 4 and more
+ * (bench/NOTES-tile3d.md, "Staged forwards, batches and the half types"). */
 template <class S, int W, int INV, int V, bool LONG = true>
 static cudaError_t t3_launch_v(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, void *dst, cudaStream_t s)
 {
-    if constexpr (!INV && sizeof(S) == 4)
-        if (t->stages == LWK_T3_STAGES_STAGED) return t3_launch_s<S, W, INV, V, LONG, true>(t, b, src, dst, s);
-    return t3_launch_s<S, W, INV, V, LONG, t3_staged(INV)>(t, b, src, dst, s);
+    if constexpr (!INV && sizeof(S) == 4) {
+        if (t->stages == LWK_T3_STAGES_STAGED) return t3_launch_s<S, W, INV, V, LONG, true, true>(t, b, src, dst, s);
+        if (t->stages == LWK_T3_STAGES_AUTO && sh_halo(W) <= 2)
+            return t3_launch_s<S, W, INV, V, LONG, false, true>(t, b, src, dst, s);
+        return t3_launch_s<S, W, INV, V, LONG, false, false>(t, b, src, dst, s);
+    }
+    return t3_launch_s<S, W, INV, V, LONG, t3_staged(INV), t3_staged(INV)>(t, b, src, dst, s);
 }
 
 /* Whether variant V's tiles can be placed for t3_lift's fixed move sets
@@ -299,7 +308,10 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
         constexpr int def = t3_default_variant<S, W, INV>(), deft = t3_tma_variant<W, INV>();
         lwk_t3_maps m;
         int pick = v < 0 ? def : v;
-        if (v < 0 && deft != def && t3_tma_takes<S, W, INV, deft, true>(t, b, src, &m)) pick = deft;
+        /* batches keep the threads' tiles: a batch's volumes are small, their
+         * lines short, and the 16-row tiles' halo share outweighed the two
+         * blocks an SM there (bench/NOTES-tile3d.md) */
+        if (v < 0 && deft != def && b->items <= 1 && t3_tma_takes<S, W, INV, deft, true>(t, b, src, &m)) pick = deft;
         /* a variant 3 (taller tiles) on lines shorter than its windows: the 16-row tiles */
         const int run = pick == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t) ? 0 : pick;
         switch (run) {

@@ -341,9 +341,10 @@ typedef struct lwk_tile3d {
     int stages;  /* float32 forwards: LWK_T3_STAGES_* */
 } lwk_tile3d;
 /* lwk_tile3d.stages: a forward step lifts one pair along z, y and x with
- * barriers between (auto), or pair a along z, a - 1 along y and a - 2 along x
- * with one barrier, as the inverses do (staged) */
-enum { LWK_T3_STAGES_AUTO = 0, LWK_T3_STAGES_STAGED = 1 };
+ * barriers between (serial), or pair a along z, a - 1 along y and a - 2 along
+ * x with one barrier, as the inverses do (staged); auto: staged for the
+ * forwards of reach 2 whose raw planes come by TMA, else serial */
+enum { LWK_T3_STAGES_AUTO = 0, LWK_T3_STAGES_STAGED = 1, LWK_T3_STAGES_SERIAL = 2 };
 /* lwk_tile3d.load: by the tensor memory accelerator where it applies (float32
  * on sm_90 and newer, any tile variant, volumes or batches, symmetric mode, aligned
  * rows), else each thread its window points; or always by the threads */

@@ -104,8 +104,8 @@ static void batch3d_cases(int quick)
  * (the mirror images at both ends in one window), z shorter than the
  * pipeline.  The inverse takes TMA where x / 2 is a multiple of 4 too (6 x 14 x
  * 16, 100 x 33 x 64, 4 x 18 x 24, 64 x 40 x 200); on the other shapes it
- * falls back to the threads' copies.  Then the forwards staged
- * (tile3d_stages; the inverses are always staged) and every tile variant
+ * falls back to the threads' copies.  Then the forwards staged and serial
+ * (tile3d_stages; auto takes one of them, the inverses are always staged) and every tile variant
  * named (TMA takes each), both directions, one level; last, batches of
  * volumes as the first cases.  quick: a subset for the sanitizers. */
 static void tma3d_cases(int quick)
@@ -116,18 +116,21 @@ static void tma3d_cases(int quick)
     const int nn = quick ? 3 : (int)(sizeof N / sizeof N[0]), nw = quick ? 3 : (int)(sizeof W / sizeof W[0]);
     for (int i = 0; i < nn; i++)
         for (int j = 0; j < nw; j++)
-            for (int v = 0; v < 10 + 2 * T3_NVAR; v++) {
+            for (int v = 0; v < 12 + 2 * T3_NVAR; v++) {
                 /* haar runs on this engine in symmetric mode on even lengths only */
                 if (W[j] == LW_HAAR && ((N[i][0] | N[i][1] | N[i][2]) & 1)) continue;
                 gcase c;
                 memset(&c, 0, sizeof c);
                 c.rank = 3, c.shape[0] = N[i][0], c.shape[1] = N[i][1], c.shape[2] = N[i][2];
                 c.w = W[j], c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.scheme = "fused3d";
-                /* v 8, 9: the forward staged, one level and max levels */
-                const int staged = v == 8 || v == 9;
-                c.dir = staged ? LW_FORWARD : (lw_direction)(v & 1);
-                c.levels = (v < 8 && (v & 2)) || v == 9 ? -1 : 1, c.devptr = !(i == 1 && v < 4);
-                c.tuning = v >= 10 ? t3_var[(v - 10) >> 1] : staged ? "tile3d_stages=staged" : (v & 4) ? "tile3d_load=threads" : NULL;
+                /* v 8..11: the forward staged and serial, one level and max levels */
+                const int stages = v >= 8 && v < 12;
+                c.dir = stages ? LW_FORWARD : (lw_direction)(v & 1);
+                c.levels = (v < 8 && (v & 2)) || (stages && (v & 1)) ? -1 : 1, c.devptr = !(i == 1 && v < 4);
+                c.tuning = v >= 12  ? t3_var[(v - 12) >> 1]
+                           : stages ? (v < 10 ? "tile3d_stages=staged" : "tile3d_stages=serial")
+                           : (v & 4) ? "tile3d_load=threads"
+                                     : NULL;
                 expect_engine(&c, LWE_FUSED3D);
                 run_case(&c);
             }
@@ -138,7 +141,7 @@ static void tma3d_cases(int quick)
     const int nb = quick ? 1 : (int)(sizeof NB / sizeof NB[0]);
     for (int i = 0; i < nb; i++)
         for (int j = 0; j < nw; j++)
-            for (int v = 0; v < 8; v++) {
+            for (int v = 0; v < 12; v++) { /* v 8..11: the 16 x 64 and 32 x 64 tiles named */
                 if (W[j] == LW_HAAR && ((NB[i][1] | NB[i][2] | NB[i][3]) & 1)) continue;
                 gcase c;
                 memset(&c, 0, sizeof c);
@@ -146,7 +149,7 @@ static void tma3d_cases(int quick)
                 for (int a = 0; a < 4; a++) c.shape[a] = NB[i][a];
                 c.w = W[j], c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.scheme = "fused3d";
                 c.dir = (lw_direction)(v & 1), c.levels = (v & 2) ? -1 : 1, c.devptr = 1;
-                c.tuning = (v & 4) ? "tile3d_load=threads" : NULL;
+                c.tuning = v >= 8 ? t3_var[v < 10 ? 0 : 3] : (v & 4) ? "tile3d_load=threads" : NULL;
                 expect_engine(&c, LWE_FUSED3D);
                 run_case(&c);
             }

@@ -141,6 +141,7 @@ static void tuning_keys(void)
     enum_key("tile3d=32x64", NULL);
     enum_key("tile3d=8x8", "tile3d");
     enum_key("tile3d_stages=staged", NULL);
+    enum_key("tile3d_stages=serial", NULL);
     enum_key("tile3d_stages=three", "tile3d_stages");
     enum_key("tile2d=long,tile3d=auto", NULL);
     enum_key("tile2d=wide", "tile2d");
