@@ -54,8 +54,9 @@ static const knob knobs[] = {
      "d4's forward 16x64 and cdf53's inverse 16x64-p1; -p1 / -p3: 1 / 3 pairs prefetched instead of 2)"},
     {"tile3d_load", K_ENUM, OFF(tile3d_load), 0, 0, "auto threads",
      "cuda fused 3-D: how a block's window planes reach shared memory, auto (by the tensor memory accelerator, "
-     "one box a plane, where it applies: float32 on sm_90 and newer, any tile variant, volumes or batches, symmetric mode, "
-     "rows 16-byte aligned; else as threads) or threads (each thread copies its window points)"},
+     "one box a plane, where it applies: float32 and the half types on sm_90 and newer, any tile variant, volumes "
+     "or batches of items wider than a tile, symmetric mode, rows 16-byte aligned; else as threads) or threads "
+     "(each thread copies its window points)"},
     {"tile3d_stages", K_ENUM, OFF(tile3d_stages), 0, 0, "auto staged serial",
      "cuda fused 3-D, float32 forwards: a step lifts one pair along z, y and x with a barrier between the stages "
      "(serial), or, as the inverses, pair a along z, a - 1 along y and a - 2 along x with one barrier (staged); "

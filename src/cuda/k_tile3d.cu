@@ -230,7 +230,9 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
 template <class S> static constexpr bool t3_tma_type() { return sizeof(S) == 4 || sizeof(S) == 2; }
 
 /* Whether a launch of variant V takes its raw pairs by TMA (t3_tma_type, LONG
- * tiles, t3_tma_fits, a kernel built for sm_90), and its maps */
+ * tiles, t3_tma_fits, a kernel built for sm_90), and its maps.  Batches of
+ * items one tile wide keep the threads' copies: every tile is then an edge
+ * tile on both sides, and there TMA measured slower (bench/NOTES-tile3d.md). */
 template <class S, int W, int INV, int V, bool LONG>
 static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const void *src, lwk_t3_maps *m)
 {
@@ -238,6 +240,7 @@ static bool t3_tma_takes(const lwk_tile3d *t, const lwk_tile3d_batch *b, const v
         typedef t3s_cfg<lwd_c<S>, V> C;
         constexpr int H = sh_halo(W);
         typedef t3_raw<INV, C::TY + 2 * H, C::TX + 2 * H, 16 / (int)sizeof(S)> R;
+        if (b->items > 1 && t->n[2] <= C::TX) return false;
         return t3_tma_fits(t, b, src, t3_tma_dtype<S>(), (int)sizeof(S), INV, H, R::BW, R::BH, m) &&
                t3_tma_ready((const void *)tile3s<S, W, INV, V, LONG, false, true, t3_staged(INV)>);
     }

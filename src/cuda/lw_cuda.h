@@ -346,8 +346,9 @@ typedef struct lwk_tile3d {
  * forwards of reach 2 whose raw planes come by TMA, else serial */
 enum { LWK_T3_STAGES_AUTO = 0, LWK_T3_STAGES_STAGED = 1, LWK_T3_STAGES_SERIAL = 2 };
 /* lwk_tile3d.load: by the tensor memory accelerator where it applies (float32
- * on sm_90 and newer, any tile variant, volumes or batches, symmetric mode, aligned
- * rows), else each thread its window points; or always by the threads */
+ * and the half types on sm_90 and newer, any tile variant, volumes or batches
+ * of items wider than a tile, symmetric mode, aligned rows), else each thread
+ * its window points; or always by the threads */
 enum { LWK_T3_LOAD_AUTO = 0, LWK_T3_LOAD_THREADS = 1 };
 /* A batch of volumes: items at these element distances in src, dst and the
  * octant apart (a kernel parameter of its own, after src and dst, so that one
