@@ -61,6 +61,9 @@ static const knob knobs[] = {
      "cuda fused 3-D, float32 forwards: a step lifts one pair along z, y and x with a barrier between the stages "
      "(serial), or, as the inverses, pair a along z, a - 1 along y and a - 2 along x with one barrier (staged); "
      "auto: staged for the wavelets of reach 2 (cdf53, d4) whose window planes come by TMA, else serial"},
+    {"tile3d_zruns", K_INT, OFF(tile3d_zruns), 0, 1024, NULL,
+     "cuda fused 3-D: how many runs of output pairs along z each (y, x) tile is cut into, a block a run "
+     "(0 auto: the fewest waves of resident blocks times one block's steps with its warm-up)"},
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles",
      "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
      "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array, some level "

@@ -219,7 +219,9 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
     const int64_t items = BATCH ? b->items : 1;
     const int64_t gx = (t->n[2] + C::TX - 1) / C::TX * items, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
-    const int gz = lwk_tile3d_zruns(gx * gy, (t->n[0] + 1) / 2, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
+    const int64_t pairs = (t->n[0] + 1) / 2;
+    const int gz = t->zruns > 0 ? (int)(t->zruns < pairs ? t->zruns : pairs)
+                                : lwk_tile3d_zruns(gx * gy, pairs, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
     k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst, *b,
                                                                           maps ? *maps : none);
     return cudaGetLastError();

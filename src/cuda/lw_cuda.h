@@ -339,6 +339,7 @@ typedef struct lwk_tile3d {
     int variant; /* float32 tile variant (LWK_T3_NVARIANTS), -1: the direction's default */
     int load;    /* how the raw planes come: LWK_T3_LOAD_* */
     int stages;  /* float32 forwards: LWK_T3_STAGES_* */
+    int zruns;   /* runs of output pairs along z a tile (gridDim.z), 0: lwk_tile3d_zruns's */
 } lwk_tile3d;
 /* lwk_tile3d.stages: a forward step lifts one pair along z, y and x with
  * barriers between (serial), or pair a along z, a - 1 along y and a - 2 along

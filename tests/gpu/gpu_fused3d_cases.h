@@ -203,6 +203,22 @@ static void fused3d_cases(void)
     pyramid3d_cases(0);
     batch3d_cases(0);
     tma3d_cases(0);
+    /* runs along z named (tile3d_zruns): one run a tile, several with a short
+     * last one or empty ones, more than the pairs (clamped); d4 refreshes its
+     * mirror at the z ends of each run's window */
+    static const int64_t Z3[][3] = {{65, 47, 131}, {37, 29, 70}, {40, 40, 72}, {9, 24, 80}};
+    static const lw_wavelet ZW[] = {LW_CDF97, LW_DD137, LW_D4, LW_CDF53};
+    static const char *zr[] = {"tile3d_zruns=1", "tile3d_zruns=3", "tile3d_zruns=7", "tile3d_zruns=1024"};
+    for (int i = 0; i < 4; i++)
+        for (int v = 0; v < 8; v++) {
+            gcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3, c.shape[0] = Z3[i][0], c.shape[1] = Z3[i][1], c.shape[2] = Z3[i][2];
+            c.w = ZW[i], c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.scheme = "fused3d", c.devptr = 1;
+            c.dir = (lw_direction)(v & 1), c.levels = (v >> 1) == 1 ? -1 : 1, c.tuning = zr[v >> 1];
+            expect_engine(&c, LWE_FUSED3D);
+            run_case(&c);
+        }
     /* the other 3-D plane order */
     static const int64_t S3[][3] = {{64, 64, 64}, {66, 96, 130}, {30, 20, 300}};
     static const char *sch[] = {"3d-zx", "3d-yx", "3d-zx"};

@@ -159,6 +159,10 @@ static void tuning_keys(void)
     enum_key("tile2d_walk=0", NULL);
     enum_key("tile2d_walk=9", "tile2d_walk");
     enum_key("tile2d_walk=auto", "tile2d_walk");
+    enum_key("tile3d_zruns=0", NULL);
+    enum_key("tile3d_zruns=1024", NULL);
+    enum_key("tile3d_zruns=1025", "tile3d_zruns");
+    enum_key("tile3d_zruns=-1", "tile3d_zruns");
 }
 
 int main(void)
