@@ -313,9 +313,9 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
         constexpr int def = t3_default_variant<S, W, INV>(), deft = t3_tma_variant<W, INV>();
         lwk_t3_maps m;
         int pick = v < 0 ? def : v;
-        /* batches keep the threads' tiles: a batch's volumes are small, their
-         * lines short, and the 16-row tiles' halo share outweighed the two
-         * blocks an SM there (bench/NOTES-tile3d.md) */
+        /* batches keep the threads' tiles: with TMA the 16 x 64 forwards ran
+         * slower than 32 x 64 on batches of 128^3 items, no faster on larger
+         * ones (bench/NOTES-tile3d.md) */
         if (v < 0 && deft != def && b->items <= 1 && t3_tma_takes<S, W, INV, deft, true>(t, b, src, &m)) pick = deft;
         /* a variant 3 (taller tiles) on lines shorter than its windows: the 16-row tiles */
         const int run = pick == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t) ? 0 : pick;
