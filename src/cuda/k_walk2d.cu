@@ -35,7 +35,8 @@
  * are loaded through the mode, rows past its end are filled from the window
  * (symmetric) or from the plane's first H rows kept in registers (periodic),
  * never reloaded: the block may have stored them.  Wavelets whose mirror is
- * not exact when loaded once (d4) refresh it per step (reg_lift_line). */
+ * not exact when loaded once (d4) refresh it per step by move sets
+ * (reg_lift_segment): the first and last strips meet an end on every row. */
 #include "lw_cuda_dev.cuh"
 
 #include "tile_lift.cuh"
@@ -236,7 +237,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
                 if (act) {
 #pragma unroll
                     for (int i = 0; i < NU; i++) u[i] = st[jj][OFF + seg * K + i];
-                    reg_lift_line<W, DIR>(u, w, c0 + seg * K - H, cols, mode);
+                    reg_lift_segment<W, DIR, K>(u, w, c0 + seg * K - H, cols, mode);
                 }
                 __syncthreads();
                 if (act) {
@@ -309,7 +310,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
                 if (r >= rows || seg * K >= cw) continue;
                 lwd_c<S> u[NU];
                 wk_row_load<S, NU, OFF % V == 0>(u, &st[rr][OFF + seg * K]);
-                reg_lift_line<W, DIR>(u, w, cb - H, cols, mode);
+                reg_lift_segment<W, DIR, K>(u, w, cb - H, cols, mode);
                 store_seg8<H>(op + r * rs + cb * cs, u, cs, vec, cw - seg * K);
             }
         }

@@ -259,6 +259,31 @@ __device__ __forceinline__ void reg_lift_placed(T (&v)[N], const lwk_wave &w, in
     }
 }
 
+/* reg_lift for the windows of a line lifted in segments of K outputs from
+ * its start (window index 0 at position seg * K - H, H = sh_halo(W)): the
+ * lead window sits at -H and a trailing one holds 1 .. K outputs, so on lines
+ * at least as long as a window the ends are move sets picked from the few
+ * offsets a segment can have (shorter lines: selects, reg_lift_line).  For
+ * kernels in which some blocks meet an end far more often than others (the
+ * walker's first and last strips lift an end segment on every row), where
+ * the selects cost several times the plain lift. */
+template <int W, int DIR, int K, int N, class T>
+__device__ __forceinline__ void reg_lift_segment(T (&v)[N], const lwk_wave &w, int64_t p0, int64_t n, int mode)
+{
+    constexpr int H = sh_halo(W);
+    static_assert(N == K + 2 * H, "a segment's window: K outputs and H each side");
+    if constexpr (tile_once_mirror_exact(W)) {
+        reg_lift<W, DIR>(v, w);
+    } else if (mode == LW_PERIODIC || (p0 >= 0 && p0 + N <= n)) {
+        reg_lift<W, DIR>(v, w);
+    } else if (n >= N) {
+        if (p0 < 0) reg_lift_steps<W, DIR, LIFT_LEAD, H, H>(v, w, p0, n, mode);
+        else reg_lift_steps<W, DIR, LIFT_TRAIL, H + 1, N - 1>(v, w, p0, n, mode);
+    } else {
+        reg_lift_steps<W, DIR, LIFT_ANY>(v, w, p0, n, mode);
+    }
+}
+
 /* Four consecutive values of storage type T, computed in lwd_c<T>: one
  * 16-byte store (two for double, one 8-byte store for the half types) if
  * aligned. */
