@@ -141,6 +141,48 @@ static void tile_sweep(int quick)
     CHECK(walker * 5 >= cases * 2, "only %ld of %ld in-place 2-D cases took the strip walker", walker, cases);
 }
 
+/* d4 by the strip walker, which "auto" takes for it only on planes of 4096
+ * each way: named here at smaller sizes.  Its first and last strips lift an
+ * end segment on every row (the mirror refreshed before every step by move
+ * sets, tile_lift.cuh reg_lift_segment); the widths put the line's end at
+ * every offset a segment can have (width mod 8: 5, 6, 0, 3, 2, 7), with
+ * several strips of 88 columns, a narrow last strip, row segments (tall
+ * planes) and a batch; float32 and float64, both layouts (interleaved by
+ * tile2d-il, Mallat by tile2d in place), forward and inverse, one level and
+ * the maximum, symmetric and (one shape) periodic.  Most must take the
+ * walker (the rest: a level it cannot walk, by the tile kernel). */
+static void d4_walker_cases(int quick)
+{
+    static const shape_case T[] = {
+        {2, 0, {0}, {300, 517}}, {2, 0, {0}, {258, 1030}}, {3, 2, {1, 2}, {3, 130, 272}},
+        {2, 0, {0}, {1100, 179}}, {2, 0, {0}, {64, 2002}}, {2, 0, {0}, {97, 95}},
+    };
+    const int ns = (int)(sizeof T / sizeof *T);
+    long k = 0, before = g_ip_walker, cases = 0;
+    for (int si = 0; si < ns; si++)
+        for (int ti = 0; ti < 2; ti++)
+            for (int lay = 0; lay < 2; lay++)
+                for (int d = 0; d < 2; d++)
+                    for (int v = 0; v < 2; v++, k++) {
+                        if (quick && k % (quick >= 2 ? 8 : 3)) continue;
+                        gcase c;
+                        memset(&c, 0, sizeof c);
+                        c.rank = T[si].rank, c.naxes = T[si].naxes;
+                        for (int i = 0; i < c.rank; i++) c.shape[i] = T[si].shape[i];
+                        for (int i = 0; i < c.naxes; i++) c.axes[i] = T[si].axes[i];
+                        c.w = LW_D4, c.t = types[ti], c.lay = (lw_layout)lay, c.dir = (lw_direction)d;
+                        c.m = si == 0 && v == 1 ? LW_PERIODIC : LW_SYMMETRIC;
+                        c.levels = v == 0 ? 1 : -1, c.devptr = 1, c.inplace = 1;
+                        c.scheme = lay == LW_INTERLEAVED ? "tile2d-il" : "tile2d";
+                        c.tuning = "inplace=tiles";
+                        run_case(&c);
+                        cases++;
+                    }
+    const long walker = g_ip_walker - before;
+    printf("d4 walker cases: %ld of %ld in-place cases ran by the strip walker\n", walker, cases);
+    CHECK(walker * 2 >= cases && walker > 0, "only %ld of %ld d4 in-place cases took the strip walker", walker, cases);
+}
+
 /* Passes of whole lines a block (k_lines.cu: rows and columns; in place
  * without workspace): volumes and batches of narrow planes (items larger
  * than the small engine takes) in tuning auto, every separable wavelet x float32 / float64 / int32 x both modes x both layouts x
@@ -435,6 +477,7 @@ int main(void)
     if (quick < 2) small_sweep(quick);
     plane_sweep(quick);
     tile_sweep(quick);
+    d4_walker_cases(quick);
     refusals();
     if (!quick) copy_cases();
     if (!quick)
