@@ -307,7 +307,8 @@ static const engine_rec engines[] = {
     {"3d-zx", LWE_TILE3D, 0, applies_tile3d_zx, ws_tile3d, run_tile3d,
      "3-D one level: fused (z, x) planes, then y by the column pass", NULL},
     {"tile2d-il", LWE_TILE2D_IL, 1, applies_tile2d_il, ws_generic_in_place, run_tile2d_il,
-     "fused 2-D, interleaved layout: one kernel a level, in place (tiles in ticket order, halo originals stashed) or not",
+     "fused 2-D, interleaved layout: one kernel a level, in place (strips walked, or tiles in ticket order, halo "
+     "originals stashed) or not (the first level by the fused 2-D tiles, each sample read and written once)",
      NULL},
     {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic,
      "one pass a level and axis, any rank, layout and batch", NULL},

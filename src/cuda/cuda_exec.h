@@ -52,6 +52,7 @@ typedef struct lw_cuda_sched {
     } ip2d_wl[LW_MAX_LEVELS]; /* the walker's blocks, level by level */
     size_t ip2d_stash_off;    /* the walker's stash in the workspace (after its counters) */
     int ip2d_oop_tile;        /* out of place, the tile kernel runs instead of the walker */
+    int ip2d_oop_fused;       /* out of place, level 1 by the fused 2-D tiles (k_tile2d_il.cu) */
     size_t ip2d_tile_bytes;   /* its workspace (levels 2.. run in place on out) */
     int64_t ip2d_slots;      /* its stash ring */
     size_t ip2d_flag_off;    /* its flags' offset in the workspace */

@@ -4,7 +4,10 @@
  *   - the interleaved layout (engine "tile2d-il"), in place or out of place:
  *     each level on its grid of step 2^k, coefficients where their samples
  *     were; out of place the first level reads the input (forward) or the
- *     details come from it (inverse), the rest runs in place on out;
+ *     details come from it (inverse), the rest runs in place on out; where
+ *     the columns are contiguous, the first level out of place (a forward's,
+ *     or one level's inverse) runs the fused 2-D tiles instead (k_tile2d_il.cu:
+ *     each tile and its halo read once, no neighbour to wait for);
  *   - the Mallat layout in place (the tile2d engine's in == out): each level
  *     lifted in place on its corner region, then its rows moved along the
  *     cycles of the row permutation with their columns reordered on the way
@@ -13,6 +16,7 @@
  * plane) or the tile kernel's stash ring and flags (at most 0.5% of the
  * array, 512 KiB below 100 MiB), and the cycle leaders of each level's rows. */
 #include "cuda_exec.h"
+#include "tile2d_il.h"
 #include "core/cycles.h"
 #include "core/line_geom.h"
 
@@ -239,6 +243,14 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
      * levels: 1.24 against 0.82 ms) */
     s->ip2d_oop_tile = z.walk && z.tile_ok && z.wl[0].wide && (p->cfg.direction == LW_FORWARD || g->levels == 1);
     s->ip2d_tile_bytes = z.tile_ok ? z.tile_bytes : 0;
+    /* out of place, level 1 (every level of an inverse reads LL from out but the coarsest,
+     * so only a one-level inverse is wholly out of place) by the fused tiles: they read
+     * and write each sample once with no ordering between blocks, where the walker's strips
+     * wait for their neighbours */
+    s->ip2d_oop_fused = p->cfg.layout == LW_INTERLEAVED && g->strides[g->axes[1]] == 1 &&
+                        (p->cfg.direction == LW_FORWARD || g->levels == 1) &&
+                        lwk_tile2d_il_supported(s->dtype, &s->w, (int)p->cfg.mode, p->cfg.direction == LW_INVERSE,
+                                                g->len[0][0], g->len[0][1]);
     memcpy(s->ip2d_wl, z.wl, sizeof z.wl);
     memcpy(s->ip2d_lead_off, z.lead_off, sizeof z.lead_off);
     memcpy(s->ip2d_lead_n, z.lead_n, sizeof z.lead_n);
@@ -343,6 +355,17 @@ static lw_status walk(const lw_plan *p, const lw_cuda_sched *s, int inverse, int
     return LW_OK;
 }
 
+/* the first level out of place by the fused 2-D tiles (src and dst distinct) */
+static lw_status fused_level(const lw_plan *p, const lw_cuda_sched *s, int inverse, const void *src, void *dst,
+                             cudaStream_t st)
+{
+    lwk_tile2d t;
+    lw_cuda_tile_setup(p, s, 0, &t);
+    CK(lwk_tile2d_il(s->dtype, inverse, &t, lw_cuda_plane_of(p, src, 0, 0), lw_cuda_plane_of(p, dst, 0, 0), st),
+       "cuda tile2d kernel launch (interleaved)");
+    return LW_OK;
+}
+
 static lw_status reorder(const lw_cuda_sched *s, int inverse, int k, const lwk_tile2d_ip *t, void *data,
                          cudaStream_t st)
 {
@@ -367,13 +390,15 @@ lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
         level_of(p, s, &d, k, ws, &t);
         if (!inv) {
             const void *src = k == 0 ? in : out;
-            if (walker) LW_TRY(walk(p, s, 0, k, ws, src, src, out, st));
+            if (k == 0 && in != out && s->ip2d_oop_fused) LW_TRY(fused_level(p, s, 0, in, out, st));
+            else if (walker) LW_TRY(walk(p, s, 0, k, ws, src, src, out, st));
             else LW_TRY(lift(s, 0, &t, src, src, out, st));
             if (mallat) LW_TRY(reorder(s, 0, k, &t, out, st));
         } else {
             if (mallat) LW_TRY(reorder(s, 1, k, &t, out, st));
             const void *ll = k == L - 1 ? in : out;
-            if (walker) LW_TRY(walk(p, s, 1, k, ws, ll, in, out, st));
+            if (k == 0 && L == 1 && in != out && s->ip2d_oop_fused) LW_TRY(fused_level(p, s, 1, in, out, st));
+            else if (walker) LW_TRY(walk(p, s, 1, k, ws, ll, in, out, st));
             else LW_TRY(lift(s, 1, &t, ll, in, out, st));
         }
     }

@@ -5,7 +5,7 @@
  *     of place, the engine auto or forced generic; each against the cpu
  *     backend's half result (the same transform computed in float32 and
  *     rounded once) and against the float64 reference of the widened input;
- *   - fixed cases that reach each engine (small, tile2d, fused3d, 3d-yx, the
+ *   - fixed cases that reach each engine (small, tile2d, tile2d-il, fused3d, 3d-yx, the
  *     generic pass's segments and its in-place walk + cycle reorder, the
  *     column pass) and the host-memory pipelines;
  *   - gains (lw_config.gain) against the cpu with the same gains;
@@ -224,6 +224,7 @@ static void fixed_cases(void)
     const int64_t s1[] = {300001}, s1e[] = {300000}, s2[] = {517, 389}, s2e[] = {1024, 768}, s3[] = {45, 37, 70}, s3e[] = {64, 48, 96},
                   s4[] = {3, 5, 17, 33}, sb[] = {12, 8, 64, 64}, sc[] = {70, 64, 33}, sv[] = {3, 20, 36, 72};
     const int64_t pb[] = {3, 200, 200}, p3[] = {6, 300, 260}, p2[] = {520, 512};
+    const int64_t i2a[] = {300, 520}, i2b[] = {258, 1030};
     const int64_t t3[] = {20, 36, 80}, t4[] = {2, 18, 34, 80}; /* rows whole 16-byte units: TMA on sm_90 */
     const int ax2[] = {2, 3}, ax3[] = {1, 2, 3}, ax12[] = {1, 2};
     for (int wi = 0; wi < LW_WAVELET_COUNT; wi++) {
@@ -244,6 +245,9 @@ static void fixed_cases(void)
         fixed(3, pb, 2, ax12, w, LW_SYMMETRIC, LW_MALLAT, 1, 1, 1, NULL);
         fixed(3, p3, 0, NULL, w, LW_PERIODIC, LW_INTERLEAVED, 1, 1, 1, NULL);
         fixed(2, p2, 0, NULL, w, LW_SYMMETRIC, LW_MALLAT, -1, 1, 1, NULL);
+        /* the interleaved engine out of place: level 1 by the fused 2-D tiles (16-byte rows and not) */
+        fixed(2, i2a, 0, NULL, w, LW_SYMMETRIC, LW_INTERLEAVED, 1, 1, 0, "tile2d-il");
+        fixed(2, i2b, 0, NULL, w, LW_PERIODIC, LW_INTERLEAVED, -1, 1, 0, "tile2d-il");
     }
     /* the local engine's 64-sample blocks (2-D three levels, 3-D two) in each register bound, level 1
      * slab by slab and not */

@@ -20,10 +20,14 @@
  *     place, most of which must take that kernel;
  *   - volumes, batches of narrow planes and a 4-D array in place in tuning
  *     auto (lines_sweep), most of which must run by passes of whole lines;
+ *   - the interleaved engine out of place, level 1 by the fused 2-D tiles
+ *     (il_fused_cases);
  *   - planes held by thread-block clusters (plane_sweep), two axes a pass, in
  *     place and out of place, most of which must take the plane passes;
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer);
  *   LW_GPU_QUICK=2  only a few tile-kernel and plane-pass cases (racecheck, which runs slowly)
+ *   LW_GPU_ONLY=a,b the named sweeps only (graph walk lines small planes tiles d4_walker il_fused
+ *                   refusals copy memory), for a device run that tests one change
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
 #include "gpu_common.h"
@@ -181,6 +185,57 @@ static void d4_walker_cases(int quick)
     const long walker = g_ip_walker - before;
     printf("d4 walker cases: %ld of %ld in-place cases ran by the strip walker\n", walker, cases);
     CHECK(walker * 2 >= cases && walker > 0, "only %ld of %ld d4 in-place cases took the strip walker", walker, cases);
+}
+
+/* The interleaved engine out of place (tile2d-il): a forward's first level,
+ * and a one-level inverse, by the fused 2-D tiles (k_tile2d_il.cu: each tile
+ * and its halo read once, its rows of outputs written once), the other
+ * levels in place on out by the walker.  Every separable wavelet x float32 /
+ * float64 / int32 (on the walker: the integer transforms keep it) x both modes (periodic on even shapes) x forward / inverse x
+ * one level and the maximum, on planes of whole aligned tiles, odd lengths
+ * (a partial last tile; not haar, which the tiles lift on even lengths only), 2 mod 4
+ * columns (no vector rows; d4's last tile placed off a 16-byte unit), a batch
+ * of planes, axes 0 and 2 of a volume (rows strided past the batch), a tiny
+ * plane; device pointers, every fifth case host pointers.  Each case that
+ * should take the fused tiles must. */
+static void il_fused_cases(int quick)
+{
+    static const shape_case T[] = {
+        {2, 0, {0}, {520, 1024}},     {2, 0, {0}, {301, 517}},      {2, 0, {0}, {258, 1030}},
+        {3, 2, {1, 2}, {3, 130, 272}}, {3, 2, {0, 2}, {130, 3, 200}}, {2, 0, {0}, {6, 10}},
+    };
+    const int ns = quick >= 2 ? 1 : quick ? 3 : (int)(sizeof T / sizeof *T);
+    long k = 0, before = g_il_fused, cases = 0, expected = 0;
+    for (int si = 0; si < ns; si++) {
+        int odd = 0;
+        for (int i = 0; i < T[si].rank; i++) odd |= T[si].shape[i] % 2 != 0;
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (int ti = 0; ti < 3; ti++)
+                for (int m = 0; m < 2; m++)
+                    for (int d = 0; d < 2; d++)
+                        for (int v = 0; v < 2; v++, k++) {
+                            if (!(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_SEPARABLE)) continue;
+                            if (m == LW_PERIODIC && odd) continue;          /* odd periodic lengths: refused */
+                            if (w == LW_HAAR && odd) continue;              /* haar on odd lengths: not tile2d */
+                            if (quick && k % (quick >= 2 ? 16 : 4)) continue;
+                            gcase c;
+                            memset(&c, 0, sizeof c);
+                            c.rank = T[si].rank, c.naxes = T[si].naxes;
+                            for (int i = 0; i < c.rank; i++) c.shape[i] = T[si].shape[i];
+                            for (int i = 0; i < c.naxes; i++) c.axes[i] = T[si].axes[i];
+                            c.w = (lw_wavelet)w, c.t = types[ti], c.m = (lw_mode)m, c.lay = LW_INTERLEAVED;
+                            c.dir = (lw_direction)d, c.levels = v == 0 ? 1 : -1;
+                            c.devptr = k % 5 != 2, c.inplace = 0, c.scheme = "tile2d-il";
+                            run_case(&c);
+                            cases++;
+                            expected += (d == LW_FORWARD || v == 0) && types[ti] != LW_INT32;
+                        }
+    }
+    const long fused = g_il_fused - before;
+    printf("interleaved fused cases: %ld of %ld out-of-place cases ran level 1 by the fused 2-D tiles (%ld expected)\n",
+           fused, cases, expected);
+    CHECK(fused >= expected && expected > 0, "only %ld of %ld interleaved cases took the fused 2-D tiles (%ld expected)",
+          fused, cases, expected);
 }
 
 /* Passes of whole lines a block (k_lines.cu: rows and columns; in place
@@ -465,22 +520,34 @@ static void refusals(void)
     lw_destroy(p);
 }
 
+/* Whether LW_GPU_ONLY (a comma list of sweep names) names this one; unset: every sweep */
+static int wanted(const char *name)
+{
+    const char *only = getenv("LW_GPU_ONLY");
+    if (!only || !*only) return 1;
+    const size_t n = strlen(name);
+    for (const char *p = only; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
+    return 0;
+}
+
 int main(void)
 {
     int skip = gpu_test_begin(20261125);
     if (skip) return skip;
     const char *q = getenv("LW_GPU_QUICK");
     int quick = q ? (atoi(q) >= 2 ? 2 : 1) : 0;
-    graph_cases();
-    if (quick < 2) sweep(quick);
-    if (quick < 2) lines_sweep(quick);
-    if (quick < 2) small_sweep(quick);
-    plane_sweep(quick);
-    tile_sweep(quick);
-    d4_walker_cases(quick);
-    refusals();
-    if (!quick) copy_cases();
-    if (!quick)
+    if (wanted("graph")) graph_cases();
+    if (quick < 2 && wanted("walk")) sweep(quick);
+    if (quick < 2 && wanted("lines")) lines_sweep(quick);
+    if (quick < 2 && wanted("small")) small_sweep(quick);
+    if (wanted("planes")) plane_sweep(quick);
+    if (wanted("tiles")) tile_sweep(quick);
+    if (wanted("d4_walker")) d4_walker_cases(quick);
+    if (wanted("il_fused")) il_fused_cases(quick);
+    if (wanted("refusals")) refusals();
+    if (!quick && wanted("copy")) copy_cases();
+    if (!quick && wanted("memory"))
         for (int L = 1; L <= 5; L += 4)
             for (int d = 0; d < 2; d++) memory_case(L, (lw_direction)d);
     for (int k = 0; k < LWE_COUNT; k++) printf("engine %-8s used by %ld cases\n", engine_name(k), g_engine_count[k]);
