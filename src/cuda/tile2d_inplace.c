@@ -221,10 +221,28 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     return z->tile_ok;
 }
 
+/* Out of place, the first level by the fused tiles (k_tile2d_il.cu): every
+ * level of an inverse pyramid but the coarsest reads its LL band from out,
+ * so only a forward's first level or a one-level inverse is wholly out of
+ * place; the tiles read and write each sample once with no ordering between
+ * blocks, where the walker's strips wait for their neighbours */
+static int fused_ok(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    int64_t blen[2], bs[2];
+    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && p->wav->separable &&
+           !lw_dir_adjoint(p->cfg.direction) && batch_of(p, blen, bs) && g->strides[g->axes[1]] == 1 &&
+           (p->cfg.direction == LW_FORWARD || g->levels == 1) &&
+           lwk_tile2d_il_supported(s->dtype, &s->w, (int)p->cfg.mode, p->cfg.direction == LW_INVERSE, g->len[0][0],
+                                   g->len[0][1]);
+}
+
+/* the in-place engines run every level, or (one level) the fused tiles run it
+ * out of place (in place the plan then takes the generic passes) */
 int lw_ip2d_applies(const lw_plan *p, const lw_cuda_sched *s)
 {
     ip_sizes z;
-    return sizes_of(p, s, &z);
+    return sizes_of(p, s, &z) || (p->geo.levels == 1 && fused_ok(p, s));
 }
 
 lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
@@ -232,6 +250,7 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     const lw_geometry *g = &p->geo;
     ip_sizes z;
     s->ip2d = 0, s->ip2d_bytes = 0;
+    s->ip2d_oop_fused = fused_ok(p, s);
     if (!sizes_of(p, s, &z)) return LW_OK;
     s->ip2d_slots = z.slots, s->ip2d_flag_off = z.flag_off, s->ip2d_bytes = z.bytes;
     s->ip2d_walk = z.walk;
@@ -243,14 +262,6 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
      * levels: 1.24 against 0.82 ms) */
     s->ip2d_oop_tile = z.walk && z.tile_ok && z.wl[0].wide && (p->cfg.direction == LW_FORWARD || g->levels == 1);
     s->ip2d_tile_bytes = z.tile_ok ? z.tile_bytes : 0;
-    /* out of place, level 1 (every level of an inverse reads LL from out but the coarsest,
-     * so only a one-level inverse is wholly out of place) by the fused tiles: they read
-     * and write each sample once with no ordering between blocks, where the walker's strips
-     * wait for their neighbours */
-    s->ip2d_oop_fused = p->cfg.layout == LW_INTERLEAVED && g->strides[g->axes[1]] == 1 &&
-                        (p->cfg.direction == LW_FORWARD || g->levels == 1) &&
-                        lwk_tile2d_il_supported(s->dtype, &s->w, (int)p->cfg.mode, p->cfg.direction == LW_INVERSE,
-                                                g->len[0][0], g->len[0][1]);
     memcpy(s->ip2d_wl, z.wl, sizeof z.wl);
     memcpy(s->ip2d_lead_off, z.lead_off, sizeof z.lead_off);
     memcpy(s->ip2d_lead_n, z.lead_n, sizeof z.lead_n);
