@@ -169,14 +169,9 @@ static void d4_walker_cases(int quick)
                 for (int d = 0; d < 2; d++)
                     for (int v = 0; v < 2; v++, k++) {
                         if (quick && k % (quick >= 2 ? 8 : 3)) continue;
-                        gcase c;
-                        memset(&c, 0, sizeof c);
-                        c.rank = T[si].rank, c.naxes = T[si].naxes;
-                        for (int i = 0; i < c.rank; i++) c.shape[i] = T[si].shape[i];
-                        for (int i = 0; i < c.naxes; i++) c.axes[i] = T[si].axes[i];
-                        c.w = LW_D4, c.t = types[ti], c.lay = (lw_layout)lay, c.dir = (lw_direction)d;
-                        c.m = si == 0 && v == 1 ? LW_PERIODIC : LW_SYMMETRIC;
-                        c.levels = v == 0 ? 1 : -1, c.devptr = 1, c.inplace = 1;
+                        gcase c = case_of(&T[si], LW_D4, types[ti], LW_SYMMETRIC, (lw_layout)lay, (lw_direction)d,
+                                          v == 0 ? 1 : -1, 1);
+                        if (si == 0 && v == 1) c.m = LW_PERIODIC; /* the width as it is: odd, refused past level 0 */
                         c.scheme = lay == LW_INTERLEAVED ? "tile2d-il" : "tile2d";
                         c.tuning = "inplace=tiles";
                         run_case(&c);
@@ -221,14 +216,9 @@ static void il_fused_cases(int quick)
                             if (m == LW_PERIODIC && odd) continue;          /* odd periodic lengths: refused */
                             if (w == LW_HAAR && odd) continue;              /* haar on odd lengths: not tile2d */
                             if (quick && k % (quick >= 2 ? 16 : 4)) continue;
-                            gcase c;
-                            memset(&c, 0, sizeof c);
-                            c.rank = T[si].rank, c.naxes = T[si].naxes;
-                            for (int i = 0; i < c.rank; i++) c.shape[i] = T[si].shape[i];
-                            for (int i = 0; i < c.naxes; i++) c.axes[i] = T[si].axes[i];
-                            c.w = (lw_wavelet)w, c.t = types[ti], c.m = (lw_mode)m, c.lay = LW_INTERLEAVED;
-                            c.dir = (lw_direction)d, c.levels = v == 0 ? 1 : -1;
-                            c.devptr = k % 5 != 2, c.inplace = 0, c.scheme = v == 0 ? "tile2d-il" : NULL;
+                            gcase c = case_of(&T[si], (lw_wavelet)w, types[ti], (lw_mode)m, LW_INTERLEAVED,
+                                              (lw_direction)d, v == 0 ? 1 : -1, k % 5 != 2);
+                            c.inplace = 0, c.scheme = v == 0 ? "tile2d-il" : NULL;
                             c.tuning = "inplace=tiles"; /* the in-place engines at any size, for levels 2.. */
                             run_case(&c);
                             cases++;
