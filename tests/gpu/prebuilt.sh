@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# GPU programs built off the GPU machine.  Building liftwave's CUDA code takes
-# about 6 minutes on a 16-core GPU machine, which is GPU time; any machine
-# with nvcc (no GPU needed) can build the same sm_90 binaries instead, and the
-# GPU machine then only unpacks and runs them.
+# GPU programs built off the GPU machine.  Building liftwave's CUDA code on the
+# 16-core GPU machine took about 6 minutes in 2026-11 and more than two calls of
+# 10 minutes on 2026-12-04 (k_tile2d.cu and k_tile3d.cu each past 10 minutes
+# there, CMake architecture 90), all of it GPU time; any machine with nvcc (no
+# GPU needed) builds the same sm_90 binaries instead (the 2-core VM: 14 minutes
+# for the four largest kernel files, the rest already built), and the GPU
+# machine then only unpacks and runs them.  The upload holds 64 MiB with the
+# checkout (about 21 MiB tracked, 15 of it bench/results): a package of three
+# programs is about 49 MiB, so leave the records out of that call's index
+# (git rm -r --cached bench/results, /bench/results/ in .git/info/exclude;
+# git reset after) or carry fewer programs.
 #
 #   bash tests/gpu/prebuilt.sh pack [DIR]
 #       here: configure (if needed) and build, in ${LW_PREBUILT_BUILD:-build-cuda-real},

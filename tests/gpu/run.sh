@@ -82,6 +82,7 @@ export LW_COMMIT=${LW_COMMIT:-$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/
 say "device: $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>&1)  commit: $LW_COMMIT"
 
 if has build; then
+  # building here can outlast a call (tests/gpu/prebuilt.sh: build off this machine, unpack here)
   t0=$(date +%s)
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DLW_GIT_COMMIT="$LW_COMMIT" >"$OUT/build.log" 2>&1 &&
   cmake --build "$BUILD" -j"$(nproc)" --target liftwave_static test_gpu test_gpu_adjoint test_gpu_inplace test_gpu_half test_gpu_devices test_schemes gpu_bench test_gain fuzz_plan_random >>"$OUT/build.log" 2>&1
