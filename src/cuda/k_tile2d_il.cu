@@ -8,9 +8,8 @@
 #include "k_tile2d_kernel.cuh"
 #include "tile2d_il.h"
 
-extern "C" int lwk_tile2d_il_supported(int dtype, const lwk_wave *w, int mode, int inverse, int64_t rows, int64_t cols)
+extern "C" int lwk_tile2d_il_supported(int dtype, const lwk_wave *w, int mode, int64_t rows, int64_t cols)
 {
-    (void)inverse;
     return dtype != LWK_I32 && lwk_tile2d_supported(dtype, w, mode, rows, cols);
 }
 

@@ -233,8 +233,7 @@ static int fused_ok(const lw_plan *p, const lw_cuda_sched *s)
     return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && p->wav->separable &&
            !lw_dir_adjoint(p->cfg.direction) && batch_of(p, blen, bs) && g->strides[g->axes[1]] == 1 &&
            (p->cfg.direction == LW_FORWARD || g->levels == 1) &&
-           lwk_tile2d_il_supported(s->dtype, &s->w, (int)p->cfg.mode, p->cfg.direction == LW_INVERSE, g->len[0][0],
-                                   g->len[0][1]);
+           lwk_tile2d_il_supported(s->dtype, &s->w, (int)p->cfg.mode, g->len[0][0], g->len[0][1]);
 }
 
 /* the in-place engines run every level, or (one level) the fused tiles run it
@@ -392,6 +391,8 @@ lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
 {
     const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE, mallat = p->cfg.layout == LW_MALLAT;
     const int walker = s->ip2d_walk && !(in != out && s->ip2d_oop_tile);
+    const int fused = in != out && s->ip2d_oop_fused; /* level 1 by the fused tiles (fused_ok: a forward's or
+                                                       * a one-level inverse's) */
     if (mallat && in != out) return lw_fail(LW_ERR_INTERNAL, "cuda: the Mallat tile path runs in place only");
     ip_geo d;
     dims_of(s, &d);
@@ -401,14 +402,14 @@ lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
         level_of(p, s, &d, k, ws, &t);
         if (!inv) {
             const void *src = k == 0 ? in : out;
-            if (k == 0 && in != out && s->ip2d_oop_fused) LW_TRY(fused_level(p, s, 0, in, out, st));
+            if (k == 0 && fused) LW_TRY(fused_level(p, s, 0, in, out, st));
             else if (walker) LW_TRY(walk(p, s, 0, k, ws, src, src, out, st));
             else LW_TRY(lift(s, 0, &t, src, src, out, st));
             if (mallat) LW_TRY(reorder(s, 0, k, &t, out, st));
         } else {
             if (mallat) LW_TRY(reorder(s, 1, k, &t, out, st));
             const void *ll = k == L - 1 ? in : out;
-            if (k == 0 && L == 1 && in != out && s->ip2d_oop_fused) LW_TRY(fused_level(p, s, 1, in, out, st));
+            if (k == 0 && fused) LW_TRY(fused_level(p, s, 1, in, out, st));
             else if (walker) LW_TRY(walk(p, s, 1, k, ws, ll, in, out, st));
             else LW_TRY(lift(s, 1, &t, ll, in, out, st));
         }
