@@ -231,6 +231,7 @@ typedef struct lw_tuning {
     int64_t tile2d_lead_kb; /* cuda fused 2-D pyramids, batched inverse: scratch for the last planes' lowpass, 0 auto */
     int64_t tile2d_groups;  /* cuda fused 2-D: the batch in this many groups, one a stream (0, 1: one) */
     int tile2d_side;      /* cuda fused 2-D, d4: the end tiles' kernel beside the others' on a stream of its own (1) */
+    int il_compact;       /* cuda tile2d-il, forward pyramids out of place: levels 2.. on compact grids by the fused tiles (1) */
     int tail;             /* cuda fused pyramids: 0 auto, 1 fused levels wherever they run, 2 small engine below the top */
     int planes;           /* cuda generic passes: 0 auto (two axes of a level as one plane pass), 1 off */
     int tile3d_load;      /* cuda fused 3-D: 0 auto (TMA where it applies), 1 the threads' copies (LWK_T3_LOAD_*) */

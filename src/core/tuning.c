@@ -120,6 +120,9 @@ static const knob knobs[] = {
      "cuda fused 2-D engine, d4 in symmetric mode, out of place: the end tiles' kernel on a "
      "stream of the plan's, at the same time as the other tiles' kernel (1), or after it on the caller's "
      "stream (0)"},
+    {"il_compact", K_BOOL, OFF(il_compact), 0, 1, NULL,
+     "cuda tile2d-il, forward pyramids out of place: levels 2.. by the fused 2-D tiles on compact copies of "
+     "their grids (1; a workspace of half the array), or in place on out by the in-place kernels (0)"},
     {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
      "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
      "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "
@@ -143,6 +146,7 @@ void lw_tuning_defaults(lw_tuning *t)
     t->ooc_ahead = 1;
     t->ooc_stash = 1;
     t->tile2d_side = 1;
+    t->il_compact = 1;
 }
 
 static int enum_index(const char *values, const char *v, size_t vlen)

@@ -576,11 +576,16 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     if (s->t2_groups > 1)
         lw_appendf(buf, len, "tile2d: the batch in %d groups along its first dimension, each on a stream of its own\n",
                    s->t2_groups);
-    if (s->engine == LWE_TILE2D_IL && s->ip2d_oop_fused)
+    if (s->engine == LWE_TILE2D_IL && s->ip2d_oop_fused == 1)
         lw_appendf(buf, len,
                    "out_of_place: calls with in != out run level 1 by the fused 2-D tiles (each sample read and "
                    "written once)%s\n",
                    plan->geo.levels > 1 ? ", the other levels in place on out" : "");
+    else if (s->engine == LWE_TILE2D_IL && s->ip2d_oop_fused > 1)
+        lw_appendf(buf, len,
+                   "out_of_place: calls with in != out run levels 1-%d by the fused 2-D tiles (each sample read and "
+                   "written once), levels 2.. on compact copies of their grids%s\n",
+                   s->ip2d_oop_fused, plan->geo.levels > s->ip2d_oop_fused ? ", the other levels in place on out" : "");
     if (s->t2_side_on)
         lw_appendf(buf, len, "tile2d: the end row tiles (the mirror refreshed) on a stream of their own, beside the "
                    "others\n");

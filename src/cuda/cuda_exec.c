@@ -233,13 +233,17 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
     return 1;
 }
 
-/* 2-D interleaved: the fused in-place kernels level by level (tile2d_inplace.c) */
+/* 2-D interleaved: the fused in-place kernels level by level (tile2d_inplace.c),
+ * or out of place the fused tiles at every level (tile2d_il_oop.c: "auto"
+ * takes them where it takes the Mallat layout's fused engine; in place such a
+ * plan runs the passes if the in-place kernels do not suit it) */
 static int applies_tile2d_il(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
-    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 &&
-           lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], -1) &&
-           lw_ip2d_applies(p, s);
+    if (p->cfg.layout != LW_INTERLEAVED || g->naxes != 2) return 0;
+    if (lw_il_oop_levels(p, s) == g->levels && lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], g->levels))
+        return 1;
+    return lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], -1) && lw_ip2d_applies(p, s);
 }
 
 static void ws_tile3d(const lw_plan *p, lw_cuda_sched *s);
@@ -404,8 +408,11 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
         /* in place by the tile kernel where it fits */
         LW_TRY(lw_ip2d_prepare(p, s));
         if (s->ip2d) s->inplace_scratch = s->ip2d_bytes;
-        if (e->id == LWE_TILE2D_IL && g->levels > 1) /* levels 2.. in place on out */
+        if (e->id == LWE_TILE2D_IL && g->levels > 1) { /* levels 2.. on compact grids, the rest in place on out */
             s->scratch = s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
+            const size_t c = lw_il_oop_bytes(p, s, s->ip2d_oop_fused);
+            if (c > s->scratch) s->scratch = c;
+        }
     }
     if (p->tune.inplace == 2 && lw_cuda_inplace_routed(p, s->engine)) /* in place by copy: the output, then the engine's scratch */
         s->inplace_scratch = align256(s->bytes) + s->scratch;

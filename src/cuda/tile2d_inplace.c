@@ -5,9 +5,9 @@
  *     each level on its grid of step 2^k, coefficients where their samples
  *     were; out of place the first level reads the input (forward) or the
  *     details come from it (inverse), the rest runs in place on out; where
- *     the columns are contiguous, the first level out of place (a forward's,
- *     or one level's inverse) runs the fused 2-D tiles instead (k_tile2d_il.cu:
- *     each tile and its halo read once, no neighbour to wait for);
+ *     the columns are contiguous, out of place, a forward's levels (as many as
+ *     the fused 2-D tiles take) or one level's inverse run those tiles instead
+ *     (tile2d_il_oop.c: no neighbour to wait for);
  *   - the Mallat layout in place (the tile2d engine's in == out): each level
  *     lifted in place on its corner region, then its rows moved along the
  *     cycles of the row permutation with their columns reordered on the way
@@ -16,7 +16,6 @@
  * plane) or the tile kernel's stash ring and flags (at most 0.5% of the
  * array, 512 KiB below 100 MiB), and the cycle leaders of each level's rows. */
 #include "cuda_exec.h"
-#include "tile2d_il.h"
 #include "core/cycles.h"
 #include "core/line_geom.h"
 
@@ -221,27 +220,11 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     return z->tile_ok;
 }
 
-/* Out of place, the first level by the fused tiles (k_tile2d_il.cu): every
- * level of an inverse pyramid but the coarsest reads its LL band from out,
- * so only a forward's first level or a one-level inverse is wholly out of
- * place; the tiles read and write each sample once with no ordering between
- * blocks, where the walker's strips wait for their neighbours */
-static int fused_ok(const lw_plan *p, const lw_cuda_sched *s)
-{
-    const lw_geometry *g = &p->geo;
-    int64_t blen[2], bs[2];
-    return p->cfg.layout == LW_INTERLEAVED && g->naxes == 2 && p->wav->separable &&
-           !lw_dir_adjoint(p->cfg.direction) && batch_of(p, blen, bs) && g->strides[g->axes[1]] == 1 &&
-           (p->cfg.direction == LW_FORWARD || g->levels == 1) &&
-           lwk_tile2d_il_supported(s->dtype, &s->w, (int)p->cfg.mode, g->len[0][0], g->len[0][1]);
-}
-
-/* the in-place engines run every level, or (one level) the fused tiles run it
- * out of place (in place the plan then takes the generic passes) */
+/* the in-place engines run every level */
 int lw_ip2d_applies(const lw_plan *p, const lw_cuda_sched *s)
 {
     ip_sizes z;
-    return sizes_of(p, s, &z) || (p->geo.levels == 1 && fused_ok(p, s));
+    return sizes_of(p, s, &z);
 }
 
 lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
@@ -249,7 +232,7 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     const lw_geometry *g = &p->geo;
     ip_sizes z;
     s->ip2d = 0, s->ip2d_bytes = 0;
-    s->ip2d_oop_fused = fused_ok(p, s);
+    s->ip2d_oop_fused = lw_il_oop_levels(p, s);
     if (!sizes_of(p, s, &z)) return LW_OK;
     s->ip2d_slots = z.slots, s->ip2d_flag_off = z.flag_off, s->ip2d_bytes = z.bytes;
     s->ip2d_walk = z.walk;
@@ -280,7 +263,10 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
      * that a cluster holds), one read and one write a level, as the walker */
     const int passes = lw_cuda_passes_whole(p, s) &&
                        (p->cfg.layout == LW_MALLAT || lw_cuda_plane_levels(p, s, NULL) == g->levels);
-    s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100 && !passes);
+    /* the interleaved layout's plans that "auto" gives tile2d-il for its out-of-place tiles alone (d4 on
+     * planes where the in-place kernels' mirror refresh costs more than the passes) take the passes */
+    const int worth = p->cfg.layout == LW_MALLAT || lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], -1);
+    s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100 && !passes && worth);
     if (!s->ip2d) return LW_OK;
     if (z.nlead) {
         int32_t *h = malloc((size_t)z.nlead * sizeof *h);
@@ -365,17 +351,6 @@ static lw_status walk(const lw_plan *p, const lw_cuda_sched *s, int inverse, int
     return LW_OK;
 }
 
-/* the first level out of place by the fused 2-D tiles (src and dst distinct) */
-static lw_status fused_level(const lw_plan *p, const lw_cuda_sched *s, int inverse, const void *src, void *dst,
-                             cudaStream_t st)
-{
-    lwk_tile2d t;
-    lw_cuda_tile_setup(p, s, 0, &t);
-    CK(lwk_tile2d_il(s->dtype, inverse, &t, lw_cuda_plane_of(p, src, 0, 0), lw_cuda_plane_of(p, dst, 0, 0), st),
-       "cuda tile2d kernel launch (interleaved)");
-    return LW_OK;
-}
-
 static lw_status reorder(const lw_cuda_sched *s, int inverse, int k, const lwk_tile2d_ip *t, void *data,
                          cudaStream_t st)
 {
@@ -391,26 +366,28 @@ lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
 {
     const int L = p->geo.levels, inv = p->cfg.direction == LW_INVERSE, mallat = p->cfg.layout == LW_MALLAT;
     const int walker = s->ip2d_walk && !(in != out && s->ip2d_oop_tile);
-    const int fused = in != out && s->ip2d_oop_fused; /* level 1 by the fused tiles (fused_ok: a forward's or
-                                                       * a one-level inverse's) */
+    /* out of place, the first levels by the fused tiles (tile2d_il_oop.c: a forward's, or one level's inverse) */
+    const int nf = in != out ? s->ip2d_oop_fused : 0;
     if (mallat && in != out) return lw_fail(LW_ERR_INTERNAL, "cuda: the Mallat tile path runs in place only");
+    if (nf) LW_TRY(lw_il_oop_run(p, s, nf, in, out, ws, st));
+    if (nf == L) return LW_OK;
+    if (!s->ip2d_walk && !s->ip2d_tile_bytes)
+        return lw_fail(LW_ERR_INTERNAL, "cuda: tile2d-il has no in-place kernel for levels %d..", nf + 1);
     ip_geo d;
     dims_of(s, &d);
-    for (int kk = 0; kk < L; kk++) {
+    for (int kk = nf; kk < L; kk++) {
         const int k = inv ? L - 1 - kk : kk;
         lwk_tile2d_ip t;
         level_of(p, s, &d, k, ws, &t);
         if (!inv) {
             const void *src = k == 0 ? in : out;
-            if (k == 0 && fused) LW_TRY(fused_level(p, s, 0, in, out, st));
-            else if (walker) LW_TRY(walk(p, s, 0, k, ws, src, src, out, st));
+            if (walker) LW_TRY(walk(p, s, 0, k, ws, src, src, out, st));
             else LW_TRY(lift(s, 0, &t, src, src, out, st));
             if (mallat) LW_TRY(reorder(s, 0, k, &t, out, st));
         } else {
             if (mallat) LW_TRY(reorder(s, 1, k, &t, out, st));
             const void *ll = k == L - 1 ? in : out;
-            if (k == 0 && fused) LW_TRY(fused_level(p, s, 1, in, out, st));
-            else if (walker) LW_TRY(walk(p, s, 1, k, ws, ll, in, out, st));
+            if (walker) LW_TRY(walk(p, s, 1, k, ws, ll, in, out, st));
             else LW_TRY(lift(s, 1, &t, ll, in, out, st));
         }
     }

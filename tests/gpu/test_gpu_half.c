@@ -248,6 +248,8 @@ static void fixed_cases(void)
         /* the interleaved engine out of place: level 1 by the fused 2-D tiles (16-byte rows and not) */
         fixed(2, i2a, 0, NULL, w, LW_SYMMETRIC, LW_INTERLEAVED, 1, 1, 0, "tile2d-il");
         fixed(2, i2b, 0, NULL, w, LW_PERIODIC, LW_INTERLEAVED, -1, 1, 0, "tile2d-il");
+        /* ... and a forward's levels 2.. on compact grids, odd at every level (auto) */
+        fixed(2, s2, 0, NULL, w, LW_SYMMETRIC, LW_INTERLEAVED, 3, 1, 0, NULL);
     }
     /* the local engine's 64-sample blocks (2-D three levels, 3-D two) in each register bound, level 1
      * slab by slab and not */

@@ -21,13 +21,14 @@
  *   - volumes, batches of narrow planes and a 4-D array in place in tuning
  *     auto (lines_sweep), most of which must run by passes of whole lines;
  *   - the interleaved engine out of place, level 1 by the fused 2-D tiles
- *     (il_fused_cases);
+ *     (il_fused_cases), and a forward's levels 2.. on compact copies of their
+ *     grids (il_pyramid_cases);
  *   - planes held by thread-block clusters (plane_sweep), two axes a pass, in
  *     place and out of place, most of which must take the plane passes;
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer);
  *   LW_GPU_QUICK=2  only a few tile-kernel and plane-pass cases (racecheck, which runs slowly)
  *   LW_GPU_ONLY=a,b the named sweeps only (graph walk lines small planes tiles d4_walker il_fused
- *                   refusals copy memory), for a device run that tests one change
+ *                   il_pyramid refusals copy memory), for a device run that tests one change
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
 #include "gpu_common.h"
@@ -230,6 +231,55 @@ static void il_fused_cases(int quick)
            fused, cases, expected);
     CHECK(fused >= expected && expected > 0, "only %ld of %ld interleaved cases took the fused 2-D tiles (%ld expected)",
           fused, cases, expected);
+}
+
+/* The interleaved layout's forward pyramids out of place in tuning auto: level
+ * 1 by the fused 2-D tiles from in to out, levels 2.. gathered compact, lifted
+ * by the same tiles and scattered back onto out's grids (tile2d_il_oop.c), the
+ * levels too small for the tiles (if any) in place on out.  Every separable
+ * wavelet but haar (the local engine's) x float32 / float64 x both modes
+ * (periodic on even shapes) x 2, 3 and the maximum levels, on aligned and odd
+ * planes (odd lengths at every level), a batch of planes, axes 0 and 2 of a
+ * volume (rows strided past the batch) and d4 on planes under 4096 (auto's
+ * fused rule: where it takes the Mallat layout's fused engine); the inverse of
+ * each shape's two levels (the in-place kernels from level 2, unchanged) for
+ * the round trip's other half; device pointers, every fourth case host
+ * pointers.  Every forward must take the compact levels. */
+static void il_pyramid_cases(int quick)
+{
+    static const shape_case T[] = {
+        {2, 0, {0}, {520, 1024}}, {2, 0, {0}, {301, 517}}, {3, 2, {1, 2}, {3, 260, 272}},
+        {3, 2, {0, 2}, {130, 3, 200}}, {2, 0, {0}, {1030, 774}},
+    };
+    static const shape_case Q[] = {{2, 0, {0}, {301, 517}}, {3, 2, {1, 2}, {3, 260, 272}}, {2, 0, {0}, {1030, 774}}};
+    static const int lv[] = {2, 3, -1};
+    const shape_case *S = quick ? Q : T;
+    const int ns = quick >= 2 ? 1 : quick ? 3 : (int)(sizeof T / sizeof *T);
+    long k = 0, before = g_il_compact, fwd = 0, cases = 0;
+    for (int si = 0; si < ns; si++)
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (int ti = 0; ti < 2; ti++)
+                for (int m = 0; m < 2; m++)
+                    for (int li = 0; li < 3; li++)
+                        for (int d = 0; d < 2; d++, k++) {
+                            if (!(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_SEPARABLE) || w == LW_HAAR) continue;
+                            if (d == 1 && li != 0) continue;
+                            if (quick && k % (quick >= 2 ? 12 : 3)) continue;
+                            gcase c = case_of(&S[si], (lw_wavelet)w, types[ti], (lw_mode)m, LW_INTERLEAVED,
+                                              (lw_direction)d, lv[li], k % 4 != 1);
+                            c.inplace = 0;
+                            /* d4 in symmetric mode: auto takes the tiles on planes of 512 each way for up to
+                             * three levels (the last shape), elsewhere they are named */
+                            if (d == 0 && w == LW_D4 && m == LW_SYMMETRIC && (si != ns - 1 || li == 2)) c.scheme = "tile2d-il";
+                            run_case(&c);
+                            cases++;
+                            fwd += d == 0;
+                        }
+    const long compact = g_il_compact - before;
+    printf("interleaved pyramids: %ld of %ld forward cases (%ld in all) ran levels 2.. on compact grids\n", compact,
+           fwd, cases);
+    CHECK(compact == fwd && fwd > 0, "only %ld of %ld interleaved forward pyramids took the compact levels", compact,
+          fwd);
 }
 
 /* Passes of whole lines a block (k_lines.cu: rows and columns; in place
@@ -539,6 +589,7 @@ int main(void)
     if (wanted("tiles")) tile_sweep(quick);
     if (wanted("d4_walker")) d4_walker_cases(quick);
     if (wanted("il_fused")) il_fused_cases(quick);
+    if (wanted("il_pyramid")) il_pyramid_cases(quick);
     if (wanted("refusals")) refusals();
     if (!quick && wanted("copy")) copy_cases();
     if (!quick && wanted("memory"))
