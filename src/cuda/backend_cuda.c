@@ -581,11 +581,12 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    "out_of_place: calls with in != out run level 1 by the fused 2-D tiles (each sample read and "
                    "written once)%s\n",
                    plan->geo.levels > 1 ? ", the other levels in place on out" : "");
-    else if (s->engine == LWE_TILE2D_IL && s->ip2d_oop_fused > 1)
+    else if (s->engine == LWE_TILE2D_IL && s->il_sub)
         lw_appendf(buf, len,
-                   "out_of_place: calls with in != out run levels 1-%d by the fused 2-D tiles (each sample read and "
-                   "written once), levels 2.. on compact copies of their grids%s\n",
-                   s->ip2d_oop_fused, plan->geo.levels > s->ip2d_oop_fused ? ", the other levels in place on out" : "");
+                   "out_of_place: calls with in != out run level 1 by the fused 2-D tiles with its even rows kept "
+                   "compact, levels 2-%d on that lowpass by a Mallat plan of their own (engine %s), then the even "
+                   "rows written whole (each sample of out written once)\n",
+                   plan->geo.levels, lw_cuda_engine_id_name(lw_cuda_plan_engine(s->il_sub)));
     if (s->t2_side_on)
         lw_appendf(buf, len, "tile2d: the end row tiles (the mirror refreshed) on a stream of their own, beside the "
                    "others\n");

@@ -403,17 +403,21 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     /* in place, items the small engine holds whole run there: one launch,
      * no workspace (the fused engines' in-place routes need some) */
     s->small_inplace = e->id != LWE_SMALL && lw_cuda_inplace_routed(p, e->id) && p->tune.inplace != 2 && applies_small(p, s);
-    if (s->small_inplace) s->inplace_scratch = 0;
-    else if (e->id == LWE_TILE2D || e->id == LWE_TILE2D_IL || (e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id))) {
+    if (e->id == LWE_TILE2D_IL) {
+        /* out of place: the fused tiles' route (tile2d_il_oop.c), the levels it leaves in place on out */
+        LW_TRY(lw_il_oop_prepare(p, s));
+        LW_TRY(lw_ip2d_prepare(p, s));
+        if (g->levels > s->ip2d_oop_fused)
+            s->scratch = s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
+        if (lw_il_oop_bytes(p, s) > s->scratch) s->scratch = lw_il_oop_bytes(p, s);
+        if (s->ip2d && !s->small_inplace) s->inplace_scratch = s->ip2d_bytes;
+        if (s->small_inplace) s->ip2d = 0;
+    } else if (!s->small_inplace && (e->id == LWE_TILE2D || (e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id)))) {
         /* in place by the tile kernel where it fits */
         LW_TRY(lw_ip2d_prepare(p, s));
         if (s->ip2d) s->inplace_scratch = s->ip2d_bytes;
-        if (e->id == LWE_TILE2D_IL && g->levels > 1) { /* levels 2.. on compact grids, the rest in place on out */
-            s->scratch = s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
-            const size_t c = lw_il_oop_bytes(p, s, s->ip2d_oop_fused);
-            if (c > s->scratch) s->scratch = c;
-        }
     }
+    if (s->small_inplace) s->inplace_scratch = 0;
     if (p->tune.inplace == 2 && lw_cuda_inplace_routed(p, s->engine)) /* in place by copy: the output, then the engine's scratch */
         s->inplace_scratch = align256(s->bytes) + s->scratch;
     return LW_OK;

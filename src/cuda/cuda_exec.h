@@ -52,7 +52,9 @@ typedef struct lw_cuda_sched {
     } ip2d_wl[LW_MAX_LEVELS]; /* the walker's blocks, level by level */
     size_t ip2d_stash_off;    /* the walker's stash in the workspace (after its counters) */
     int ip2d_oop_tile;        /* out of place, the tile kernel runs instead of the walker */
-    int ip2d_oop_fused;       /* out of place, levels 1..this by the fused 2-D tiles (tile2d_il_oop.c) */
+    int ip2d_oop_fused;       /* out of place, levels 1..this by tile2d_il_oop.c */
+    struct lw_plan *il_sub;   /* its forward pyramid's levels 2.. (Mallat, on the compact level-1 lowpass) */
+    size_t il_sub_scratch;    /* that plan's scratch */
     size_t ip2d_tile_bytes;   /* its workspace (levels 2.. run in place on out) */
     int64_t ip2d_slots;      /* its stash ring */
     size_t ip2d_flag_off;    /* its flags' offset in the workspace */
@@ -140,14 +142,16 @@ void lw_ip2d_release(lw_cuda_sched *s);
 lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *ws, cudaStream_t st);
 
 /* The interleaved layout out of place by the fused 2-D tiles (tile2d_il_oop.c):
- * the levels from the first that they run (a forward's, as many as the tiles
- * take; one level's inverse; 0 where they do not apply), the workspace of that
- * many, and the run of those levels from in to out (the rest, if any, then in
- * place on out: lw_ip2d_run). */
+ * the levels from the first that the route runs (one level, or every level of
+ * a forward pyramid: tuning il_compact; 0 where it does not apply; 1: the rest,
+ * if any, then in place on out: lw_ip2d_run); prepare: a pyramid's Mallat plan
+ * of levels 2.. (s->il_sub; release destroys it); its workspace; the run. */
 int lw_il_oop_levels(const lw_plan *p, const lw_cuda_sched *s);
-size_t lw_il_oop_bytes(const lw_plan *p, const lw_cuda_sched *s, int levels);
-lw_status lw_il_oop_run(const lw_plan *p, const lw_cuda_sched *s, int levels, const void *in, void *out,
-                        void *scratch, cudaStream_t st);
+lw_status lw_il_oop_prepare(const lw_plan *p, lw_cuda_sched *s);
+void lw_il_oop_release(lw_cuda_sched *s);
+size_t lw_il_oop_bytes(const lw_plan *p, const lw_cuda_sched *s);
+lw_status lw_il_oop_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                        cudaStream_t st);
 
 /* Choose the engine: levels 0 copy; a paper's scheme by name
  * (lw_cuda_choose_scheme); an engine by name, which must apply

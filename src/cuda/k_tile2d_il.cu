@@ -18,3 +18,10 @@ extern "C" cudaError_t lwk_tile2d_il(int dtype, int inverse, const lwk_tile2d *t
 {
     return tile_dispatch<1>(dtype, inverse, t, src, dst, dst, s);
 }
+
+extern "C" cudaError_t lwk_tile2d_il_split(int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane dst, lwk_plane even,
+                                           cudaStream_t s)
+{
+    even.split = 1;
+    return tile_dispatch<1>(dtype, 0, t, src, even, dst, s);
+}

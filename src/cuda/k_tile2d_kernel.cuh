@@ -141,7 +141,9 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks()
  * shared-memory transpose).  Forward: a = input, b = LL band, c = detail
  * bands (Mallat positions).  INV (float types only: the axis order then
  * changes only rounding): a = LL band, b = detail bands, c = output.
- * IL: a = the input plane, c = the output plane (interleaved), b unused.
+ * IL: a = the input plane, c = the output plane (interleaved), b unused; or
+ * (forward, b.split) the odd rows to c and the even rows compact to b: their
+ * lowpass (even columns) at b.p, their details at b.p + b.off[0], with b.rs.
  * EDGE (the wavelets that refresh their mirror, d4): TE_ANY, TE_INNER, TE_EDGE or
  * TE_ALL, above; in all but TE_ANY the image's rows and columns are at least as long
  * as the windows, whose per-step mirror is then fixed moves, few where the tiles
@@ -176,6 +178,11 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
     int64_t o[3];
     det_offsets(INV ? b : c, hr, hc, o);
     const bool vec = INV || IL ? (c.rs % 4) == 0 : vec_ok<S>(b, c, o);
+    /* IL forward with b.split: the even rows' outputs go compact to b, the lowpass (even
+     * columns) at b.p and the details (odd columns) at b.p + b.off[0], the odd rows whole to c */
+    const bool il_split = IL && !INV && b.split;
+    const bool svec = il_split && ((b.rs | b.off[0] | b.bs[0] | b.bs[1]) & 3) == 0 &&
+                      ((uintptr_t)b.p & (4 * sizeof(S) - 1)) == 0;
 
     for (int64_t bb = blockIdx.z; bb < nbatch; bb += gridDim.z) {
         const int64_t b1 = bb % t.blen[1], b0 = bb / t.blen[1];
@@ -282,7 +289,7 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                     }
                     if constexpr (LONG) reg_lift_placed<W, DIR, true>(u, w, cb - H, cols, t.mode);
                     else reg_lift_line<W, DIR>(u, w, cb - H, cols, t.mode);
-                    if (INV || IL) { /* a row of outputs, each where its sample was */
+                    if (INV || (IL && !(il_split && !(r & 1)))) { /* a row of outputs, each where its sample was */
                         S *op = cp + r * c.rs + cb;
                         if (whole) {
                             if constexpr (K == 16) { /* the half types' inverse: two 16-byte vectors a lane */
@@ -305,19 +312,24 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                         continue;
                     }
                     S *lo, *hi;
-                    if (r & 1) {
+                    bool wv = whole, sv = vec;
+                    if (IL) { /* an even row of the split forward */
+                        lo = bp + (r >> 1) * b.rs + (cb >> 1);
+                        hi = lo + b.off[0];
+                        wv = c0 + TW <= cols && svec && (c0 & 7) == 0, sv = svec;
+                    } else if (r & 1) {
                         lo = cp + o[1] + (r >> 1) * c.rs + (cb >> 1);
                         hi = cp + o[2] + (r >> 1) * c.rs + (cb >> 1);
                     } else {
                         lo = bp + (r >> 1) * b.rs + (cb >> 1);
                         hi = cp + o[0] + (r >> 1) * c.rs + (cb >> 1);
                     }
-                    if (whole) {
+                    if (wv) {
                         store4_vec<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6]);
                         store4_vec<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7]);
                     } else if (cb + K <= cols) {
-                        store4<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], vec);
-                        store4<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], vec);
+                        store4<S>(lo, u[H], u[H + 2], u[H + 4], u[H + 6], sv);
+                        store4<S>(hi, u[H + 1], u[H + 3], u[H + 5], u[H + 7], sv);
                     } else {
 #pragma unroll
                         for (int i = 0; i < K; i++) {

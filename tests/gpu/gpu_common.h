@@ -42,7 +42,7 @@ static long g_ip_small;  /* in-place cases of a fused engine's plan run by the s
 static long g_planes;    /* cases whose plans run some level by plane passes (k_plane.cu) */
 static long g_axis_planes; /* cases whose plans run some axis alone by the plane kernels */
 static long g_il_fused;    /* out-of-place cases whose plans run level 1 by the interleaved fused 2-D tiles */
-static long g_il_compact;  /* ... and levels 2.. on compact copies of their grids */
+static long g_il_compact;  /* ... and levels 2.. by a Mallat plan on its compact lowpass */
 
 static const char *engine_name(int e)
 {
@@ -289,7 +289,7 @@ static void run_case(const gcase *c)
         g_planes += strstr(dsc, "as one plane pass") != NULL;
         g_axis_planes += strstr(dsc, "of one axis as plane passes") != NULL;
         if (!c->inplace) g_il_fused += strstr(dsc, "by the fused 2-D tiles") != NULL;
-        if (!c->inplace) g_il_compact += strstr(dsc, "on compact copies of their grids") != NULL;
+        if (!c->inplace) g_il_compact += strstr(dsc, "by a Mallat plan of their own") != NULL;
         if (c->inplace) {
             g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
             g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;

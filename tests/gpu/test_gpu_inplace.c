@@ -21,8 +21,8 @@
  *   - volumes, batches of narrow planes and a 4-D array in place in tuning
  *     auto (lines_sweep), most of which must run by passes of whole lines;
  *   - the interleaved engine out of place, level 1 by the fused 2-D tiles
- *     (il_fused_cases), and a forward's levels 2.. on compact copies of their
- *     grids (il_pyramid_cases);
+ *     (il_fused_cases), and a forward pyramid's levels 2.. by a Mallat plan on
+ *     level 1's compact lowpass (il_pyramid_cases);
  *   - planes held by thread-block clusters (plane_sweep), two axes a pass, in
  *     place and out of place, most of which must take the plane passes;
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer);
@@ -233,23 +233,23 @@ static void il_fused_cases(int quick)
           fused, cases, expected);
 }
 
-/* The interleaved layout's forward pyramids out of place in tuning auto: level
- * 1 by the fused 2-D tiles from in to out, levels 2.. gathered compact, lifted
- * by the same tiles and scattered back onto out's grids (tile2d_il_oop.c), the
- * levels too small for the tiles (if any) in place on out.  Every separable
- * wavelet but haar (the local engine's) x float32 / float64 x both modes
- * (periodic on even shapes) x 2, 3 and the maximum levels, on aligned and odd
- * planes (odd lengths at every level), a batch of planes, axes 0 and 2 of a
- * volume (rows strided past the batch) and d4 on planes under 4096 (auto's
- * fused rule: where it takes the Mallat layout's fused engine); the inverse of
- * each shape's two levels (the in-place kernels from level 2, unchanged) for
- * the round trip's other half; device pointers, every fourth case host
- * pointers.  Every forward must take the compact levels. */
+/* The interleaved layout's forward pyramids out of place: level 1 by the fused
+ * 2-D tiles with its even rows kept compact, levels 2.. by a Mallat plan on
+ * that lowpass, the even rows then written whole (tile2d_il_oop.c).  Every
+ * separable wavelet but haar (the local engine's) x float32 / float64 x both
+ * modes (periodic on shapes of multiples of 8) x 2, 3 and the maximum levels,
+ * on aligned and odd planes (odd lengths at every level), a batch of planes,
+ * axes 0 and 2 of a volume (rows strided past the batch), the engine named
+ * (small planes would take the small engine) but for d4 on planes of 512
+ * each way with 2 and 3 levels, where auto must take it; the
+ * inverse of each shape's two levels in auto for the round trip's other half;
+ * device pointers, every fourth case host pointers.  Every forward must take
+ * the route. */
 static void il_pyramid_cases(int quick)
 {
     static const shape_case T[] = {
         {2, 0, {0}, {520, 1024}}, {2, 0, {0}, {301, 517}}, {3, 2, {1, 2}, {3, 260, 272}},
-        {3, 2, {0, 2}, {130, 3, 200}}, {2, 0, {0}, {1030, 774}},
+        {3, 2, {0, 2}, {136, 3, 200}}, {2, 0, {0}, {1030, 774}},
     };
     static const shape_case Q[] = {{2, 0, {0}, {301, 517}}, {3, 2, {1, 2}, {3, 260, 272}}, {2, 0, {0}, {1030, 774}}};
     static const int lv[] = {2, 3, -1};
@@ -264,22 +264,24 @@ static void il_pyramid_cases(int quick)
                         for (int d = 0; d < 2; d++, k++) {
                             if (!(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_SEPARABLE) || w == LW_HAAR) continue;
                             if (d == 1 && li != 0) continue;
+                            int by8 = 1;
+                            for (int i = 0; i < S[si].rank; i++) by8 &= S[si].shape[i] % 8 == 0 || S[si].shape[i] == 3;
+                            if (m == LW_PERIODIC && !by8) continue;
                             if (quick && k % (quick >= 2 ? 12 : 3)) continue;
                             gcase c = case_of(&S[si], (lw_wavelet)w, types[ti], (lw_mode)m, LW_INTERLEAVED,
                                               (lw_direction)d, lv[li], k % 4 != 1);
                             c.inplace = 0;
-                            /* d4 in symmetric mode: auto takes the tiles on planes of 512 each way for up to
-                             * three levels (the last shape), elsewhere they are named */
-                            if (d == 0 && w == LW_D4 && m == LW_SYMMETRIC && (si != ns - 1 || li == 2)) c.scheme = "tile2d-il";
+                            const int autod4 = w == LW_D4 && m == LW_SYMMETRIC && li < 2 && S[si].rank == 2 &&
+                                               S[si].shape[0] >= 512 && S[si].shape[1] >= 512;
+                            if (d == 0 && !autod4) c.scheme = "tile2d-il";
                             run_case(&c);
                             cases++;
                             fwd += d == 0;
                         }
     const long compact = g_il_compact - before;
-    printf("interleaved pyramids: %ld of %ld forward cases (%ld in all) ran levels 2.. on compact grids\n", compact,
+    printf("interleaved pyramids: %ld of %ld forward cases (%ld in all) ran levels 2.. by a Mallat plan\n", compact,
            fwd, cases);
-    CHECK(compact == fwd && fwd > 0, "only %ld of %ld interleaved forward pyramids took the compact levels", compact,
-          fwd);
+    CHECK(compact == fwd && fwd > 0, "only %ld of %ld interleaved forward pyramids took the split route", compact, fwd);
 }
 
 /* Passes of whole lines a block (k_lines.cu: rows and columns; in place

@@ -1,0 +1,85 @@
+/* The even rows of an interleaved forward pyramid's output (tile2d_il.h,
+ * lwk_il_merge): the level-1 split kept them compact (its lowpass and its
+ * details), and the lowpass went through levels 2.. in the Mallat layout.
+ * A thread takes one sample (i, j) of the lowpass grid: the pyramid's
+ * coefficient of that place, found in the Mallat layout by the level at which
+ * i and j stop being both even, and the details' sample, written side by side
+ * to columns 2j and 2j + 1 of row 2i: each row written whole, once.  The
+ * samples move as their bytes, so one kernel serves each size. */
+#include "lw_cuda_dev.cuh"
+#include "tile2d_il.h"
+
+#define IM_THREADS 256
+#define IM_MAX_Y 65535
+#define IM_MAX_Z 65535
+
+/* two samples of E bytes side by side */
+template <int E> struct im_pair;
+template <> struct im_pair<2> { typedef unsigned type; };
+template <> struct im_pair<4> { typedef uint2 type; };
+template <> struct im_pair<8> { typedef ulonglong2 type; };
+
+__device__ __forceinline__ int64_t im_source(const lwk_il_merge &m, int64_t i, int64_t j)
+{
+    const int64_t ij = i | j;
+    int s = ij ? __ffsll((long long)ij) - 1 : m.levels;
+    if (s > m.levels) s = m.levels;
+    const int64_t a = i >> s, b = j >> s;
+    if (s == m.levels) return a * m.hc + b; /* the coarsest lowpass */
+    const int64_t hr = (m.lens[s][0] + 1) >> 1, hc = (m.lens[s][1] + 1) >> 1;
+    return ((a >> 1) + ((a & 1) ? hr : 0)) * m.hc + (b >> 1) + ((b & 1) ? hc : 0);
+}
+
+template <class T>
+__global__ void il_merge_kernel(lwk_il_merge m, const T *__restrict__ mal, const T *__restrict__ det, T *__restrict__ out,
+                                bool pairs)
+{
+    typedef typename im_pair<sizeof(T)>::type P;
+    const int64_t nb = m.blen[0] * m.blen[1], item = m.hr * m.hc, half = m.cols >> 1;
+    for (int64_t bb = blockIdx.z; bb < nb; bb += gridDim.z) {
+        const int64_t b0 = bb / m.blen[1], b1 = bb - b0 * m.blen[1];
+        const T *mp = mal + bb * item, *dp = det + bb * item;
+        T *op = out + b0 * m.obs[0] + b1 * m.obs[1];
+        for (int64_t i = blockIdx.y; i < m.hr; i += gridDim.y) {
+            T *row = op + 2 * i * m.ors;
+            for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < m.hc; j += (int64_t)gridDim.x * blockDim.x) {
+                const T lo = mp[im_source(m, i, j)];
+                if (j < half) {
+                    const T hi = dp[i * m.hc + j];
+                    if (pairs) {
+                        T v[2] = {lo, hi};
+                        *(P *)(row + 2 * j) = *(const P *)v;
+                    } else {
+                        row[2 * j] = lo, row[2 * j + 1] = hi;
+                    }
+                } else {
+                    row[2 * j] = lo;
+                }
+            }
+        }
+    }
+}
+
+template <class T> static cudaError_t il_merge_run(const lwk_il_merge *m, const void *mal, const void *det, void *out, cudaStream_t s)
+{
+    const int64_t nb = m->blen[0] * m->blen[1];
+    if (m->hr < 1 || m->hc < 1 || nb < 1) return cudaSuccess;
+    if (m->levels > LWK_MERGE_MAXLEV) return cudaErrorInvalidValue;
+    const bool pairs = ((m->obs[0] | m->obs[1]) & 1) == 0 && ((uintptr_t)out % (2 * sizeof(T))) == 0;
+    const int64_t gx = (m->hc + IM_THREADS - 1) / IM_THREADS;
+    const dim3 grid((unsigned)(gx < 1024 ? gx : 1024), (unsigned)(m->hr < IM_MAX_Y ? m->hr : IM_MAX_Y),
+                    (unsigned)(nb < IM_MAX_Z ? nb : IM_MAX_Z));
+    il_merge_kernel<T><<<grid, IM_THREADS, 0, s>>>(*m, (const T *)mal, (const T *)det, (T *)out, pairs);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t lwk_il_merge_launch(int dtype, const lwk_il_merge *m, const void *mallat, const void *det,
+                                           void *out, cudaStream_t s)
+{
+    switch (dtype) {
+    case LWK_F64: return il_merge_run<unsigned long long>(m, mallat, det, out, s);
+    case LWK_F16:
+    case LWK_BF16: return il_merge_run<unsigned short>(m, mallat, det, out, s);
+    default: return il_merge_run<unsigned>(m, mallat, det, out, s);
+    }
+}
