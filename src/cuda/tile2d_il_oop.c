@@ -57,8 +57,9 @@ lw_status lw_il_oop_prepare(const lw_plan *p, lw_cuda_sched *s)
     c.naxes = 2, c.axes[0] = c.rank - 2, c.axes[1] = c.rank - 1;
     c.layout = LW_MALLAT, c.levels = g->levels - 1;
     c.flags = LW_FLAG_DEVICE_POINTERS | LW_FLAG_EXTERNAL_SCRATCH | LW_FLAG_DESTROY_INPUT; /* X is ours */
+    /* the plan's wavelet as it runs it (its gains folded in, or a periodic adjoint's transposed steps) */
     lw_plan *sub = NULL;
-    const lw_status st = lw_plan_create(&sub, &c);
+    const lw_status st = lw_plan_create_with(&sub, &c, p->wav);
     if (st != LW_OK) return st;
     s->il_sub = sub;
     s->il_sub_scratch = lw_cuda_sub_scratch(sub);
