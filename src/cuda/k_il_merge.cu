@@ -30,11 +30,9 @@ __device__ __forceinline__ int64_t im_source(const lwk_il_merge &m, int64_t i, i
     return ((a >> 1) + ((a & 1) ? hr : 0)) * m.hc + (b >> 1) + ((b & 1) ? hc : 0);
 }
 
-/* IM_RUN samples a thread, their loads issued before any store (one a
- * thread left too few loads in flight: 0.43 of the copy's rate on an H200),
- * blockDim.x apart, so that each load and store instruction of a warp covers
- * consecutive samples (with four adjacent ones a thread, each pair store wrote
- * a quarter of every sector it touched: 0.61) */
+/* IM_RUN consecutive samples a thread, their loads issued before any store:
+ * one sample a thread left too few loads in flight to cover the memory's
+ * latency (0.43 of the copy's rate on an H200) */
 #define IM_RUN 4
 
 template <class T>
@@ -43,7 +41,6 @@ __global__ void il_merge_kernel(lwk_il_merge m, const T *__restrict__ mal, const
 {
     typedef typename im_pair<sizeof(T)>::type P;
     const int64_t nb = m.blen[0] * m.blen[1], item = m.hr * m.hc, half = m.cols >> 1;
-    const int64_t span = (int64_t)blockDim.x * IM_RUN;
     for (int64_t bb = blockIdx.z; bb < nb; bb += gridDim.z) {
         const int64_t b0 = bb / m.blen[1], b1 = bb - b0 * m.blen[1];
         const T *mp = mal + bb * item, *dp = det + bb * item;
@@ -51,17 +48,18 @@ __global__ void il_merge_kernel(lwk_il_merge m, const T *__restrict__ mal, const
         for (int64_t i = blockIdx.y; i < m.hr; i += gridDim.y) {
             T *row = op + 2 * i * m.ors;
             const T *drow = dp + i * m.hc;
-            for (int64_t j0 = (int64_t)blockIdx.x * span + threadIdx.x; j0 < m.hc; j0 += (int64_t)gridDim.x * span) {
+            for (int64_t j0 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * IM_RUN; j0 < m.hc;
+                 j0 += (int64_t)gridDim.x * blockDim.x * IM_RUN) {
                 T lo[IM_RUN], hi[IM_RUN];
 #pragma unroll
                 for (int q = 0; q < IM_RUN; q++) {
-                    const int64_t j = j0 + q * (int64_t)blockDim.x;
+                    const int64_t j = j0 + q;
                     if (j < m.hc) lo[q] = mp[im_source(m, i, j)];
                     if (j < half) hi[q] = drow[j];
                 }
 #pragma unroll
                 for (int q = 0; q < IM_RUN; q++) {
-                    const int64_t j = j0 + q * (int64_t)blockDim.x;
+                    const int64_t j = j0 + q;
                     if (j < half) {
                         if (pairs) {
                             T v[2] = {lo[q], hi[q]};
