@@ -9,7 +9,8 @@
 # checkout (about 21 MiB tracked, 15 of it bench/results): a package of three
 # programs is about 49 MiB, so leave the records out of that call's index
 # (git rm -r --cached bench/results, /bench/results/ in .git/info/exclude;
-# git reset after) or carry fewer programs.
+# git reset after, before any commit: a commit in between records the
+# records' deletion) or carry fewer programs.
 #
 #   bash tests/gpu/prebuilt.sh pack [DIR]
 #       here: configure (if needed) and build, in ${LW_PREBUILT_BUILD:-build-cuda-real},
