@@ -1,7 +1,7 @@
 /* The even rows of an interleaved forward pyramid's output (tile2d_il.h,
  * lwk_il_merge): the level-1 split kept them compact (its lowpass and its
  * details), and the lowpass went through levels 2.. in the Mallat layout.
- * A thread takes samples (i, j) of the lowpass grid: the pyramid's
+ * A thread takes samples (i, j) of the lowpass grid (runs of two, below): the pyramid's
  * coefficient of that place, found in the Mallat layout by the level at which
  * i and j stop being both even, and the details' sample, written side by side
  * to columns 2j and 2j + 1 of row 2i: each row written whole, once.  The
