@@ -234,9 +234,9 @@ static int applies_tile3d_axis(const lw_plan *p, const lw_cuda_sched *s, int pa)
 }
 
 /* 2-D interleaved: the fused in-place kernels level by level (tile2d_inplace.c),
- * or out of place the fused tiles at every level (tile2d_il_oop.c: "auto"
- * takes them where it takes the Mallat layout's fused engine; in place such a
- * plan runs the passes if the in-place kernels do not suit it) */
+ * or out of place tile2d_il_oop.c's route at every level ("auto" takes it
+ * where it takes the Mallat layout's fused engine; in place such a plan runs
+ * the passes if the in-place kernels do not suit it) */
 static int applies_tile2d_il(const lw_plan *p, const lw_cuda_sched *s)
 {
     const lw_geometry *g = &p->geo;
@@ -312,7 +312,8 @@ static const engine_rec engines[] = {
      "3-D one level: fused (z, x) planes, then y by the column pass", NULL},
     {"tile2d-il", LWE_TILE2D_IL, 1, applies_tile2d_il, ws_generic_in_place, run_tile2d_il,
      "fused 2-D, interleaved layout: one kernel a level, in place (strips walked, or tiles in ticket order, halo "
-     "originals stashed) or not (the first level by the fused 2-D tiles, each sample read and written once)",
+     "originals stashed) or not (the first level by the fused 2-D tiles, each sample read and written once; a "
+     "forward pyramid's levels 2.. by a Mallat plan on that level's compact lowpass: tuning il_compact)",
      NULL},
     {"generic", LWE_GENERIC, 1, applies_generic, ws_full, run_generic,
      "one pass a level and axis, any rank, layout and batch", NULL},
@@ -410,8 +411,8 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
         if (g->levels > s->ip2d_oop_fused)
             s->scratch = s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
         if (lw_il_oop_bytes(p, s) > s->scratch) s->scratch = lw_il_oop_bytes(p, s);
-        if (s->ip2d && !s->small_inplace) s->inplace_scratch = s->ip2d_bytes;
-        if (s->small_inplace) s->ip2d = 0;
+        if (s->small_inplace) s->ip2d = 0; /* in place the small engine runs it */
+        else if (s->ip2d) s->inplace_scratch = s->ip2d_bytes;
     } else if (!s->small_inplace && (e->id == LWE_TILE2D || (e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id)))) {
         /* in place by the tile kernel where it fits */
         LW_TRY(lw_ip2d_prepare(p, s));

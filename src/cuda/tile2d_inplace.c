@@ -5,9 +5,9 @@
  *     each level on its grid of step 2^k, coefficients where their samples
  *     were; out of place the first level reads the input (forward) or the
  *     details come from it (inverse), the rest runs in place on out; where
- *     the columns are contiguous, out of place, a forward's levels (as many as
- *     the fused 2-D tiles take) or one level's inverse run those tiles instead
- *     (tile2d_il_oop.c: no neighbour to wait for);
+ *     the columns are contiguous, out of place, one level or a forward
+ *     pyramid runs tile2d_il_oop.c's route instead (the fused 2-D tiles, no
+ *     neighbour to wait for; a pyramid's levels 2.. by a Mallat plan);
  *   - the Mallat layout in place (the tile2d engine's in == out): each level
  *     lifted in place on its corner region, then its rows moved along the
  *     cycles of the row permutation with their columns reordered on the way
