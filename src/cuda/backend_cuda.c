@@ -18,6 +18,7 @@
 #include "staging_exec.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,12 @@ static lw_status choose_ooc(const lw_plan *plan, cuda_impl *im)
         size_t margin = tot / 20 > ((size_t)256 << 20) ? tot / 20 : ((size_t)256 << 20);
         budget = fr > margin ? fr - margin : 0;
     }
+    /* the interleaved pyramids' route (a workspace of half the array or more) gives way to the in-place
+     * kernels on out (none or a little) before the array streams */
+    const size_t fb = lw_il_oop_fallback_bytes(&im->s);
+    if (need > budget && fb != SIZE_MAX && need - scr + (fb > im->s.inplace_scratch ? fb : im->s.inplace_scratch) <= budget &&
+        lw_il_oop_drop(plan, &im->s))
+        need = need - scr + (im->s.scratch > im->s.inplace_scratch ? im->s.scratch : im->s.inplace_scratch);
     im->ooc_budget = budget;
     im->ooc = need > budget && plan->geo.levels > 0 && plan->geo.naxes > 0;
     if (im->ooc) lw_ooc_subs_init(&im->ooc_subs);
@@ -356,8 +363,12 @@ static lw_status cuda_plan(lw_plan *plan)
         }
     }
     if (st == LW_OK) {
-        if ((plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) && !(plan->cfg.flags & LW_FLAG_EXTERNAL_SCRATCH))
+        if ((plan->cfg.flags & LW_FLAG_DEVICE_POINTERS) && !(plan->cfg.flags & LW_FLAG_EXTERNAL_SCRATCH)) {
             st = lw_cuda_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
+            /* a device without room for the interleaved pyramids' route: the in-place kernels on out */
+            if (st == LW_ERR_DEVICE_OUT_OF_MEMORY && lw_il_oop_drop(plan, &im->s))
+                st = lw_cuda_alloc(&im->scratch, im->s.scratch, "the plan's scratch");
+        }
     }
     if (st != LW_OK) cuda_destroy(plan);
     return st;
@@ -581,12 +592,21 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    "out_of_place: calls with in != out run level 1 by the fused 2-D tiles (each sample read and "
                    "written once)%s\n",
                    plan->geo.levels > 1 ? ", the other levels in place on out" : "");
-    else if (s->engine == LWE_TILE2D_IL && s->il_sub)
+    else if (s->engine == LWE_TILE2D_IL && s->il_sub && plan->cfg.direction == LW_FORWARD)
         lw_appendf(buf, len,
                    "out_of_place: calls with in != out run level 1 by the fused 2-D tiles with its even rows kept "
                    "compact, levels 2-%d on that lowpass by a Mallat plan of their own (engine %s), then the even "
                    "rows written whole (each sample of out written once)\n",
                    plan->geo.levels, lw_cuda_engine_id_name(lw_cuda_plan_engine(s->il_sub)));
+    else if (s->engine == LWE_TILE2D_IL && s->il_sub)
+        lw_appendf(buf, len,
+                   "out_of_place: calls with in != out gather the lowpass grid's coefficients to the Mallat layout, "
+                   "run levels %d-2 on it by a Mallat plan of their own (engine %s), then level 1 by the fused 2-D "
+                   "tiles with that lowpass (each sample of out written once)\n",
+                   plan->geo.levels, lw_cuda_engine_id_name(lw_cuda_plan_engine(s->il_sub)));
+    else if (s->engine == LWE_TILE2D_IL && s->ip2d_oop_tile && s->ip2d_tile_bytes)
+        lw_appendf(buf, len, "out_of_place: calls with in != out run level 1 from in by the in-place tile kernel%s\n",
+                   plan->geo.levels > 1 ? ", the other levels in place on out by it" : "");
     if (s->t2_side_on)
         lw_appendf(buf, len, "tile2d: the end row tiles (the mirror refreshed) on a stream of their own, beside the "
                    "others\n");

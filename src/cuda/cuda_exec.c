@@ -408,9 +408,7 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
         /* out of place: the fused tiles' route (tile2d_il_oop.c), the levels it leaves in place on out */
         LW_TRY(lw_il_oop_prepare(p, s));
         LW_TRY(lw_ip2d_prepare(p, s));
-        if (g->levels > s->ip2d_oop_fused)
-            s->scratch = s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
-        if (lw_il_oop_bytes(p, s) > s->scratch) s->scratch = lw_il_oop_bytes(p, s);
+        lw_il_oop_scratch(p, s);
         if (s->small_inplace) s->ip2d = 0; /* in place the small engine runs it */
         else if (s->ip2d) s->inplace_scratch = s->ip2d_bytes;
     } else if (!s->small_inplace && (e->id == LWE_TILE2D || (e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id)))) {

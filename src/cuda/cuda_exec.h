@@ -150,6 +150,13 @@ int lw_il_oop_levels(const lw_plan *p, const lw_cuda_sched *s);
 lw_status lw_il_oop_prepare(const lw_plan *p, lw_cuda_sched *s);
 void lw_il_oop_release(lw_cuda_sched *s);
 size_t lw_il_oop_bytes(const lw_plan *p, const lw_cuda_sched *s);
+/* s->scratch out of place: the route's workspace, or the in-place kernels' for the levels it leaves */
+void lw_il_oop_scratch(const lw_plan *p, lw_cuda_sched *s);
+/* The plan's scratch without the pyramid route (the in-place kernels' on out), SIZE_MAX where it
+ * has none or cannot do without it; lw_il_oop_drop drops it (1) for a device that cannot hold its
+ * workspace, recomputing s->scratch, or keeps it (0). */
+size_t lw_il_oop_fallback_bytes(const lw_cuda_sched *s);
+int lw_il_oop_drop(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_il_oop_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                         cudaStream_t st);
 

@@ -4,7 +4,8 @@
  * A thread takes samples (i, j) of the lowpass grid (runs of two, below): the pyramid's
  * coefficient of that place, found in the Mallat layout by the level at which
  * i and j stop being both even, and the details' sample, written side by side
- * to columns 2j and 2j + 1 of row 2i: each row written whole, once.  The
+ * to columns 2j and 2j + 1 of row 2i: each row written whole, once.  An
+ * inverse pyramid gathers the same places back (il_gather_kernel).  The
  * samples move as their bytes, so one kernel serves each size. */
 #include "lw_cuda_dev.cuh"
 #include "tile2d_il.h"
@@ -89,6 +90,47 @@ __global__ void il_merge_kernel(lwk_il_merge m, const T *__restrict__ mal, const
     }
 }
 
+/* The reverse (an inverse pyramid's first step): a thread takes the same runs
+ * of two samples, loads columns 2j .. 2j + 3 of row 2i (one vector where rows
+ * and items start on 4-sample units) and stores the even ones to their Mallat
+ * places: a warp's lanes store consecutive places of one band. */
+template <class T>
+__global__ void il_gather_kernel(lwk_il_merge m, const T *__restrict__ in, T *__restrict__ mal, int vec)
+{
+    typedef typename im_vec<sizeof(T)>::quad Q;
+    const int64_t nb = m.blen[0] * m.blen[1], item = m.hr * m.hc;
+    const int64_t step = 2 * (int64_t)blockDim.x, span = step * IM_RUN;
+    for (int64_t bb = blockIdx.z; bb < nb; bb += gridDim.z) {
+        const int64_t b0 = bb / m.blen[1], b1 = bb - b0 * m.blen[1];
+        T *mp = mal + bb * item;
+        const T *ip = in + b0 * m.obs[0] + b1 * m.obs[1];
+        for (int64_t i = blockIdx.y; i < m.hr; i += gridDim.y) {
+            const T *row = ip + 2 * i * m.ors;
+            for (int64_t j0 = (int64_t)blockIdx.x * span + 2 * threadIdx.x; j0 < m.hc; j0 += (int64_t)gridDim.x * span) {
+                T lo[2 * IM_RUN];
+#pragma unroll
+                for (int r = 0; r < IM_RUN; r++) {
+                    const int64_t j = j0 + r * step;
+                    if (vec && 2 * j + 3 < m.cols) {
+                        T v[4];
+                        *(Q *)v = *(const Q *)(row + 2 * j);
+                        lo[2 * r] = v[0], lo[2 * r + 1] = v[2];
+                    } else {
+#pragma unroll
+                        for (int e = 0; e < 2; e++)
+                            if (j + e < m.hc) lo[2 * r + e] = row[2 * (j + e)];
+                    }
+                }
+#pragma unroll
+                for (int q = 0; q < 2 * IM_RUN; q++) {
+                    const int64_t j = j0 + (q >> 1) * step + (q & 1);
+                    if (j < m.hc) mp[im_source(m, i, j)] = lo[q];
+                }
+            }
+        }
+    }
+}
+
 template <class T> static cudaError_t il_merge_run(const lwk_il_merge *m, const void *mal, const void *det, void *out, cudaStream_t s)
 {
     const int64_t nb = m->blen[0] * m->blen[1];
@@ -104,6 +146,30 @@ template <class T> static cudaError_t il_merge_run(const lwk_il_merge *m, const 
                     (unsigned)(nb < IM_MAX_Z ? nb : IM_MAX_Z));
     il_merge_kernel<T><<<grid, IM_THREADS, 0, s>>>(*m, (const T *)mal, (const T *)det, (T *)out, vec);
     return cudaGetLastError();
+}
+
+template <class T> static cudaError_t il_gather_run(const lwk_il_merge *m, const void *in, void *mal, cudaStream_t s)
+{
+    const int64_t nb = m->blen[0] * m->blen[1];
+    if (m->hr < 1 || m->hc < 1 || nb < 1) return cudaSuccess;
+    if (m->levels > LWK_MERGE_MAXLEV) return cudaErrorInvalidValue;
+    const int vec = m->ors % 2 == 0 && ((m->obs[0] | m->obs[1]) & 3) == 0 && (uintptr_t)in % (4 * sizeof(T)) == 0;
+    const int64_t span = 2 * IM_THREADS * IM_RUN, gx = (m->hc + span - 1) / span;
+    const dim3 grid((unsigned)(gx < 1024 ? gx : 1024), (unsigned)(m->hr < IM_MAX_Y ? m->hr : IM_MAX_Y),
+                    (unsigned)(nb < IM_MAX_Z ? nb : IM_MAX_Z));
+    il_gather_kernel<T><<<grid, IM_THREADS, 0, s>>>(*m, (const T *)in, (T *)mal, vec);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t lwk_il_gather_launch(int dtype, const lwk_il_merge *m, const void *in, void *mallat,
+                                            cudaStream_t s)
+{
+    switch (dtype) {
+    case LWK_F64: return il_gather_run<unsigned long long>(m, in, mallat, s);
+    case LWK_F16:
+    case LWK_BF16: return il_gather_run<unsigned short>(m, in, mallat, s);
+    default: return il_gather_run<unsigned>(m, in, mallat, s);
+    }
 }
 
 extern "C" cudaError_t lwk_il_merge_launch(int dtype, const lwk_il_merge *m, const void *mallat, const void *det,

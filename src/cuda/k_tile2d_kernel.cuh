@@ -143,7 +143,9 @@ template <class S, int W, int INV, int EDGE> constexpr bool tile_three_blocks()
  * changes only rounding): a = LL band, b = detail bands, c = output.
  * IL: a = the input plane, c = the output plane (interleaved), b unused; or
  * (forward, b.split) the odd rows to c and the even rows compact to b: their
- * lowpass (even columns) at b.p, their details at b.p + b.off[0], with b.rs.
+ * lowpass (even columns) at b.p, their details at b.p + b.off[0], with b.rs;
+ * or (IL 2, inverse) the window's lowpass samples (even row and column) from
+ * the compact plane b, the others from a.
  * EDGE (the wavelets that refresh their mirror, d4): TE_ANY, TE_INNER, TE_EDGE or
  * TE_ALL, above; in all but TE_ANY the image's rows and columns are at least as long
  * as the windows, whose per-step mirror is then fixed moves, few where the tiles
@@ -181,6 +183,10 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
     /* IL forward with b.split: the even rows' outputs go compact to b, the lowpass (even
      * columns) at b.p and the details (odd columns) at b.p + b.off[0], the odd rows whole to c */
     const bool il_split = IL && !INV && b.split;
+    /* IL 2 (inverse only): the window's even rows at even columns from b (the compact lowpass
+     * of the level, row stride b.rs), the rest from a */
+    constexpr bool JOIN = IL == 2;
+    static_assert(!JOIN || INV, "the joined window is the inverse's");
     const bool svec = il_split && ((b.rs | b.off[0] | b.bs[0] | b.bs[1]) & 3) == 0 &&
                       ((uintptr_t)b.p & (4 * sizeof(S) - 1)) == 0;
 
@@ -236,6 +242,25 @@ __device__ __forceinline__ void tile_vh_body(const lwk_tile2d &t, const lwk_plan
                         } else {
 #pragma unroll
                             for (int j = 0; j < TH + 2 * H; j++) v[j] = mapped(j);
+                        }
+                    }
+                } else if (JOIN) {
+                    /* the even rows' even columns (the level's lowpass) from the compact plane b,
+                     * the rest from a: a lane of an even column reads its even rows from b */
+                    const bool ev = !(cm & 1);
+                    if (rin && !((r0 - H) & 1)) {
+                        const S *po = ap + (r0 - H + 1) * a.rs + cm;
+                        const S *pe = ev ? (const S *)bp + ((r0 - H) >> 1) * b.rs + (cm >> 1) : ap + (r0 - H) * a.rs + cm;
+                        const int64_t se = ev ? b.rs : 2 * a.rs, so = 2 * a.rs;
+#pragma unroll
+                        for (int j = 0; j < TH + 2 * H; j++)
+                            v[j] = (j & 1) ? lwd_ldg_run(po + (j >> 1) * so) : lwd_ldg_run(pe + (j >> 1) * se);
+                    } else {
+#pragma unroll
+                        for (int j = 0; j < TH + 2 * H; j++) {
+                            const int64_t rm = map_idx(r0 - H + j, rows, t.mode);
+                            v[j] = ev && !(rm & 1) ? lwd_ldg_run((const S *)bp + (rm >> 1) * b.rs + (cm >> 1))
+                                                   : lwd_ldg_run(ap + rm * a.rs + cm);
                         }
                     }
                 } else if (rin) {
@@ -552,9 +577,14 @@ static cudaError_t tile_run(int inverse, const lwk_tile2d *t, lwk_plane a, lwk_p
     const int64_t samples = (t->row_hi - t->row_lo) * t->cols * t->blen[0] * t->blen[1];
     const bool narrow = std::is_same<T, float>::value && t->cols <= tile_cfg<T, 1>::TW;
     const bool short_tiles = t->tiles ? t->tiles == 1 : narrow || (sizeof(S) == 4 && samples <= short_tile_limit);
-    if (short_tiles)
-        return inverse ? tile_launch<S, W, 1, 1, IL>(t, a, b, c, s) : tile_launch<S, W, 0, 1, IL>(t, a, b, c, s);
-    return inverse ? tile_launch<S, W, 1, 0, IL>(t, a, b, c, s) : tile_launch<S, W, 0, 0, IL>(t, a, b, c, s);
+    if constexpr (IL == 2) { /* the joined window: inverse only */
+        if (!inverse) return cudaErrorInvalidValue;
+        return short_tiles ? tile_launch<S, W, 1, 1, IL>(t, a, b, c, s) : tile_launch<S, W, 1, 0, IL>(t, a, b, c, s);
+    } else {
+        if (short_tiles)
+            return inverse ? tile_launch<S, W, 1, 1, IL>(t, a, b, c, s) : tile_launch<S, W, 0, 1, IL>(t, a, b, c, s);
+        return inverse ? tile_launch<S, W, 1, 0, IL>(t, a, b, c, s) : tile_launch<S, W, 0, 0, IL>(t, a, b, c, s);
+    }
 }
 
 template <int W, int IL>
@@ -592,7 +622,8 @@ static cudaError_t tile_dispatch_t(int inverse, const lwk_tile2d *t, lwk_plane a
     });
 }
 
-/* Every kernel of one layout (IL 0: Mallat, 1: interleaved) for every storage type */
+/* Every kernel of one layout (IL 0: Mallat, 1: interleaved, 2: interleaved inverse with the joined
+ * window) for every storage type */
 template <int IL>
 static cudaError_t tile_dispatch(int dtype, int inverse, const lwk_tile2d *t, lwk_plane a, lwk_plane b, lwk_plane c,
                                  cudaStream_t s)

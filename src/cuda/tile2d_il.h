@@ -27,6 +27,13 @@ cudaError_t lwk_tile2d_il(int dtype, int inverse, const lwk_tile2d *t, lwk_plane
 cudaError_t lwk_tile2d_il_split(int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane dst, lwk_plane even,
                                 cudaStream_t s);
 
+/* The inverse's level with its lowpass apart (k_tile2d_il_join.cu): the samples
+ * of src at even rows and columns replaced by low's (row stride low.rs, batch
+ * strides low.bs; (r, c) at low.p + (r / 2) * low.rs + c / 2), the level
+ * lifted from src to dst as lwk_tile2d_il's inverse does. */
+cudaError_t lwk_tile2d_il_join(int dtype, const lwk_tile2d *t, lwk_plane src, lwk_plane low, lwk_plane dst,
+                               cudaStream_t s);
+
 /* The even rows of an interleaved pyramid's output (k_il_merge.cu), from the
  * level-1 split (lwk_tile2d_il_split) and the pyramid of levels 2.. that its
  * lowpass took in the Mallat layout: row 2i of out is, for j < hc, the Mallat
@@ -42,6 +49,10 @@ typedef struct lwk_il_merge {
 } lwk_il_merge;
 cudaError_t lwk_il_merge_launch(int dtype, const lwk_il_merge *m, const void *mallat, const void *det, void *out,
                                 cudaStream_t s);
+/* The reverse for an inverse pyramid: the Mallat samples of the lowpass grid
+ * gathered from the even rows and columns of in (row stride ors, batch
+ * strides obs), as lwk_il_merge_launch places them; m's other fields as there. */
+cudaError_t lwk_il_gather_launch(int dtype, const lwk_il_merge *m, const void *in, void *mallat, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -8,12 +8,18 @@
  *     rows of out written whole from M and D (k_il_merge.cu: M's coefficients
  *     back to their interleaved places).  Every sector of out is written once.
  *     Workspace X, D and M, a quarter of the array each, and the Mallat plan's
- *     (its lowpass bands, a sixteenth and a sixty-fourth).
- * An inverse pyramid runs level 1 .. L in place on out (tile2d_inplace.c). */
+ *     (its lowpass bands, a sixteenth and a sixty-fourth);
+ *   - an inverse pyramid, the reverse: the coefficients of the even rows and
+ *     columns gathered to their Mallat places M (lwk_il_gather_launch), levels
+ *     L..2 by a Mallat inverse plan from M to X, then level 1 by the tiles
+ *     with X for its lowpass samples (lwk_tile2d_il_join).  Workspace X and M.
+ * With tuning il_compact=0 a forward pyramid's levels 2.. and an inverse
+ * pyramid's every level run in place on out (tile2d_inplace.c). */
 #include "cuda_exec.h"
 #include "ooc_cuda.h"
 #include "tile2d_il.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static size_t align256(size_t n) { return (n + 255) & ~(size_t)255; }
@@ -23,11 +29,13 @@ int lw_il_oop_levels(const lw_plan *p, const lw_cuda_sched *s)
     const lw_geometry *g = &p->geo;
     if (p->cfg.layout != LW_INTERLEAVED || g->naxes != 2 || !p->wav->separable || lw_dir_adjoint(p->cfg.direction))
         return 0;
-    if (g->strides[g->axes[1]] != 1 || (p->cfg.direction != LW_FORWARD && g->levels != 1)) return 0;
+    if (g->strides[g->axes[1]] != 1) return 0;
     int nb = 0; /* at most two batch dimensions (the kernels' planes) */
     for (int i = 0; i < g->rank; i++) nb += !lw_geo_is_axis(g, i);
     if (nb > 2 || !lwk_tile2d_il_supported(s->dtype, &s->w, (int)p->cfg.mode, g->len[0][0], g->len[0][1])) return 0;
-    return p->tune.il_compact && g->levels - 1 <= LWK_MERGE_MAXLEV ? g->levels : 1;
+    if (p->tune.il_compact && g->levels - 1 <= LWK_MERGE_MAXLEV) return g->levels;
+    /* else one level: a forward's first, or a one-level inverse (an inverse pyramid's level 1 comes last) */
+    return p->cfg.direction == LW_FORWARD || g->levels == 1;
 }
 
 /* one of X, D, M: the level-1 lowpass grid of every item */
@@ -43,11 +51,11 @@ lw_status lw_il_oop_prepare(const lw_plan *p, lw_cuda_sched *s)
     s->il_sub = NULL;
     s->ip2d_oop_fused = lw_il_oop_levels(p, s);
     /* a plan that runs in place only needs no pyramid plan: its level 1 alone is the route's */
-    if (p->cfg.flags & LW_FLAG_IN_PLACE && s->ip2d_oop_fused > 1) s->ip2d_oop_fused = 1;
+    if (p->cfg.flags & LW_FLAG_IN_PLACE && s->ip2d_oop_fused > 1) s->ip2d_oop_fused = p->cfg.direction == LW_FORWARD;
     if (s->ip2d_oop_fused < 2) return LW_OK;
     lw_config c;
     lw_config_init(&c);
-    c.dtype = p->cfg.dtype, c.wavelet = p->cfg.wavelet, c.mode = p->cfg.mode, c.direction = LW_FORWARD;
+    c.dtype = p->cfg.dtype, c.wavelet = p->cfg.wavelet, c.mode = p->cfg.mode, c.direction = p->cfg.direction;
     c.gain[0] = p->cfg.gain[0], c.gain[1] = p->cfg.gain[1];
     c.backend = LW_BACKEND_CUDA, c.tuning = p->tuning;
     /* the compact grids: the batch dimensions in order, then the level-1 lowpass grid */
@@ -76,7 +84,37 @@ void lw_il_oop_release(lw_cuda_sched *s)
 
 size_t lw_il_oop_bytes(const lw_plan *p, const lw_cuda_sched *s)
 {
-    return s->il_sub ? 3 * part_bytes(p, s) + s->il_sub_scratch : 0;
+    /* X, D and M forward; X and M inverse */
+    return s->il_sub ? (p->cfg.direction == LW_FORWARD ? 3 : 2) * part_bytes(p, s) + s->il_sub_scratch : 0;
+}
+
+/* the in-place kernels' workspace for the levels the route leaves them */
+static size_t left_bytes(const lw_cuda_sched *s)
+{
+    return s->ip2d_oop_tile && s->ip2d_tile_bytes > s->ip2d_bytes ? s->ip2d_tile_bytes : s->ip2d_bytes;
+}
+
+void lw_il_oop_scratch(const lw_plan *p, lw_cuda_sched *s)
+{
+    if (p->geo.levels > s->ip2d_oop_fused) s->scratch = left_bytes(s);
+    if (lw_il_oop_bytes(p, s) > s->scratch) s->scratch = lw_il_oop_bytes(p, s);
+}
+
+/* Without the pyramid route a forward runs level 1 by the tiles and the rest
+ * in place on out, an inverse every level in place on out: possible where
+ * the in-place kernels run every level (the walker, or the tile kernel). */
+size_t lw_il_oop_fallback_bytes(const lw_cuda_sched *s)
+{
+    return s->il_sub && (s->ip2d_walk || s->ip2d_tile_bytes) ? left_bytes(s) : SIZE_MAX;
+}
+
+int lw_il_oop_drop(const lw_plan *p, lw_cuda_sched *s)
+{
+    if (lw_il_oop_fallback_bytes(s) == SIZE_MAX) return 0;
+    lw_il_oop_release(s);
+    s->ip2d_oop_fused = p->cfg.direction == LW_FORWARD;
+    lw_il_oop_scratch(p, s);
+    return 1;
 }
 
 lw_status lw_il_oop_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
@@ -92,17 +130,28 @@ lw_status lw_il_oop_run(const lw_plan *p, const lw_cuda_sched *s, const void *in
         return LW_OK;
     }
     const size_t part = part_bytes(p, s);
+    /* the Mallat places of the lowpass grid's coefficients (lwk_il_merge), the interleaved plane's as dst's
+     * (forward) or src's (inverse) */
+    lwk_il_merge m;
+    memset(&m, 0, sizeof m);
+    const lwk_plane *il = inv ? &src : &dst;
+    m.rows = g->len[0][0], m.cols = g->len[0][1], m.hr = g->len[1][0], m.hc = g->len[1][1];
+    m.ors = il->rs, m.obs[0] = il->bs[0], m.obs[1] = il->bs[1], m.blen[0] = t.blen[0], m.blen[1] = t.blen[1];
+    m.levels = g->levels - 1;
+    for (int k = 0; k < m.levels; k++) m.lens[k][0] = g->len[k + 1][0], m.lens[k][1] = g->len[k + 1][1];
+    if (inv) { /* levels L..2 on the gathered lowpass grid M into X, then level 1 with X for its lowpass */
+        char *X = scratch, *M = X + part;
+        CK(lwk_il_gather_launch(s->dtype, &m, in, M, st), "cuda interleaved gather launch");
+        LW_TRY(lw_cuda_run_sub(s->il_sub, M, X, M + part, st));
+        CK(lwk_tile2d_il_join(s->dtype, &t, src, lw_cuda_plane_of(p, X, 1, 1), dst, st),
+           "cuda tile2d kernel launch (interleaved, joined)");
+        return LW_OK;
+    }
     char *X = scratch, *D = X + part, *M = D + part;
     lwk_plane even = lw_cuda_plane_of(p, X, 1, 1);
     even.off[0] = (int64_t)(part / s->esize);
     CK(lwk_tile2d_il_split(s->dtype, &t, src, dst, even, st), "cuda tile2d kernel launch (interleaved, split)");
     LW_TRY(lw_cuda_run_sub(s->il_sub, X, M, M + part, st));
-    lwk_il_merge m;
-    memset(&m, 0, sizeof m);
-    m.rows = g->len[0][0], m.cols = g->len[0][1], m.hr = g->len[1][0], m.hc = g->len[1][1];
-    m.ors = dst.rs, m.obs[0] = dst.bs[0], m.obs[1] = dst.bs[1], m.blen[0] = t.blen[0], m.blen[1] = t.blen[1];
-    m.levels = g->levels - 1;
-    for (int k = 0; k < m.levels; k++) m.lens[k][0] = g->len[k + 1][0], m.lens[k][1] = g->len[k + 1][1];
     CK(lwk_il_merge_launch(s->dtype, &m, M, D, out, st), "cuda interleaved merge launch");
     return LW_OK;
 }

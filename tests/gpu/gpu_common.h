@@ -30,6 +30,7 @@ typedef struct gcase {
     int graph; /* device pointers: lw_execute captured in a CUDA graph, the graph launched */
     const char *scheme; /* cuda scheme (overrides generic) */
     const char *tuning; /* cuda plan tuning string */
+    uint64_t mem_limit; /* cuda: lw_config.device_memory_limit (0: automatic) */
 } gcase;
 
 static cudaStream_t g_stream;
@@ -43,6 +44,7 @@ static long g_planes;    /* cases whose plans run some level by plane passes (k_
 static long g_axis_planes; /* cases whose plans run some axis alone by the plane kernels */
 static long g_il_fused;    /* out-of-place cases whose plans run level 1 by the interleaved fused 2-D tiles */
 static long g_il_compact;  /* ... and levels 2.. by a Mallat plan on its compact lowpass */
+static long g_il_oop_tile; /* out-of-place interleaved cases run from in by the in-place tile kernel */
 
 static const char *engine_name(int e)
 {
@@ -95,6 +97,7 @@ static lw_status make(lw_plan **p, const gcase *c, int levels, lw_backend b)
         cfg.flags = c->devptr ? LW_FLAG_DEVICE_POINTERS : 0;
         cfg.scheme = c->scheme ? c->scheme : (c->generic ? "generic" : NULL);
         cfg.tuning = c->tuning;
+        cfg.device_memory_limit = c->mem_limit;
     }
     return lw_plan_create(p, &cfg);
 }
@@ -290,6 +293,7 @@ static void run_case(const gcase *c)
         g_axis_planes += strstr(dsc, "of one axis as plane passes") != NULL;
         if (!c->inplace) g_il_fused += strstr(dsc, "by the fused 2-D tiles") != NULL;
         if (!c->inplace) g_il_compact += strstr(dsc, "by a Mallat plan of their own") != NULL;
+        if (!c->inplace) g_il_oop_tile += strstr(dsc, "from in by the in-place tile kernel") != NULL;
         if (c->inplace) {
             g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
             g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;

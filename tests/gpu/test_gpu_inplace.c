@@ -22,13 +22,16 @@
  *     auto (lines_sweep), most of which must run by passes of whole lines;
  *   - the interleaved engine out of place, level 1 by the fused 2-D tiles
  *     (il_fused_cases), and a forward pyramid's levels 2.. by a Mallat plan on
- *     level 1's compact lowpass (il_pyramid_cases);
+ *     level 1's compact lowpass, and the inverse's reverse (il_pyramid_cases);
+ *   - batches of as many planes as SMs on the walker's whole-row strips
+ *     (wide_batch_cases), where the tile kernel runs integer levels from in;
+ *   - the compact route given up under a device memory budget (il_budget_cases);
  *   - planes held by thread-block clusters (plane_sweep), two axes a pass, in
  *     place and out of place, most of which must take the plane passes;
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer);
  *   LW_GPU_QUICK=2  only a few tile-kernel and plane-pass cases (racecheck, which runs slowly)
  *   LW_GPU_ONLY=a,b the named sweeps only (graph walk lines small planes tiles d4_walker il_fused
- *                   il_pyramid refusals copy memory), for a device run that tests one change
+ *                   il_pyramid wide_batch il_budget refusals copy memory), for a device run that tests one change
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
 #include "gpu_common.h"
@@ -233,18 +236,19 @@ static void il_fused_cases(int quick)
           fused, cases, expected);
 }
 
-/* The interleaved layout's forward pyramids out of place: level 1 by the fused
- * 2-D tiles with its even rows kept compact, levels 2.. by a Mallat plan on
- * that lowpass, the even rows then written whole (tile2d_il_oop.c).  Every
- * separable wavelet but haar (the local engine's) x float32 / float64 x both
- * modes (periodic on shapes of multiples of 8) x 2, 3 and the maximum levels,
- * on aligned and odd planes (odd lengths at every level), a batch of planes,
- * axes 0 and 2 of a volume (rows strided past the batch), the engine named
- * (small planes would take the small engine) but for d4 on planes of 512
- * each way with 2 and 3 levels, where auto must take it; the
- * inverse of each shape's two levels in auto for the round trip's other half;
- * device pointers, every fourth case host pointers.  Every forward must take
- * the route. */
+/* The interleaved layout's pyramids out of place (tile2d_il_oop.c): forward,
+ * level 1 by the fused 2-D tiles with its even rows kept compact, levels 2..
+ * by a Mallat plan on that lowpass, the even rows then written whole; inverse,
+ * the lowpass grid's coefficients gathered to the Mallat layout, levels L..2
+ * by a Mallat plan, level 1 by the tiles with that lowpass.  Every separable
+ * wavelet but haar (the local engine's) x float32 / float64 x both modes
+ * (periodic on shapes of multiples of 8) x forward / inverse x 2, 3 and the
+ * maximum levels, on aligned and odd planes (odd lengths at every level), a
+ * batch of planes, axes 0 and 2 of a volume (rows strided past the batch),
+ * the engine named (small planes would take the small engine) but for d4 on
+ * planes of 512 each way with 2 and 3 levels, where auto must take it; device
+ * pointers, every fourth case host pointers.  Every case must take the
+ * route. */
 static void il_pyramid_cases(int quick)
 {
     static const shape_case T[] = {
@@ -263,7 +267,6 @@ static void il_pyramid_cases(int quick)
                     for (int li = 0; li < 3; li++)
                         for (int d = 0; d < 2; d++, k++) {
                             if (!(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_SEPARABLE) || w == LW_HAAR) continue;
-                            if (d == 1 && li != 0) continue;
                             int by8 = 1;
                             for (int i = 0; i < S[si].rank; i++) by8 &= S[si].shape[i] % 8 == 0 || S[si].shape[i] == 3;
                             if (m == LW_PERIODIC && !by8) continue;
@@ -273,15 +276,149 @@ static void il_pyramid_cases(int quick)
                             c.inplace = 0;
                             const int autod4 = w == LW_D4 && m == LW_SYMMETRIC && li < 2 && S[si].rank == 2 &&
                                                S[si].shape[0] >= 512 && S[si].shape[1] >= 512;
-                            if (d == 0 && !autod4) c.scheme = "tile2d-il";
+                            if (!autod4) c.scheme = "tile2d-il";
                             run_case(&c);
                             cases++;
                             fwd += d == 0;
                         }
     const long compact = g_il_compact - before;
-    printf("interleaved pyramids: %ld of %ld forward cases (%ld in all) ran levels 2.. by a Mallat plan\n", compact,
-           fwd, cases);
-    CHECK(compact == fwd && fwd > 0, "only %ld of %ld interleaved forward pyramids took the split route", compact, fwd);
+    printf("interleaved pyramids: %ld of %ld cases (%ld forward) ran levels 2.. by a Mallat plan\n", compact, cases,
+           fwd);
+    CHECK(compact == cases && fwd > 0 && fwd < cases, "only %ld of %ld interleaved pyramids took the compact route",
+          compact, cases);
+}
+
+/* plan c (out of place) and describe it: whether it takes the interleaved pyramids' compact route, and
+ * (if ws) its workspace */
+static int il_route_of(const gcase *c, size_t *ws, int *ooc)
+{
+    lw_plan *p = NULL;
+    char d[4096] = "";
+    CHECK(make(&p, c, c->levels, LW_BACKEND_CUDA) == LW_OK, "memory budget case: plan: %s", lw_last_error());
+    if (!p) return -1;
+    lw_plan_describe(p, d, sizeof d);
+    if (ws) lw_workspace_size(p, ws);
+    if (ooc) *ooc = strstr(d, "out of core") != NULL;
+    lw_destroy(p);
+    return strstr(d, "by a Mallat plan of their own") != NULL;
+}
+
+/* The interleaved pyramids' compact route needs half the array or more of
+ * workspace (tile2d_il_oop.c); where the device cannot hold it the plan runs
+ * without it (the in-place kernels on out, a little workspace) rather than
+ * fail or stream: host pointers under a device_memory_limit between the two
+ * needs stay whole on the device, and device pointers on a device whose free
+ * memory is filled but for less than the route's workspace get a plan.  Both
+ * directions, float32 cdf97, three levels, against the CPU reference. */
+static void il_budget_cases(void)
+{
+    static const shape_case S = {2, 0, {0}, {1024, 1032}}, D = {2, 0, {0}, {2048, 2056}};
+    for (int d = 0; d < 2; d++) {
+        gcase c = case_of(&S, LW_CDF97, LW_FLOAT32, LW_SYMMETRIC, LW_INTERLEAVED, (lw_direction)d, 3, 0);
+        c.inplace = 0, c.scheme = "tile2d-il";
+        size_t ws = 0;
+        int ooc = 0;
+        CHECK(il_route_of(&c, &ws, &ooc) == 1 && !ooc, "memory budget: %s without a limit: not the compact route",
+              d ? "inverse" : "forward");
+        const uint64_t n = (uint64_t)S.shape[0] * (uint64_t)S.shape[1] * 4;
+        c.mem_limit = 2 * n + n / 2 + ws / 2; /* the copies and a pyramid's lowpass, half the route's workspace */
+        CHECK(il_route_of(&c, NULL, &ooc) == 0 && !ooc, "memory budget: %s under a limit of %llu bytes: %s",
+              d ? "inverse" : "forward", (unsigned long long)c.mem_limit, ooc ? "streamed" : "the compact route");
+        run_case(&c);
+
+        /* device pointers, the device filled but for a third of the route's workspace */
+        gcase g = case_of(&D, LW_CDF97, LW_FLOAT32, LW_SYMMETRIC, LW_INTERLEAVED, (lw_direction)d, 3, 1);
+        g.inplace = 0, g.scheme = "tile2d-il";
+        CHECK(il_route_of(&g, &ws, NULL) == 1, "memory budget: device pointers, %s: not the compact route",
+              d ? "inverse" : "forward");
+        const size_t bytes = (size_t)D.shape[0] * (size_t)D.shape[1] * 4;
+        void *in = NULL, *out = NULL, *fill = NULL;
+        size_t fr = 0, tot = 0;
+        if (cudaMalloc(&in, bytes) != cudaSuccess || cudaMalloc(&out, bytes) != cudaSuccess ||
+            cudaMemGetInfo(&fr, &tot) != cudaSuccess || fr < ws ||
+            cudaMalloc(&fill, fr - ws / 3) != cudaSuccess) {
+            cudaGetLastError();
+            CHECK(0, "memory budget: cannot fill the device (%zu of %zu bytes free)", fr, tot);
+            cudaFree(in), cudaFree(out);
+            continue;
+        }
+        lw_plan *pc = NULL, *pr = NULL;
+        const lw_status st = make(&pc, &g, 3, LW_BACKEND_CUDA);
+        char dsc[4096] = "";
+        if (pc) lw_plan_describe(pc, dsc, sizeof dsc);
+        CHECK(st == LW_OK && !strstr(dsc, "by a Mallat plan of their own"),
+              "memory budget: device pointers, %s, %zu bytes free: %s", d ? "inverse" : "forward", ws / 3,
+              st == LW_OK ? "the compact route" : lw_last_error());
+        cudaFree(fill); /* the plan holds what it chose; the kernels' launches need no squeeze */
+        fill = NULL;
+        float *x = malloc(bytes), *yr = malloc(bytes), *yc = malloc(bytes);
+        fill_rand(x, LW_FLOAT32, (int64_t)(bytes / 4));
+        if (st == LW_OK && make(&pr, &g, 3, oracle_backend()) == LW_OK && lw_execute(pr, x, yr) == LW_OK) {
+            cudaMemcpy(in, x, bytes, cudaMemcpyHostToDevice);
+            CHECK(lw_execute(pc, in, out) == LW_OK && cudaDeviceSynchronize() == cudaSuccess,
+                  "memory budget: device pointers: execute: %s", lw_last_error());
+            cudaMemcpy(yc, out, bytes, cudaMemcpyDeviceToHost);
+            double err = 0, ref = 0;
+            for (size_t i = 0; i < bytes / 4; i++) err = fmax(err, fabs((double)yc[i] - yr[i])), ref = fmax(ref, fabs(yr[i]));
+            CHECK(err <= 1e-5 * ref, "memory budget: device pointers, %s: max error %g of %g", d ? "inverse" : "forward",
+                  err, ref);
+            g_cases++;
+        }
+        free(x), free(yr), free(yc);
+        lw_destroy(pc), lw_destroy(pr);
+        cudaFree(fill), cudaFree(in), cudaFree(out);
+    }
+    printf("memory budget: the interleaved pyramids without their compact route, host and device pointers\n");
+}
+
+/* Batches of at least as many planes as the device has SMs, each no wider
+ * than the strip walker's whole-row strips (tile2d_inplace.c: "wide"): out
+ * of place the interleaved engine runs the integer transforms' levels from in
+ * by the in-place tile kernel (level 1 out of place, the others in place on
+ * out), the float ones by the fused tiles' routes or, with il_compact=0, the
+ * walker after level 1; in place the walker.  Every separable wavelet x
+ * float32 / float64 / int32 x forward / inverse x 1, 2 and the maximum
+ * levels x out of place (auto and il_compact=0) and in place, symmetric, on
+ * an even and an odd plane shape.  Every integer case out of place of one
+ * or two levels must take the tile kernel's route. */
+static void wide_batch_cases(int quick)
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+        cudaGetLastError();
+        CHECK(0, "wide batches: no multiprocessor count");
+        return;
+    }
+    const shape_case T[] = {{3, 2, {1, 2}, {sms + 4, 40, 300}}, {3, 2, {1, 2}, {sms + 1, 37, 131}}};
+    static const int lv[] = {1, 2, -1};
+    const int ns = quick ? 1 : 2;
+    long k = 0, before = g_il_oop_tile, expected = 0, cases = 0;
+    for (int si = 0; si < ns; si++)
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (int ti = 0; ti < 3; ti++)
+                for (int d = 0; d < 2; d++)
+                    for (int li = 0; li < 3; li++)
+                        for (int v = 0; v < 3; v++, k++) {
+                            if (!(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_SEPARABLE)) continue;
+                            if (w == LW_HAAR && T[si].shape[2] % 2) continue; /* haar on odd lengths: not tile2d */
+                            if (quick && k % (quick >= 2 ? 17 : 5)) continue;
+                            gcase c = case_of(&T[si], (lw_wavelet)w, types[ti], LW_SYMMETRIC, LW_INTERLEAVED,
+                                              (lw_direction)d, lv[li], 1);
+                            c.inplace = v == 2, c.scheme = "tile2d-il";
+                            c.tuning = v == 1 ? "il_compact=0" : NULL;
+                            const long before1 = g_il_oop_tile;
+                            run_case(&c);
+                            cases++;
+                            const int want = types[ti] == LW_INT32 && v < 2 && li < 2 &&
+                                             (lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_INTEGER);
+                            expected += want;
+                            CHECK(!want || g_il_oop_tile > before1, "wide batch, shape %d, %s int32 %s %d levels: not by "
+                                  "the tile kernel's route", si, lw_wavelet_name((lw_wavelet)w), d ? "inverse" : "forward",
+                                  lv[li]);
+                        }
+    printf("wide batches: %ld of %ld cases ran from in by the in-place tile kernel (%ld expected)\n",
+           g_il_oop_tile - before, cases, expected);
+    CHECK(expected > 0, "no wide-batch case expected the tile kernel's route");
 }
 
 /* Passes of whole lines a block (k_lines.cu: rows and columns; in place
@@ -592,6 +729,8 @@ int main(void)
     if (wanted("d4_walker")) d4_walker_cases(quick);
     if (wanted("il_fused")) il_fused_cases(quick);
     if (wanted("il_pyramid")) il_pyramid_cases(quick);
+    if (wanted("wide_batch")) wide_batch_cases(quick);
+    if (!quick && wanted("il_budget")) il_budget_cases();
     if (wanted("refusals")) refusals();
     if (!quick && wanted("copy")) copy_cases();
     if (!quick && wanted("memory"))
