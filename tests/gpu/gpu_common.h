@@ -287,7 +287,7 @@ static void run_case(const gcase *c)
         return;
     }
     g_engine_count[lw_cuda_plan_engine(pc)]++;
-    char dsc[4096];
+    char dsc[4096] = "";
     if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {
         g_planes += strstr(dsc, "as one plane pass") != NULL;
         g_axis_planes += strstr(dsc, "of one axis as plane passes") != NULL;
@@ -318,9 +318,17 @@ static void run_case(const gcase *c)
         ref = fmax(ref, fabs(val(yr, c->t, i)));
     }
     double tol = c->t == LW_INT32 ? 0.0 : c->t == LW_FLOAT32 ? 1e-5 : 1e-12;
-    CHECK(err <= tol * (ref > 0 ? ref : 1), "%s [%s]: max error %g (relative %g) at %lld: cuda %g ref %g", txt,
-          engine_name(lw_cuda_plan_engine(pc)), err, ref > 0 ? err / ref : err, (long long)worst,
-          val(yc, c->t, worst), val(yr, c->t, worst));
+    CHECK(err <= tol * (ref > 0 ? ref : 1), "%s [%s%s%s]: max error %g (relative %g) at %lld: cuda %g ref %g", txt,
+          engine_name(lw_cuda_plan_engine(pc)), c->tuning ? " " : "", c->tuning ? c->tuning : "", err,
+          ref > 0 ? err / ref : err, (long long)worst, val(yc, c->t, worst), val(yr, c->t, worst));
+    if (!(err <= tol * (ref > 0 ? ref : 1))) /* the plan's routes, to tell which kernel went wrong */
+        for (const char *l = dsc; *l;) {
+            const char *e = strchr(l, '\n');
+            const int n = e ? (int)(e - l) : (int)strlen(l);
+            if (!strncmp(l, "in_place:", 9) || !strncmp(l, "out_of_place:", 13) || !strncmp(l, "engine", 6))
+                printf("    %.*s\n", n, l);
+            l += n + (e != NULL);
+        }
     free(x), free(yr), free(yc), free(xc);
     lw_destroy(pr);
     lw_destroy(pc);
