@@ -64,14 +64,15 @@ static const knob knobs[] = {
     {"tile3d_zruns", K_INT, OFF(tile3d_zruns), 0, 1024, NULL,
      "cuda fused 3-D: how many runs of output pairs along z each (y, x) tile is cut into, a block a run "
      "(0 auto: the fewest waves of resident blocks times one block's steps with its warm-up)"},
-    {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles",
+    {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles ring",
      "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
      "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array, some level "
      "does not run as one plane pass and, for the Mallat layout, some pass has lines too long for a block; else "
      "lean), "
      "lean (the generic passes in place, at most 1% more device memory), copy (the fused engine into a "
-     "full-size scratch, then one device copy: the array's size more) or tiles (2-D: the fused in-place "
-     "kernels wherever they apply)"},
+     "full-size scratch, then one device copy: the array's size more), tiles (2-D: the fused in-place "
+     "kernels wherever they apply) or ring (2-D: as tiles, but the tile kernel and its ring of halo slots "
+     "instead of the strip walker, for tests and measurements)"},
     {"ooc_slab_mb", K_INT, OFF(ooc_slab_mb), 0, 1 << 16, NULL,
      "cuda, out of core: MiB of rows a slab aims at, halos not counted (0: 64)"},
     {"ooc_pass_levels", K_INT, OFF(ooc_pass_levels), 0, 64, NULL,

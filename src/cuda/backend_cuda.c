@@ -590,8 +590,9 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     if (s->engine == LWE_TILE2D_IL && s->ip2d_oop_fused == 1)
         lw_appendf(buf, len,
                    "out_of_place: calls with in != out run level 1 by the fused 2-D tiles (each sample read and "
-                   "written once)%s\n",
-                   plan->geo.levels > 1 ? ", the other levels in place on out" : "");
+                   "written once)%s%s\n",
+                   plan->geo.levels > 1 ? ", the other levels in place on out by the " : "",
+                   plan->geo.levels == 1 ? "" : s->ip2d_walk ? "strip walker" : "tile kernel");
     else if (s->engine == LWE_TILE2D_IL && s->il_sub && plan->cfg.direction == LW_FORWARD)
         lw_appendf(buf, len,
                    "out_of_place: calls with in != out run level 1 by the fused 2-D tiles with its even rows kept "
@@ -604,7 +605,7 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    "run levels %d-2 on it by a Mallat plan of their own (engine %s), then level 1 by the fused 2-D "
                    "tiles with that lowpass (each sample of out written once)\n",
                    plan->geo.levels, lw_cuda_engine_id_name(lw_cuda_plan_engine(s->il_sub)));
-    else if (s->engine == LWE_TILE2D_IL && s->ip2d_oop_tile && s->ip2d_tile_bytes)
+    else if (s->engine == LWE_TILE2D_IL && !s->ip2d_oop_fused && (s->ip2d_oop_tile || !s->ip2d_walk) && s->ip2d_tile_bytes)
         lw_appendf(buf, len, "out_of_place: calls with in != out run level 1 from in by the in-place tile kernel%s\n",
                    plan->geo.levels > 1 ? ", the other levels in place on out by it" : "");
     if (s->t2_side_on)

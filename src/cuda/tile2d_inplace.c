@@ -199,6 +199,10 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     /* the tile kernel's ring (not periodic: its windows would wrap to the
      * far tiles of a plane, outside the ring's reach) */
     z->tile_ok = p->cfg.mode != LW_PERIODIC && tile_sizes(p, s, z);
+    if (p->tune.inplace == 4) { /* ring: the tile kernel, never the walker */
+        z->bytes = z->tile_bytes;
+        return z->tile_ok;
+    }
     /* the walker, with counters where their page stays within 1% of the
      * array (or always, tuning inplace=tiles), else without */
     size_t wflags = 0, wstash = 0;
@@ -265,7 +269,7 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     /* the interleaved layout's plans that "auto" gives tile2d-il for its out-of-place tiles alone (d4 on
      * planes where the in-place kernels' mirror refresh costs more than the passes) take the passes */
     const int worth = p->cfg.layout == LW_MALLAT || lw_cuda_mirror_worth_planes(p, g->len[0][0], g->len[0][1], -1);
-    s->ip2d = p->tune.inplace == 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100 && !passes && worth);
+    s->ip2d = p->tune.inplace >= 3 || (p->tune.inplace == 0 && pages <= s->bytes / 100 && !passes && worth);
     if (!s->ip2d) return LW_OK;
     if (z.nlead) {
         int32_t *h = malloc((size_t)z.nlead * sizeof *h);

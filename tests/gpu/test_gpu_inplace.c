@@ -17,7 +17,8 @@
  *   - a timing line per case of the memory check, in place and out of place
  *     (information only; `liftwave bench --inplace` measures).
  *   - the in-place tile kernel's 2-D shapes (tile_sweep), in place and out of
- *     place, most of which must take that kernel;
+ *     place, most of which must take the fused in-place kernels: the strip
+ *     walker (inplace=tiles), or the tile kernel alone (inplace=ring);
  *   - volumes, batches of narrow planes and a 4-D array in place in tuning
  *     auto (lines_sweep), most of which must run by passes of whole lines;
  *   - the interleaved engine out of place, level 1 by the fused 2-D tiles
@@ -30,7 +31,7 @@
  *     place and out of place, most of which must take the plane passes;
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer);
  *   LW_GPU_QUICK=2  only a few tile-kernel and plane-pass cases (racecheck, which runs slowly)
- *   LW_GPU_ONLY=a,b the named sweeps only (graph walk lines small planes tiles d4_walker il_fused
+ *   LW_GPU_ONLY=a,b the named sweeps only (graph walk lines small planes tiles ring d4_walker il_fused
  *                   il_pyramid wide_batch il_budget refusals copy memory), for a device run that tests one change
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
@@ -111,7 +112,7 @@ static void sweep(int quick)
  * place on device pointers and (for the interleaved engine) out of place;
  * symmetric mode, and periodic on one shape (a ring of strips).  Most must
  * run by the strip walker. */
-static void tile_sweep(int quick)
+static void tile_sweep(int quick, int ring)
 {
     static const shape_case T[] = {
         {2, 0, {0}, {300, 517}},       {2, 0, {0}, {258, 1030}},    {3, 2, {1, 2}, {3, 130, 270}},
@@ -137,16 +138,18 @@ static void tile_sweep(int quick)
                             c.w = (lw_wavelet)w, c.t = types[ti], c.lay = (lw_layout)lay, c.dir = (lw_direction)d;
                             c.m = si == 1 && v == 1 ? LW_PERIODIC : LW_SYMMETRIC;
                             c.levels = v == 0 ? 1 : -1, c.devptr = 1, c.inplace = !oop;
-                            c.tuning = "inplace=tiles"; /* at any size (auto: where 2 MiB is within 1%) */
+                            /* at any size (auto: where 2 MiB is within 1%); ring: the tile kernel only */
+                            c.tuning = ring ? "inplace=ring" : "inplace=tiles";
                             run_case(&c);
                             cases += !oop;
                         }
     const long tiles = g_ip_tiles - before, walker = g_ip_walker - wbefore;
-    printf("in-place tile cases: %ld of %ld in-place cases ran by the fused in-place engines (%ld by the strip walker)\n",
-           tiles, cases, walker);
-    /* the rest: haar on odd lengths, Mallat on strided columns */
+    printf("in-place tile cases (%s): %ld of %ld in-place cases ran by the fused in-place engines (%ld by the strip "
+           "walker)\n", ring ? "ring" : "tiles", tiles, cases, walker);
+    /* the rest: haar on odd lengths, Mallat on strided columns, periodic (not the tile kernel) */
     CHECK(tiles * 5 >= cases * 2, "only %ld of %ld in-place 2-D cases took the fused in-place engines", tiles, cases);
-    CHECK(walker * 5 >= cases * 2, "only %ld of %ld in-place 2-D cases took the strip walker", walker, cases);
+    if (ring) CHECK(walker == 0, "inplace=ring: %ld cases took the strip walker", walker);
+    else CHECK(walker * 5 >= cases * 2, "only %ld of %ld in-place 2-D cases took the strip walker", walker, cases);
 }
 
 /* d4 by the strip walker, which "auto" takes for it only on planes of 4096
@@ -376,9 +379,11 @@ static void il_budget_cases(void)
  * of place the interleaved engine runs the integer transforms' levels from in
  * by the in-place tile kernel (level 1 out of place, the others in place on
  * out), the float ones by the fused tiles' routes or, with il_compact=0, the
- * walker after level 1; in place the walker.  Every separable wavelet x
+ * walker after level 1; in place the walker; and both with the tile kernel
+ * instead of the walker (inplace=ring).  Every separable wavelet x
  * float32 / float64 / int32 x forward / inverse x 1, 2 and the maximum
- * levels x out of place (auto and il_compact=0) and in place, symmetric, on
+ * levels x out of place (auto, il_compact=0, and with ring) and in place
+ * (auto, ring), symmetric, on
  * an even and an odd plane shape (the engine named for one and two levels).
  * Every integer case out of place of one level, and the forwards of two, must
  * take the tile kernel's route (an inverse pyramid runs on out from its
@@ -400,18 +405,20 @@ static void wide_batch_cases(int quick)
             for (int ti = 0; ti < 3; ti++)
                 for (int d = 0; d < 2; d++)
                     for (int li = 0; li < 3; li++)
-                        for (int v = 0; v < 3; v++, k++) {
+                        for (int v = 0; v < 5; v++, k++) {
                             if (!(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_SEPARABLE)) continue;
                             if (w == LW_HAAR && T[si].shape[2] % 2) continue; /* haar on odd lengths: not tile2d */
                             if (quick && k % (quick >= 2 ? 17 : 5)) continue;
                             gcase c = case_of(&T[si], (lw_wavelet)w, types[ti], LW_SYMMETRIC, LW_INTERLEAVED,
                                               (lw_direction)d, lv[li], 1);
-                            c.inplace = v == 2, c.scheme = li < 2 ? "tile2d-il" : NULL; /* deep levels: maybe not */
-                            c.tuning = v == 1 ? "il_compact=0" : NULL;
+                            static const char *tu[] = {NULL, "il_compact=0", NULL, "inplace=ring",
+                                                       "il_compact=0,inplace=ring"};
+                            c.inplace = v == 2 || v == 3, c.scheme = li < 2 ? "tile2d-il" : NULL; /* deep levels: maybe not */
+                            c.tuning = tu[v];
                             const long before1 = g_il_oop_tile;
                             run_case(&c);
                             cases++;
-                            const int want = types[ti] == LW_INT32 && v < 2 && (d == 0 ? li < 2 : li == 0) &&
+                            const int want = types[ti] == LW_INT32 && (v < 2 || v == 4) && (d == 0 ? li < 2 : li == 0) &&
                                              (lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_INTEGER);
                             expected += want;
                             CHECK(!want || g_il_oop_tile > before1, "wide batch, shape %d, %s int32 %s %d levels: not by "
@@ -727,7 +734,8 @@ int main(void)
     if (quick < 2 && wanted("lines")) lines_sweep(quick);
     if (quick < 2 && wanted("small")) small_sweep(quick);
     if (wanted("planes")) plane_sweep(quick);
-    if (wanted("tiles")) tile_sweep(quick);
+    if (wanted("tiles")) tile_sweep(quick, 0);
+    if (wanted("ring")) tile_sweep(quick, 1);
     if (wanted("d4_walker")) d4_walker_cases(quick);
     if (wanted("il_fused")) il_fused_cases(quick);
     if (wanted("il_pyramid")) il_pyramid_cases(quick);
