@@ -427,7 +427,7 @@ static void wide_batch_cases(int quick)
                         }
     printf("wide batches: %ld of %ld cases ran from in by the in-place tile kernel (%ld expected)\n",
            g_il_oop_tile - before, cases, expected);
-    CHECK(expected > 0, "no wide-batch case expected the tile kernel's route");
+    CHECK(quick >= 2 || expected > 0, "no wide-batch case expected the tile kernel's route");
 }
 
 /* Passes of whole lines a block (k_lines.cu: rows and columns; in place
