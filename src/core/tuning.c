@@ -122,8 +122,9 @@ static const knob knobs[] = {
      "stream of the plan's, at the same time as the other tiles' kernel (1), or after it on the caller's "
      "stream (0)"},
     {"il_compact", K_BOOL, OFF(il_compact), 0, 1, NULL,
-     "cuda tile2d-il, forward pyramids out of place: levels 2.. by the fused 2-D tiles on compact copies of "
-     "their grids (1; a workspace of half the array), or in place on out by the in-place kernels (0)"},
+     "cuda tile2d-il, pyramids out of place: levels 2.. by a Mallat plan of their own on the level-1 lowpass kept "
+     "compact, level 1 by the fused 2-D tiles (1; a workspace of 0.58 to 0.83 of the array, dropped where the "
+     "device cannot hold it), or the levels past the tiles' in place on out by the in-place kernels (0)"},
     {"tail", K_ENUM, OFF(tail), 0, 0, "auto fused small",
      "cuda fused pyramid engines (tile2d, fused3d): where the small engine takes over, fused (the fused engine "
      "runs every level it can, the small engine only those it cannot) or small (the small engine from the first "
