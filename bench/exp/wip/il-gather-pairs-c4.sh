@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# session 54 call 4: the gather by four adjacent samples (A/B against 41dfdce's CLI), tests, the ring against the walker in place
+# prepared in session 54 (not run: no device lent), to run from the repo root with the package in .ab4: the gather by four adjacent samples (A/B against 41dfdce's CLI), tests, the ring against the walker in place
 set -u
 eval "$(bash tests/gpu/prebuilt.sh unpack .ab4)"
 OLD=$(dirname $LW)/liftwave-41dfdce
@@ -39,5 +39,13 @@ for sh in $S 192x512x512; do
   echo "ncu gather $sh (new)"; grep -i "il_gather" /tmp/n.csv | awk -F'","' '{print $5, $NF}' | tail -3
   timeout 90 ncu --clock-control none -k "regex:il_gather" --metrics gpu__time_duration.sum --csv $OLD bench --backend cuda --config G2G --repeat 1 --layout interleaved -w cdf97 --shape $sh $ax -l 2 --direction inverse > /tmp/n.csv 2>&1
   echo "ncu gather $sh (41dfdce)"; grep -i "il_gather" /tmp/n.csv | awk -F'","' '{print $5, $NF}' | tail -3
+done
+# why the walker (the interleaved layout in place) runs at 0.37-0.5 of the copy: one instance of it and of the
+# out-of-place tiles on 16384^2 cdf97, speed of light, memory, warp states, occupancy
+for v in "--inplace" ""; do
+  timeout 120 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+    --section SchedulerStats --section Occupancy -k "regex:walk2d|tile_vh" --launch-skip 2 --launch-count 1 \
+    $LW bench --backend cuda --config G2G --repeat 3 --layout interleaved -w cdf97 --shape $S -l 1 $v > $OUT/ncu-il$v.txt 2>&1
+  echo "ncu il $v"; grep -E "Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|No Eligible|Warp Cycles Per Issued" $OUT/ncu-il$v.txt | head -12
 done
 echo "all done $(( $(date +%s)-t0 ))s"
