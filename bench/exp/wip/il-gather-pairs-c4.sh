@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# prepared in session 54 (not run: no device lent), to run from the repo root with the package in .ab4: the gather by four adjacent samples (A/B against 41dfdce's CLI), tests, the ring against the walker in place
+# prepared in session 54 (not run: no device lent), to run from the repo root with the package in .ab4: the gather by four adjacent samples (A/B against the CLI without it), tests, the ring against the walker in place
 set -u
 eval "$(bash tests/gpu/prebuilt.sh unpack .ab4)"
-OLD=$(dirname $LW)/liftwave-41dfdce
+OLD=$(ls $(dirname $LW)/liftwave-* | head -1)  # the CLI without the patch (LW_PREBUILT_EXTRA, named liftwave-COMMIT)
 t0=$(date +%s)
 LW_GPU_ONLY=il_pyramid,il_budget,wide_batch timeout 150 test_gpu_inplace > /tmp/t.log 2>&1; echo "rc=$?" >> /tmp/t.log
 echo "== tests"; grep -A4 "^FAIL" /tmp/t.log | head -30; grep -v "^FAIL\|^    \|^engine" /tmp/t.log | tail -6
