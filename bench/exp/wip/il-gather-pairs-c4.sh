@@ -42,10 +42,12 @@ for sh in $S 192x512x512; do
 done
 # why the walker (the interleaved layout in place) runs at 0.37-0.5 of the copy: one instance of it and of the
 # out-of-place tiles on 16384^2 cdf97, speed of light, memory, warp states, occupancy
-for v in "--inplace" ""; do
+# (and the tile kernel's ring in place, which ran super-linearly slow in the size even without its waits)
+for v in "--inplace" "" "--inplace --tune inplace=ring"; do
+  n=$(echo "$v" | tr -c 'a-z\n' '_')
   timeout 120 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
-    --section SchedulerStats --section Occupancy -k "regex:walk2d|tile_vh" --launch-skip 2 --launch-count 1 \
-    $LW bench --backend cuda --config G2G --repeat 3 --layout interleaved -w cdf97 --shape $S -l 1 $v > $OUT/ncu-il$v.txt 2>&1
-  echo "ncu il $v"; grep -E "Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|No Eligible|Warp Cycles Per Issued" $OUT/ncu-il$v.txt | head -12
+    --section SchedulerStats --section Occupancy -k "regex:walk2d|tile_vh|tile_ip" --launch-skip 2 --launch-count 1 \
+    $LW bench --backend cuda --config G2G --repeat 3 --layout interleaved -w cdf97 --shape $S -l 1 $v > $OUT/ncu-il$n.txt 2>&1
+  echo "ncu il $v"; grep -E "Duration|DRAM Throughput|Memory Throughput|L2 Hit|Achieved Occupancy|No Eligible|Warp Cycles Per Issued" $OUT/ncu-il$n.txt | head -14
 done
 echo "all done $(( $(date +%s)-t0 ))s"
