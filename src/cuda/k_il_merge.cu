@@ -131,54 +131,63 @@ __global__ void il_gather_kernel(lwk_il_merge m, const T *__restrict__ in, T *__
     }
 }
 
-template <class T> static cudaError_t il_merge_run(const lwk_il_merge *m, const void *mal, const void *det, void *out, cudaStream_t s)
+/* The launch grid over m's lowpass rows and items, a block covering span
+ * samples of a row; grid.x 0 where there is nothing to do */
+static cudaError_t im_grid(const lwk_il_merge *m, int64_t span, dim3 *grid)
 {
     const int64_t nb = m->blen[0] * m->blen[1];
+    *grid = dim3(0, 0, 0);
     if (m->hr < 1 || m->hc < 1 || nb < 1) return cudaSuccess;
     if (m->levels > LWK_MERGE_MAXLEV) return cudaErrorInvalidValue;
+    const int64_t gx = (m->hc + span - 1) / span;
+    *grid = dim3((unsigned)(gx < 1024 ? gx : 1024), (unsigned)(m->hr < IM_MAX_Y ? m->hr : IM_MAX_Y),
+                 (unsigned)(nb < IM_MAX_Z ? nb : IM_MAX_Z));
+    return cudaSuccess;
+}
+
+template <class T> static cudaError_t il_merge_run(const lwk_il_merge *m, const void *mal, const void *det, void *out, cudaStream_t s)
+{
+    dim3 grid;
+    const cudaError_t e = im_grid(m, 2 * IM_THREADS * IM_RUN, &grid);
+    if (e != cudaSuccess || !grid.x) return e;
     /* 0: samples one by one; 1: pairs; 2: runs of four, their rows and items starting on 4-sample units */
     const uintptr_t a = (uintptr_t)out;
     const int vec = (m->ors % 2 == 0 && ((m->obs[0] | m->obs[1]) & 3) == 0 && a % (4 * sizeof(T)) == 0)   ? 2
                     : (((m->obs[0] | m->obs[1]) & 1) == 0 && a % (2 * sizeof(T)) == 0) ? 1
                                                                                           : 0;
-    const int64_t span = 2 * IM_THREADS * IM_RUN, gx = (m->hc + span - 1) / span;
-    const dim3 grid((unsigned)(gx < 1024 ? gx : 1024), (unsigned)(m->hr < IM_MAX_Y ? m->hr : IM_MAX_Y),
-                    (unsigned)(nb < IM_MAX_Z ? nb : IM_MAX_Z));
     il_merge_kernel<T><<<grid, IM_THREADS, 0, s>>>(*m, (const T *)mal, (const T *)det, (T *)out, vec);
     return cudaGetLastError();
 }
 
 template <class T> static cudaError_t il_gather_run(const lwk_il_merge *m, const void *in, void *mal, cudaStream_t s)
 {
-    const int64_t nb = m->blen[0] * m->blen[1];
-    if (m->hr < 1 || m->hc < 1 || nb < 1) return cudaSuccess;
-    if (m->levels > LWK_MERGE_MAXLEV) return cudaErrorInvalidValue;
+    dim3 grid;
+    const cudaError_t e = im_grid(m, 2 * IM_THREADS * IM_RUN, &grid);
+    if (e != cudaSuccess || !grid.x) return e;
     const int vec = m->ors % 2 == 0 && ((m->obs[0] | m->obs[1]) & 3) == 0 && (uintptr_t)in % (4 * sizeof(T)) == 0;
-    const int64_t span = 2 * IM_THREADS * IM_RUN, gx = (m->hc + span - 1) / span;
-    const dim3 grid((unsigned)(gx < 1024 ? gx : 1024), (unsigned)(m->hr < IM_MAX_Y ? m->hr : IM_MAX_Y),
-                    (unsigned)(nb < IM_MAX_Z ? nb : IM_MAX_Z));
     il_gather_kernel<T><<<grid, IM_THREADS, 0, s>>>(*m, (const T *)in, (T *)mal, vec);
     return cudaGetLastError();
+}
+
+/* f(T()) with T the unsigned type of dtype's sample size: the samples move as their bytes */
+template <class F> static cudaError_t im_by_size(int dtype, F &&f)
+{
+    switch (dtype) {
+    case LWK_F64: return f((unsigned long long)0);
+    case LWK_F16:
+    case LWK_BF16: return f((unsigned short)0);
+    default: return f(0u);
+    }
 }
 
 extern "C" cudaError_t lwk_il_gather_launch(int dtype, const lwk_il_merge *m, const void *in, void *mallat,
                                             cudaStream_t s)
 {
-    switch (dtype) {
-    case LWK_F64: return il_gather_run<unsigned long long>(m, in, mallat, s);
-    case LWK_F16:
-    case LWK_BF16: return il_gather_run<unsigned short>(m, in, mallat, s);
-    default: return il_gather_run<unsigned>(m, in, mallat, s);
-    }
+    return im_by_size(dtype, [&](auto z) { return il_gather_run<decltype(z)>(m, in, mallat, s); });
 }
 
 extern "C" cudaError_t lwk_il_merge_launch(int dtype, const lwk_il_merge *m, const void *mallat, const void *det,
                                            void *out, cudaStream_t s)
 {
-    switch (dtype) {
-    case LWK_F64: return il_merge_run<unsigned long long>(m, mallat, det, out, s);
-    case LWK_F16:
-    case LWK_BF16: return il_merge_run<unsigned short>(m, mallat, det, out, s);
-    default: return il_merge_run<unsigned>(m, mallat, det, out, s);
-    }
+    return im_by_size(dtype, [&](auto z) { return il_merge_run<decltype(z)>(m, mallat, det, out, s); });
 }
