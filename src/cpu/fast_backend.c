@@ -11,7 +11,11 @@
  *            writes T(k), or out at level 0.
  * So an out-of-place transform reads and writes each sample once per level it
  * touches, with scratch of 1/2^d + 1/4^d of the data (d active axes).  In
- * place (in == out), the input is first copied to a full-size buffer.
+ * place (in == out) only level 0 reads what it overwrites: where its engine
+ * runs it in place (engine record's in_place: the nd engine on 2-D levels of
+ * the interleaved layout, the planes engine) nothing is copied; otherwise, and
+ * for integer transforms (a flagged one is recomputed from the input), the
+ * input is first copied to a full-size buffer.
  *
  * Integer transforms run in int32 lanes.  That is exact while every value a
  * lifting step reads or writes stays below 2^29 in magnitude (2^26 for
@@ -379,6 +383,20 @@ static lw_status force_engine(lw_plan *plan, lw_fast_plan *fp)
     return LW_OK;
 }
 
+/* Level 0's engine, and whether it runs in place (in == out) without a copy
+ * of the input */
+static const lw_cpu_engine *level0_engine(const lw_plan *plan, const fast_shape *fs, lw_fast_level *lv,
+                                          int *in_place)
+{
+    const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
+    level_strides sv;
+    strides_of(plan, fs, 0, &sv);
+    build_level(plan, fs, 0, sv.src, sv.dst, plan->geo.levels > 1 ? sv.ll : NULL, lv);
+    const lw_cpu_engine *e = lw_cpu_engine_for(lv);
+    *in_place = !fp->isint && e->in_place && e->in_place(lv);
+    return e;
+}
+
 void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
 {
     if (lw_dtype_is_half(plan->cfg.dtype)) {
@@ -403,6 +421,17 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, " %s", lw_cpu_engine_for(&lv)->name);
     }
     lw_appendf(buf, len, " (levels 1..%d)\n", plan->geo.levels);
+    if (!lw_dir_adjoint(fp->run)) {
+        int direct = 0;
+        lw_fast_level lv;
+        const lw_cpu_engine *e = level0_engine(plan, &fs, &lv, &direct);
+        const size_t total = (size_t)plan->geo.total * fp->es;
+        if (direct)
+            lw_appendf(buf, len, "in place (in == out): level 1 on the input by %s, %zu bytes of rows kept\n", e->name,
+                       strcmp(e->name, "nd") == 0 ? lw_fast_nd_in_place_bytes(&lv, fp->threads) : (size_t)0);
+        else
+            lw_appendf(buf, len, "in place (in == out): the input copied first (%zu bytes)\n", total);
+    }
     if (fp->run != plan->cfg.direction)
         lw_appendf(buf, len, "adjoint: periodic, run as the %s of the transposed steps\n", lw_direction_str(fp->run));
 }
@@ -438,9 +467,12 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
     }
     if (lw_dir_adjoint(fp->run)) return run_adjoint(plan, &fs, in, out);
 
-    /* one block: F (in place only: a copy of the input), T(odd k) sized for
-     * level 1, T(even k >= 2) for level 2 */
-    size_t fb = in == out ? bytes : 0, t0 = 0, t1 = 0;
+    /* one block: F (in place, where level 0's engine cannot run so: a copy
+     * of the input), T(odd k) sized for level 1, T(even k >= 2) for level 2 */
+    int direct = 0;
+    lw_fast_level lvd;
+    if (in == out) level0_engine(plan, &fs, &lvd, &direct);
+    size_t fb = in == out && !direct ? bytes : 0, t0 = 0, t1 = 0;
     if (L > 1) t0 = (size_t)dense_count(plan, &fs, 1) * es;
     if (L > 2) t1 = (size_t)dense_count(plan, &fs, 2) * es;
     fb = (fb + 63) & ~(size_t)63;

@@ -476,6 +476,10 @@ typedef struct lw_cpu_engine {
     size_t (*scratch)(const lw_fast_level *lv); /* per thread, 64-byte multiple */
     lw_status (*run)(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                      char *scratch, size_t per_thread);
+    /* 1 where run() may be given src == dst (in place: it reads every sample
+     * before any thread stores over it); NULL or 0: the caller copies the
+     * input to a buffer of its own first */
+    int (*in_place)(const lw_fast_level *lv);
     const char *about;
 } lw_cpu_engine;
 
@@ -488,6 +492,12 @@ const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
 
 /* The "nd" engine (fast_nd.c). */
 size_t lw_fast_nd_scratch(const lw_fast_level *lv);
+/* Whether it runs the level in place (src == dst): one vertical axis, the
+ * interleaved layout; each strip of rows takes the 2E rows its window reads
+ * beyond its own from a copy made before any strip stores */
+int lw_fast_nd_in_place(const lw_fast_level *lv);
+/* The bytes of that copy for `threads` threads (0 where none is needed) */
+size_t lw_fast_nd_in_place_bytes(const lw_fast_level *lv, int threads);
 /* The calling thread's number in the innermost OpenMP team (0 without OpenMP) */
 static inline int lw_fast_thread_num(void)
 {
@@ -520,6 +530,8 @@ int lw_fast_planes_applies(const lw_fast_level *lv);
 size_t lw_fast_planes_scratch(const lw_fast_level *lv);
 lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                              char *scratch, size_t per_thread);
+/* In place: a chunk's items are read whole into scratch before any is written */
+int lw_fast_planes_in_place(const lw_fast_level *lv);
 lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                          char *scratch, size_t per_thread);
 

@@ -23,7 +23,13 @@
  * 1 (3-D cache blocking: a tile's ring stays within ~512 KiB).  A strip's or
  * tile's window adds E = S*D halo on each side, recomputed redundantly, so
  * units never communicate.  Periodic axes always use halo windows with
- * wrapped loads. */
+ * wrapped loads.
+ *
+ * In place (src == dst; one vertical axis, the interleaved layout): a unit
+ * stores row t where it read row t, after reading rows up to t + lag, so the
+ * only rows it could read after a store are the E beyond each end of its
+ * strip; those are copied for every unit before any stores (2E rows a strip,
+ * strips no more than the threads where that keeps the copy within 1%). */
 #include "fast_internal.h"
 
 #include <stdlib.h>
@@ -49,6 +55,11 @@ typedef struct nd_ctx {
     char *direct[LW_MAX_AXES];      /* forward: dim d lifted in place in the outer slot */
     int64_t dbase[LW_MAX_AXES];     /* ... whose row 0 is index dbase[d] */
     void *line;                     /* fast_line.c scratch (no vertical axis) */
+    /* in place (src == dst): the unit's own rows [io0, io1) of dim 0, and a
+     * copy of the E rows its window reads each side of them (rows of ipw
+     * elements, G a sample), made before any unit stored; NULL otherwise */
+    const char *ipk;
+    int64_t io0, io1, ipw;
     int guard;
 } nd_ctx;
 
@@ -94,6 +105,16 @@ static inline void prefetch(const char *p, size_t bytes)
     (void)p;
     (void)bytes;
 #endif
+}
+
+/* Dim 0's row i of the unit's window as it reads it: the input's row, or
+ * in place, outside the unit's own rows, its copy (*rs: the sample stride) */
+static inline const char *row_in(const nd_ctx *c, int d, int64_t i, const char *at, int64_t *rs)
+{
+    if (!c->ipk || d != 0 || (i >= c->io0 && i < c->io1)) return at;
+    const int64_t E = c->fp->E, r = i < c->io0 ? i - (c->io0 - E) : E + (i - c->io1);
+    *rs = c->lv->G;
+    return c->ipk + (size_t)(r * c->ipw) * c->fp->es;
 }
 
 static inline char *slot_of(const nd_ctx *c, int d, int64_t t, int64_t w0)
@@ -252,7 +273,9 @@ static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
                         copy_block(c, 2, sp + (size_t)(lw_wrap(r, n1) * sst[1]) * es, sst, srs,
                                    slot + (size_t)((r - aw0) * c->dense[1]) * es, c->dense, 1, fin, conv, 0);
                 } else {
-                    copy_block(c, d + 1, sp, sst, srs, slot, c->dense, 1, fin, conv, 0);
+                    int64_t rs = srs;
+                    sp = row_in(c, d, i, sp, &rs);
+                    copy_block(c, d + 1, sp, sst, rs, slot, c->dense, 1, fin, conv, 0);
                 }
             }
             ring_steps(c, d, i, w0, w1, 0, blk);
@@ -324,12 +347,13 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
                 prefetch(src + (size_t)(p * sst[d]) * es, (size_t)(lv->rowlen * lv->G) * es);
             }
             if (i < w1) {
-                int64_t u = lw_wrap(i, n);
+                int64_t u = lw_wrap(i, n), rs = srs;
                 int64_t p = lv->mallat ? lw_mallat_pos(u, n) : u;
                 const char *li = (ll && !(u & 1)) ? ll + (size_t)((u >> 1) * lv->ls[d]) * es : NULL;
                 double f = ((i & 1) ? ih : il) * (direct ? fout : 1.0);
-                nd_inv(c, d + 1, src + (size_t)(p * sst[d]) * es, sst, srs, li, slot_of(c, d, i, w0), c->dense, 1,
-                       tiled ? aw0 : 0, tiled ? aw1 : inner, f, 1, 0, tiled);
+                const char *sp = row_in(c, d, i, src + (size_t)(p * sst[d]) * es, &rs);
+                nd_inv(c, d + 1, sp, sst, rs, li, slot_of(c, d, i, w0), c->dense, 1, tiled ? aw0 : 0,
+                       tiled ? aw1 : inner, f, 1, 0, tiled);
             }
             ring_steps(c, d, i, w0, w1, 1, blk);
             int64_t t = i - c->lag;
@@ -409,32 +433,120 @@ size_t lw_fast_nd_scratch(const lw_fast_level *lv)
     return ctx_init(&c, lv, NULL);
 }
 
+int lw_fast_nd_in_place(const lw_fast_level *lv)
+{
+    /* a unit stores row t of dim 0 at row t (interleaved) after it has read
+     * rows up to t + lag: of the rows it reads, only those outside its own
+     * strip can have been stored first, by another unit (or, periodic, by
+     * itself: its window wraps) */
+    return lv->nv == 1 && !lv->mallat && !lv->fsmode && !lv->adjoint;
+}
+
+/* The work units of a level: items x strips of the slowest axis (or
+ * segments of the line) x tiles of dim 1 (nv >= 2) */
+typedef struct nd_units {
+    int64_t nitems, ntiles, n0, nstrips, seg;
+    int keep; /* in place: the rows beyond each strip copied first */
+} nd_units;
+
+static void units_of(const lw_fast_level *lv, const nd_ctx *c0, int threads, int in_place, nd_units *u)
+{
+    const lw_fast_plan *fp = lv->fp;
+    u->nitems = 1;
+    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) u->nitems *= lv->bn[b];
+    u->ntiles = lv->nv >= 2 ? (lv->n[1] + c0->tile - 1) / c0->tile : 1;
+    u->n0 = lv->nv > 0 ? lv->n[0] : lv->rowlen;
+    int64_t nstrips = 1, minlen = lv->nv > 0 ? 4 * (int64_t)fp->E + 16 : 4096;
+    const int64_t per = u->nitems * u->ntiles;
+    if (threads > 1 && per < 4 * threads) {
+        nstrips = (4 * threads + per - 1) / per;
+        if (nstrips > u->n0 / minlen) nstrips = u->n0 / minlen;
+        /* in place a strip keeps 2E rows: one strip a thread, more only
+         * while their rows stay within 1% of the axis */
+        if (in_place && nstrips * per > threads) {
+            int64_t most = u->n0 / (200 * (int64_t)fp->E), least = (threads + per - 1) / per;
+            if (most < least) most = least;
+            if (nstrips > most) nstrips = most;
+        }
+        if (nstrips < 1) nstrips = 1;
+    }
+    if (lv->nv == 0 && u->n0 > LINE_SEG && nstrips < (u->n0 + LINE_SEG - 1) / LINE_SEG)
+        nstrips = (u->n0 + LINE_SEG - 1) / LINE_SEG;
+    u->nstrips = nstrips;
+    u->seg = (u->n0 + nstrips - 1) / nstrips;
+    u->keep = in_place && (nstrips > 1 || lv->mode == LW_PERIODIC);
+}
+
+static size_t kept_bytes(const lw_fast_level *lv, const nd_units *u)
+{
+    if (!u->keep) return 0;
+    return (size_t)(u->nitems * u->nstrips * 2 * (int64_t)lv->fp->E) * (size_t)(lv->rowlen * lv->G) * lv->fp->es;
+}
+
+size_t lw_fast_nd_in_place_bytes(const lw_fast_level *lv, int threads)
+{
+    nd_ctx c0;
+    nd_units u;
+    ctx_init(&c0, lv, NULL);
+    units_of(lv, &c0, threads, lw_fast_nd_in_place(lv), &u);
+    return kept_bytes(lv, &u);
+}
+
+/* a row of dim 0 (rowlen samples of G elements, sample stride srs) to dense */
+static void keep_row(const lw_fast_level *lv, char *to, const char *from)
+{
+    const size_t es = lv->fp->es, g = (size_t)lv->G * es;
+    if (lv->srs == lv->G) {
+        memcpy(to, from, (size_t)lv->rowlen * g);
+        return;
+    }
+    for (int64_t j = 0; j < lv->rowlen; j++) memcpy(to + (size_t)j * g, from + (size_t)(j * lv->srs) * es, g);
+}
+
+/* In place: for every unit, the E rows of dim 0 before its strip and the E
+ * after it (those its window reads, wrapped where periodic), before any
+ * unit stores.  Row x of the copy is row r = x mod 2E of unit x / 2E. */
+static void keep_rows(const lw_fast_level *lv, const nd_units *u, const char *src, char *kept, int threads)
+{
+    const int64_t E = lv->fp->E, ipw = lv->rowlen * lv->G, n0 = u->n0;
+    const int64_t nrows = u->nitems * u->nstrips * 2 * E;
+    const size_t es = lv->fp->es;
+    (void)threads;
+#ifdef LW_HAVE_OPENMP
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (int64_t x = 0; x < nrows; x++) {
+        const int64_t r = x % (2 * E), strip = (x / (2 * E)) % u->nstrips, item = x / (2 * E) / u->nstrips;
+        const int64_t o0 = strip * u->seg, o1 = o0 + u->seg < n0 ? o0 + u->seg : n0;
+        const int64_t i = r < E ? o0 - E + r : o1 + (r - E);
+        if (o0 >= o1 || (lv->mode != LW_PERIODIC && (i < 0 || i >= n0))) continue; /* in no window */
+        int64_t so, dof, lof;
+        lw_fast_item_offsets(lv, item, &so, &dof, &lof);
+        keep_row(lv, kept + (size_t)(x * ipw) * es, src + (size_t)(so + lw_wrap(i, n0) * lv->ss[0]) * es);
+    }
+}
+
 lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                          char *scratch, size_t per_thread)
 {
     const lw_fast_plan *fp = lv->fp;
-    int64_t nitems = 1;
-    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
-    /* work units: items x strips of the slowest axis (or segments of the
-     * line) x tiles of dim 1 (nv >= 2) */
     nd_ctx c0;
     size_t need = ctx_init(&c0, lv, NULL);
-    int64_t ntiles = lv->nv >= 2 ? (lv->n[1] + c0.tile - 1) / c0.tile : 1;
-    int64_t n0 = lv->nv > 0 ? lv->n[0] : lv->rowlen;
-    int64_t nstrips = 1, minlen = lv->nv > 0 ? 4 * (int64_t)fp->E + 16 : 4096;
-    if (threads > 1 && nitems * ntiles < 4 * threads) {
-        nstrips = (4 * threads + nitems * ntiles - 1) / (nitems * ntiles);
-        if (nstrips > n0 / minlen) nstrips = n0 / minlen;
-        if (nstrips < 1) nstrips = 1;
-    }
-    if (lv->nv == 0 && n0 > LINE_SEG && nstrips < (n0 + LINE_SEG - 1) / LINE_SEG)
-        nstrips = (n0 + LINE_SEG - 1) / LINE_SEG;
-    int64_t seg = (n0 + nstrips - 1) / nstrips;
+    nd_units un;
+    units_of(lv, &c0, threads, src == dst && lw_fast_nd_in_place(lv), &un);
+    const int64_t nitems = un.nitems, ntiles = un.ntiles, n0 = un.n0, nstrips = un.nstrips, seg = un.seg;
     int64_t nunits = nitems * nstrips * ntiles;
     if (threads > nunits) threads = (int)(nunits > 0 ? nunits : 1);
     int fail = 0, bad = 0;
     size_t es = fp->es;
     if (!scratch || per_thread < need) per_thread = 0; /* the caller's is too small: own */
+    const size_t kb = kept_bytes(lv, &un);
+    char *kept = NULL;
+    if (kb) {
+        kept = aligned_alloc(64, LW_ALIGN64(kb));
+        if (!kept) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes for the rows kept in place", kb);
+        keep_rows(lv, &un, src, kept, threads);
+    }
 
 #ifdef LW_HAVE_OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : fail, bad)
@@ -458,6 +570,9 @@ lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, ch
             lw_fast_item_offsets(lv, item, &so, &dof, &lof);
             int64_t o0 = strip * seg, o1 = o0 + seg < n0 ? o0 + seg : n0;
             if (o0 >= o1) continue;
+            c.ipk = kept ? kept + (size_t)((item * nstrips + strip) * 2 * (int64_t)fp->E * lv->rowlen * lv->G) * es
+                         : NULL;
+            c.io0 = o0, c.io1 = o1, c.ipw = lv->rowlen * lv->G;
             const char *s = src + (size_t)so * es;
             char *d = dst + (size_t)dof * es;
             char *l = lv->has_ll ? ll + (size_t)lof * es : NULL;
@@ -472,6 +587,7 @@ lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, ch
             if (!per_thread) free(mem);
         }
     }
+    free(kept);
     if (bad) *guard = 1;
     if (fail) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu backend's per-thread scratch");
     return LW_OK;

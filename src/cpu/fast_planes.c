@@ -65,6 +65,13 @@ int lw_fast_planes_applies(const lw_fast_level *lv)
            chunk_items(lv) >= 4;
 }
 
+/* In place: a chunk reads its items whole into scratch before it writes any, and items do not
+ * share samples; where run() hands the level to the nd engine, that engine's rule holds */
+int lw_fast_planes_in_place(const lw_fast_level *lv)
+{
+    return planes_fit(lv) && chunk_items(lv) >= 4 ? 1 : lw_fast_nd_in_place(lv);
+}
+
 /* The level of a chunk of g items: one (H, W, g) array lifted as lines of g-element groups */
 static void chunk_level(const lw_fast_level *lv, int64_t g, lw_fast_level *c)
 {

@@ -54,6 +54,7 @@ static void fill(void *buf, lw_dtype t, int64_t n, int64_t imax)
 
 static lw_simd g_want;
 static int g_overflows; /* integer cases whose results do not fit int32 */
+static int g_in_place;  /* 1: every check in place (else one in three) */
 
 /* Compare cpu with cpu-ref on one configuration (levels < 0: random). */
 static void check(int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w, lw_mode m,
@@ -87,7 +88,7 @@ static void check(int rank, const int64_t *shape, int naxes, const int *axes, lw
     size_t es = lw_dtype_size(t);
     void *x = malloc((size_t)n * es), *y = malloc((size_t)n * es), *z = malloc((size_t)n * es);
     fill(x, t, n, imax);
-    int inplace = lw_rng_range(0, 3) == 0;
+    int inplace = g_in_place ? 1 : lw_rng_range(0, 3) == 0;
     memset(y, 0x5a, (size_t)n * es);
     lw_status ef, er;
     if (inplace) {
@@ -482,6 +483,117 @@ static void bad_tuning(void)
         }
 }
 
+/* The "in place" line of a cpu plan's description: 1 with the bytes of rows
+ * kept where level 1 runs on the input, 0 where the input is copied first */
+static int in_place_route(const lw_plan *p, size_t *kept)
+{
+    char d[4096];
+    *kept = 0;
+    if (lw_plan_describe(p, d, sizeof d) != LW_OK) return -1;
+    const char *l = strstr(d, "in place (in == out): ");
+    if (!l) return -1;
+    if (strstr(l, "the input copied first") == l + strlen("in place (in == out): ")) return 0;
+    const char *b = strstr(l, "by ");
+    unsigned long long k = 0;
+    char eng[16];
+    if (!b || sscanf(b, "by %15[a-z], %llu bytes of rows kept", eng, &k) != 2) return -1;
+    *kept = (size_t)k;
+    return 1;
+}
+
+/* In place without a copy of the input: 2-D levels of the interleaved layout on the nd engine
+ * (strips that keep the rows their windows read beyond them; 1 to 7 threads, so 1 to 28
+ * strips), batches of small planes on the planes engine (either layout); the others copy the
+ * input first.  Each case equals the reference, takes the route expected, and keeps at most 2E
+ * rows a strip with no more strips than threads unless those rows stay within 1% of the axis. */
+static void in_place(void)
+{
+    static const int threads[] = {1, 2, 3, 4, 7};
+    int a12[2] = {1, 2};
+    long direct = 0, copied = 0;
+    g_in_place = 1;
+    for (size_t ti = 0; ti < sizeof threads / sizeof threads[0]; ti++) {
+        lw_test_threads = threads[ti];
+        for (int w = 0; w < LW_WAVELET_COUNT; w++)
+            for (int m = 0; m < 2; m++)
+                for (int lay = 0; lay < 2; lay++)
+                    for (int t = 0; t < 3; t++) {
+                        if (t == LW_INT32 && !(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_INTEGER)) continue;
+                        const int per = m == LW_PERIODIC;
+                        struct {
+                            int rank, naxes;
+                            int64_t shape[3];
+                            const int *axes;
+                        } cs[] = {{2, 0, {per ? 600 : 601, per ? 34 : 33, 1}, NULL}, /* up to 9 strips */
+                                  {2, 0, {per ? 150 : 151, per ? 38 : 37, 1}, NULL},
+                                  {3, 2, {3, per ? 132 : 131, per ? 18 : 17}, a12}, /* batch, nd */
+                                  {3, 2, {24, per ? 12 : 11, 16}, a12}};              /* planes */
+                        for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
+                            for (int dir = 0; dir < 2; dir++) {
+                                int lmax = 0;
+                                lw_max_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, &lmax);
+                                if (per) {
+                                    int pl = periodic_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes);
+                                    if (pl < lmax) lmax = pl;
+                                }
+                                const int levels = (int)(k & 1) && lmax > 1 ? lmax : 1;
+                                lw_plan *p = NULL;
+                                if (lw_test_plan(&p, cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_wavelet)w,
+                                                 (lw_mode)m, (lw_layout)lay, (lw_dtype)t, levels, (lw_direction)dir,
+                                                 LW_BACKEND_CPU) != LW_OK) {
+                                    CHECK(0, "plan: %s", lw_last_error());
+                                    continue;
+                                }
+                                size_t kept = 0;
+                                const int route = in_place_route(p, &kept);
+                                const int64_t rows = cs[k].shape[cs[k].rank - 2], cols = cs[k].shape[cs[k].rank - 1];
+                                const int64_t items = cs[k].rank == 3 ? cs[k].shape[0] : 1;
+                                const size_t es = lw_dtype_size((lw_dtype)t), row = (size_t)cols * es;
+                                const lw_fast_plan *fp = (const lw_fast_plan *)p->impl;
+                                const int planes = k == 3, sep = w != LW_FS;
+                                const int want = sep && t != LW_INT32 && (planes || lay == LW_INTERLEAVED);
+                                CHECK(route == want, "%s %s %s %s shape %d: in-place route %d, expected %d",
+                                      lw_wavelet_name((lw_wavelet)w), lw_mode_name((lw_mode)m),
+                                      lw_layout_name((lw_layout)lay), lw_dtype_name((lw_dtype)t), (int)k, route, want);
+                                /* strips: 2E rows each, no more than the threads unless within 1% */
+                                const size_t per_strip = (size_t)(2 * fp->E) * row * (size_t)items;
+                                const size_t bound = (size_t)threads[ti] * per_strip;
+                                const size_t pct = (size_t)(items * rows) * row / 100;
+                                CHECK(kept <= (bound > pct + per_strip ? bound : pct + per_strip),
+                                      "%s shape %d on %d threads: %zu bytes kept (a strip %zu, 1%% %zu)",
+                                      lw_wavelet_name((lw_wavelet)w), (int)k, threads[ti], kept, per_strip, pct);
+                                direct += route == 1, copied += route == 0;
+                                lw_destroy(p);
+                                check(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_wavelet)w, (lw_mode)m,
+                                      (lw_layout)lay, (lw_dtype)t, levels, (lw_direction)dir, 70000);
+                            }
+                    }
+    }
+    /* the half types (float32 in place on a scratch, either way): in place bit for bit as out of place */
+    int64_t hs[2] = {301, 45};
+    for (int t = LW_FLOAT16; t <= LW_BFLOAT16; t++)
+        for (int lay = 0; lay < 2; lay++)
+            for (int dir = 0; dir < 2; dir++) {
+                lw_plan *p = NULL;
+                const size_t n = (size_t)(hs[0] * hs[1]);
+                uint16_t *x = malloc(n * 2), *y = malloc(n * 2), *z = malloc(n * 2);
+                fill(x, (lw_dtype)t, (int64_t)n, 0);
+                memcpy(z, x, n * 2);
+                lw_status st = lw_test_plan(&p, 2, hs, 0, NULL, LW_CDF97, LW_SYMMETRIC, (lw_layout)lay, (lw_dtype)t, 2,
+                                            (lw_direction)dir, LW_BACKEND_CPU);
+                if (st == LW_OK) st = lw_execute(p, x, y);
+                if (st == LW_OK) st = lw_execute(p, z, z);
+                CHECK(st == LW_OK && memcmp(y, z, n * 2) == 0, "%s %s in place differs from out of place (%s)",
+                      lw_dtype_name((lw_dtype)t), lw_layout_name((lw_layout)lay), lw_last_error());
+                lw_destroy(p);
+                free(x), free(y), free(z);
+            }
+    g_in_place = 0;
+    lw_test_threads = 0;
+    CHECK(direct > 0 && copied > 0, "in place: %ld cases without a copy, %ld with", direct, copied);
+    printf("in place: %ld cases on the input, %ld with a copy first\n", direct, copied);
+}
+
 int main(void)
 {
     const char *e = getenv("LW_CPU_SIMD");
@@ -509,6 +621,7 @@ int main(void)
     tiles();
     volumes();
     splits();
+    in_place();
     bad_tuning();
     printf("%ld cases (%d integer overflows reported by both backends)\n", n_cases, g_overflows);
     return lw_test_finish("test_cpu_fast");
