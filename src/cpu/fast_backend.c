@@ -11,11 +11,14 @@
  *            writes T(k), or out at level 0.
  * So an out-of-place transform reads and writes each sample once per level it
  * touches, with scratch of 1/2^d + 1/4^d of the data (d active axes).  In
- * place (in == out) only level 0 reads what it overwrites: where its engine
- * runs it in place (engine record's in_place: the nd engine on 2-D levels of
- * the interleaved layout, the planes engine) nothing is copied; otherwise, and
- * for integer transforms (a flagged one is recomputed from the input), the
- * input is first copied to a full-size buffer.
+ * place (in == out), where every level's engine runs it in place (engine
+ * record's in_place: the nd engine on levels with one vertical axis, the
+ * planes engine), each level runs in the array on its own grid, with no
+ * lowpass buffers and no copy; a Mallat level on the nd engine lifts its rows
+ * in sample order, and fast_rows.c moves them along their cycles after a
+ * forward level or before an inverse one.  Otherwise, and for integer
+ * transforms (a flagged one is recomputed from the input), the input is first
+ * copied to a full-size buffer and the levels run as out of place.
  *
  * Integer transforms run in int32 lanes.  That is exact while every value a
  * lifting step reads or writes stays below 2^29 in magnitude (2^26 for
@@ -318,16 +321,83 @@ static void strides_of(const lw_plan *plan, const fast_shape *fs, int k, level_s
     memcpy(sv->dst, inverse ? samples : grid, sizeof sv->dst);
 }
 
+/* streaming stores once a level's output is well beyond the caches */
+static void stores_of(const lw_plan *plan, const fast_shape *fs, int k, lw_fast_level *lv)
+{
+    lv->nt = (double)dense_count(plan, fs, k) * (double)lv->fp->es >= LW_FAST_NT_BYTES;
+    if (lv->fp->tune.stream) lv->nt = lv->fp->tune.stream == 2; /* tuning: stream=cached|streaming */
+}
+
 static lw_status run_level(const lw_plan *plan, const fast_shape *fs, int k, const char *src, const int64_t *sst,
                            char *dst, const int64_t *dst_st, char *ll, const int64_t *lst, int threads, int *guard,
                            char *scratch, size_t per_thread)
 {
     lw_fast_level lv;
     build_level(plan, fs, k, sst, dst_st, ll ? lst : NULL, &lv);
-    /* streaming stores once a level's output is well beyond the caches */
-    lv.nt = (double)dense_count(plan, fs, k) * (double)lv.fp->es >= LW_FAST_NT_BYTES;
-    if (lv.fp->tune.stream) lv.nt = lv.fp->tune.stream == 2; /* tuning: stream=cached|streaming */
+    stores_of(plan, fs, k, &lv);
     return lw_cpu_engine_for(&lv)->run(&lv, src, dst, ll, threads, guard, scratch, per_thread);
+}
+
+/* Level k of an in-place run: src and dst the level's grid in the array, no
+ * lowpass buffer (the all-lowpass samples stay in the array for the next
+ * level); vil set where route is 2 */
+static void in_place_level(const lw_plan *plan, const fast_shape *fs, int k, int route, lw_fast_level *lv)
+{
+    level_strides sv;
+    strides_of(plan, fs, k, &sv);
+    const int64_t *grid = ((const lw_fast_plan *)plan->impl)->run == LW_INVERSE ? sv.src : sv.dst;
+    build_level(plan, fs, k, grid, grid, NULL, lv);
+    stores_of(plan, fs, k, lv);
+    lv->vil = route == 2;
+}
+
+/* Whether every level runs in place in the array on its engine (in == out:
+ * no copy of the input, no lowpass buffers): route[k] 1 as the level is, 2
+ * with its rows in sample order, moved to and from Mallat order
+ * (fast_rows.c).  Not the integer transforms: a flagged one is recomputed
+ * from the input. */
+static int in_place_routes(const lw_plan *plan, const fast_shape *fs, int *route)
+{
+    const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
+    if (fp->isint) return 0;
+    for (int k = 0; k < plan->geo.levels; k++) {
+        lw_fast_level lv;
+        in_place_level(plan, fs, k, 0, &lv);
+        const lw_cpu_engine *e = lw_cpu_engine_for(&lv);
+        route[k] = e->in_place ? e->in_place(&lv) : 0;
+        if (!route[k]) return 0;
+    }
+    return 1;
+}
+
+/* In place, every level in the array: a forward level with route 2 moves its
+ * rows to Mallat order after it, an inverse one from Mallat order before */
+static lw_status run_in_place(const lw_plan *plan, const fast_shape *fs, char *data, const int *route)
+{
+    const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
+    const int L = plan->geo.levels, threads = fp->threads, inverse = fp->run == LW_INVERSE;
+    lw_fast_level lv0;
+    in_place_level(plan, fs, 0, route[0], &lv0);
+    const size_t per_thread = lw_cpu_engine_for(&lv0)->scratch(&lv0), tb = per_thread * (size_t)threads;
+    char *blk = NULL, *ring = NULL;
+    int cached = 0, guard = 0;
+    if (tb) {
+        blk = scratch_get((lw_fast_plan *)fp, tb + 64, &cached);
+        if (!blk) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of cpu backend buffers", tb);
+        ring = (char *)(((uintptr_t)blk + 63) & ~(uintptr_t)63);
+    }
+    lw_status st = LW_OK;
+    for (int q = 0; q < L && st == LW_OK; q++) {
+        const int k = inverse ? L - 1 - q : q;
+        lw_fast_level lv;
+        in_place_level(plan, fs, k, route[k], &lv);
+        if (lv.vil && inverse) st = lw_fast_move_rows(&lv, data, 0, threads);
+        if (st == LW_OK) st = lw_cpu_engine_for(&lv)->run(&lv, data, data, NULL, threads, &guard, ring, per_thread);
+        if (st == LW_OK && lv.vil && !inverse) st = lw_fast_move_rows(&lv, data, 1, threads);
+    }
+    if (blk) scratch_put((lw_fast_plan *)fp, blk, cached);
+    if (st == LW_OK && guard) st = lw_fail(LW_ERR_INTERNAL, "an in-place float transform flagged an integer overflow");
+    return st;
 }
 
 /* The active (length > 1) transformed axes; 0 when there is nothing to lift. */
@@ -383,20 +453,6 @@ static lw_status force_engine(lw_plan *plan, lw_fast_plan *fp)
     return LW_OK;
 }
 
-/* Level 0's engine, and whether it runs in place (in == out) without a copy
- * of the input */
-static const lw_cpu_engine *level0_engine(const lw_plan *plan, const fast_shape *fs, lw_fast_level *lv,
-                                          int *in_place)
-{
-    const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
-    level_strides sv;
-    strides_of(plan, fs, 0, &sv);
-    build_level(plan, fs, 0, sv.src, sv.dst, plan->geo.levels > 1 ? sv.ll : NULL, lv);
-    const lw_cpu_engine *e = lw_cpu_engine_for(lv);
-    *in_place = !fp->isint && e->in_place && e->in_place(lv);
-    return e;
-}
-
 void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
 {
     if (lw_dtype_is_half(plan->cfg.dtype)) {
@@ -422,15 +478,26 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
     }
     lw_appendf(buf, len, " (levels 1..%d)\n", plan->geo.levels);
     if (!lw_dir_adjoint(fp->run)) {
-        int direct = 0;
-        lw_fast_level lv;
-        const lw_cpu_engine *e = level0_engine(plan, &fs, &lv, &direct);
-        const size_t total = (size_t)plan->geo.total * fp->es;
-        if (direct)
-            lw_appendf(buf, len, "in place (in == out): level 1 on the input by %s, %zu bytes of rows kept\n", e->name,
-                       strcmp(e->name, "nd") == 0 ? lw_fast_nd_in_place_bytes(&lv, fp->threads) : (size_t)0);
-        else
-            lw_appendf(buf, len, "in place (in == out): the input copied first (%zu bytes)\n", total);
+        int route[LW_MAX_LEVELS], moved = 0;
+        size_t kept = 0;
+        if (in_place_routes(plan, &fs, route)) {
+            for (int k = 0; k < plan->geo.levels; k++) {
+                lw_fast_level lv;
+                in_place_level(plan, &fs, k, route[k], &lv);
+                if (strcmp(lw_cpu_engine_for(&lv)->name, "nd") == 0) {
+                    size_t b = lw_fast_nd_in_place_bytes(&lv, fp->threads);
+                    if (b > kept) kept = b;
+                }
+                moved |= route[k] == 2;
+            }
+            lw_appendf(buf, len, "in place (in == out): every level in the array (%zu bytes of rows kept)%s\n", kept,
+                       moved ? ", the rows of each level lifted in sample order and moved to Mallat order along their "
+                               "cycles"
+                             : "");
+        } else {
+            lw_appendf(buf, len, "in place (in == out): the input copied first (%zu bytes)\n",
+                       (size_t)plan->geo.total * fp->es);
+        }
     }
     if (fp->run != plan->cfg.direction)
         lw_appendf(buf, len, "adjoint: periodic, run as the %s of the transposed steps\n", lw_direction_str(fp->run));
@@ -467,12 +534,11 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
     }
     if (lw_dir_adjoint(fp->run)) return run_adjoint(plan, &fs, in, out);
 
-    /* one block: F (in place, where level 0's engine cannot run so: a copy
-     * of the input), T(odd k) sized for level 1, T(even k >= 2) for level 2 */
-    int direct = 0;
-    lw_fast_level lvd;
-    if (in == out) level0_engine(plan, &fs, &lvd, &direct);
-    size_t fb = in == out && !direct ? bytes : 0, t0 = 0, t1 = 0;
+    /* one block: F (in place, where the levels cannot run so: a copy of the
+     * input), T(odd k) sized for level 1, T(even k >= 2) for level 2 */
+    int route[LW_MAX_LEVELS];
+    if (in == out && in_place_routes(plan, &fs, route)) return run_in_place(plan, &fs, out, route);
+    size_t fb = in == out ? bytes : 0, t0 = 0, t1 = 0;
     if (L > 1) t0 = (size_t)dense_count(plan, &fs, 1) * es;
     if (L > 2) t1 = (size_t)dense_count(plan, &fs, 2) * es;
     fb = (fb + 63) & ~(size_t)63;

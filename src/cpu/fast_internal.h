@@ -21,6 +21,7 @@
 #ifndef LW_FAST_INTERNAL_H
 #define LW_FAST_INTERNAL_H
 
+#include "../core/cycles.h" /* lw_mallat_pos */
 #include "../core/lw_internal.h"
 
 #include <stddef.h>
@@ -398,12 +399,6 @@ static inline int64_t lw_fast_reflect(int64_t u, int64_t w0, int64_t w1)
     return w0 + lw_boundary_index(u - w0, w1 - w0, LW_SYMMETRIC);
 }
 
-/* Position of sample t (0 <= t < n) in Mallat order. */
-static inline int64_t lw_mallat_pos(int64_t t, int64_t n)
-{
-    return (t & 1) ? (n + 1) / 2 + (t >> 1) : (t >> 1);
-}
-
 static inline int64_t lw_wrap(int64_t i, int64_t n)
 {
     if (i >= 0 && i < n) return i;
@@ -438,6 +433,10 @@ typedef struct lw_fast_level {
     /* items: up to 4 batch axes */
     int nb;
     int64_t bn[LW_MAX_RANK], bss[LW_MAX_RANK], bds[LW_MAX_RANK], bls[LW_MAX_RANK];
+    /* Mallat layout with dim 0's rows left in sample order, each row in Mallat
+     * order within itself (nv == 1): the in-place route, whose rows then move
+     * to their Mallat rows (fast_rows.c) */
+    int vil;
     int fsmode;                /* non-separable Faber-Schauder over the nv axes */
     int adjoint;               /* an adjoint direction: the "adjoint" engine, in place */
     const lw_plan *plan;       /* the plan, and the level (0-based) described */
@@ -476,9 +475,11 @@ typedef struct lw_cpu_engine {
     size_t (*scratch)(const lw_fast_level *lv); /* per thread, 64-byte multiple */
     lw_status (*run)(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                      char *scratch, size_t per_thread);
-    /* 1 where run() may be given src == dst (in place: it reads every sample
-     * before any thread stores over it); NULL or 0: the caller copies the
-     * input to a buffer of its own first */
+    /* Whether run() may be given src == dst (in place: it reads every sample
+     * before any thread stores over it): 1 as the level is; 2 for a Mallat
+     * level run with vil set, its rows moved after (forward) or before
+     * (inverse) by lw_fast_move_rows; NULL or 0: the caller copies the input
+     * to a buffer of its own first */
     int (*in_place)(const lw_fast_level *lv);
     const char *about;
 } lw_cpu_engine;
@@ -492,9 +493,12 @@ const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
 
 /* The "nd" engine (fast_nd.c). */
 size_t lw_fast_nd_scratch(const lw_fast_level *lv);
-/* Whether it runs the level in place (src == dst): one vertical axis, the
- * interleaved layout; each strip of rows takes the 2E rows its window reads
- * beyond its own from a copy made before any strip stores */
+/* Whether it runs the level in place (src == dst): lines of up to a segment
+ * with no vertical axis, or one vertical axis with the interleaved layout or
+ * Mallat with vil set, as is (1); Mallat with its rows in sample order (2:
+ * set vil);
+ * each strip of rows takes the 2E rows its window reads beyond its own from
+ * a copy made before any strip stores */
 int lw_fast_nd_in_place(const lw_fast_level *lv);
 /* The bytes of that copy for `threads` threads (0 where none is needed) */
 size_t lw_fast_nd_in_place_bytes(const lw_fast_level *lv, int threads);
@@ -532,6 +536,12 @@ lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst
                              char *scratch, size_t per_thread);
 /* In place: a chunk's items are read whole into scratch before any is written */
 int lw_fast_planes_in_place(const lw_fast_level *lv);
+
+/* The rows of dim 0 (nv == 1) of every item of a level in place between
+ * sample order and Mallat order (fast_rows.c): to_mallat 1 moves row t to
+ * row lw_mallat_pos(t, n) of dst (after a forward level 0 run with vil),
+ * 0 the reverse in src (before an inverse one) */
+lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, int threads);
 lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                          char *scratch, size_t per_thread);
 

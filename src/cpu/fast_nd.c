@@ -25,7 +25,9 @@
  * units never communicate.  Periodic axes always use halo windows with
  * wrapped loads.
  *
- * In place (src == dst; one vertical axis, the interleaved layout): a unit
+ * In place (src == dst): a line with no vertical axis is loaded whole before
+ * it is stored.  With one vertical axis (the interleaved layout, or Mallat
+ * with the rows in sample order, vil), a unit
  * stores row t where it read row t, after reading rows up to t + lag, so the
  * only rows it could read after a store are the E beyond each end of its
  * strip; those are copied for every unit before any stores (2E rows a strip,
@@ -282,7 +284,7 @@ static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
             int64_t t = i - c->lag;
             if (t >= o0 && t < o1) {
                 double z = ((t & 1) ? fp->zh : fp->zl) * fpass;
-                int64_t p = lv->mallat ? lw_mallat_pos(t, n) : t;
+                int64_t p = lv->mallat && !(d == 0 && lv->vil) ? lw_mallat_pos(t, n) : t;
                 char *li = (ll && !(t & 1)) ? ll + (size_t)((t >> 1) * lv->ls[d]) * es : NULL;
                 nd_fwd(c, d + 1, slot_of(c, d, t, w0), c->dense, 1, dst + (size_t)(p * dst_st[d]) * es, dst_st, drs,
                        li, tiled ? a0 : 0, tiled ? a1 : inner, z, 1, tiled ? aw0 : NO_BASE);
@@ -343,12 +345,12 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
         for (int64_t i = w0; i < w1 + c->lag; i++) {
             if (pf && i + PF_AHEAD < w1) {
                 int64_t u = lw_wrap(i + PF_AHEAD, n);
-                int64_t p = lv->mallat ? lw_mallat_pos(u, n) : u;
+                int64_t p = lv->mallat && !(d == 0 && lv->vil) ? lw_mallat_pos(u, n) : u;
                 prefetch(src + (size_t)(p * sst[d]) * es, (size_t)(lv->rowlen * lv->G) * es);
             }
             if (i < w1) {
                 int64_t u = lw_wrap(i, n), rs = srs;
-                int64_t p = lv->mallat ? lw_mallat_pos(u, n) : u;
+                int64_t p = lv->mallat && !(d == 0 && lv->vil) ? lw_mallat_pos(u, n) : u;
                 const char *li = (ll && !(u & 1)) ? ll + (size_t)((u >> 1) * lv->ls[d]) * es : NULL;
                 double f = ((i & 1) ? ih : il) * (direct ? fout : 1.0);
                 const char *sp = row_in(c, d, i, src + (size_t)(p * sst[d]) * es, &rs);
@@ -439,7 +441,13 @@ int lw_fast_nd_in_place(const lw_fast_level *lv)
      * rows up to t + lag: of the rows it reads, only those outside its own
      * strip can have been stored first, by another unit (or, periodic, by
      * itself: its window wraps) */
-    return lv->nv == 1 && !lv->mallat && !lv->fsmode && !lv->adjoint;
+    if (lv->fsmode || lv->adjoint) return 0;
+    /* no vertical axis: in place a line is one unit, loaded whole before it
+     * is stored (lw_line_fwd / _inv), in either layout; longer lines than a
+     * segment would need the halos of their segments kept */
+    if (lv->nv == 0) return lv->rowlen <= LINE_SEG;
+    if (lv->nv != 1) return 0;
+    return lv->mallat && !lv->vil ? 2 : 1;
 }
 
 /* The work units of a level: items x strips of the slowest axis (or
@@ -472,9 +480,10 @@ static void units_of(const lw_fast_level *lv, const nd_ctx *c0, int threads, int
     }
     if (lv->nv == 0 && u->n0 > LINE_SEG && nstrips < (u->n0 + LINE_SEG - 1) / LINE_SEG)
         nstrips = (u->n0 + LINE_SEG - 1) / LINE_SEG;
+    if (in_place && lv->nv == 0) nstrips = 1; /* a line is one unit (lw_fast_nd_in_place) */
     u->nstrips = nstrips;
     u->seg = (u->n0 + nstrips - 1) / nstrips;
-    u->keep = in_place && (nstrips > 1 || lv->mode == LW_PERIODIC);
+    u->keep = in_place && lv->nv == 1 && (nstrips > 1 || lv->mode == LW_PERIODIC);
 }
 
 static size_t kept_bytes(const lw_fast_level *lv, const nd_units *u)
@@ -488,7 +497,7 @@ size_t lw_fast_nd_in_place_bytes(const lw_fast_level *lv, int threads)
     nd_ctx c0;
     nd_units u;
     ctx_init(&c0, lv, NULL);
-    units_of(lv, &c0, threads, lw_fast_nd_in_place(lv), &u);
+    units_of(lv, &c0, threads, lw_fast_nd_in_place(lv) != 0, &u);
     return kept_bytes(lv, &u);
 }
 
@@ -533,7 +542,10 @@ lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, ch
     nd_ctx c0;
     size_t need = ctx_init(&c0, lv, NULL);
     nd_units un;
-    units_of(lv, &c0, threads, src == dst && lw_fast_nd_in_place(lv), &un);
+    const int ip = src == dst;
+    if (ip && lw_fast_nd_in_place(lv) != 1)
+        return lw_fail(LW_ERR_INTERNAL, "nd engine: this level cannot run in place (src == dst)");
+    units_of(lv, &c0, threads, ip, &un);
     const int64_t nitems = un.nitems, ntiles = un.ntiles, n0 = un.n0, nstrips = un.nstrips, seg = un.seg;
     int64_t nunits = nitems * nstrips * ntiles;
     if (threads > nunits) threads = (int)(nunits > 0 ? nunits : 1);

@@ -484,32 +484,33 @@ static void bad_tuning(void)
 }
 
 /* The "in place" line of a cpu plan's description: 1 with the bytes of rows
- * kept where level 1 runs on the input, 0 where the input is copied first */
+ * kept where every level runs in the array, 0 where the input is copied first */
 static int in_place_route(const lw_plan *p, size_t *kept)
 {
     char d[4096];
+    const char *key = "in place (in == out): ";
+    unsigned long long k = 0;
     *kept = 0;
     if (lw_plan_describe(p, d, sizeof d) != LW_OK) return -1;
-    const char *l = strstr(d, "in place (in == out): ");
+    const char *l = strstr(d, key);
     if (!l) return -1;
-    if (strstr(l, "the input copied first") == l + strlen("in place (in == out): ")) return 0;
-    const char *b = strstr(l, "by ");
-    unsigned long long k = 0;
-    char eng[16];
-    if (!b || sscanf(b, "by %15[a-z], %llu bytes of rows kept", eng, &k) != 2) return -1;
+    l += strlen(key);
+    if (strncmp(l, "the input copied first", 22) == 0) return 0;
+    if (sscanf(l, "every level in the array (%llu bytes of rows kept)", &k) != 1) return -1;
     *kept = (size_t)k;
     return 1;
 }
 
-/* In place without a copy of the input: 2-D levels of the interleaved layout on the nd engine
- * (strips that keep the rows their windows read beyond them; 1 to 7 threads, so 1 to 28
- * strips), batches of small planes on the planes engine (either layout); the others copy the
- * input first.  Each case equals the reference, takes the route expected, and keeps at most 2E
- * rows a strip with no more strips than threads unless those rows stay within 1% of the axis. */
+/* In place without a copy of the input or lowpass buffers, every level in the array: 2-D
+ * levels on the nd engine (strips that keep the rows their windows read beyond them; 1 to 7
+ * threads; Mallat with the rows in sample order, then moved along their cycles), batches of
+ * small planes on the planes engine; fs and the integer transforms copy the input first.  Each case equals the reference, takes the route
+ * expected, and keeps at most 2E rows a strip with no more strips than threads unless those
+ * rows stay within 1% of the axis. */
 static void in_place(void)
 {
-    static const int threads[] = {1, 2, 3, 4, 7};
-    int a12[2] = {1, 2};
+    static const int threads[] = {1, 3, 7};
+    int a12[2] = {1, 2}, a1[1] = {1};
     long direct = 0, copied = 0;
     g_in_place = 1;
     for (size_t ti = 0; ti < sizeof threads / sizeof threads[0]; ti++) {
@@ -524,10 +525,14 @@ static void in_place(void)
                             int rank, naxes;
                             int64_t shape[3];
                             const int *axes;
-                        } cs[] = {{2, 0, {per ? 600 : 601, per ? 34 : 33, 1}, NULL}, /* up to 9 strips */
-                                  {2, 0, {per ? 150 : 151, per ? 38 : 37, 1}, NULL},
-                                  {3, 2, {3, per ? 132 : 131, per ? 18 : 17}, a12}, /* batch, nd */
-                                  {3, 2, {24, per ? 12 : 11, 16}, a12}};              /* planes */
+                            int inp; /* in place on the array (separable float) */
+                        } cs[] = {{2, 0, {per ? 600 : 601, per ? 34 : 33, 1}, NULL, 1}, /* up to 9 strips */
+                                  {2, 0, {per ? 150 : 151, per ? 38 : 37, 1}, NULL, 1},
+                                  {3, 2, {3, per ? 132 : 131, per ? 18 : 17}, a12, 1}, /* batch, nd */
+                                  {3, 2, {24, per ? 12 : 11, 16}, a12, 1},             /* planes */
+                                  {1, 0, {per ? 9000 : 9001, 1, 1}, NULL, 1},          /* a line, one unit */
+                                  {2, 1, {5, per ? 300 : 301, 1}, a1, 1},              /* lines of a batch */
+                                  {1, 0, {40000, 1, 1}, NULL, 0}};                     /* segments: copied */
                         for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
                             for (int dir = 0; dir < 2; dir++) {
                                 int lmax = 0;
@@ -536,7 +541,7 @@ static void in_place(void)
                                     int pl = periodic_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes);
                                     if (pl < lmax) lmax = pl;
                                 }
-                                const int levels = (int)(k & 1) && lmax > 1 ? lmax : 1;
+                                const int levels = (k & 1) ? lmax : lmax > 1 ? 2 : lmax;
                                 lw_plan *p = NULL;
                                 if (lw_test_plan(&p, cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_wavelet)w,
                                                  (lw_mode)m, (lw_layout)lay, (lw_dtype)t, levels, (lw_direction)dir,
@@ -546,23 +551,40 @@ static void in_place(void)
                                 }
                                 size_t kept = 0;
                                 const int route = in_place_route(p, &kept);
-                                const int64_t rows = cs[k].shape[cs[k].rank - 2], cols = cs[k].shape[cs[k].rank - 1];
-                                const int64_t items = cs[k].rank == 3 ? cs[k].shape[0] : 1;
+                                int64_t total = 1;
+                                for (int i = 0; i < cs[k].rank; i++) total *= cs[k].shape[i];
+                                /* the 2-D cases' rows (the lines': none are kept) */
+                                const int64_t cols = cs[k].shape[cs[k].rank - 1], rows = total / cols;
                                 const size_t es = lw_dtype_size((lw_dtype)t), row = (size_t)cols * es;
                                 const lw_fast_plan *fp = (const lw_fast_plan *)p->impl;
-                                const int planes = k == 3, sep = w != LW_FS;
-                                const int want = sep && t != LW_INT32 && (planes || lay == LW_INTERLEAVED);
+                                /* fs over 2 axes: an engine of its own; integer: recomputed from the input
+                                 * when flagged */
+                                const int nax = cs[k].naxes ? cs[k].naxes : cs[k].rank;
+                                const int want = cs[k].inp && !(w == LW_FS && nax >= 2) && t != LW_INT32;
                                 CHECK(route == want, "%s %s %s %s shape %d: in-place route %d, expected %d",
                                       lw_wavelet_name((lw_wavelet)w), lw_mode_name((lw_mode)m),
                                       lw_layout_name((lw_layout)lay), lw_dtype_name((lw_dtype)t), (int)k, route, want);
                                 /* strips: 2E rows each, no more than the threads unless within 1% */
+                                const int64_t items = cs[k].rank == 3 ? cs[k].shape[0] : 1;
                                 const size_t per_strip = (size_t)(2 * fp->E) * row * (size_t)items;
                                 const size_t bound = (size_t)threads[ti] * per_strip;
-                                const size_t pct = (size_t)(items * rows) * row / 100;
+                                const size_t pct = (size_t)rows * row / 100;
                                 CHECK(kept <= (bound > pct + per_strip ? bound : pct + per_strip),
                                       "%s shape %d on %d threads: %zu bytes kept (a strip %zu, 1%% %zu)",
                                       lw_wavelet_name((lw_wavelet)w), (int)k, threads[ti], kept, per_strip, pct);
                                 direct += route == 1, copied += route == 0;
+                                /* in place gives the bits out of place gives */
+                                const size_t bytes = (size_t)total * es;
+                                char *x = malloc(bytes), *y = malloc(bytes), *z = malloc(bytes);
+                                fill(x, (lw_dtype)t, total, 70000);
+                                memcpy(z, x, bytes);
+                                lw_status e1 = lw_execute(p, x, y), e2 = lw_execute(p, z, z);
+                                CHECK(e1 == e2 && (e1 != LW_OK || memcmp(y, z, bytes) == 0),
+                                      "%s %s %s %s shape %d %s: in place differs from out of place (%s)",
+                                      lw_wavelet_name((lw_wavelet)w), lw_mode_name((lw_mode)m),
+                                      lw_layout_name((lw_layout)lay), lw_dtype_name((lw_dtype)t), (int)k,
+                                      dir ? "inverse" : "forward", lw_last_error());
+                                free(x), free(y), free(z);
                                 lw_destroy(p);
                                 check(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_wavelet)w, (lw_mode)m,
                                       (lw_layout)lay, (lw_dtype)t, levels, (lw_direction)dir, 70000);

@@ -1,0 +1,95 @@
+/* The rows of a 2-D level between sample order and Mallat order, in place:
+ * the cpu backend's in-place route for the Mallat layout.  The nd engine runs
+ * level 0 with its rows in sample order (each row already in Mallat order
+ * within itself: lw_fast_level.vil), which it can do in place as it does the
+ * interleaved layout; the rows then move to their Mallat rows along the
+ * cycles of t -> lw_mallat_pos(t, n) (Ikuzawa's rearrangement by cycles, the
+ * leaders from lw_mallat_cycle_leaders).  An inverse moves them back before
+ * its level 0.  One read and one write of every row that moves, and a buffer
+ * of one piece of a row a thread.
+ *
+ * Work items: items x cycles x pieces of a row, so that a long cycle (n - 1
+ * prime to 2 gives one cycle of n - 2 rows) still spreads over the threads;
+ * each item walks its cycle backwards, so every step is one copy. */
+#include "fast_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* bytes of a row a work item moves (the thread's buffer) */
+#define ROWS_PIECE_BYTES 16384
+
+/* the row whose content lands in row m: Mallat row m takes sample row
+ * inv(m); sample row t takes Mallat row lw_mallat_pos(t) */
+static inline int64_t from_row(int64_t m, int64_t n, int to_mallat)
+{
+    const int64_t h = (n + 1) / 2;
+    if (!to_mallat) return lw_mallat_pos(m, n);
+    return m < h ? 2 * m : 2 * (m - h) + 1;
+}
+
+/* cnt samples of G elements each, sample strides tst and fst (elements) */
+static void piece_copy(char *to, int64_t tst, const char *from, int64_t fst, int64_t cnt, int64_t G, size_t es)
+{
+    if (tst == G && fst == G) {
+        memcpy(to, from, (size_t)(cnt * G) * es);
+        return;
+    }
+    for (int64_t j = 0; j < cnt; j++) memcpy(to + (size_t)(j * tst) * es, from + (size_t)(j * fst) * es, (size_t)G * es);
+}
+
+lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, int threads)
+{
+    const int64_t n = lv->n[0], G = lv->G, W = lv->rowlen;
+    const int64_t rs = to_mallat ? lv->drs : lv->srs, st = to_mallat ? lv->ds[0] : lv->ss[0];
+    const size_t es = lv->fp->es;
+    const int64_t ncyc = lw_mallat_cycle_leaders(n, NULL, 0);
+    if (ncyc < 0) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot find the row cycles of %lld rows", (long long)n);
+    if (ncyc == 0 || W < 1) return LW_OK;
+    int32_t *lead = malloc((size_t)ncyc * sizeof *lead);
+    if (!lead) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %lld row cycle leaders", (long long)ncyc);
+    lw_mallat_cycle_leaders(n, lead, ncyc);
+    int64_t nitems = 1;
+    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
+    /* samples a piece: the buffer's bytes, at least one sample */
+    int64_t per = (int64_t)(ROWS_PIECE_BYTES / ((size_t)G * es));
+    if (per < 1) per = 1;
+    const int64_t npieces = (W + per - 1) / per, total = nitems * ncyc * npieces;
+    int fail = 0;
+    (void)threads;
+#ifdef LW_HAVE_OPENMP
+#pragma omp parallel num_threads(threads) if (threads > 1 && total > 1) reduction(| : fail)
+#endif
+    {
+        /* one piece of a row, dense (G elements a sample) */
+        char *buf = malloc((size_t)(per * G) * es);
+        if (!buf) fail = 1;
+#ifdef LW_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int64_t x = 0; x < total; x++) {
+            if (fail) continue;
+            const int64_t piece = x % npieces, cyc = (x / npieces) % ncyc, item = x / npieces / ncyc;
+            const int64_t j0 = piece * per, cnt = (j0 + per < W ? j0 + per : W) - j0;
+            int64_t so, dof, lof;
+            lw_fast_item_offsets(lv, item, &so, &dof, &lof);
+            char *base = data + (size_t)((to_mallat ? dof : so) + j0 * rs) * es;
+#define ROW(r) (base + (size_t)((r) * st) * es)
+            /* backwards along the cycle: row m takes the content of from_row(m) */
+            const int64_t p = lead[cyc];
+            piece_copy(buf, G, ROW(p), rs, cnt, G, es);
+            int64_t m = p, f = from_row(p, n, to_mallat);
+            while (f != p) {
+                piece_copy(ROW(m), rs, ROW(f), rs, cnt, G, es);
+                m = f;
+                f = from_row(m, n, to_mallat);
+            }
+            piece_copy(ROW(m), rs, buf, G, cnt, G, es);
+#undef ROW
+        }
+        free(buf);
+    }
+    free(lead);
+    if (fail) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the row moves' buffers");
+    return LW_OK;
+}
