@@ -255,6 +255,11 @@ void lw_line_load_fwd(const lw_fast_plan *fp, const lw_line_geom *g, const char 
 void lw_line_load_inv(const lw_fast_plan *fp, const lw_line_geom *g, int mallat, const char *src, int64_t ss,
                       const char *lo, int64_t ls, char *base, double f);
 /* The lifting steps, in place (forward order, or reverse with inverse). */
+/* Window samples [t0, t1) of a loaded line from kept (G elements each, in
+ * order), times fe on even and fo on odd samples: in place, the samples of a
+ * segment's window that the segments beside it may have stored */
+void lw_line_patch(const lw_fast_plan *fp, const lw_line_geom *g, char *base, int64_t t0, int64_t t1,
+                   const char *kept, double fe, double fo);
 void lw_line_lift(const lw_fast_plan *fp, const lw_line_geom *g, char *base, int inverse, int *guard);
 /* Store outputs [o0, o1) as coefficients times f and their zeta, in Mallat
  * or interleaved order (element stride ds); lowpass ones to lo (stride ls)
@@ -493,12 +498,11 @@ const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
 
 /* The "nd" engine (fast_nd.c). */
 size_t lw_fast_nd_scratch(const lw_fast_level *lv);
-/* Whether it runs the level in place (src == dst): lines of up to a segment
- * with no vertical axis, or one vertical axis with the interleaved layout or
- * Mallat with vil set, as is (1); Mallat with its rows in sample order (2:
- * set vil);
- * each strip of rows takes the 2E rows its window reads beyond its own from
- * a copy made before any strip stores */
+/* Whether it runs the level in place (src == dst): lines (no vertical axis),
+ * or one vertical axis with the interleaved layout or Mallat with vil set,
+ * as is (1); Mallat with its rows in sample order (2: set vil).  Each
+ * segment of a line or strip of rows takes the E samples or rows its window
+ * reads beyond each of its ends from a copy made before any unit stores */
 int lw_fast_nd_in_place(const lw_fast_level *lv);
 /* The bytes of that copy for `threads` threads (0 where none is needed) */
 size_t lw_fast_nd_in_place_bytes(const lw_fast_level *lv, int threads);

@@ -289,6 +289,14 @@ void lw_line_load_fwd(const lw_fast_plan *fp, const lw_line_geom *g, const char 
     }
 }
 
+void lw_line_patch(const lw_fast_plan *fp, const lw_line_geom *g, char *base, int64_t t0, int64_t t1,
+                   const char *kept, double fe, double fo)
+{
+    for (int64_t t = t0; t < t1; t++)
+        fp->k->scale(at(g, base, t, fp->es), kept + (size_t)((t - t0) * g->G) * fp->es, (size_t)g->G,
+                     (t & 1) ? fo : fe);
+}
+
 void lw_line_load_inv(const lw_fast_plan *fp, const lw_line_geom *g, int mallat, const char *src, int64_t ss,
                       const char *lo, int64_t ls, char *base, double f)
 {

@@ -119,6 +119,17 @@ static inline const char *row_in(const nd_ctx *c, int d, int64_t i, const char *
     return c->ipk + (size_t)(r * c->ipw) * c->fp->es;
 }
 
+/* In place, a line segment's window samples beyond [o0, o1) from the copy
+ * (fe, fo: the factors of even and odd samples) */
+static void patch_kept(const nd_ctx *c, const lw_line_geom *g, int64_t o0, int64_t o1, double fe, double fo)
+{
+    const int64_t E = c->fp->E;
+    const size_t es = c->fp->es;
+    if (g->w0 < o0)
+        lw_line_patch(c->fp, g, c->line, g->w0, o0, c->ipk + (size_t)((g->w0 - (o0 - E)) * c->ipw) * es, fe, fo);
+    if (g->w1 > o1) lw_line_patch(c->fp, g, c->line, o1, g->w1, c->ipk + (size_t)(E * c->ipw) * es, fe, fo);
+}
+
 static inline char *slot_of(const nd_ctx *c, int d, int64_t t, int64_t w0)
 {
     if (c->direct[d]) return c->direct[d] + (size_t)((t - c->dbase[d]) * c->dense[d]) * c->fp->es;
@@ -232,6 +243,12 @@ static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
             /* the finished row is lifted in place in its slot, then placed */
             lw_line_lift_store_fwd(fp, &c->g, lv->mallat, (char *)src, dst, drs, ll, lv->lrs, 0, lv->rowlen, fin,
                                    lv->nt, &c->guard);
+        } else if (lv->hlift && c->ipk) { /* a segment of a line in place */
+            lw_line_geom g;
+            lw_line_geom_group(fp, lv->mode, lv->rowlen, o0, o1, lv->G, &g);
+            lw_line_load_fwd(fp, &g, src, srs, c->line, fin);
+            patch_kept(c, &g, o0, o1, fin, fin);
+            lw_line_lift_store_fwd(fp, &g, lv->mallat, c->line, dst, drs, ll, lv->lrs, o0, o1, 1.0, lv->nt, &c->guard);
         } else if (lv->hlift) {
             lw_line_fwd(fp, lv->mode, lv->mallat, src, srs, dst, drs, ll, lv->lrs, lv->rowlen, lv->G, o0, o1, fin,
                         lv->nt, c->line, &c->guard);
@@ -309,6 +326,13 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
         if (lv->hlift && to_ring) {
             lw_line_load_inv(fp, &c->g, lv->mallat, src, srs, ll, lv->lrs, dst, fout);
             lw_line_lift(fp, &c->g, dst, 1, &c->guard);
+        } else if (lv->hlift && c->ipk) { /* a segment of a line in place */
+            lw_line_geom g;
+            lw_line_geom_group(fp, lv->mode, lv->rowlen, o0, o1, lv->G, &g);
+            lw_line_load_inv(fp, &g, lv->mallat, src, srs, ll, lv->lrs, c->line, 1.0);
+            patch_kept(c, &g, o0, o1, 1.0 / fp->zl, 1.0 / fp->zh);
+            lw_line_lift(fp, &g, c->line, 1, &c->guard);
+            lw_line_store_inv(fp, &g, c->line, dst, drs, o0, o1, fout, lv->nt);
         } else if (lv->hlift) {
             lw_line_inv(fp, lv->mode, lv->mallat, src, srs, ll, lv->lrs, dst, drs, lv->rowlen, lv->G, o0, o1, fout,
                         lv->nt, c->line, &c->guard);
@@ -442,10 +466,12 @@ int lw_fast_nd_in_place(const lw_fast_level *lv)
      * strip can have been stored first, by another unit (or, periodic, by
      * itself: its window wraps) */
     if (lv->fsmode || lv->adjoint) return 0;
-    /* no vertical axis: in place a line is one unit, loaded whole before it
-     * is stored (lw_line_fwd / _inv), in either layout; longer lines than a
-     * segment would need the halos of their segments kept */
-    if (lv->nv == 0) return lv->rowlen <= LINE_SEG;
+    /* no vertical axis: a segment of a line is loaded whole before it is
+     * stored, so only the E samples its window reads beyond each end can
+     * have been stored first, by the segments beside it; but a segment's
+     * Mallat places lie in other segments, so that layout keeps a line whole
+     * (one unit, up to LINE_SEG samples) */
+    if (lv->nv == 0) return !lv->mallat || lv->rowlen <= LINE_SEG;
     if (lv->nv != 1) return 0;
     return lv->mallat && !lv->vil ? 2 : 1;
 }
@@ -480,16 +506,21 @@ static void units_of(const lw_fast_level *lv, const nd_ctx *c0, int threads, int
     }
     if (lv->nv == 0 && u->n0 > LINE_SEG && nstrips < (u->n0 + LINE_SEG - 1) / LINE_SEG)
         nstrips = (u->n0 + LINE_SEG - 1) / LINE_SEG;
-    if (in_place && lv->nv == 0) nstrips = 1; /* a line is one unit (lw_fast_nd_in_place) */
+    if (in_place && lv->nv == 0 && lv->mallat) nstrips = 1;
     u->nstrips = nstrips;
     u->seg = (u->n0 + nstrips - 1) / nstrips;
-    u->keep = in_place && lv->nv == 1 && (nstrips > 1 || lv->mode == LW_PERIODIC);
+    /* a periodic window wraps: a strip of rows reads rows it has stored; a
+     * line alone is loaded whole first */
+    u->keep = in_place && (nstrips > 1 || (lv->nv == 1 && lv->mode == LW_PERIODIC));
 }
+
+/* elements of one kept row of dim 0, or one kept sample of a line */
+static int64_t kept_width(const lw_fast_level *lv) { return lv->nv ? lv->rowlen * lv->G : lv->G; }
 
 static size_t kept_bytes(const lw_fast_level *lv, const nd_units *u)
 {
     if (!u->keep) return 0;
-    return (size_t)(u->nitems * u->nstrips * 2 * (int64_t)lv->fp->E) * (size_t)(lv->rowlen * lv->G) * lv->fp->es;
+    return (size_t)(u->nitems * u->nstrips * 2 * (int64_t)lv->fp->E) * (size_t)kept_width(lv) * lv->fp->es;
 }
 
 size_t lw_fast_nd_in_place_bytes(const lw_fast_level *lv, int threads)
@@ -512,12 +543,14 @@ static void keep_row(const lw_fast_level *lv, char *to, const char *from)
     for (int64_t j = 0; j < lv->rowlen; j++) memcpy(to + (size_t)j * g, from + (size_t)(j * lv->srs) * es, g);
 }
 
-/* In place: for every unit, the E rows of dim 0 before its strip and the E
- * after it (those its window reads, wrapped where periodic), before any
- * unit stores.  Row x of the copy is row r = x mod 2E of unit x / 2E. */
+/* In place: for every unit, the E rows of dim 0 (samples of a line) before
+ * its strip (segment) and the E after it (those its window reads, wrapped
+ * where periodic), before any unit stores.  Entry x of the copy is entry
+ * r = x mod 2E of unit x / 2E; a line's samples as the unit loads them (an
+ * inverse's in Mallat order from their Mallat places). */
 static void keep_rows(const lw_fast_level *lv, const nd_units *u, const char *src, char *kept, int threads)
 {
-    const int64_t E = lv->fp->E, ipw = lv->rowlen * lv->G, n0 = u->n0;
+    const int64_t E = lv->fp->E, ipw = kept_width(lv), n0 = u->n0;
     const int64_t nrows = u->nitems * u->nstrips * 2 * E;
     const size_t es = lv->fp->es;
     (void)threads;
@@ -531,7 +564,13 @@ static void keep_rows(const lw_fast_level *lv, const nd_units *u, const char *sr
         if (o0 >= o1 || (lv->mode != LW_PERIODIC && (i < 0 || i >= n0))) continue; /* in no window */
         int64_t so, dof, lof;
         lw_fast_item_offsets(lv, item, &so, &dof, &lof);
-        keep_row(lv, kept + (size_t)(x * ipw) * es, src + (size_t)(so + lw_wrap(i, n0) * lv->ss[0]) * es);
+        const int64_t v = lw_wrap(i, n0);
+        if (lv->nv == 0) {
+            const int64_t p = lv->inverse && lv->mallat ? lw_mallat_pos(v, n0) : v;
+            memcpy(kept + (size_t)(x * ipw) * es, src + (size_t)(so + p * lv->srs) * es, (size_t)ipw * es);
+        } else {
+            keep_row(lv, kept + (size_t)(x * ipw) * es, src + (size_t)(so + v * lv->ss[0]) * es);
+        }
     }
 }
 
@@ -582,9 +621,9 @@ lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, ch
             lw_fast_item_offsets(lv, item, &so, &dof, &lof);
             int64_t o0 = strip * seg, o1 = o0 + seg < n0 ? o0 + seg : n0;
             if (o0 >= o1) continue;
-            c.ipk = kept ? kept + (size_t)((item * nstrips + strip) * 2 * (int64_t)fp->E * lv->rowlen * lv->G) * es
-                         : NULL;
-            c.io0 = o0, c.io1 = o1, c.ipw = lv->rowlen * lv->G;
+            c.ipw = kept_width(lv);
+            c.ipk = kept ? kept + (size_t)((item * nstrips + strip) * 2 * (int64_t)fp->E * c.ipw) * es : NULL;
+            c.io0 = o0, c.io1 = o1;
             const char *s = src + (size_t)so * es;
             char *d = dst + (size_t)dof * es;
             char *l = lv->has_ll ? ll + (size_t)lof * es : NULL;
