@@ -499,6 +499,7 @@ static void units_of(const lw_fast_level *lv, const nd_ctx *c0, int threads, int
          * while their rows stay within 1% of the axis */
         if (in_place && nstrips * per > threads) {
             int64_t most = u->n0 / (200 * (int64_t)fp->E), least = (threads + per - 1) / per;
+            if (per == 1 && most > threads) most -= most % threads; /* whole rounds of the threads */
             if (most < least) most = least;
             if (nstrips > most) nstrips = most;
         }
