@@ -484,10 +484,9 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
             for (int k = 0; k < plan->geo.levels; k++) {
                 lw_fast_level lv;
                 in_place_level(plan, &fs, k, route[k], &lv);
-                if (strcmp(lw_cpu_engine_for(&lv)->name, "nd") == 0) {
-                    size_t b = lw_fast_nd_in_place_bytes(&lv, fp->threads);
-                    if (b > kept) kept = b;
-                }
+                const lw_cpu_engine *e = lw_cpu_engine_for(&lv);
+                const size_t b = e->in_place_bytes ? e->in_place_bytes(&lv, fp->threads) : 0;
+                if (b > kept) kept = b;
                 moved |= route[k] == 2;
             }
             lw_appendf(buf, len, "in place (in == out): every level in the array (%zu bytes of rows kept)%s\n", kept,

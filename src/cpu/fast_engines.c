@@ -18,17 +18,18 @@ static lw_status fs_run(const lw_fast_level *lv, const char *src, char *dst, cha
 static int nd_applies(const lw_fast_level *lv) { return !lv->fsmode && !lv->adjoint; }
 
 static const lw_cpu_engine engines[] = {
-    {"adjoint", lw_fast_adjoint_applies, lw_fast_adjoint_scratch, lw_fast_adjoint_run, NULL,
+    {"adjoint", lw_fast_adjoint_applies, lw_fast_adjoint_scratch, lw_fast_adjoint_run, NULL, NULL,
      "the adjoint directions: transposed steps along lines (fs over several axes: every all-even sample "
      "gathers its folded neighbours), in place, OpenMP"},
-    {"fs", fs_applies, fs_scratch, fs_run, NULL,
+    {"fs", fs_applies, fs_scratch, fs_run, NULL, NULL,
      "Faber-Schauder over several axes: every sample of a level from the original grid"},
-    {"vol", lw_fast_vol_applies, lw_fast_vol_scratch, lw_fast_vol_run, NULL,
+    {"vol", lw_fast_vol_applies, lw_fast_vol_scratch, lw_fast_vol_run, NULL, NULL,
      "two vertical axes and lifted rows (3-D, batched 2-D): a ring of planes per unit, units split while they run"},
     {"planes", lw_fast_planes_applies, lw_fast_planes_scratch, lw_fast_planes_run, lw_fast_planes_in_place,
+     lw_fast_planes_in_place_bytes,
      "batches of small 2-D items (NCHW): chunks of 16 items interleaved as channels last and lifted as lines "
      "of 16-element groups, OpenMP over chunks"},
-    {"nd", nd_applies, lw_fast_nd_scratch, lw_fast_nd_run, lw_fast_nd_in_place,
+    {"nd", nd_applies, lw_fast_nd_scratch, lw_fast_nd_run, lw_fast_nd_in_place, lw_fast_nd_in_place_bytes,
      "separable lifting of any rank: windowed lines in one pass per level, SIMD + OpenMP"},
 };
 #define NENGINES ((int)(sizeof engines / sizeof engines[0]))

@@ -486,6 +486,9 @@ typedef struct lw_cpu_engine {
      * (inverse) by lw_fast_move_rows; NULL or 0: the caller copies the input
      * to a buffer of its own first */
     int (*in_place)(const lw_fast_level *lv);
+    /* in place, the bytes beyond the array it keeps on `threads` threads
+     * besides its per-thread scratch (NULL: none) */
+    size_t (*in_place_bytes)(const lw_fast_level *lv, int threads);
     const char *about;
 } lw_cpu_engine;
 
@@ -540,6 +543,7 @@ lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst
                              char *scratch, size_t per_thread);
 /* In place: a chunk's items are read whole into scratch before any is written */
 int lw_fast_planes_in_place(const lw_fast_level *lv);
+size_t lw_fast_planes_in_place_bytes(const lw_fast_level *lv, int threads);
 
 /* The rows of dim 0 (nv == 1) of every item of a level in place between
  * sample order and Mallat order (fast_rows.c): to_mallat 1 moves row t to

@@ -72,6 +72,11 @@ int lw_fast_planes_in_place(const lw_fast_level *lv)
     return planes_fit(lv) && chunk_items(lv) >= 4 ? 1 : lw_fast_nd_in_place(lv);
 }
 
+size_t lw_fast_planes_in_place_bytes(const lw_fast_level *lv, int threads)
+{
+    return planes_fit(lv) && chunk_items(lv) >= 4 ? 0 : lw_fast_nd_in_place_bytes(lv, threads);
+}
+
 /* The level of a chunk of g items: one (H, W, g) array lifted as lines of g-element groups */
 static void chunk_level(const lw_fast_level *lv, int64_t g, lw_fast_level *c)
 {
