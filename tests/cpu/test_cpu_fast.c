@@ -39,6 +39,18 @@ static int periodic_levels(int rank, const int64_t *shape, int naxes, const int 
     return best == 64 ? 0 : best;
 }
 
+/* The most levels a shape takes in mode m (periodic: even lengths at every level) */
+static int levels_in(int rank, const int64_t *shape, int naxes, const int *axes, lw_mode m)
+{
+    int lmax = 0;
+    lw_max_levels(rank, shape, naxes, axes, &lmax);
+    if (m == LW_PERIODIC) {
+        int pl = periodic_levels(rank, shape, naxes, axes);
+        if (pl < lmax) lmax = pl;
+    }
+    return lmax;
+}
+
 static void fill(void *buf, lw_dtype t, int64_t n, int64_t imax)
 {
     for (int64_t i = 0; i < n; i++) {
@@ -60,12 +72,7 @@ static int g_in_place;  /* 1: every check in place (else one in three) */
 static void check(int rank, const int64_t *shape, int naxes, const int *axes, lw_wavelet w, lw_mode m,
                   lw_layout lay, lw_dtype t, int levels, lw_direction dir, int64_t imax)
 {
-    int lmax = 0;
-    lw_max_levels(rank, shape, naxes, axes, &lmax);
-    if (m == LW_PERIODIC) {
-        int pl = periodic_levels(rank, shape, naxes, axes);
-        if (pl < lmax) lmax = pl;
-    }
+    const int lmax = levels_in(rank, shape, naxes, axes, m);
     if (levels < 0) {
         levels = lmax > 0 ? (int)lw_rng_range(1, lmax) : 0;
         if (lmax > 0 && lw_rng_range(0, 2) == 0) levels = lmax;
@@ -264,12 +271,7 @@ static void planes(void)
                               {3, 2, {17, per ? 2 : 3, per ? 64 : 65, 1}, a12}};
                     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
                         for (int dir = 0; dir < 2; dir++) {
-                            int lmax = 0;
-                            lw_max_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, &lmax);
-                            if (per) {
-                                int pl = periodic_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes);
-                                if (pl < lmax) lmax = pl;
-                            }
+                            const int lmax = levels_in(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_mode)m);
                             for (int levels = 1; levels <= lmax; levels += lmax > 1 ? lmax - 1 : 1) {
                                 check(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_wavelet)w, (lw_mode)m,
                                       (lw_layout)lay, (lw_dtype)t, levels, (lw_direction)dir, 70000);
@@ -536,12 +538,8 @@ static void in_place(void)
                                   {1, 0, {per ? 70000 : 70001, 1, 1}, NULL, 1}}; /* segments (Mallat: copied) */
                         for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
                             for (int dir = 0; dir < 2; dir++) {
-                                int lmax = 0;
-                                lw_max_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, &lmax);
-                                if (per) {
-                                    int pl = periodic_levels(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes);
-                                    if (pl < lmax) lmax = pl;
-                                }
+                                const int lmax =
+                                    levels_in(cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_mode)m);
                                 const int levels = (k & 1) ? lmax : lmax > 1 ? 2 : lmax;
                                 lw_plan *p = NULL;
                                 if (lw_test_plan(&p, cs[k].rank, cs[k].shape, cs[k].naxes, cs[k].axes, (lw_wavelet)w,
