@@ -35,7 +35,8 @@ static void piece_copy(char *to, int64_t tst, const char *from, int64_t fst, int
         memcpy(to, from, (size_t)(cnt * G) * es);
         return;
     }
-    for (int64_t j = 0; j < cnt; j++) memcpy(to + (size_t)(j * tst) * es, from + (size_t)(j * fst) * es, (size_t)G * es);
+    for (int64_t j = 0; j < cnt; j++)
+        memcpy(to + (size_t)(j * tst) * es, from + (size_t)(j * fst) * es, (size_t)G * es);
 }
 
 lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, int threads)
