@@ -363,9 +363,7 @@ static int in_place_routes(const lw_plan *plan, const fast_shape *fs, int *route
     for (int k = 0; k < plan->geo.levels; k++) {
         lw_fast_level lv;
         in_place_level(plan, fs, k, 0, &lv);
-        const lw_cpu_engine *e = lw_cpu_engine_for(&lv);
-        route[k] = e->in_place ? e->in_place(&lv) : 0;
-        if (!route[k]) return 0;
+        if (!lw_cpu_engine_in_place_for(&lv, &route[k])) return 0;
     }
     return 1;
 }
@@ -377,8 +375,9 @@ static lw_status run_in_place(const lw_plan *plan, const fast_shape *fs, char *d
     const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
     const int L = plan->geo.levels, threads = fp->threads, inverse = fp->run == LW_INVERSE;
     lw_fast_level lv0;
+    int r = 0;
     in_place_level(plan, fs, 0, route[0], &lv0);
-    const size_t per_thread = lw_cpu_engine_for(&lv0)->scratch(&lv0), tb = per_thread * (size_t)threads;
+    const size_t per_thread = lw_cpu_engine_in_place_for(&lv0, &r)->scratch(&lv0), tb = per_thread * (size_t)threads;
     char *blk = NULL, *ring = NULL;
     int cached = 0, guard = 0;
     if (tb) {
@@ -391,8 +390,9 @@ static lw_status run_in_place(const lw_plan *plan, const fast_shape *fs, char *d
         const int k = inverse ? L - 1 - q : q;
         lw_fast_level lv;
         in_place_level(plan, fs, k, route[k], &lv);
+        const lw_cpu_engine *e = lw_cpu_engine_in_place_for(&lv, &r);
         if (lv.vil && inverse) st = lw_fast_move_rows(&lv, data, 0, threads);
-        if (st == LW_OK) st = lw_cpu_engine_for(&lv)->run(&lv, data, data, NULL, threads, &guard, ring, per_thread);
+        if (st == LW_OK) st = e->run(&lv, data, data, NULL, threads, &guard, ring, per_thread);
         if (st == LW_OK && lv.vil && !inverse) st = lw_fast_move_rows(&lv, data, 1, threads);
     }
     if (blk) scratch_put((lw_fast_plan *)fp, blk, cached);
@@ -483,8 +483,9 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
         if (in_place_routes(plan, &fs, route)) {
             for (int k = 0; k < plan->geo.levels; k++) {
                 lw_fast_level lv;
+                int r = 0;
                 in_place_level(plan, &fs, k, route[k], &lv);
-                const lw_cpu_engine *e = lw_cpu_engine_for(&lv);
+                const lw_cpu_engine *e = lw_cpu_engine_in_place_for(&lv, &r);
                 const size_t b = e->in_place_bytes ? e->in_place_bytes(&lv, fp->threads) : 0;
                 if (b > kept) kept = b;
                 moved |= route[k] == 2;

@@ -52,3 +52,10 @@ const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv)
         if (engines[i].applies(lv)) return &engines[i];
     return &engines[NENGINES - 1];
 }
+
+const lw_cpu_engine *lw_cpu_engine_in_place_for(const lw_fast_level *lv, int *route)
+{
+    const lw_cpu_engine *e = lw_cpu_engine_for(lv);
+    *route = e->in_place ? e->in_place(lv) : 0;
+    return *route ? e : NULL;
+}

@@ -498,6 +498,12 @@ int lw_cpu_engine_find(const char *name); /* -1 if none has that name */
 /* The engine of a level: the plan's forced one (fp->engine >= 0), else the
  * first whose rule applies. */
 const lw_cpu_engine *lw_cpu_engine_for(const lw_fast_level *lv);
+/* The engine of a level run in place (src == dst): lw_cpu_engine_for's, where
+ * it runs the level in place (*route: its in_place()); NULL (route 0) where
+ * not.  No other engine stands in: in place gives the bits out of place
+ * gives, and the engines' roundings may differ (the vol and nd engines' float64
+ * Mallat inverses do) */
+const lw_cpu_engine *lw_cpu_engine_in_place_for(const lw_fast_level *lv, int *route);
 
 /* The "nd" engine (fast_nd.c). */
 size_t lw_fast_nd_scratch(const lw_fast_level *lv);
@@ -545,10 +551,10 @@ lw_status lw_fast_planes_run(const lw_fast_level *lv, const char *src, char *dst
 int lw_fast_planes_in_place(const lw_fast_level *lv);
 size_t lw_fast_planes_in_place_bytes(const lw_fast_level *lv, int threads);
 
-/* The rows of dim 0 (nv == 1) of every item of a level in place between
- * sample order and Mallat order (fast_rows.c): to_mallat 1 moves row t to
- * row lw_mallat_pos(t, n) of dst (after a forward level 0 run with vil),
- * 0 the reverse in src (before an inverse one) */
+/* The sub-blocks of dim 0 (rows, nv 1; planes, nv 2) of every item of a
+ * level in place between sample order and Mallat order (fast_rows.c):
+ * to_mallat 1 moves sub-block t to lw_mallat_pos(t, n) of dst (after a
+ * forward level run with vil), 0 the reverse in src (before an inverse one) */
 lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, int threads);
 lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                          char *scratch, size_t per_thread);

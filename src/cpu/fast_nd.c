@@ -109,13 +109,15 @@ static inline void prefetch(const char *p, size_t bytes)
 #endif
 }
 
-/* Dim 0's row i of the unit's window as it reads it: the input's row, or
- * in place, outside the unit's own rows, its copy (*rs: the sample stride) */
-static inline const char *row_in(const nd_ctx *c, int d, int64_t i, const char *at, int64_t *rs)
+/* Dim 0's sub-block i (a row, or a plane of dim-1 rows) of the unit's window
+ * as it reads it: the input's, or in place, outside the unit's own, its copy
+ * (dense: *rs the sample stride, *st1 the dim-1 row stride) */
+static inline const char *row_in(const nd_ctx *c, int d, int64_t i, const char *at, int64_t *rs, int64_t *st1)
 {
     if (!c->ipk || d != 0 || (i >= c->io0 && i < c->io1)) return at;
     const int64_t E = c->fp->E, r = i < c->io0 ? i - (c->io0 - E) : E + (i - c->io1);
     *rs = c->lv->G;
+    *st1 = c->lv->rowlen * c->lv->G;
     return c->ipk + (size_t)(r * c->ipw) * c->fp->es;
 }
 
@@ -283,17 +285,15 @@ static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
             if (pf && i + PF_AHEAD < w1)
                 prefetch(src + (size_t)(lw_wrap(i + PF_AHEAD, n) * sst[d]) * es, (size_t)(lv->rowlen * lv->G) * es);
             if (i < w1 && !direct) {
-                int64_t u = lw_wrap(i, n);
-                const char *sp = src + (size_t)(u * sst[d]) * es;
+                int64_t u = lw_wrap(i, n), rs = srs, st1 = tiled ? sst[1] : 0;
+                const char *sp = row_in(c, d, i, src + (size_t)(u * sst[d]) * es, &rs, &st1);
                 char *slot = slot_of(c, d, i, w0);
                 int conv = in_ring ? CONV_RING : CONV_IN;
                 if (tiled) {
                     for (int64_t r = aw0; r < aw1; r++)
-                        copy_block(c, 2, sp + (size_t)(lw_wrap(r, n1) * sst[1]) * es, sst, srs,
+                        copy_block(c, 2, sp + (size_t)(lw_wrap(r, n1) * st1) * es, sst, rs,
                                    slot + (size_t)((r - aw0) * c->dense[1]) * es, c->dense, 1, fin, conv, 0);
                 } else {
-                    int64_t rs = srs;
-                    sp = row_in(c, d, i, sp, &rs);
                     copy_block(c, d + 1, sp, sst, rs, slot, c->dense, 1, fin, conv, 0);
                 }
             }
@@ -373,12 +373,13 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
                 prefetch(src + (size_t)(p * sst[d]) * es, (size_t)(lv->rowlen * lv->G) * es);
             }
             if (i < w1) {
-                int64_t u = lw_wrap(i, n), rs = srs;
+                int64_t u = lw_wrap(i, n), rs = srs, kst[LW_MAX_AXES];
                 int64_t p = lv->mallat && !(d == 0 && lv->vil) ? lw_mallat_pos(u, n) : u;
                 const char *li = (ll && !(u & 1)) ? ll + (size_t)((u >> 1) * lv->ls[d]) * es : NULL;
                 double f = ((i & 1) ? ih : il) * (direct ? fout : 1.0);
-                const char *sp = row_in(c, d, i, src + (size_t)(p * sst[d]) * es, &rs);
-                nd_inv(c, d + 1, sp, sst, rs, li, slot_of(c, d, i, w0), c->dense, 1, tiled ? aw0 : 0,
+                memcpy(kst, sst, sizeof kst);
+                const char *sp = row_in(c, d, i, src + (size_t)(p * sst[d]) * es, &rs, &kst[1]);
+                nd_inv(c, d + 1, sp, kst, rs, li, slot_of(c, d, i, w0), c->dense, 1, tiled ? aw0 : 0,
                        tiled ? aw1 : inner, f, 1, 0, tiled);
             }
             ring_steps(c, d, i, w0, w1, 1, blk);
@@ -401,8 +402,10 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
 #define LINE_SEG ((int64_t)1 << 15)
 
 /* Per-thread scratch: one ring per vertical depth, or the line halves.
- * Returns its size; with mem != NULL also lays it out. */
-static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
+ * Returns its size; with mem != NULL also lays it out.  whole: the depth-0
+ * ring holds whole planes of dims 1.. (in place: no tiles of dim 1, whose
+ * halos the tiles beside would store over). */
+static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, int whole, char *mem)
 {
     const lw_fast_plan *fp = lv->fp;
     memset(c, 0, sizeof *c);
@@ -427,7 +430,7 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
         int64_t rowb = (int64_t)c->R * c->dense[1] * (int64_t)fp->es;
         int64_t t = ((int64_t)512 * 1024) / (rowb > 0 ? rowb : 1) - 2 * (int64_t)fp->E;
         if (t < 8) t = 8;
-        if (t > lv->n[1]) t = lv->n[1];
+        if (t > lv->n[1] || whole) t = lv->n[1];
         c->tile = t;
         int64_t w0, w1, wmax = 0;
         for (int64_t a0 = 0; a0 < lv->n[1]; a0 += t) {
@@ -456,7 +459,7 @@ static size_t ctx_init(nd_ctx *c, const lw_fast_level *lv, char *mem)
 size_t lw_fast_nd_scratch(const lw_fast_level *lv)
 {
     nd_ctx c;
-    return ctx_init(&c, lv, NULL);
+    return ctx_init(&c, lv, 0, NULL);
 }
 
 int lw_fast_nd_in_place(const lw_fast_level *lv)
@@ -472,7 +475,9 @@ int lw_fast_nd_in_place(const lw_fast_level *lv)
      * Mallat places lie in other segments, so that layout keeps a line whole
      * (one unit, up to LINE_SEG samples) */
     if (lv->nv == 0) return !lv->mallat || lv->rowlen <= LINE_SEG;
-    if (lv->nv != 1) return 0;
+    /* vertical axes: the depth-0 ring holds whole sub-blocks (rows, planes)
+     * in place, so dims 1.. are Mallat within them */
+    if (lv->nv > 2) return 0;
     return lv->mallat && !lv->vil ? 2 : 1;
 }
 
@@ -488,7 +493,7 @@ static void units_of(const lw_fast_level *lv, const nd_ctx *c0, int threads, int
     const lw_fast_plan *fp = lv->fp;
     u->nitems = 1;
     for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) u->nitems *= lv->bn[b];
-    u->ntiles = lv->nv >= 2 ? (lv->n[1] + c0->tile - 1) / c0->tile : 1;
+    u->ntiles = lv->nv >= 2 && !in_place ? (lv->n[1] + c0->tile - 1) / c0->tile : 1;
     u->n0 = lv->nv > 0 ? lv->n[0] : lv->rowlen;
     int64_t nstrips = 1, minlen = lv->nv > 0 ? 4 * (int64_t)fp->E + 16 : 4096;
     const int64_t per = u->nitems * u->ntiles;
@@ -510,13 +515,17 @@ static void units_of(const lw_fast_level *lv, const nd_ctx *c0, int threads, int
     if (in_place && lv->nv == 0 && lv->mallat) nstrips = 1;
     u->nstrips = nstrips;
     u->seg = (u->n0 + nstrips - 1) / nstrips;
-    /* a periodic window wraps: a strip of rows reads rows it has stored; a
-     * line alone is loaded whole first */
-    u->keep = in_place && (nstrips > 1 || (lv->nv == 1 && lv->mode == LW_PERIODIC));
+    /* a periodic window wraps: a strip of rows (planes) reads rows it has
+     * stored; a line alone is loaded whole first */
+    u->keep = in_place && (nstrips > 1 || (lv->nv >= 1 && lv->mode == LW_PERIODIC));
 }
 
-/* elements of one kept row of dim 0, or one kept sample of a line */
-static int64_t kept_width(const lw_fast_level *lv) { return lv->nv ? lv->rowlen * lv->G : lv->G; }
+/* elements of one kept sub-block of dim 0 (a row, or a plane of dim-1
+ * rows), or of one kept sample of a line */
+static int64_t kept_width(const lw_fast_level *lv)
+{
+    return lv->nv == 0 ? lv->G : (lv->nv == 2 ? lv->n[1] : 1) * lv->rowlen * lv->G;
+}
 
 static size_t kept_bytes(const lw_fast_level *lv, const nd_units *u)
 {
@@ -528,7 +537,7 @@ size_t lw_fast_nd_in_place_bytes(const lw_fast_level *lv, int threads)
 {
     nd_ctx c0;
     nd_units u;
-    ctx_init(&c0, lv, NULL);
+    ctx_init(&c0, lv, 1, NULL);
     units_of(lv, &c0, threads, lw_fast_nd_in_place(lv) != 0, &u);
     return kept_bytes(lv, &u);
 }
@@ -570,7 +579,10 @@ static void keep_rows(const lw_fast_level *lv, const nd_units *u, const char *sr
             const int64_t p = lv->inverse && lv->mallat ? lw_mallat_pos(v, n0) : v;
             memcpy(kept + (size_t)(x * ipw) * es, src + (size_t)(so + p * lv->srs) * es, (size_t)ipw * es);
         } else {
-            keep_row(lv, kept + (size_t)(x * ipw) * es, src + (size_t)(so + v * lv->ss[0]) * es);
+            const int64_t nr = lv->nv == 2 ? lv->n[1] : 1, w = lv->rowlen * lv->G;
+            for (int64_t r = 0; r < nr; r++)
+                keep_row(lv, kept + (size_t)(x * ipw + r * w) * es,
+                         src + (size_t)(so + v * lv->ss[0] + (lv->nv == 2 ? r * lv->ss[1] : 0)) * es);
         }
     }
 }
@@ -580,9 +592,9 @@ lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, ch
 {
     const lw_fast_plan *fp = lv->fp;
     nd_ctx c0;
-    size_t need = ctx_init(&c0, lv, NULL);
-    nd_units un;
     const int ip = src == dst;
+    size_t need = ctx_init(&c0, lv, ip, NULL);
+    nd_units un;
     if (ip && lw_fast_nd_in_place(lv) != 1)
         return lw_fail(LW_ERR_INTERNAL, "nd engine: this level cannot run in place (src == dst)");
     units_of(lv, &c0, threads, ip, &un);
@@ -608,7 +620,7 @@ lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, ch
         const int tid = lw_fast_thread_num();
         char *mem = per_thread ? scratch + (size_t)tid * per_thread : aligned_alloc(64, need);
         if (mem)
-            ctx_init(&c, lv, mem);
+            ctx_init(&c, lv, ip, mem);
         else
             fail = 1;
 #ifdef LW_HAVE_OPENMP

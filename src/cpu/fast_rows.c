@@ -1,16 +1,18 @@
-/* The rows of a 2-D level between sample order and Mallat order, in place:
- * the cpu backend's in-place route for the Mallat layout.  The nd engine runs
- * level 0 with its rows in sample order (each row already in Mallat order
- * within itself: lw_fast_level.vil), which it can do in place as it does the
- * interleaved layout; the rows then move to their Mallat rows along the
- * cycles of t -> lw_mallat_pos(t, n) (Ikuzawa's rearrangement by cycles, the
- * leaders from lw_mallat_cycle_leaders).  An inverse moves them back before
- * its level 0.  One read and one write of every row that moves, and a buffer
- * of one piece of a row a thread.
+/* The rows (planes, in 3-D) of a level between sample order and Mallat
+ * order, in place: the cpu backend's in-place route for the Mallat layout.
+ * The nd engine runs a level with the sub-blocks of its first vertical axis
+ * in sample order, each already in Mallat order within itself
+ * (lw_fast_level.vil), which it can do in place as it does the interleaved
+ * layout; they then move to their Mallat places along the cycles of
+ * t -> lw_mallat_pos(t, n) (Ikuzawa's rearrangement by cycles, the leaders
+ * from lw_mallat_cycle_leaders), after a forward level or before an inverse
+ * one.  One read and one write of every row that moves, and a buffer of one
+ * piece of a row a thread.
  *
- * Work items: items x cycles x pieces of a row, so that a long cycle (n - 1
- * prime to 2 gives one cycle of n - 2 rows) still spreads over the threads;
- * each item walks its cycle backwards, so every step is one copy. */
+ * Work items: items x cycles x rows of a plane x pieces of a row, so that a
+ * long cycle (n - 1 prime to 2 gives one cycle of n - 2 rows) still spreads
+ * over the threads; each item walks its cycle backwards, so every step is
+ * one copy. */
 #include "fast_internal.h"
 
 #include <stdlib.h>
@@ -55,7 +57,9 @@ lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, 
     /* samples a piece: the buffer's bytes, at least one sample */
     int64_t per = (int64_t)(ROWS_PIECE_BYTES / ((size_t)G * es));
     if (per < 1) per = 1;
-    const int64_t npieces = (W + per - 1) / per, total = nitems * ncyc * npieces;
+    /* a sub-block of dim 0: a row, or (nv 2) a plane of dim-1 rows */
+    const int64_t nsub = lv->nv == 2 ? lv->n[1] : 1, st1 = lv->nv == 2 ? (to_mallat ? lv->ds[1] : lv->ss[1]) : 0;
+    const int64_t npieces = (W + per - 1) / per, total = nitems * ncyc * nsub * npieces;
     int fail = 0;
     (void)threads;
 #ifdef LW_HAVE_OPENMP
@@ -70,11 +74,12 @@ lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, 
 #endif
         for (int64_t x = 0; x < total; x++) {
             if (fail) continue;
-            const int64_t piece = x % npieces, cyc = (x / npieces) % ncyc, item = x / npieces / ncyc;
+            const int64_t piece = x % npieces, sub = (x / npieces) % nsub, cyc = (x / npieces / nsub) % ncyc;
+            const int64_t item = x / npieces / nsub / ncyc;
             const int64_t j0 = piece * per, cnt = (j0 + per < W ? j0 + per : W) - j0;
             int64_t so, dof, lof;
             lw_fast_item_offsets(lv, item, &so, &dof, &lof);
-            char *base = data + (size_t)((to_mallat ? dof : so) + j0 * rs) * es;
+            char *base = data + (size_t)((to_mallat ? dof : so) + sub * st1 + j0 * rs) * es;
 #define ROW(r) (base + (size_t)((r) * st) * es)
             /* backwards along the cycle: row m takes the content of from_row(m) */
             const int64_t p = lead[cyc];

@@ -503,17 +503,18 @@ static int in_place_route(const lw_plan *p, size_t *kept)
     return 1;
 }
 
-/* In place without a copy of the input or lowpass buffers, every level in the array: lines and
- * 2-D levels on the nd engine (segments and strips that keep the samples or rows their windows
- * read beyond them; 1 to 7 threads; Mallat 2-D levels with the rows in sample order, then moved
- * along their cycles), batches of small planes on the planes engine; fs over two axes and the
- * integer transforms copy the input first.  Each case equals the reference, takes the route
- * expected, and keeps at most 2E rows a strip with no more strips than threads unless those
- * rows stay within 1% of the axis. */
+/* In place without a copy of the input or lowpass buffers, every level in the array: lines, 2-D
+ * and 3-D levels on the nd engine (segments and strips that keep the samples, rows or planes
+ * their windows read beyond them; 1 to 7 threads; Mallat levels with the rows or planes in
+ * sample order, then moved along their cycles), batches of small planes on the planes engine;
+ * fs over two axes, volumes on the vol engine and the integer transforms copy the input first.
+ * Each case equals the reference and, bit for bit, out of place; it takes the route expected
+ * and keeps at most 2E sub-blocks a strip with no more strips than threads unless those stay
+ * within 1% of the array. */
 static void in_place(void)
 {
     static const int threads[] = {1, 3, 7};
-    int a12[2] = {1, 2}, a1[1] = {1};
+    int a12[2] = {1, 2}, a1[1] = {1}, a01[2] = {0, 1}, a012[3] = {0, 1, 2};
     long direct = 0, copied = 0;
     g_in_place = 1;
     for (size_t ti = 0; ti < sizeof threads / sizeof threads[0]; ti++) {
@@ -526,7 +527,7 @@ static void in_place(void)
                         const int per = m == LW_PERIODIC;
                         struct {
                             int rank, naxes;
-                            int64_t shape[3];
+                            int64_t shape[4];
                             const int *axes;
                             int inp; /* in place on the array (separable float) */
                         } cs[] = {{2, 0, {per ? 600 : 601, per ? 34 : 33, 1}, NULL, 1}, /* up to 9 strips */
@@ -535,7 +536,10 @@ static void in_place(void)
                                   {3, 2, {24, per ? 12 : 11, 16}, a12, 1},             /* planes */
                                   {1, 0, {per ? 9000 : 9001, 1, 1}, NULL, 1}, /* a line: segments on 2+ threads */
                                   {2, 1, {5, per ? 300 : 301, 1}, a1, 1},     /* lines of a batch */
-                                  {1, 0, {per ? 70000 : 70001, 1, 1}, NULL, 1}}; /* segments (Mallat: copied) */
+                                  {1, 0, {per ? 70000 : 70001, 1, 1}, NULL, 1}, /* segments (Mallat: copied) */
+                                  /* a volume of 3-channel samples (the nd engine: vol takes single ones) */
+                                  {4, 3, {per ? 20 : 21, per ? 12 : 11, per ? 18 : 17, 3}, a012, 1},
+                                  {3, 2, {per ? 30 : 31, per ? 10 : 9, 64}, a01, 1}}; /* 64 channels: rows of 64 */
                         for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
                             for (int dir = 0; dir < 2; dir++) {
                                 const int lmax =
@@ -552,9 +556,7 @@ static void in_place(void)
                                 const int route = in_place_route(p, &kept);
                                 int64_t total = 1;
                                 for (int i = 0; i < cs[k].rank; i++) total *= cs[k].shape[i];
-                                /* the 2-D cases' rows (the lines': none are kept) */
-                                const int64_t cols = cs[k].shape[cs[k].rank - 1], rows = total / cols;
-                                const size_t es = lw_dtype_size((lw_dtype)t), row = (size_t)cols * es;
+                                const size_t es = lw_dtype_size((lw_dtype)t);
                                 const lw_fast_plan *fp = (const lw_fast_plan *)p->impl;
                                 /* fs over 2 axes: an engine of its own; integer: recomputed from the input
                                  * when flagged */
@@ -564,11 +566,12 @@ static void in_place(void)
                                 CHECK(route == want, "%s %s %s %s shape %d: in-place route %d, expected %d",
                                       lw_wavelet_name((lw_wavelet)w), lw_mode_name((lw_mode)m),
                                       lw_layout_name((lw_layout)lay), lw_dtype_name((lw_dtype)t), (int)k, route, want);
-                                /* strips: 2E rows each, no more than the threads unless within 1% */
-                                const int64_t items = cs[k].rank == 3 ? cs[k].shape[0] : 1;
-                                const size_t per_strip = (size_t)(2 * fp->E) * row * (size_t)items;
+                                /* strips of the first transformed axis: 2E of its sub-blocks (rows,
+                                 * planes) each, no more than the threads unless within 1% */
+                                const int64_t n0 = cs[k].shape[cs[k].naxes ? cs[k].axes[0] : 0];
+                                const size_t per_strip = (size_t)(2 * fp->E) * (size_t)(total / n0) * es;
                                 const size_t bound = (size_t)threads[ti] * per_strip;
-                                const size_t pct = (size_t)rows * row / 100;
+                                const size_t pct = (size_t)total * es / 100;
                                 CHECK(kept <= (bound > pct + per_strip ? bound : pct + per_strip),
                                       "%s shape %d on %d threads: %zu bytes kept (a strip %zu, 1%% %zu)",
                                       lw_wavelet_name((lw_wavelet)w), (int)k, threads[ti], kept, per_strip, pct);
