@@ -542,6 +542,11 @@ static inline void lw_fast_item_offsets(const lw_fast_level *lv, int64_t item, i
 
 /* Bytes a thread's working buffers may take: the core's L2 (256 KiB .. 2 MiB) or tuning ring_kb */
 size_t lw_fast_cache_budget(const lw_tuning *t);
+/* The vol engine in place (fast_vol.c): strips of whole planes that keep the
+ * 2E planes their windows read beyond them; Mallat with the planes in sample
+ * order (2: set vil) */
+int lw_fast_vol_in_place(const lw_fast_level *lv);
+size_t lw_fast_vol_in_place_bytes(const lw_fast_level *lv, int threads);
 /* The planes engine (fast_planes.c): batches of small 2-D items as channels last */
 int lw_fast_planes_applies(const lw_fast_level *lv);
 size_t lw_fast_planes_scratch(const lw_fast_level *lv);

@@ -72,6 +72,11 @@ typedef struct vol_ctx {
     int guard;
     lw_vqueue *q; /* the unit being run and its queue (its end may move) */
     lw_vslot *sl;
+    /* in place (src == dst): the unit's own planes [io0, io1) and a copy of
+     * the E planes its window reads each side of them (dense rows), made
+     * before any unit stored; NULL otherwise */
+    const char *ipk;
+    int64_t io0, io1;
 } vol_ctx;
 
 int lw_fast_vol_applies(const lw_fast_level *lv) { return lv->nv == 2 && lv->hlift && lv->G == 1 && !lv->adjoint; }
@@ -104,8 +109,10 @@ size_t lw_fast_cache_budget(const lw_tuning *t)
     return b;
 }
 
-/* Geometry and the largest tile window allowed (independent of threads). */
-static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
+/* Geometry and the largest tile window allowed (independent of threads);
+ * whole: every plane whole in a slot (in place: no tiles, whose halos the
+ * tiles beside would store over). */
+static void vol_geom(const lw_fast_level *lv, int whole, vol_plan *vp)
 {
     const lw_fast_plan *fp = lv->fp;
     memset(vp, 0, sizeof *vp);
@@ -142,7 +149,7 @@ static void vol_geom(const lw_fast_level *lv, vol_plan *vp)
     int64_t full = win_len(fp, lv->mode, n1, 0, n1), one = win_len(fp, lv->mode, n1, 0, 1);
     int64_t rowb = (int64_t)vp->R * (int64_t)vp->rf * (int64_t)fp->es;
     int64_t fit = (int64_t)lw_fast_cache_budget(&fp->tune) / (rowb > 0 ? rowb : 1);
-    int64_t cap = fit < full ? fit : full;
+    int64_t cap = fit < full && !whole ? fit : full;
     if (cap < one) cap = one;
     vp->cap_rows = cap;
     vp->ring_bytes = LW_ALIGN64((size_t)cap * vp->rf * (size_t)vp->R * fp->es);
@@ -243,7 +250,7 @@ static void vol_units(const lw_fast_level *lv, vol_plan *vp, int threads, int64_
 size_t lw_fast_vol_scratch(const lw_fast_level *lv)
 {
     vol_plan vp;
-    vol_geom(lv, &vp);
+    vol_geom(lv, 0, &vp);
     return LW_ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
 }
 
@@ -275,9 +282,9 @@ static void row_fwd(vol_ctx *c, char *row, char *dst, char *lo, double f)
                            &c->guard);
 }
 
-/* The inverse row stage: load a row of coefficients (times f over their
- * zetas), inverse-lift it and leave it in the ring row. */
-static void row_inv(vol_ctx *c, const char *src, const char *lo, char *row, double f)
+/* The inverse row stage: load a row of coefficients (sample stride srs;
+ * times f over their zetas), inverse-lift it and leave it in the ring row. */
+static void row_inv(vol_ctx *c, const char *src, int64_t srs, const char *lo, char *row, double f)
 {
     const lw_fast_level *lv = c->lv;
     const vol_plan *vp = c->vp;
@@ -286,7 +293,7 @@ static void row_inv(vol_ctx *c, const char *src, const char *lo, char *row, doub
         return;
     }
     char *b = vp->buffered ? c->line : row;
-    lw_line_load_inv(c->fp, &vp->g, lv->mallat, src, lv->srs, lo, lv->lrs, b, f);
+    lw_line_load_inv(c->fp, &vp->g, lv->mallat, src, srs, lo, lv->lrs, b, f);
     lw_line_lift(c->fp, &vp->g, b, 1, &c->guard);
     if (vp->buffered) lw_line_convert(c->fp, &vp->g, b, &vp->rg, row);
 }
@@ -304,15 +311,30 @@ static void vsteps_rows(const lw_fast_plan *fp, const lw_vrows *v, int64_t i, in
     lw_fast_vsteps(fp, &u, i, inverse, (size_t)(r1 - r0) * rf, guard);
 }
 
-/* Inverse, rows last: where the coefficients of row u1 of plane u lie (the
- * lowpass half from the lowpass buffer when ll holds it). */
-static void inv_src_row(const lw_fast_level *lv, const char *src, const char *ll, int64_t u, int64_t u1,
+/* Inverse, rows last: where the coefficients of row u1 of plane u lie, its
+ * plane at `plane` with rows st1 apart (the lowpass half from the lowpass
+ * buffer when ll holds it). */
+static void inv_src_row(const lw_fast_level *lv, const char *plane, int64_t st1, const char *ll, int64_t u, int64_t u1,
                         const char **lo, const char **hi)
 {
     size_t es = lv->fp->es;
-    const char *row = src + (size_t)(lw_mallat_pos(u, lv->n[0]) * lv->ss[0] + lw_mallat_pos(u1, lv->n[1]) * lv->ss[1]) * es;
+    const char *row = plane + (size_t)(lw_mallat_pos(u1, lv->n[1]) * st1) * es;
     *hi = row + (size_t)((lv->rowlen + 1) / 2) * es;
     *lo = (ll && !(u & 1) && !(u1 & 1)) ? ll + (size_t)((u >> 1) * lv->ls[0] + (u1 >> 1) * lv->ls[1]) * es : row;
+}
+
+/* The plane of window index i as the unit reads it (stored at plane p0 of
+ * src): the input's, or in place, outside the unit's own planes, its copy
+ * (*st1 and *srs: its row and sample strides) */
+static const char *plane_in(const vol_ctx *c, const char *src, int64_t i, int64_t p0, int64_t *st1, int64_t *srs)
+{
+    const lw_fast_level *lv = c->lv;
+    const size_t es = c->fp->es;
+    *st1 = lv->ss[1], *srs = lv->srs;
+    if (!c->ipk || (i >= c->io0 && i < c->io1)) return src + (size_t)(p0 * lv->ss[0]) * es;
+    const int64_t E = c->fp->E, r = i < c->io0 ? i - (c->io0 - E) : E + (i - c->io1);
+    *st1 = lv->rowlen, *srs = 1;
+    return c->ipk + (size_t)(r * lv->n[1] * lv->rowlen) * es;
 }
 
 /* Before plane i is loaded: claims it, and follows the unit's end o1 (and
@@ -358,8 +380,8 @@ static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t 
     for (int64_t i = w0; i < w1 + lag; i++) {
         if (i < w1) vol_claim(c, i, o0, &o1, &w1, &v0);
         if (i < w1) {
-            int64_t u = lw_wrap(i, n0);
-            const char *sp = src + (size_t)(u * lv->ss[0]) * es;
+            int64_t u = lw_wrap(i, n0), st1, srs;
+            const char *sp = plane_in(c, src, i, inv && lv->mallat && !lv->vil ? lw_mallat_pos(u, n0) : u, &st1, &srs);
             char *s = c->ring + (size_t)((i - w0) % vp->R) * slot * es;
             double f0 = (u & 1) ? ih : il;
             /* a chunk of rows loaded, then lifted along dim 0 while in L1 */
@@ -371,16 +393,16 @@ static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t 
                     if (inv) {
                         const char *lo, *hi;
                         double f = f0 * ((u1 & 1) ? ih : il);
-                        inv_src_row(lv, src, ll, u, u1, &lo, &hi);
+                        inv_src_row(lv, sp, st1, ll, u, u1, &lo, &hi);
                         fp->k->scale(d + (size_t)vp->rp.ld_l * es, lo, hl, f * il);
                         fp->k->scale(d + (size_t)vp->rp.ld_h * es, hi, hh, f * ih);
                         continue;
                     }
-                    const char *rp = sp + (size_t)(u1 * lv->ss[1]) * es;
+                    const char *rp = sp + (size_t)(u1 * st1) * es;
                     if (vp->rowload)
                         lw_row_load(&vp->rp, rp, d);
                     else
-                        lw_line_load_fwd(fp, &vp->rg, rp, lv->srs, d, 1.0);
+                        lw_line_load_fwd(fp, &vp->rg, rp, srs, d, 1.0);
                 }
                 vsteps_rows(fp, &v0, i, inv, r0 - aw0, r1 - aw0, rf, &c->guard);
             }
@@ -392,7 +414,7 @@ static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t 
         /* plane t is final along dim 0: dim 1 in place in its slot, then rows */
         char *P = c->ring + (size_t)((t - w0) % vp->R) * slot * es;
         double z0 = (t & 1) ? fp->zh : fp->zl;
-        int64_t p0 = lv->mallat && !inv ? lw_mallat_pos(t, n0) : t;
+        int64_t p0 = lv->mallat && !inv && !lv->vil ? lw_mallat_pos(t, n0) : t;
         char *dplane = dst + (size_t)(p0 * lv->ds[0]) * es;
         char *lplane = (!inv && ll && !(t & 1)) ? ll + (size_t)((t >> 1) * lv->ls[0]) * es : NULL;
         int64_t un = pf && i + 1 < w1 ? lw_wrap(i + 1, n0) : -1;
@@ -414,7 +436,8 @@ static void vol_sweep(vol_ctx *c, const char *src, char *dst, char *ll, int64_t 
                     int64_t u1 = lw_wrap(pr, n1);
                     if (inv) {
                         const char *lo, *hi;
-                        inv_src_row(lv, src, ll, un, u1, &lo, &hi);
+                        const int64_t pn = lv->mallat && !lv->vil ? lw_mallat_pos(un, n0) : un;
+                        inv_src_row(lv, src + (size_t)(pn * lv->ss[0]) * es, lv->ss[1], ll, un, u1, &lo, &hi);
                         prefetch_row(lo, hl * es);
                         prefetch_row(hi, hh * es);
                     } else {
@@ -455,13 +478,14 @@ static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int6
     for (int64_t i = w0; i < w1 + lag; i++) {
         if (i < w1) vol_claim(c, i, o0, &o1, &w1, &v0);
         if (i < w1) {
-            int64_t u = lw_wrap(i, n0), p0 = lv->mallat ? lw_mallat_pos(u, n0) : u;
-            const char *splane = src + (size_t)(p0 * lv->ss[0]) * es;
+            int64_t u = lw_wrap(i, n0), p0 = lv->mallat && !lv->vil ? lw_mallat_pos(u, n0) : u, st1, srs;
+            const char *splane = plane_in(c, src, i, p0, &st1, &srs);
             const char *lplane = (ll && !(u & 1)) ? ll + (size_t)((u >> 1) * lv->ls[0]) * es : NULL;
             const char *nxt = NULL;
             if (pf && i + 1 < w1) {
                 int64_t un = lw_wrap(i + 1, n0);
-                if (!(ll && !(un & 1))) nxt = src + (size_t)((lv->mallat ? lw_mallat_pos(un, n0) : un) * lv->ss[0]) * es;
+                if (!(ll && !(un & 1)))
+                    nxt = src + (size_t)((lv->mallat && !lv->vil ? lw_mallat_pos(un, n0) : un) * lv->ss[0]) * es;
             }
             double f0 = (i & 1) ? ih : il;
             char *P = c->ring + (size_t)((i - w0) % vp->R) * slot * es;
@@ -471,7 +495,7 @@ static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int6
                     int64_t u1 = lw_wrap(r, n1), p1 = lv->mallat ? lw_mallat_pos(u1, n1) : u1;
                     const char *lrow = (lplane && !(u1 & 1)) ? lplane + (size_t)((u1 >> 1) * lv->ls[1]) * es : NULL;
                     if (nxt) prefetch_row(nxt + (size_t)(p1 * lv->ss[1]) * es, rowbytes);
-                    row_inv(c, splane + (size_t)(p1 * lv->ss[1]) * es, lrow, P + (size_t)(r - aw0) * rf * es,
+                    row_inv(c, splane + (size_t)(p1 * st1) * es, srs, lrow, P + (size_t)(r - aw0) * rf * es,
                             f0 * ((r & 1) ? ih : il));
                 }
                 lw_fast_vsteps(fp, &v1, r, 1, rf, &c->guard);
@@ -497,6 +521,78 @@ static void vol_inv(vol_ctx *c, const char *src, const char *ll, char *dst, int6
     }
 }
 
+/* ---- in place ------------------------------------------------------------ */
+
+int lw_fast_vol_in_place(const lw_fast_level *lv) { return lv->mallat && !lv->vil ? 2 : 1; }
+
+/* In place the units are strips of whole planes (no tiles), one a thread,
+ * more only while the 2E planes each keeps stay within 1% of the volume */
+static void in_place_units(const lw_fast_level *lv, vol_plan *vp, int threads, int64_t nitems)
+{
+    const int64_t n0 = lv->n[0], E = lv->fp->E;
+    int64_t ns = 1;
+    if (threads > 1 && nitems < threads) {
+        int64_t most = n0 / (200 * E), least = (threads + nitems - 1) / nitems;
+        if (nitems == 1 && most > threads) most -= most % threads;
+        ns = most > least ? most : least;
+        if (ns > n0 / (4 * E + 16)) ns = n0 / (4 * E + 16);
+        if (ns < 1) ns = 1;
+    }
+    vp->tile = lv->n[1];
+    vp->ntiles = 1;
+    vp->max_rows = vp->cap_rows;
+    vp->strip = (n0 + ns - 1) / ns;
+    vp->nstrips = (n0 + vp->strip - 1) / vp->strip;
+}
+
+/* the planes kept: 2E a strip (none for one strip, but periodic: its window wraps) */
+static size_t kept_bytes(const lw_fast_level *lv, const vol_plan *vp, int64_t nitems)
+{
+    if (vp->nstrips == 1 && lv->mode != LW_PERIODIC) return 0;
+    return (size_t)(nitems * vp->nstrips * 2 * (int64_t)lv->fp->E) * (size_t)(lv->n[1] * lv->rowlen) * lv->fp->es;
+}
+
+size_t lw_fast_vol_in_place_bytes(const lw_fast_level *lv, int threads)
+{
+    int64_t nitems = 1;
+    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
+    vol_plan vp;
+    vol_geom(lv, 1, &vp);
+    in_place_units(lv, &vp, threads, nitems);
+    return kept_bytes(lv, &vp, nitems);
+}
+
+/* For every strip, the E planes before it and the E after it (wrapped where
+ * periodic), as stored (rows dense), before any strip stores.  Plane x of
+ * the copy is plane r = x mod 2E of strip x / 2E. */
+static void keep_planes(const lw_fast_level *lv, const vol_plan *vp, int64_t nitems, const char *src, char *kept,
+                        int threads)
+{
+    const int64_t E = lv->fp->E, n0 = lv->n[0], n1 = lv->n[1], W = lv->rowlen;
+    const int64_t nrows = nitems * vp->nstrips * 2 * E * n1;
+    const size_t es = lv->fp->es;
+    (void)threads;
+#ifdef LW_HAVE_OPENMP
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (int64_t x = 0; x < nrows; x++) {
+        const int64_t row = x % n1, pl = x / n1, r = pl % (2 * E), strip = (pl / (2 * E)) % vp->nstrips;
+        const int64_t item = pl / (2 * E) / vp->nstrips;
+        const int64_t o0 = strip * vp->strip, o1 = o0 + vp->strip < n0 ? o0 + vp->strip : n0;
+        const int64_t i = r < E ? o0 - E + r : o1 + (r - E);
+        if (o0 >= o1 || (lv->mode != LW_PERIODIC && (i < 0 || i >= n0))) continue; /* in no window */
+        const int64_t u = lw_wrap(i, n0), p0 = lv->inverse && lv->mallat && !lv->vil ? lw_mallat_pos(u, n0) : u;
+        int64_t so, dof, lof;
+        lw_fast_item_offsets(lv, item, &so, &dof, &lof);
+        const char *from = src + (size_t)(so + p0 * lv->ss[0] + row * lv->ss[1]) * es;
+        char *to = kept + (size_t)(x * W) * es;
+        if (lv->srs == 1)
+            memcpy(to, from, (size_t)W * es);
+        else
+            for (int64_t j = 0; j < W; j++) memcpy(to + (size_t)j * es, from + (size_t)(j * lv->srs) * es, es);
+    }
+}
+
 lw_vol_trace *lw_vol_trace_sink;
 
 double lw_trace_now(void)
@@ -513,9 +609,14 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
     int64_t nitems = 1;
     for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
     vol_plan vp;
-    vol_geom(lv, &vp);
+    const int ip = src == dst;
+    if (ip && lw_fast_vol_in_place(lv) != 1)
+        return lw_fail(LW_ERR_INTERNAL, "vol engine: this level cannot run in place (src == dst)");
+    vol_geom(lv, ip, &vp);
     vol_units(lv, &vp, threads, nitems);
-    {   /* tuning vol_split=STRIPSxTILES forces the units */
+    if (ip) {
+        in_place_units(lv, &vp, threads, nitems);
+    } else { /* tuning vol_split=STRIPSxTILES forces the units */
         int64_t a = fp->tune.vol_split[0], b = fp->tune.vol_split[1];
         if (a >= 1 && b >= 1 && a <= lv->n[0] && b <= lv->n[1]) {
             vp.strip = (lv->n[0] + a - 1) / a;
@@ -529,7 +630,9 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
         }
     }
     size_t need = LW_ALIGN64(vp.ring_bytes + vp.line_bytes + 64);
-    int64_t nunits = nitems * vp.nstrips * vp.ntiles, smin = threads > 1 ? fp->tune.split_min : 0;
+    /* in place no unit splits: a part's first planes would be read after the
+     * part before it stored them */
+    int64_t nunits = nitems * vp.nstrips * vp.ntiles, smin = threads > 1 && !ip ? fp->tune.split_min : 0;
     /* more threads than units only where units are long enough to split */
     int64_t most = nunits * (smin ? 1 + vp.strip / (4 * smin) : 1);
     if (threads > most) threads = (int)(most > 0 ? most : 1);
@@ -538,9 +641,15 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
     int fail = 0, bad = 0;
     /* units in order (item, strip, tile), then split while they run */
     lw_vqueue q;
+    const size_t kb = ip ? kept_bytes(lv, &vp, nitems) : 0;
+    char *kept = kb ? aligned_alloc(64, LW_ALIGN64(kb)) : NULL;
+    if (kb && !kept) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes for the planes kept in place", kb);
+    if (kept) keep_planes(lv, &vp, nitems, src, kept, threads);
     if (!lw_vq_init(&q, nunits, threads > 1 ? 4 * (int64_t)threads : 0, fp->E, lv->n[0], lv->mode == LW_PERIODIC,
-                    threads > 1 ? smin : 0))
+                    threads > 1 ? smin : 0)) {
+        free(kept);
         return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu backend's work queue");
+    }
     for (int64_t u = 0; u < nunits; u++) {
         int64_t item = u / (vp.nstrips * vp.ntiles), strip = (u / vp.ntiles) % vp.nstrips, tile = u % vp.ntiles;
         int64_t o0 = strip * vp.strip, o1 = o0 + vp.strip < lv->n[0] ? o0 + vp.strip : lv->n[0];
@@ -590,6 +699,11 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
             double ts = traced ? lw_trace_now() : 0;
             c.q = &q;
             c.sl = sl;
+            if (kept) {
+                const int64_t strip = o0 / vp.strip, E = fp->E;
+                c.ipk = kept + (size_t)((sl->item * vp.nstrips + strip) * 2 * E * lv->n[1] * lv->rowlen) * es;
+                c.io0 = o0, c.io1 = o1;
+            }
             if (o0 < o1 && a0 < a1) {
                 if (lv->inverse && !vp.xlast)
                     vol_inv(&c, s, l, d, o0, o1, a0, a1);
@@ -611,6 +725,7 @@ lw_status lw_fast_vol_run(const lw_fast_level *lv, const char *src, char *dst, c
         }
     }
     lw_vq_free(&q);
+    free(kept);
     if (tr) tr->t1 = lw_trace_now();
     if (bad) *guard = 1;
     if (fail) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the cpu backend's per-thread scratch");

@@ -507,7 +507,8 @@ static int in_place_route(const lw_plan *p, size_t *kept)
  * and 3-D levels on the nd engine (segments and strips that keep the samples, rows or planes
  * their windows read beyond them; 1 to 7 threads; Mallat levels with the rows or planes in
  * sample order, then moved along their cycles), batches of small planes on the planes engine;
- * fs over two axes, volumes on the vol engine and the integer transforms copy the input first.
+ * volumes on the vol engine (strips of whole planes that keep theirs); fs over two axes and the
+ * integer transforms copy the input first.
  * Each case equals the reference and, bit for bit, out of place; it takes the route expected
  * and keeps at most 2E sub-blocks a strip with no more strips than threads unless those stay
  * within 1% of the array. */
@@ -539,7 +540,8 @@ static void in_place(void)
                                   {1, 0, {per ? 70000 : 70001, 1, 1}, NULL, 1}, /* segments (Mallat: copied) */
                                   /* a volume of 3-channel samples (the nd engine: vol takes single ones) */
                                   {4, 3, {per ? 20 : 21, per ? 12 : 11, per ? 18 : 17, 3}, a012, 1},
-                                  {3, 2, {per ? 30 : 31, per ? 10 : 9, 64}, a01, 1}}; /* 64 channels: rows of 64 */
+                                  {3, 2, {per ? 30 : 31, per ? 10 : 9, 64}, a01, 1}, /* 64 channels: rows of 64 */
+                                  {3, 0, {per ? 70 : 71, per ? 10 : 9, 16}, NULL, 1}}; /* the vol engine: 2 strips */
                         for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
                             for (int dir = 0; dir < 2; dir++) {
                                 const int lmax =
