@@ -395,6 +395,23 @@ static inline void lw_fast_window(const lw_fast_plan *fp, lw_mode mode, int64_t 
     }
 }
 
+/* In place, the copy a unit keeps of the window beyond its own [o0, o1) of
+ * an axis of n: 2E entries, entry r < E window index o0 - E + r (before the
+ * unit), else o1 + r - E (after it).  lw_fast_kept_index gives entry r's
+ * window index and whether some window reads it (periodic ones wrap);
+ * lw_fast_kept_entry the entry of a window index outside [o0, o1). */
+static inline int lw_fast_kept_index(int64_t r, int64_t o0, int64_t o1, int64_t n, int64_t E, lw_mode mode,
+                                     int64_t *i)
+{
+    *i = r < E ? o0 - E + r : o1 + (r - E);
+    return o0 < o1 && (mode == LW_PERIODIC || (*i >= 0 && *i < n));
+}
+
+static inline int64_t lw_fast_kept_entry(int64_t i, int64_t o0, int64_t o1, int64_t E)
+{
+    return i < o0 ? i - (o0 - E) : E + (i - o1);
+}
+
 /* Index of u inside the window [w0, w1) by whole-sample reflection at its
  * ends: the true symmetric boundary when the window is the whole axis, a
  * don't-care value (outside every output's dependency cone) otherwise. */

@@ -115,7 +115,7 @@ static inline void prefetch(const char *p, size_t bytes)
 static inline const char *row_in(const nd_ctx *c, int d, int64_t i, const char *at, int64_t *rs, int64_t *st1)
 {
     if (!c->ipk || d != 0 || (i >= c->io0 && i < c->io1)) return at;
-    const int64_t E = c->fp->E, r = i < c->io0 ? i - (c->io0 - E) : E + (i - c->io1);
+    const int64_t r = lw_fast_kept_entry(i, c->io0, c->io1, c->fp->E);
     *rs = c->lv->G;
     *st1 = c->lv->rowlen * c->lv->G;
     return c->ipk + (size_t)(r * c->ipw) * c->fp->es;
@@ -127,9 +127,14 @@ static void patch_kept(const nd_ctx *c, const lw_line_geom *g, int64_t o0, int64
 {
     const int64_t E = c->fp->E;
     const size_t es = c->fp->es;
-    if (g->w0 < o0)
-        lw_line_patch(c->fp, g, c->line, g->w0, o0, c->ipk + (size_t)((g->w0 - (o0 - E)) * c->ipw) * es, fe, fo);
-    if (g->w1 > o1) lw_line_patch(c->fp, g, c->line, o1, g->w1, c->ipk + (size_t)(E * c->ipw) * es, fe, fo);
+    if (g->w0 < o0) {
+        const int64_t r = lw_fast_kept_entry(g->w0, o0, o1, E);
+        lw_line_patch(c->fp, g, c->line, g->w0, o0, c->ipk + (size_t)(r * c->ipw) * es, fe, fo);
+    }
+    if (g->w1 > o1) {
+        const int64_t r = lw_fast_kept_entry(o1, o0, o1, E);
+        lw_line_patch(c->fp, g, c->line, o1, g->w1, c->ipk + (size_t)(r * c->ipw) * es, fe, fo);
+    }
 }
 
 static inline char *slot_of(const nd_ctx *c, int d, int64_t t, int64_t w0)
@@ -570,8 +575,8 @@ static void keep_rows(const lw_fast_level *lv, const nd_units *u, const char *sr
     for (int64_t x = 0; x < nrows; x++) {
         const int64_t r = x % (2 * E), strip = (x / (2 * E)) % u->nstrips, item = x / (2 * E) / u->nstrips;
         const int64_t o0 = strip * u->seg, o1 = o0 + u->seg < n0 ? o0 + u->seg : n0;
-        const int64_t i = r < E ? o0 - E + r : o1 + (r - E);
-        if (o0 >= o1 || (lv->mode != LW_PERIODIC && (i < 0 || i >= n0))) continue; /* in no window */
+        int64_t i;
+        if (!lw_fast_kept_index(r, o0, o1, n0, E, lv->mode, &i)) continue; /* in no window */
         int64_t so, dof, lof;
         lw_fast_item_offsets(lv, item, &so, &dof, &lof);
         const int64_t v = lw_wrap(i, n0);

@@ -332,7 +332,7 @@ static const char *plane_in(const vol_ctx *c, const char *src, int64_t i, int64_
     const size_t es = c->fp->es;
     *st1 = lv->ss[1], *srs = lv->srs;
     if (!c->ipk || (i >= c->io0 && i < c->io1)) return src + (size_t)(p0 * lv->ss[0]) * es;
-    const int64_t E = c->fp->E, r = i < c->io0 ? i - (c->io0 - E) : E + (i - c->io1);
+    const int64_t r = lw_fast_kept_entry(i, c->io0, c->io1, c->fp->E);
     *st1 = lv->rowlen, *srs = 1;
     return c->ipk + (size_t)(r * lv->n[1] * lv->rowlen) * es;
 }
@@ -579,8 +579,8 @@ static void keep_planes(const lw_fast_level *lv, const vol_plan *vp, int64_t nit
         const int64_t row = x % n1, pl = x / n1, r = pl % (2 * E), strip = (pl / (2 * E)) % vp->nstrips;
         const int64_t item = pl / (2 * E) / vp->nstrips;
         const int64_t o0 = strip * vp->strip, o1 = o0 + vp->strip < n0 ? o0 + vp->strip : n0;
-        const int64_t i = r < E ? o0 - E + r : o1 + (r - E);
-        if (o0 >= o1 || (lv->mode != LW_PERIODIC && (i < 0 || i >= n0))) continue; /* in no window */
+        int64_t i;
+        if (!lw_fast_kept_index(r, o0, o1, n0, E, lv->mode, &i)) continue; /* in no window */
         const int64_t u = lw_wrap(i, n0), p0 = lv->inverse && lv->mallat && !lv->vil ? lw_mallat_pos(u, n0) : u;
         int64_t so, dof, lof;
         lw_fast_item_offsets(lv, item, &so, &dof, &lof);
