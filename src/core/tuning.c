@@ -72,7 +72,9 @@ static const knob knobs[] = {
      "lean (the generic passes in place, at most 1% more device memory), copy (the fused engine into a "
      "full-size scratch, then one device copy: the array's size more), tiles (2-D: the fused in-place "
      "kernels wherever they apply) or ring (2-D: as tiles, but the tile kernel and its ring of halo slots "
-     "instead of the strip walker, for tests and measurements)"},
+     "instead of the strip walker, for tests and measurements); cpu: copy runs the levels as out of place on "
+     "a copy of the input (the array's size more memory, no row moves: where memory allows, faster for "
+     "Mallat volumes), the others every level in the array where the engines allow"},
     {"ooc_slab_mb", K_INT, OFF(ooc_slab_mb), 0, 1 << 16, NULL,
      "cuda, out of core: MiB of rows a slab aims at, halos not counted (0: 64)"},
     {"ooc_pass_levels", K_INT, OFF(ooc_pass_levels), 0, 64, NULL,

@@ -355,11 +355,11 @@ static void in_place_level(const lw_plan *plan, const fast_shape *fs, int k, int
  * no copy of the input, no lowpass buffers): route[k] 1 as the level is, 2
  * with its rows in sample order, moved to and from Mallat order
  * (fast_rows.c).  Not the integer transforms: a flagged one is recomputed
- * from the input. */
+ * from the input; and not with tuning inplace=copy. */
 static int in_place_routes(const lw_plan *plan, const fast_shape *fs, int *route)
 {
     const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
-    if (fp->isint) return 0;
+    if (fp->isint || fp->tune.inplace == 2) return 0; /* tuning inplace=copy: the copy, by choice */
     for (int k = 0; k < plan->geo.levels; k++) {
         lw_fast_level lv;
         in_place_level(plan, fs, k, 0, &lv);

@@ -596,6 +596,24 @@ static void in_place(void)
                             }
                     }
     }
+    /* tuning inplace=copy: the copy, by choice, with the same bits */
+    {
+        int64_t vs[3] = {22, 10, 12};
+        char tb[600];
+        const char *base = lw_test_tuning();
+        snprintf(tb, sizeof tb, "%s%sinplace=copy", base ? base : "", base ? "," : "");
+        lw_test_tuning_set(tb);
+        lw_plan *p = NULL;
+        size_t kept = 0;
+        CHECK(lw_test_plan(&p, 3, vs, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 2, LW_FORWARD,
+                           LW_BACKEND_CPU) == LW_OK &&
+                  in_place_route(p, &kept) == 0,
+              "tuning inplace=copy: the input is not copied first (%s)", lw_last_error());
+        lw_destroy(p);
+        for (int dir = 0; dir < 2; dir++)
+            check(3, vs, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 2, (lw_direction)dir, 0);
+        lw_test_tuning_set(NULL);
+    }
     /* the half types (float32 in place on a scratch, either way): in place bit for bit as out of place */
     int64_t hs[2] = {301, 45};
     for (int t = LW_FLOAT16; t <= LW_BFLOAT16; t++)
