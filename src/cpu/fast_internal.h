@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef LW_HAVE_OPENMP
 #include <omp.h>
@@ -393,6 +394,19 @@ static inline void lw_fast_window(const lw_fast_plan *fp, lw_mode mode, int64_t 
         if (*w0 < 0) *w0 = 0;
         if (*w1 > n) *w1 = n;
     }
+}
+
+/* cnt samples of G elements each from `from` to `to`, sample strides fst and
+ * tst (elements): one memcpy where both are dense */
+static inline void lw_fast_copy_samples(char *to, int64_t tst, const char *from, int64_t fst, int64_t cnt, int64_t G,
+                                        size_t es)
+{
+    if (tst == G && fst == G) {
+        memcpy(to, from, (size_t)(cnt * G) * es);
+        return;
+    }
+    for (int64_t j = 0; j < cnt; j++)
+        memcpy(to + (size_t)(j * tst) * es, from + (size_t)(j * fst) * es, (size_t)G * es);
 }
 
 /* In place, the copy a unit keeps of the window beyond its own [o0, o1) of

@@ -547,17 +547,6 @@ size_t lw_fast_nd_in_place_bytes(const lw_fast_level *lv, int threads)
     return kept_bytes(lv, &u);
 }
 
-/* a row of dim 0 (rowlen samples of G elements, sample stride srs) to dense */
-static void keep_row(const lw_fast_level *lv, char *to, const char *from)
-{
-    const size_t es = lv->fp->es, g = (size_t)lv->G * es;
-    if (lv->srs == lv->G) {
-        memcpy(to, from, (size_t)lv->rowlen * g);
-        return;
-    }
-    for (int64_t j = 0; j < lv->rowlen; j++) memcpy(to + (size_t)j * g, from + (size_t)(j * lv->srs) * es, g);
-}
-
 /* In place: for every unit, the E rows of dim 0 (samples of a line) before
  * its strip (segment) and the E after it (those its window reads, wrapped
  * where periodic), before any unit stores.  Entry x of the copy is entry
@@ -586,8 +575,9 @@ static void keep_rows(const lw_fast_level *lv, const nd_units *u, const char *sr
         } else {
             const int64_t nr = lv->nv == 2 ? lv->n[1] : 1, w = lv->rowlen * lv->G;
             for (int64_t r = 0; r < nr; r++)
-                keep_row(lv, kept + (size_t)(x * ipw + r * w) * es,
-                         src + (size_t)(so + v * lv->ss[0] + (lv->nv == 2 ? r * lv->ss[1] : 0)) * es);
+                lw_fast_copy_samples(kept + (size_t)(x * ipw + r * w) * es, lv->G,
+                                     src + (size_t)(so + v * lv->ss[0] + (lv->nv == 2 ? r * lv->ss[1] : 0)) * es,
+                                     lv->srs, lv->rowlen, lv->G, es);
         }
     }
 }

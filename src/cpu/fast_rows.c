@@ -30,17 +30,6 @@ static inline int64_t from_row(int64_t m, int64_t n, int to_mallat)
     return m < h ? 2 * m : 2 * (m - h) + 1;
 }
 
-/* cnt samples of G elements each, sample strides tst and fst (elements) */
-static void piece_copy(char *to, int64_t tst, const char *from, int64_t fst, int64_t cnt, int64_t G, size_t es)
-{
-    if (tst == G && fst == G) {
-        memcpy(to, from, (size_t)(cnt * G) * es);
-        return;
-    }
-    for (int64_t j = 0; j < cnt; j++)
-        memcpy(to + (size_t)(j * tst) * es, from + (size_t)(j * fst) * es, (size_t)G * es);
-}
-
 lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, int threads)
 {
     const int64_t n = lv->n[0], G = lv->G, W = lv->rowlen;
@@ -83,14 +72,14 @@ lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, 
 #define ROW(r) (base + (size_t)((r) * st) * es)
             /* backwards along the cycle: row m takes the content of from_row(m) */
             const int64_t p = lead[cyc];
-            piece_copy(buf, G, ROW(p), rs, cnt, G, es);
+            lw_fast_copy_samples(buf, G, ROW(p), rs, cnt, G, es);
             int64_t m = p, f = from_row(p, n, to_mallat);
             while (f != p) {
-                piece_copy(ROW(m), rs, ROW(f), rs, cnt, G, es);
+                lw_fast_copy_samples(ROW(m), rs, ROW(f), rs, cnt, G, es);
                 m = f;
                 f = from_row(m, n, to_mallat);
             }
-            piece_copy(ROW(m), rs, buf, G, cnt, G, es);
+            lw_fast_copy_samples(ROW(m), rs, buf, G, cnt, G, es);
 #undef ROW
         }
         free(buf);

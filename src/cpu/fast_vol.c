@@ -584,12 +584,8 @@ static void keep_planes(const lw_fast_level *lv, const vol_plan *vp, int64_t nit
         const int64_t u = lw_wrap(i, n0), p0 = lv->inverse && lv->mallat && !lv->vil ? lw_mallat_pos(u, n0) : u;
         int64_t so, dof, lof;
         lw_fast_item_offsets(lv, item, &so, &dof, &lof);
-        const char *from = src + (size_t)(so + p0 * lv->ss[0] + row * lv->ss[1]) * es;
-        char *to = kept + (size_t)(x * W) * es;
-        if (lv->srs == 1)
-            memcpy(to, from, (size_t)W * es);
-        else
-            for (int64_t j = 0; j < W; j++) memcpy(to + (size_t)j * es, from + (size_t)(j * lv->srs) * es, es);
+        lw_fast_copy_samples(kept + (size_t)(x * W) * es, 1, src + (size_t)(so + p0 * lv->ss[0] + row * lv->ss[1]) * es,
+                             lv->srs, W, 1, es);
     }
 }
 
