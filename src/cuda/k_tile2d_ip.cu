@@ -110,7 +110,9 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
             const int64_t rm = ip_map(r0 - H + j, rows, t.mode), rt = rm / TH;
             const bool lower = ip && (rt < ti || (rt == ti && ct < tj));
             const S *src = ((rm | cm) & 1) ? dp : lp;
-            v[j] = lower ? (T)0 : lwd_ldg(src + rm * rs + cm * cs);
+            /* in place the array is written during the launch: coherent loads (the non-coherent
+             * path is for data no thread writes while the kernel runs) */
+            v[j] = lower ? (T)0 : ip ? lwd_ld(src + rm * rs + cm * cs) : lwd_ldg(src + rm * rs + cm * cs);
         }
 #pragma unroll
         for (int j = 0; j < NR; j++) win[j][tid] = v[j];
