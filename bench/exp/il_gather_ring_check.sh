@@ -65,4 +65,25 @@ for v in "--inplace" "--inplace --tune inplace=ring"; do
     $LW bench --backend cuda --config G2G --repeat 3 --layout interleaved -w cdf97 --shape $S -l 1 $v > $OUT/ncu-il$n.txt 2>&1
   echo "ncu il $v"; grep -E "Duration|DRAM Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|No Eligible|Warp Cycles Per Issued|Registers Per" $OUT/ncu-il$n.txt | head -14
 done
+# the 512^3 pyramids' kernels one by one (cdf97 and dd137, both directions), and the small kernel's SASS page
+# (16^3, four levels: the 512^3 tail) with its stall samples, for bench/exp/ncu_stalls.py and ncu_sass_classes.py
+for w in cdf97 dd137; do for d in forward inverse; do
+  timeout 60 ncu --clock-control none --metrics gpu__time_duration.sum --csv $LW bench --backend cuda --repeat 1 \
+    -w $w --shape 512x512x512 -l 9 --direction $d > /tmp/k.csv 2>&1
+  echo "== 512^3 $w $d nine levels: kernel, grid, us"
+  python3 -c 'import csv,sys
+rows=[r for r in csv.reader(open(sys.argv[1])) if len(r)>10 and r[-3:-2]!=[]]
+h=next((r for r in rows if "Kernel Name" in r),None)
+if h:
+  k,g,v=h.index("Kernel Name"),h.index("Grid Size"),h.index("Metric Value")
+  for r in rows:
+    if r is not h and len(r)>v: print("  ",r[k][:40],r[g],r[v])' /tmp/k.csv | tail -14
+done; done > $OUT/ncu-3d-levels.txt
+cat $OUT/ncu-3d-levels.txt
+timeout 90 ncu --clock-control none --section SourceCounters --section WarpStateStats --import-source no -k regex:small_kernel \
+  -c 1 --page source --print-source sass --csv $LW bench --backend cuda --repeat 1 -w cdf97 --shape 16x16x16 -l 4 \
+  --scheme small > $OUT/ncu-small-sass.csv 2>/tmp/s.err
+python3 bench/exp/ncu_stalls.py $OUT/ncu-small-sass.csv 2>&1 | head -20
+python3 bench/exp/ncu_sass_classes.py $OUT/ncu-small-sass.csv 12 2>&1 | head -60 > $OUT/ncu-small-classes.txt
+head -40 $OUT/ncu-small-classes.txt
 echo "all done $(el)"
