@@ -263,6 +263,8 @@ static inline gcase case_of(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_m
     return c;
 }
 
+static void check_plans(const gcase *c, lw_plan *pr, lw_plan *pc, const char *txt);
+
 static void run_case(const gcase *c)
 {
     int levels = c->levels;
@@ -286,6 +288,15 @@ static void run_case(const gcase *c)
         lw_destroy(pc);
         return;
     }
+    check_plans(c, pr, pc, txt);
+}
+
+/* Case c by the CUDA plan pc against the reference plan pr (both made for
+ * c, at the same levels; txt names the case): the engine's counters, random
+ * data through both, the largest error within the dtype's tolerance.
+ * Destroys both plans. */
+static void check_plans(const gcase *c, lw_plan *pr, lw_plan *pc, const char *txt)
+{
     g_engine_count[lw_cuda_plan_engine(pc)]++;
     char dsc[4096] = "";
     if (lw_plan_describe(pc, dsc, sizeof dsc) == LW_OK) {
