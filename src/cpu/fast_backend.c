@@ -16,8 +16,7 @@
  * planes engine), each level runs in the array on its own grid, with no
  * lowpass buffers and no copy; a Mallat level on the nd engine lifts its rows
  * in sample order, and fast_rows.c moves them along their cycles after a
- * forward level or before an inverse one.  Otherwise, and for integer
- * transforms (a flagged one is recomputed from the input), the input is first
+ * forward level or before an inverse one.  Otherwise the input is first
  * copied to a full-size buffer and the levels run as out of place.
  *
  * Integer transforms run in int32 lanes.  That is exact while every value a
@@ -25,7 +24,12 @@
  * dd137, whose taps sum to 20), and the kernels flag any value beyond; a
  * flagged transform is recomputed by the reference from the untouched input,
  * so results always equal the reference bit for bit, and a result that does
- * not fit int32 gets the reference's LW_ERR_INTEGER_OVERFLOW. */
+ * not fit int32 gets the reference's LW_ERR_INTEGER_OVERFLOW.  In place there
+ * is no untouched input: a flagged transform is first undone in the array by
+ * the opposite direction's levels.  That is exact whatever overflowed: the
+ * lanes add and subtract modulo 2^32, and each lifting step's delta is a
+ * function of samples the step does not write, which hold the same values
+ * when the opposite step computes it again. */
 #include "fast_internal.h"
 
 #include "../core/half.h"
@@ -340,8 +344,9 @@ static lw_status run_level(const lw_plan *plan, const fast_shape *fs, int k, con
 
 /* Level k of an in-place run: src and dst the level's grid in the array, no
  * lowpass buffer (the all-lowpass samples stay in the array for the next
- * level); vil set where route is 2 */
-static void in_place_level(const lw_plan *plan, const fast_shape *fs, int k, int route, lw_fast_level *lv)
+ * level); vil set where route is 2; undo: the opposite direction's level (the
+ * grid is the same either way) */
+static void in_place_level(const lw_plan *plan, const fast_shape *fs, int k, int route, int undo, lw_fast_level *lv)
 {
     level_strides sv;
     strides_of(plan, fs, k, &sv);
@@ -349,37 +354,46 @@ static void in_place_level(const lw_plan *plan, const fast_shape *fs, int k, int
     build_level(plan, fs, k, grid, grid, NULL, lv);
     stores_of(plan, fs, k, lv);
     lv->vil = route == 2;
+    if (undo) lv->inverse = !lv->inverse;
 }
 
 /* Whether every level runs in place in the array on its engine (in == out:
  * no copy of the input, no lowpass buffers): route[k] 1 as the level is, 2
  * with its rows in sample order, moved to and from Mallat order
- * (fast_rows.c).  Not the integer transforms: a flagged one is recomputed
- * from the input; and not with tuning inplace=copy. */
-static int in_place_routes(const lw_plan *plan, const fast_shape *fs, int *route)
+ * (fast_rows.c); undo[k] the same for the opposite direction's level, which
+ * integer transforms need too (a flagged one is undone in the array, then
+ * recomputed).  Not with tuning inplace=copy. */
+static int in_place_routes(const lw_plan *plan, const fast_shape *fs, int *route, int *undo)
 {
     const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
-    if (fp->isint || fp->tune.inplace == 2) return 0; /* tuning inplace=copy: the copy, by choice */
+    if (fp->tune.inplace == 2) return 0; /* tuning inplace=copy: the copy, by choice */
     for (int k = 0; k < plan->geo.levels; k++) {
         lw_fast_level lv;
-        in_place_level(plan, fs, k, 0, &lv);
+        in_place_level(plan, fs, k, 0, 0, &lv);
         if (!lw_cpu_engine_in_place_for(&lv, &route[k])) return 0;
+        undo[k] = 0;
+        if (!fp->isint) continue;
+        in_place_level(plan, fs, k, 0, 1, &lv);
+        if (!lw_cpu_engine_in_place_for(&lv, &undo[k])) return 0;
     }
     return 1;
 }
 
-/* In place, every level in the array: a forward level with route 2 moves its
- * rows to Mallat order after it, an inverse one from Mallat order before */
-static lw_status run_in_place(const lw_plan *plan, const fast_shape *fs, char *data, const int *route)
+/* In place, every level in the array (the plan's direction, or with undo
+ * the opposite one, levels in that direction's order): a forward level with
+ * route 2 moves its rows to Mallat order after it, an inverse one from Mallat
+ * order before.  *guard: set where an integer lane flagged an overflow. */
+static lw_status in_place_levels(const lw_plan *plan, const fast_shape *fs, char *data, const int *route, int undo,
+                                 int *guard)
 {
     const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
-    const int L = plan->geo.levels, threads = fp->threads, inverse = fp->run == LW_INVERSE;
+    const int L = plan->geo.levels, threads = fp->threads, inverse = (fp->run == LW_INVERSE) != (undo != 0);
     lw_fast_level lv0;
     int r = 0;
-    in_place_level(plan, fs, 0, route[0], &lv0);
+    in_place_level(plan, fs, 0, route[0], undo, &lv0);
     const size_t per_thread = lw_cpu_engine_in_place_for(&lv0, &r)->scratch(&lv0), tb = per_thread * (size_t)threads;
     char *blk = NULL, *ring = NULL;
-    int cached = 0, guard = 0;
+    int cached = 0;
     if (tb) {
         blk = scratch_get((lw_fast_plan *)fp, tb + 64, &cached);
         if (!blk) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of cpu backend buffers", tb);
@@ -389,15 +403,29 @@ static lw_status run_in_place(const lw_plan *plan, const fast_shape *fs, char *d
     for (int q = 0; q < L && st == LW_OK; q++) {
         const int k = inverse ? L - 1 - q : q;
         lw_fast_level lv;
-        in_place_level(plan, fs, k, route[k], &lv);
+        in_place_level(plan, fs, k, route[k], undo, &lv);
         const lw_cpu_engine *e = lw_cpu_engine_in_place_for(&lv, &r);
         if (lv.vil && inverse) st = lw_fast_move_rows(&lv, data, 0, threads);
-        if (st == LW_OK) st = e->run(&lv, data, data, NULL, threads, &guard, ring, per_thread);
+        if (st == LW_OK) st = e->run(&lv, data, data, NULL, threads, guard, ring, per_thread);
         if (st == LW_OK && lv.vil && !inverse) st = lw_fast_move_rows(&lv, data, 1, threads);
     }
     if (blk) scratch_put((lw_fast_plan *)fp, blk, cached);
-    if (st == LW_OK && guard) st = lw_fail(LW_ERR_INTERNAL, "an in-place float transform flagged an integer overflow");
     return st;
+}
+
+/* In place, every level in the array; an integer transform that flagged an
+ * overflow is undone there (the input back, bit for bit) and recomputed
+ * exactly, as out of place recomputes it from the input */
+static lw_status run_in_place(const lw_plan *plan, const fast_shape *fs, char *data, const int *route,
+                              const int *undo)
+{
+    const lw_fast_plan *fp = (const lw_fast_plan *)plan->impl;
+    int guard = 0, ignored = 0;
+    lw_status st = in_place_levels(plan, fs, data, route, 0, &guard);
+    if (st != LW_OK || !guard) return st;
+    if (!fp->isint) return lw_fail(LW_ERR_INTERNAL, "an in-place float transform flagged an integer overflow");
+    st = in_place_levels(plan, fs, data, undo, 1, &ignored);
+    return st == LW_OK ? lw_ref_transform(plan, data) : st;
 }
 
 /* The active (length > 1) transformed axes; 0 when there is nothing to lift. */
@@ -478,13 +506,13 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
     }
     lw_appendf(buf, len, " (levels 1..%d)\n", plan->geo.levels);
     if (!lw_dir_adjoint(fp->run)) {
-        int route[LW_MAX_LEVELS], moved = 0;
+        int route[LW_MAX_LEVELS], undo[LW_MAX_LEVELS], moved = 0;
         size_t kept = 0;
-        if (in_place_routes(plan, &fs, route)) {
+        if (in_place_routes(plan, &fs, route, undo)) {
             for (int k = 0; k < plan->geo.levels; k++) {
                 lw_fast_level lv;
                 int r = 0;
-                in_place_level(plan, &fs, k, route[k], &lv);
+                in_place_level(plan, &fs, k, route[k], 0, &lv);
                 const lw_cpu_engine *e = lw_cpu_engine_in_place_for(&lv, &r);
                 const size_t b = e->in_place_bytes ? e->in_place_bytes(&lv, fp->threads) : 0;
                 if (b > kept) kept = b;
@@ -536,8 +564,8 @@ lw_status lw_fast_execute(const lw_plan *plan, const void *in, void *out)
 
     /* one block: F (in place, where the levels cannot run so: a copy of the
      * input), T(odd k) sized for level 1, T(even k >= 2) for level 2 */
-    int route[LW_MAX_LEVELS];
-    if (in == out && in_place_routes(plan, &fs, route)) return run_in_place(plan, &fs, out, route);
+    int route[LW_MAX_LEVELS], undo[LW_MAX_LEVELS];
+    if (in == out && in_place_routes(plan, &fs, route, undo)) return run_in_place(plan, &fs, out, route, undo);
     size_t fb = in == out ? bytes : 0, t0 = 0, t1 = 0;
     if (L > 1) t0 = (size_t)dense_count(plan, &fs, 1) * es;
     if (L > 2) t1 = (size_t)dense_count(plan, &fs, 2) * es;

@@ -12,51 +12,14 @@
  * Work items: items x cycles x rows of a plane x pieces of a row, so that a
  * long cycle (n - 1 prime to 2 gives one cycle of n - 2 rows) still spreads
  * over the threads; each item walks its cycle backwards, so every step is
- * one copy.
- *
- * Rows that move are written once and not read again by the move: where the
- * level's rows are larger than a cache holds, dense pieces go out by
- * non-temporal stores, which skip reading each destination line into the
- * cache before it is overwritten (a third of the memory traffic of a cached
- * copy). */
+ * one copy. */
 #include "fast_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* bytes of a row a work item moves (the thread's buffer) */
 #define ROWS_PIECE_BYTES 16384
-/* rows moved in all, in bytes, from which the dense pieces are streamed */
-#define ROWS_STREAM_MIN_BYTES ((int64_t)64 << 20)
-
-/* bytes from `from` to `to` (distinct), by non-temporal stores where the
- * target has them; ordered before the caller's next synchronisation */
-static void stream_copy(char *to, const char *from, size_t bytes)
-{
-#if defined(__SSE2__)
-    size_t head = (size_t)(-(uintptr_t)to & 15);
-    if (head > bytes) head = bytes;
-    memcpy(to, from, head);
-    size_t i = head;
-    for (; i + 64 <= bytes; i += 64) {
-        const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(from + i));
-        const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(from + i + 16));
-        const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(from + i + 32));
-        const __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(from + i + 48));
-        _mm_stream_si128((__m128i *)(void *)(to + i), a);
-        _mm_stream_si128((__m128i *)(void *)(to + i + 16), b);
-        _mm_stream_si128((__m128i *)(void *)(to + i + 32), c);
-        _mm_stream_si128((__m128i *)(void *)(to + i + 48), d);
-    }
-    memcpy(to + i, from + i, bytes - i);
-    _mm_sfence();
-#else
-    memcpy(to, from, bytes);
-#endif
-}
 
 /* the row whose content lands in row m: Mallat row m takes sample row
  * inv(m); sample row t takes Mallat row lw_mallat_pos(t) */
@@ -86,8 +49,6 @@ lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, 
     /* a sub-block of dim 0: a row, or (nv 2) a plane of dim-1 rows */
     const int64_t nsub = lv->nv == 2 ? lv->n[1] : 1, st1 = lv->nv == 2 ? (to_mallat ? lv->ds[1] : lv->ss[1]) : 0;
     const int64_t npieces = (W + per - 1) / per, total = nitems * ncyc * nsub * npieces;
-    /* dense pieces of a level too large for the caches: streamed */
-    const int stream = rs == G && nitems * n * nsub * W * G * (int64_t)es >= ROWS_STREAM_MIN_BYTES;
     int fail = 0;
     (void)threads;
 #ifdef LW_HAVE_OPENMP
@@ -111,17 +72,14 @@ lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, 
 #define ROW(r) (base + (size_t)((r) * st) * es)
             /* backwards along the cycle: row m takes the content of from_row(m) */
             const int64_t p = lead[cyc];
-            const size_t bytes = (size_t)(cnt * G) * es;
             lw_fast_copy_samples(buf, G, ROW(p), rs, cnt, G, es);
             int64_t m = p, f = from_row(p, n, to_mallat);
             while (f != p) {
-                if (stream) stream_copy(ROW(m), ROW(f), bytes);
-                else lw_fast_copy_samples(ROW(m), rs, ROW(f), rs, cnt, G, es);
+                lw_fast_copy_samples(ROW(m), rs, ROW(f), rs, cnt, G, es);
                 m = f;
                 f = from_row(m, n, to_mallat);
             }
-            if (stream) stream_copy(ROW(m), buf, bytes);
-            else lw_fast_copy_samples(ROW(m), rs, buf, G, cnt, G, es);
+            lw_fast_copy_samples(ROW(m), rs, buf, G, cnt, G, es);
 #undef ROW
         }
         free(buf);

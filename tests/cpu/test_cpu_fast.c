@@ -563,7 +563,7 @@ static void in_place(void)
                                 /* fs over 2 axes: an engine of its own; integer: recomputed from the input
                                  * when flagged */
                                 const int nax = cs[k].naxes ? cs[k].naxes : cs[k].rank;
-                                const int want = cs[k].inp && !(w == LW_FS && nax >= 2) && t != LW_INT32 &&
+                                const int want = cs[k].inp && !(w == LW_FS && nax >= 2) &&
                                                  !(k == 6 && lay == LW_MALLAT); /* Mallat: a line whole */
                                 CHECK(route == want, "%s %s %s %s shape %d: in-place route %d, expected %d",
                                       lw_wavelet_name((lw_wavelet)w), lw_mode_name((lw_mode)m),
@@ -614,34 +614,57 @@ static void in_place(void)
             check(3, vs, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 2, (lw_direction)dir, 0);
         lw_test_tuning_set(NULL);
     }
-    /* levels whose rows reach 64 MiB move them by streamed stores (fast_rows.c): an image of odd
-     * width (rows off the 16-byte units) and a volume on the vol engine, one and two levels (the
-     * second level below the bound: cached copies), bit for bit as out of place */
+    /* integer transforms whose int32 lanes overflow: in place the array is undone by the opposite
+     * direction's levels and recomputed exactly, so it ends as out of place ends (the same bits, or
+     * the same LW_ERR_INTEGER_OVERFLOW where the result does not fit); on the nd, planes and vol
+     * engines and lines, both layouts, 1 and 3 threads */
     {
-        static const int64_t big[2][3] = {{4104, 4099, 1}, {262, 258, 260}};
-        for (int k = 0; k < 2; k++)
-            for (int levels = 1; levels <= 2; levels++)
-                for (int dir = 0; dir < 2; dir++) {
-                    lw_plan *p = NULL;
-                    const int rank = k ? 3 : 2;
-                    const size_t n = (size_t)(big[k][0] * big[k][1] * big[k][2]);
-                    float *x = malloc(n * 4), *y = malloc(n * 4), *z = malloc(n * 4);
-                    size_t kept = 0;
-                    fill(x, LW_FLOAT32, (int64_t)n, 0);
-                    memcpy(z, x, n * 4);
-                    lw_status st = lw_test_plan(&p, rank, big[k], 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT,
-                                                LW_FLOAT32, levels, (lw_direction)dir, LW_BACKEND_CPU);
-                    CHECK(st == LW_OK && in_place_route(p, &kept) == 1, "%d-D Mallat %d levels: not in the array (%s)",
-                          rank, levels, lw_last_error());
-                    if (st == LW_OK) st = lw_execute(p, x, y);
-                    if (st == LW_OK) st = lw_execute(p, z, z);
-                    CHECK(st == LW_OK && memcmp(y, z, n * 4) == 0,
-                          "%d-D Mallat %d levels %s: in place differs from out of place (%s)", rank, levels,
-                          dir ? "inverse" : "forward", lw_last_error());
-                    lw_destroy(p);
-                    free(x), free(y), free(z);
-                    n_cases++;
-                }
+        static const int64_t os[4][3] = {{301, 47, 1}, {24, 12, 16}, {71, 9, 16}, {9001, 1, 1}};
+        static const int oranks[4] = {2, 3, 3, 1}, onax[4] = {0, 2, 0, 0};
+        int oax[2] = {1, 2};
+        long fits = 0, overflows = 0;
+        for (int w = 0; w < LW_WAVELET_COUNT; w++) {
+            if (!(lw_wavelet_properties((lw_wavelet)w) & LW_WAVELET_INTEGER)) continue;
+            for (int k = 0; k < 4; k++)
+                for (int lay = 0; lay < 2; lay++)
+                    for (int dir = 0; dir < 2; dir++)
+                        for (int big = 0; big < 2; big++) {
+                            lw_test_threads = 1 + 2 * ((k + lay + dir) & 1);
+                            const int64_t n = os[k][0] * os[k][1] * os[k][2];
+                            const int levels = 2 + big;
+                            lw_plan *p = NULL;
+                            size_t kept = 0;
+                            if (lw_test_plan(&p, oranks[k], os[k], onax[k], onax[k] ? oax : NULL, (lw_wavelet)w,
+                                             LW_SYMMETRIC, (lw_layout)lay, LW_INT32, levels, (lw_direction)dir,
+                                             LW_BACKEND_CPU) != LW_OK) {
+                                CHECK(0, "overflow case: plan: %s", lw_last_error());
+                                continue;
+                            }
+                            const int route = in_place_route(p, &kept);
+                            /* fs over two or more axes: an engine of its own, which copies */
+                            const int want = !(w == LW_FS && k < 3);
+                            CHECK(route == want, "%s int32 %s shape %d: in-place route %d, expected %d",
+                                  lw_wavelet_name((lw_wavelet)w), lw_layout_name((lw_layout)lay), k, route, want);
+                            int32_t *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4), *z = malloc((size_t)n * 4);
+                            /* 2^28: lanes past the guard, results within int32; 2^30.9: results past it */
+                            fill(x, LW_INT32, n, big ? 2000000000 : (int64_t)1 << 28);
+                            memcpy(z, x, (size_t)n * 4);
+                            const lw_status e1 = lw_execute(p, x, y), e2 = lw_execute(p, z, z);
+                            CHECK(e1 == e2 && (e1 == LW_OK || e1 == LW_ERR_INTEGER_OVERFLOW) &&
+                                      (e1 != LW_OK || memcmp(y, z, (size_t)n * 4) == 0),
+                                  "%s int32 %s shape %d %s %d levels, overflowing lanes: in place %d, out of place %d%s",
+                                  lw_wavelet_name((lw_wavelet)w), lw_layout_name((lw_layout)lay), k,
+                                  dir ? "inverse" : "forward", levels, (int)e2, (int)e1,
+                                  e1 == e2 ? ": the results differ" : "");
+                            fits += e1 == LW_OK, overflows += e1 == LW_ERR_INTEGER_OVERFLOW;
+                            free(x), free(y), free(z);
+                            lw_destroy(p);
+                            n_cases++;
+                        }
+        }
+        lw_test_threads = 0;
+        CHECK(fits > 0 && overflows > 0, "overflowing lanes: %ld results within int32, %ld past it", fits, overflows);
+        printf("in place, overflowing int32 lanes: %ld results recomputed, %ld past int32\n", fits, overflows);
     }
     /* the half types (float32 in place on a scratch, either way): in place bit for bit as out of place */
     int64_t hs[2] = {301, 45};
