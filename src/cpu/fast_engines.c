@@ -21,8 +21,9 @@ static const lw_cpu_engine engines[] = {
     {"adjoint", lw_fast_adjoint_applies, lw_fast_adjoint_scratch, lw_fast_adjoint_run, NULL, NULL,
      "the adjoint directions: transposed steps along lines (fs over several axes: every all-even sample "
      "gathers its folded neighbours), in place, OpenMP"},
-    {"fs", fs_applies, fs_scratch, fs_run, NULL, NULL,
-     "Faber-Schauder over several axes: every sample of a level from the original grid"},
+    {"fs", fs_applies, fs_scratch, fs_run, lw_fast_fs_in_place, NULL,
+     "Faber-Schauder over several axes: every sample of a level from the original grid (interleaved: in place "
+     "too)"},
     {"vol", lw_fast_vol_applies, lw_fast_vol_scratch, lw_fast_vol_run, lw_fast_vol_in_place,
      lw_fast_vol_in_place_bytes,
      "two vertical axes and lifted rows (3-D, batched 2-D): a ring of planes per unit, units split while they run"},

@@ -5,7 +5,11 @@
  * in natural order and writes coefficients to their Mallat / interleaved
  * places (all-even ones to the next level's dense buffer when there is one);
  * inverse reads coefficients and writes samples.  Threads take rows of the
- * slowest axis.  (One active axis goes through the separable engine.)
+ * slowest axis.  (One active axis goes through the separable engine.)  In
+ * the interleaved layout a level also runs in place (src == dst, no ll): each
+ * coefficient lands where its sample was, the all-even samples stay as they
+ * are (not even rewritten, so no thread writes what another reads), and
+ * every other sample reads only itself and all-even ones.
  * Integer levels flag values that leave int32 (a forward prediction error of
  * full-range input can; the reference keeps int64 between levels), and the
  * backend then recomputes exactly, which reports LW_ERR_INTEGER_OVERFLOW when
@@ -125,8 +129,9 @@ static void fs_coef_line(const lw_fast_level *lv, const char *base, const int64_
             }                                                                                                         \
             const T *vE = (const T *)ve.p, *vO = (const T *)vo.p;                                                     \
             T *wE = (T *)oe.p, *wO = (T *)oo.p;                                                                       \
-            if (!no) {                                                                                                \
-                for (int64_t k = 0; k < hn; k++) wE[k * oe.s] = vE[k * ve.s];                                         \
+            if (!no) { /* in place: the same places, nothing to move */                                               \
+                if (wE != vE || oe.s != ve.s)                                                                         \
+                    for (int64_t k = 0; k < hn; k++) wE[k * oe.s] = vE[k * ve.s];                                     \
             } else {                                                                                                  \
                 for (int64_t k = 0; k < hn; k++) {                                                                    \
                     ACC sum = 0;                                                                                      \
@@ -159,6 +164,8 @@ static void fs_coef_line(const lw_fast_level *lv, const char *base, const int64_
 DEFINE_FS_LINES(f32, float, float, FS_AVG_F, FS_FITS_F)
 DEFINE_FS_LINES(f64, double, double, FS_AVG_D, FS_FITS_F)
 DEFINE_FS_LINES(i32, int32_t, int64_t, FS_AVG_I, FS_FITS_I)
+
+int lw_fast_fs_in_place(const lw_fast_level *lv) { return !lv->mallat && !lv->has_ll; }
 
 lw_status lw_fast_fs_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard)
 {

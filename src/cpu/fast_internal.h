@@ -626,6 +626,8 @@ lw_status lw_fast_adjoint_fs_level(const lw_plan *p, int k, char *x, int threads
 /* One level (lv->nv active axes, rowlen 1) from src to dst, for every item;
  * the all-even samples to / from ll when lv->has_ll, as in fast_nd.c. */
 lw_status lw_fast_fs_level(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard);
+/* 1 where a level runs in place (interleaved, no lowpass buffer), else 0 */
+int lw_fast_fs_in_place(const lw_fast_level *lv);
 
 /* ---- backend entry points (fast_backend.c) --------------------------------- */
 
