@@ -507,8 +507,9 @@ static int in_place_route(const lw_plan *p, size_t *kept)
  * and 3-D levels on the nd engine (segments and strips that keep the samples, rows or planes
  * their windows read beyond them; 1 to 7 threads; Mallat levels with the rows or planes in
  * sample order, then moved along their cycles), batches of small planes on the planes engine;
- * volumes on the vol engine (strips of whole planes that keep theirs); fs over two axes and the
- * integer transforms copy the input first.
+ * volumes on the vol engine (strips of whole planes that keep theirs); the integer transforms
+ * (a flagged one undone in the array and recomputed) and fs over two axes in the interleaved
+ * layout too; fs over two axes in the Mallat layout copies the input first.
  * Each case equals the reference and, bit for bit, out of place; it takes the route expected
  * and keeps at most 2E sub-blocks a strip with no more strips than threads unless those stay
  * within 1% of the array. */
