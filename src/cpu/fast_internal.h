@@ -411,16 +411,9 @@ static inline void lw_fast_copy_samples(char *to, int64_t tst, const char *from,
 
 /* In place, the copy a unit keeps of the window beyond its own [o0, o1) of
  * an axis of n: 2E entries, entry r < E window index o0 - E + r (before the
- * unit), else o1 + r - E (after it).  lw_fast_kept_index gives entry r's
- * window index and whether some window reads it (periodic ones wrap);
- * lw_fast_kept_entry the entry of a window index outside [o0, o1). */
-static inline int lw_fast_kept_index(int64_t r, int64_t o0, int64_t o1, int64_t n, int64_t E, lw_mode mode,
-                                     int64_t *i)
-{
-    *i = r < E ? o0 - E + r : o1 + (r - E);
-    return o0 < o1 && (mode == LW_PERIODIC || (*i >= 0 && *i < n));
-}
-
+ * unit), else o1 + r - E (after it).  lw_fast_kept_source (below) gives an
+ * entry's item and sample; lw_fast_kept_entry the entry of a window index
+ * outside [o0, o1). */
 static inline int64_t lw_fast_kept_entry(int64_t i, int64_t o0, int64_t o1, int64_t E)
 {
     return i < o0 ? i - (o0 - E) : E + (i - o1);
@@ -440,6 +433,19 @@ static inline int64_t lw_wrap(int64_t i, int64_t n)
     if (i >= 0 && i < n) return i;
     int64_t r = i % n;
     return r < 0 ? r + n : r;
+}
+
+/* Entry k of the kept copy of items x units x 2E entries, units of seg along
+ * an axis of n: its item and the sample v it holds (wrapped where periodic);
+ * 0 where no window reads that entry. */
+static inline int lw_fast_kept_source(int64_t k, int64_t nunits, int64_t seg, int64_t n, int64_t E, lw_mode mode,
+                                      int64_t *item, int64_t *v)
+{
+    const int64_t r = k % (2 * E), unit = (k / (2 * E)) % nunits;
+    const int64_t o0 = unit * seg, o1 = o0 + seg < n ? o0 + seg : n, i = r < E ? o0 - E + r : o1 + (r - E);
+    *item = k / (2 * E) / nunits;
+    *v = lw_wrap(i, n);
+    return o0 < o1 && (mode == LW_PERIODIC || (i >= 0 && i < n));
 }
 
 /* ---- the nD single-loop pipeline (fast_nd.c) ------------------------------ */

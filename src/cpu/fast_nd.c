@@ -562,13 +562,10 @@ static void keep_rows(const lw_fast_level *lv, const nd_units *u, const char *sr
 #pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
 #endif
     for (int64_t x = 0; x < nrows; x++) {
-        const int64_t r = x % (2 * E), strip = (x / (2 * E)) % u->nstrips, item = x / (2 * E) / u->nstrips;
-        const int64_t o0 = strip * u->seg, o1 = o0 + u->seg < n0 ? o0 + u->seg : n0;
-        int64_t i;
-        if (!lw_fast_kept_index(r, o0, o1, n0, E, lv->mode, &i)) continue; /* in no window */
+        int64_t item, v;
+        if (!lw_fast_kept_source(x, u->nstrips, u->seg, n0, E, lv->mode, &item, &v)) continue; /* in no window */
         int64_t so, dof, lof;
         lw_fast_item_offsets(lv, item, &so, &dof, &lof);
-        const int64_t v = lw_wrap(i, n0);
         if (lv->nv == 0) {
             const int64_t p = lv->inverse && lv->mallat ? lw_mallat_pos(v, n0) : v;
             memcpy(kept + (size_t)(x * ipw) * es, src + (size_t)(so + p * lv->srs) * es, (size_t)ipw * es);

@@ -576,12 +576,10 @@ static void keep_planes(const lw_fast_level *lv, const vol_plan *vp, int64_t nit
 #pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
 #endif
     for (int64_t x = 0; x < nrows; x++) {
-        const int64_t row = x % n1, pl = x / n1, r = pl % (2 * E), strip = (pl / (2 * E)) % vp->nstrips;
-        const int64_t item = pl / (2 * E) / vp->nstrips;
-        const int64_t o0 = strip * vp->strip, o1 = o0 + vp->strip < n0 ? o0 + vp->strip : n0;
-        int64_t i;
-        if (!lw_fast_kept_index(r, o0, o1, n0, E, lv->mode, &i)) continue; /* in no window */
-        const int64_t u = lw_wrap(i, n0), p0 = lv->inverse && lv->mallat && !lv->vil ? lw_mallat_pos(u, n0) : u;
+        const int64_t row = x % n1;
+        int64_t item, u;
+        if (!lw_fast_kept_source(x / n1, vp->nstrips, vp->strip, n0, E, lv->mode, &item, &u)) continue; /* no window */
+        const int64_t p0 = lv->inverse && lv->mallat && !lv->vil ? lw_mallat_pos(u, n0) : u;
         int64_t so, dof, lof;
         lw_fast_item_offsets(lv, item, &so, &dof, &lof);
         lw_fast_copy_samples(kept + (size_t)(x * W) * es, 1, src + (size_t)(so + p0 * lv->ss[0] + row * lv->ss[1]) * es,
