@@ -23,10 +23,13 @@
  * Every wait is on a lower ticket, and the lowest unfinished ticket waits on
  * nothing unfinished, so the launch always completes.  The slots form a ring
  * of `slots` > (tiles a row) + 1 entries: a tile reuses the slot of ticket
- * t - slots once the tiles that read it (tickets up to t - slots + row + 1)
- * have raised readdone.  Memory beyond the array: the ring and two flags a
- * tile, Ikuzawa's chunked in-place lifting with a working memory of a few
- * halos per tile in flight.
+ * t - slots once that ticket and the tiles that read its slot (tickets up to
+ * t - slots + row + 1) have raised readdone.  The owner's own flag is needed:
+ * the last tile of a plane has no readers, and without it nothing orders its
+ * stash write before the next owner's (nor, through it, the readers of the
+ * owner before).  Memory beyond the array: the ring and two flags a tile,
+ * Ikuzawa's chunked in-place lifting with a working memory of a few halos per
+ * tile in flight.
  *
  * Sources: LL positions (even row and column of the level's grid) from `ll`,
  * the others from `det` (an out-of-place inverse pyramid: the coarser level
@@ -101,7 +104,7 @@ __global__ void __launch_bounds__(288) tile_ip(lwk_tile2d_ip t, const S *llsrc, 
     const int64_t lo = tk - ntc - 1 > first ? tk - ntc - 1 : first;
 
     /* 1. the window, but for the parts of lower tickets */
-    if (ip && tk >= t.slots) ip_wait_range(readdone, tk - t.slots + 1, tk - t.slots + ntc + 1);
+    if (ip && tk >= t.slots) ip_wait_range(readdone, tk - t.slots, tk - t.slots + ntc + 1);
     if (tid < WC) {
         const int64_t cm = ip_map(c0 - H + tid, cols, t.mode), ct = cm / TW;
         T v[NR];
