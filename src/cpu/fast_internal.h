@@ -598,6 +598,11 @@ size_t lw_fast_planes_in_place_bytes(const lw_fast_level *lv, int threads);
  * to_mallat 1 moves sub-block t to lw_mallat_pos(t, n) of dst (after a
  * forward level run with vil), 0 the reverse in src (before an inverse one) */
 lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, int threads);
+/* One cycle of that move, from its leader p: n rows at base + r * st
+ * elements, cnt samples of G elements a row at stride rs; buf holds cnt * G
+ * elements */
+void lw_fast_walk_cycle(char *base, int64_t n, int64_t st, int64_t rs, int64_t cnt, int64_t G, size_t es, int64_t p,
+                        char *buf, int to_mallat);
 lw_status lw_fast_nd_run(const lw_fast_level *lv, const char *src, char *dst, char *ll, int threads, int *guard,
                          char *scratch, size_t per_thread);
 

@@ -30,6 +30,22 @@ static inline int64_t from_row(int64_t m, int64_t n, int to_mallat)
     return m < h ? 2 * m : 2 * (m - h) + 1;
 }
 
+void lw_fast_walk_cycle(char *base, int64_t n, int64_t st, int64_t rs, int64_t cnt, int64_t G, size_t es, int64_t p,
+                        char *buf, int to_mallat)
+{
+#define ROW(r) (base + (size_t)((r) * st) * es)
+    /* backwards along the cycle: row m takes the content of from_row(m) */
+    lw_fast_copy_samples(buf, G, ROW(p), rs, cnt, G, es);
+    int64_t m = p, f = from_row(p, n, to_mallat);
+    while (f != p) {
+        lw_fast_copy_samples(ROW(m), rs, ROW(f), rs, cnt, G, es);
+        m = f;
+        f = from_row(m, n, to_mallat);
+    }
+    lw_fast_copy_samples(ROW(m), rs, buf, G, cnt, G, es);
+#undef ROW
+}
+
 lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, int threads)
 {
     const int64_t n = lv->n[0], G = lv->G, W = lv->rowlen;
@@ -69,18 +85,7 @@ lw_status lw_fast_move_rows(const lw_fast_level *lv, char *data, int to_mallat, 
             int64_t so, dof, lof;
             lw_fast_item_offsets(lv, item, &so, &dof, &lof);
             char *base = data + (size_t)((to_mallat ? dof : so) + sub * st1 + j0 * rs) * es;
-#define ROW(r) (base + (size_t)((r) * st) * es)
-            /* backwards along the cycle: row m takes the content of from_row(m) */
-            const int64_t p = lead[cyc];
-            lw_fast_copy_samples(buf, G, ROW(p), rs, cnt, G, es);
-            int64_t m = p, f = from_row(p, n, to_mallat);
-            while (f != p) {
-                lw_fast_copy_samples(ROW(m), rs, ROW(f), rs, cnt, G, es);
-                m = f;
-                f = from_row(m, n, to_mallat);
-            }
-            lw_fast_copy_samples(ROW(m), rs, buf, G, cnt, G, es);
-#undef ROW
+            lw_fast_walk_cycle(base, n, st, rs, cnt, G, es, lead[cyc], buf, to_mallat);
         }
         free(buf);
     }

@@ -561,11 +561,7 @@ static void in_place(void)
                                 for (int i = 0; i < cs[k].rank; i++) total *= cs[k].shape[i];
                                 const size_t es = lw_dtype_size((lw_dtype)t);
                                 const lw_fast_plan *fp = (const lw_fast_plan *)p->impl;
-                                /* fs over 2 axes: an engine of its own; integer: recomputed from the input
-                                 * when flagged */
-                                const int nax = cs[k].naxes ? cs[k].naxes : cs[k].rank;
-                                const int want = cs[k].inp && !(w == LW_FS && nax >= 2 && lay == LW_MALLAT) &&
-                                                 !(k == 6 && lay == LW_MALLAT); /* Mallat: a line whole */
+                                const int want = cs[k].inp && !(k == 6 && lay == LW_MALLAT); /* Mallat: a line whole */
                                 CHECK(route == want, "%s %s %s %s shape %d: in-place route %d, expected %d",
                                       lw_wavelet_name((lw_wavelet)w), lw_mode_name((lw_mode)m),
                                       lw_layout_name((lw_layout)lay), lw_dtype_name((lw_dtype)t), (int)k, route, want);
@@ -642,8 +638,7 @@ static void in_place(void)
                                 continue;
                             }
                             const int route = in_place_route(p, &kept);
-                            /* fs over two or more axes: an engine of its own, which copies in the Mallat layout */
-                            const int want = !(w == LW_FS && k < 3 && lay == LW_MALLAT);
+                            const int want = 1; /* every one of these runs in the array */
                             CHECK(route == want, "%s int32 %s shape %d: in-place route %d, expected %d",
                                   lw_wavelet_name((lw_wavelet)w), lw_layout_name((lw_layout)lay), k, route, want);
                             int32_t *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4), *z = malloc((size_t)n * 4);
