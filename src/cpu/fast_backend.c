@@ -354,6 +354,7 @@ static void in_place_level(const lw_plan *plan, const fast_shape *fs, int k, int
     build_level(plan, fs, k, grid, grid, NULL, lv);
     stores_of(plan, fs, k, lv);
     lv->vil = route == 2;
+    if (lv->vil && lv->nv == 0) lv->mallat = 0; /* a line: lifted in sample order, then reordered */
     if (undo) lv->inverse = !lv->inverse;
 }
 
@@ -519,8 +520,8 @@ void lw_fast_describe(const lw_plan *plan, char *buf, size_t len)
                 moved |= route[k] == 2;
             }
             lw_appendf(buf, len, "in place (in == out): every level in the array (%zu bytes of rows kept)%s\n", kept,
-                       moved ? ", the rows of each level lifted in sample order and moved to Mallat order along their "
-                               "cycles"
+                       moved ? ", the rows of each level (a line's chunks) lifted in sample order and moved to "
+                               "Mallat order along their cycles"
                              : "");
         } else {
             lw_appendf(buf, len, "in place (in == out): the input copied first (%zu bytes)\n",

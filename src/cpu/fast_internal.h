@@ -405,8 +405,18 @@ static inline void lw_fast_copy_samples(char *to, int64_t tst, const char *from,
         memcpy(to, from, (size_t)(cnt * G) * es);
         return;
     }
-    for (int64_t j = 0; j < cnt; j++)
-        memcpy(to + (size_t)(j * tst) * es, from + (size_t)(j * fst) * es, (size_t)G * es);
+    const size_t b = (size_t)G * es, ts = (size_t)tst * es, fs = (size_t)fst * es;
+    /* small samples: copies of a constant size, which compile to loads and stores (a call a
+     * sample costs more than the sample) */
+    if (b == 4)
+        for (int64_t j = 0; j < cnt; j++) memcpy(to + (size_t)j * ts, from + (size_t)j * fs, 4);
+    else if (b == 8)
+        for (int64_t j = 0; j < cnt; j++) memcpy(to + (size_t)j * ts, from + (size_t)j * fs, 8);
+    else if (b % 4 == 0 && b <= 64)
+        for (int64_t j = 0; j < cnt; j++)
+            for (size_t q = 0; q < b; q += 4) memcpy(to + (size_t)j * ts + q, from + (size_t)j * fs + q, 4);
+    else
+        for (int64_t j = 0; j < cnt; j++) memcpy(to + (size_t)j * ts, from + (size_t)j * fs, b);
 }
 
 /* In place, the copy a unit keeps of the window beyond its own [o0, o1) of
