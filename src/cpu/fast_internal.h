@@ -487,13 +487,30 @@ typedef struct lw_fast_level {
     int64_t bn[LW_MAX_RANK], bss[LW_MAX_RANK], bds[LW_MAX_RANK], bls[LW_MAX_RANK];
     /* Mallat layout with dim 0's rows left in sample order, each row in Mallat
      * order within itself (nv == 1): the in-place route, whose rows then move
-     * to their Mallat rows (fast_rows.c) */
+     * to their Mallat rows (fast_rows.c).  On a line (nv == 0, mallat then 0):
+     * each chunk of lw_fast_line_chunk samples in Mallat order within itself,
+     * the chunks' halves then moved (fast_rows.c) */
     int vil;
     int fsmode;                /* non-separable Faber-Schauder over the nv axes */
     int adjoint;               /* an adjoint direction: the "adjoint" engine, in place */
     const lw_plan *plan;       /* the plan, and the level (0-based) described */
     int level;
 } lw_fast_level;
+
+/* The chunk of a line with vil set: 16 KiB, an even number of samples */
+static inline int64_t lw_fast_line_chunk(const lw_fast_level *lv)
+{
+    const int64_t B = 2 * (int64_t)(16384 / (2 * (size_t)lv->G * lv->fp->es));
+    return B < 2 ? 2 : B;
+}
+
+/* Where sample v's coefficient lies in a line of n with chunks of B in Mallat
+ * order within themselves */
+static inline int64_t lw_fast_chunk_pos(int64_t v, int64_t n, int64_t B)
+{
+    const int64_t c0 = v - v % B, cnt = c0 + B < n ? B : n - c0, r = v - c0;
+    return c0 + ((r & 1) ? (cnt + 1) / 2 + (r >> 1) : r >> 1);
+}
 
 /* Sub-blocks (rows, tiles of rows, planes) of a window [w0, w1) along a
  * vertical axis: row t at base + ((t - w0) mod R) * stride elements (a ring

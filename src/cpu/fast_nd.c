@@ -137,6 +137,15 @@ static void patch_kept(const nd_ctx *c, const lw_line_geom *g, int64_t o0, int64
     }
 }
 
+/* The window geometry g seen from chunk [c0, c0 + cnt) of its line (c0 even):
+ * the same held samples, indices from c0, the core window that chunk */
+static lw_line_geom chunk_geom(const lw_line_geom *g, int64_t c0, int64_t cnt)
+{
+    lw_line_geom gc = *g;
+    gc.n = cnt, gc.x0 -= c0, gc.x1 -= c0, gc.w0 = 0, gc.w1 = cnt;
+    return gc;
+}
+
 static inline char *slot_of(const nd_ctx *c, int d, int64_t t, int64_t w0)
 {
     if (c->direct[d]) return c->direct[d] + (size_t)((t - c->dbase[d]) * c->dense[d]) * c->fp->es;
@@ -255,7 +264,18 @@ static void nd_fwd(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
             lw_line_geom_group(fp, lv->mode, lv->rowlen, o0, o1, lv->G, &g);
             lw_line_load_fwd(fp, &g, src, srs, c->line, fin);
             patch_kept(c, &g, o0, o1, fin, fin);
-            lw_line_lift_store_fwd(fp, &g, lv->mallat, c->line, dst, drs, ll, lv->lrs, o0, o1, 1.0, lv->nt, &c->guard);
+            if (lv->vil) { /* its chunks, each in Mallat order within itself */
+                lw_line_lift(fp, &g, c->line, 0, &c->guard);
+                const int64_t B = lw_fast_line_chunk(lv);
+                for (int64_t c0 = o0; c0 < o1; c0 += B) {
+                    const lw_line_geom gc = chunk_geom(&g, c0, c0 + B < lv->rowlen ? B : lv->rowlen - c0);
+                    lw_line_store_fwd(fp, &gc, 1, c->line, dst + (size_t)(c0 * drs) * es, drs, NULL, 0, 0, gc.n, 1.0,
+                                      lv->nt);
+                }
+            } else {
+                lw_line_lift_store_fwd(fp, &g, lv->mallat, c->line, dst, drs, ll, lv->lrs, o0, o1, 1.0, lv->nt,
+                                       &c->guard);
+            }
         } else if (lv->hlift) {
             lw_line_fwd(fp, lv->mode, lv->mallat, src, srs, dst, drs, ll, lv->lrs, lv->rowlen, lv->G, o0, o1, fin,
                         lv->nt, c->line, &c->guard);
@@ -334,7 +354,15 @@ static void nd_inv(nd_ctx *c, int d, const char *src, const int64_t *sst, int64_
         } else if (lv->hlift && c->ipk) { /* a segment of a line in place */
             lw_line_geom g;
             lw_line_geom_group(fp, lv->mode, lv->rowlen, o0, o1, lv->G, &g);
-            lw_line_load_inv(fp, &g, lv->mallat, src, srs, ll, lv->lrs, c->line, 1.0);
+            if (lv->vil) { /* its chunks, each in Mallat order within itself; the rest of the window is kept */
+                const int64_t B = lw_fast_line_chunk(lv);
+                for (int64_t c0 = o0; c0 < o1; c0 += B) {
+                    const lw_line_geom gc = chunk_geom(&g, c0, c0 + B < lv->rowlen ? B : lv->rowlen - c0);
+                    lw_line_load_inv(fp, &gc, 1, src + (size_t)(c0 * srs) * es, srs, NULL, 0, c->line, 1.0);
+                }
+            } else {
+                lw_line_load_inv(fp, &g, lv->mallat, src, srs, ll, lv->lrs, c->line, 1.0);
+            }
             patch_kept(c, &g, o0, o1, 1.0 / fp->zl, 1.0 / fp->zh);
             lw_line_lift(fp, &g, c->line, 1, &c->guard);
             lw_line_store_inv(fp, &g, c->line, dst, drs, o0, o1, fout, lv->nt);
@@ -519,8 +547,13 @@ static void units_of(const lw_fast_level *lv, const nd_ctx *c0, int threads, int
     if (lv->nv == 0 && u->n0 > LINE_SEG && nstrips < (u->n0 + LINE_SEG - 1) / LINE_SEG)
         nstrips = (u->n0 + LINE_SEG - 1) / LINE_SEG;
     if (in_place && lv->nv == 0 && lv->mallat) nstrips = 1;
-    u->nstrips = nstrips;
     u->seg = (u->n0 + nstrips - 1) / nstrips;
+    if (in_place && lv->nv == 0 && lv->vil) { /* whole chunks a segment */
+        const int64_t B = lw_fast_line_chunk(lv);
+        u->seg = (u->seg + B - 1) / B * B;
+        nstrips = (u->n0 + u->seg - 1) / u->seg;
+    }
+    u->nstrips = nstrips;
     /* a periodic window wraps: a strip of rows (planes) reads rows it has
      * stored; a line alone is loaded whole first */
     u->keep = in_place && (nstrips > 1 || (lv->nv >= 1 && lv->mode == LW_PERIODIC));
@@ -568,7 +601,10 @@ static void keep_rows(const lw_fast_level *lv, const nd_units *u, const char *sr
         int64_t so, dof, lof;
         lw_fast_item_offsets(lv, item, &so, &dof, &lof);
         if (lv->nv == 0) {
-            const int64_t p = lv->inverse && lv->mallat ? lw_mallat_pos(v, n0) : v;
+            const int64_t p = !lv->inverse ? v
+                              : lv->vil    ? lw_fast_chunk_pos(v, n0, lw_fast_line_chunk(lv))
+                              : lv->mallat ? lw_mallat_pos(v, n0)
+                                           : v;
             memcpy(kept + (size_t)(x * ipw) * es, src + (size_t)(so + p * lv->srs) * es, (size_t)ipw * es);
         } else {
             const int64_t nr = lv->nv == 2 ? lv->n[1] : 1, w = lv->rowlen * lv->G;

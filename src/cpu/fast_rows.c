@@ -15,14 +15,13 @@
  * one copy.
  *
  * A line (no vertical axis) longer than the nd engine keeps whole is lifted
- * in the interleaved order, in segments; then (lw_fast_move_line) each chunk
- * of B samples goes to Mallat order within itself through a buffer, the
- * chunks' halves move as rows along the cycles of 2m rows (m whole chunks:
+ * in segments of whole chunks (lw_fast_line_chunk samples), each chunk
+ * stored in Mallat order within itself (vil); then (move_line) the chunks'
+ * halves move as rows along the cycles of 2m rows (m whole chunks:
  * L0 H0 L1 H1 .. -> L0 L1 .. H0 H1 ..), and the short chunk's lowpass half
  * TL (after the H block) rotates in front of the H block.  An inverse level
- * undoes the three first.  Two reads and two writes of the line and one of
- * its highpass half (the rotation), all in long runs; a chunk's buffer a
- * thread. */
+ * undoes both first.  One read and one write of the line and one of its
+ * highpass half (the rotation), in long runs; a chunk's buffer a thread. */
 #include "fast_internal.h"
 
 #include <stdlib.h>
@@ -30,8 +29,6 @@
 
 /* bytes of a row a work item moves (the thread's buffer) */
 #define ROWS_PIECE_BYTES 16384
-/* bytes of a line's chunk (its halves are the rows that move) */
-#define LINE_CHUNK_BYTES 16384
 
 /* the row whose content lands in row m: Mallat row m takes sample row
  * inv(m); sample row t takes Mallat row lw_mallat_pos(t) */
@@ -58,48 +55,6 @@ void lw_fast_walk_cycle(char *base, int64_t n, int64_t st, int64_t rs, int64_t c
 #undef ROW
 }
 
-/* The chunks of B samples of every line, each to (or from) Mallat order
- * within itself, through a chunk-sized buffer a thread (bufs) */
-static void line_chunks(const lw_fast_level *lv, char *data, int64_t B, int to_mallat, int threads, char *bufs)
-{
-    const int64_t n = lv->rowlen, G = lv->G, rs = lv->srs, nch = (n + B - 1) / B;
-    const size_t es = lv->fp->es;
-    int64_t nitems = 1;
-    for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
-    const int64_t total = nitems * nch;
-    (void)threads;
-#ifdef LW_HAVE_OPENMP
-#pragma omp parallel for num_threads(threads) if (threads > 1 && total > 1) schedule(static)
-#endif
-    for (int64_t x = 0; x < total; x++) {
-        const int64_t c = x % nch, item = x / nch, cnt = (c + 1) * B < n ? B : n - c * B, ne = (cnt + 1) / 2;
-        int64_t so, dof, lof;
-        lw_fast_item_offsets(lv, item, &so, &dof, &lof);
-        char *base = data + (size_t)(so + c * B * rs) * es, *buf = bufs + (size_t)(lw_fast_thread_num() * B * G) * es;
-        char *bo = buf + (size_t)(ne * G) * es, *odd = base + (size_t)rs * es;
-        if (rs == 1 && G == 1) { /* the vector kernels; their factors of 1 leave the values as they are */
-            const size_t np = (size_t)(cnt / 2), last = (size_t)(cnt - 1) * es;
-            if (to_mallat) {
-                lv->fp->k->split(base, buf, bo, np, 1.0, 1.0);
-                if (cnt & 1) memcpy(buf + (size_t)(ne - 1) * es, base + last, es);
-                memcpy(base, buf, (size_t)cnt * es);
-            } else {
-                memcpy(buf, base, (size_t)cnt * es);
-                lv->fp->k->merge(base, buf, bo, np, 1.0, 1.0);
-                if (cnt & 1) memcpy(base + last, buf + (size_t)(ne - 1) * es, es);
-            }
-        } else if (to_mallat) {
-            lw_fast_copy_samples(buf, G, base, 2 * rs, ne, G, es);
-            lw_fast_copy_samples(bo, G, odd, 2 * rs, cnt - ne, G, es);
-            lw_fast_copy_samples(base, rs, buf, G, cnt, G, es);
-        } else {
-            lw_fast_copy_samples(buf, G, base, rs, cnt, G, es);
-            lw_fast_copy_samples(base, 2 * rs, buf, G, ne, G, es);
-            lw_fast_copy_samples(odd, 2 * rs, bo, G, cnt - ne, G, es);
-        }
-    }
-}
-
 /* samples [0, len) of a line (stride rs, G elements each) to [d, d + len) */
 static void line_shift(char *base, int64_t rs, int64_t G, size_t es, int64_t len, int64_t d)
 {
@@ -114,13 +69,56 @@ static void line_shift(char *base, int64_t rs, int64_t G, size_t es, int64_t len
     }
 }
 
+/* The H block of a line at hb (h samples) and the short chunk's lowpass half
+ * TL (d <= h samples): TL from after the block to its front (to_mallat), or
+ * back.  The block shifts by d in `parts` parts at once: each part first
+ * keeps the d samples at its end the part beside it will overwrite (its head
+ * shifting right, its tail left), then moves the rest within itself.  tmp:
+ * (parts + 1) * d samples. */
+static void rotate_tl(char *hb, int64_t h, int64_t d, int64_t rs, int64_t G, size_t es, int to_mallat, int parts,
+                      char *tmp)
+{
+    char *tl = tmp + (size_t)(parts * d * G) * es, *x = to_mallat ? hb : hb + (size_t)(d * rs) * es;
+    lw_fast_copy_samples(tl, G, to_mallat ? hb + (size_t)(h * rs) * es : hb, rs, d, G, es);
+#define PART(p, s, e) const int64_t s = h * (p) / parts, e = h * ((p) + 1) / parts
+#define AT(i) (x + (size_t)((i) * rs) * es)
+#ifdef LW_HAVE_OPENMP
+#pragma omp parallel num_threads(parts) if (parts > 1)
+#endif
+    {
+#ifdef LW_HAVE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int p = 0; p < parts; p++) {
+            PART(p, s, e);
+            lw_fast_copy_samples(tmp + (size_t)(p * d * G) * es, G, AT(to_mallat ? s : e - d), rs, d, G, es);
+        }
+#ifdef LW_HAVE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int p = 0; p < parts; p++) {
+            PART(p, s, e);
+            char *kept = tmp + (size_t)(p * d * G) * es;
+            if (to_mallat) { /* [s, e) -> [s + d, e + d) */
+                line_shift(AT(s + d), rs, G, es, e - s - d, d);
+                lw_fast_copy_samples(AT(s + d), rs, kept, G, d, G, es);
+            } else { /* [s, e) -> [s - d, e - d) */
+                line_shift(AT(s), rs, G, es, e - s - d, -d);
+                lw_fast_copy_samples(AT(e - 2 * d), rs, kept, G, d, G, es);
+            }
+        }
+    }
+#undef AT
+#undef PART
+    lw_fast_copy_samples(to_mallat ? hb : hb + (size_t)(h * rs) * es, rs, tl, G, d, G, es);
+}
+
 static lw_status move_line(const lw_fast_level *lv, char *data, int to_mallat, int threads)
 {
     const int64_t n = lv->rowlen, G = lv->G, rs = lv->srs;
     const size_t es = lv->fp->es;
-    int64_t B = 2 * (int64_t)(LINE_CHUNK_BYTES / (2 * (size_t)G * es));
-    if (B < 2) B = 2;
-    const int64_t m = n / B, h = m * (B / 2), d = (n - m * B + 1) / 2; /* d: the short chunk's lowpass half */
+    /* d: the short chunk's lowpass half */
+    const int64_t B = lw_fast_line_chunk(lv), m = n / B, h = m * (B / 2), d = (n - m * B + 1) / 2;
     if (threads < 1) threads = 1;
     char *bufs = malloc((size_t)(threads * B * G) * es);
     if (!bufs) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate the line moves' buffers");
@@ -130,31 +128,22 @@ static lw_status move_line(const lw_fast_level *lv, char *data, int to_mallat, i
     int64_t nitems = 1;
     for (int b = 0; b < lv->nb && b < LW_MAX_RANK; b++) nitems *= lv->bn[b];
     lw_status st = LW_OK;
-    if (to_mallat) {
-        line_chunks(lv, data, B, 1, threads, bufs);
-        if (m > 1) st = lw_fast_move_rows(&hv, data, 1, threads);
-    }
+    if (to_mallat && m > 1) st = lw_fast_move_rows(&hv, data, 1, threads);
     if (st == LW_OK && d > 0 && m > 0) {
+        /* fewer lines than threads: each line's block in parts of at least max(d, 16384) samples */
+        const int64_t most = h / (d > 16384 ? d : 16384);
+        const int parts = nitems >= threads ? 1 : (int)(threads < most ? threads : most > 1 ? most : 1);
 #ifdef LW_HAVE_OPENMP
-#pragma omp parallel for num_threads(threads) if (threads > 1 && nitems > 1) schedule(static)
+#pragma omp parallel for num_threads(threads) if (threads > 1 && parts == 1 && nitems > 1) schedule(static)
 #endif
         for (int64_t item = 0; item < nitems; item++) {
             int64_t so, dof, lof;
             lw_fast_item_offsets(lv, item, &so, &dof, &lof);
-            char *hb = data + (size_t)(so + h * rs) * es, *buf = bufs + (size_t)(lw_fast_thread_num() * B * G) * es;
-            char *tl = hb + (size_t)((to_mallat ? h : 0) * rs) * es, *to = hb + (size_t)((to_mallat ? 0 : h) * rs) * es;
-            lw_fast_copy_samples(buf, G, tl, rs, d, G, es);
-            if (to_mallat)
-                line_shift(hb, rs, G, es, h, d);
-            else
-                line_shift(hb + (size_t)(d * rs) * es, rs, G, es, h, -d);
-            lw_fast_copy_samples(to, rs, buf, G, d, G, es);
+            rotate_tl(data + (size_t)(so + h * rs) * es, h, d, rs, G, es, to_mallat, parts,
+                      bufs + (size_t)(parts == 1 ? lw_fast_thread_num() * B * G : 0) * es);
         }
     }
-    if (!to_mallat) {
-        if (m > 1) st = lw_fast_move_rows(&hv, data, 0, threads);
-        if (st == LW_OK) line_chunks(lv, data, B, 0, threads, bufs);
-    }
+    if (!to_mallat && st == LW_OK && m > 1) st = lw_fast_move_rows(&hv, data, 0, threads);
     free(bufs);
     return st;
 }
