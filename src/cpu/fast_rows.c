@@ -133,14 +133,21 @@ static lw_status move_line(const lw_fast_level *lv, char *data, int to_mallat, i
         /* fewer lines than threads: each line's block in parts of at least max(d, 16384) samples */
         const int64_t most = h / (d > 16384 ? d : 16384);
         const int parts = nitems >= threads ? 1 : (int)(threads < most ? threads : most > 1 ? most : 1);
+        int64_t so, dof, lof;
+        if (parts > 1) { /* a line at a time, its parts on the threads (no nested team) */
+            for (int64_t item = 0; item < nitems; item++) {
+                lw_fast_item_offsets(lv, item, &so, &dof, &lof);
+                rotate_tl(data + (size_t)(so + h * rs) * es, h, d, rs, G, es, to_mallat, parts, bufs);
+            }
+        } else {
 #ifdef LW_HAVE_OPENMP
-#pragma omp parallel for num_threads(threads) if (threads > 1 && parts == 1 && nitems > 1) schedule(static)
+#pragma omp parallel for num_threads(threads) if (threads > 1 && nitems > 1) schedule(static) private(so, dof, lof)
 #endif
-        for (int64_t item = 0; item < nitems; item++) {
-            int64_t so, dof, lof;
-            lw_fast_item_offsets(lv, item, &so, &dof, &lof);
-            rotate_tl(data + (size_t)(so + h * rs) * es, h, d, rs, G, es, to_mallat, parts,
-                      bufs + (size_t)(parts == 1 ? lw_fast_thread_num() * B * G : 0) * es);
+            for (int64_t item = 0; item < nitems; item++) {
+                lw_fast_item_offsets(lv, item, &so, &dof, &lof);
+                rotate_tl(data + (size_t)(so + h * rs) * es, h, d, rs, G, es, to_mallat, 1,
+                          bufs + (size_t)(lw_fast_thread_num() * B * G) * es);
+            }
         }
     }
     if (!to_mallat && st == LW_OK && m > 1) st = lw_fast_move_rows(&hv, data, 0, threads);
