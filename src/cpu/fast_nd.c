@@ -506,8 +506,9 @@ int lw_fast_nd_in_place(const lw_fast_level *lv)
      * stored, so only the E samples its window reads beyond each end can
      * have been stored first, by the segments beside it; but a segment's
      * Mallat places lie in other segments, so that layout keeps a line whole
-     * (one unit, up to LINE_SEG samples); a longer one is lifted in sample
-     * order and then reordered (2: lw_fast_move_rows) */
+     * (one unit, up to LINE_SEG samples); a longer one is stored in chunks,
+     * each in Mallat order within itself (segments of whole chunks), and
+     * then reordered (2: vil, lw_fast_move_rows) */
     if (lv->nv == 0) return !lv->mallat || lv->rowlen <= LINE_SEG ? 1 : 2;
     /* vertical axes: the depth-0 ring holds whole sub-blocks (rows, planes)
      * in place, so dims 1.. are Mallat within them */
