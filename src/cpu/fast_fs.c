@@ -19,7 +19,6 @@
 #include "fast_internal.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #ifdef LW_HAVE_OPENMP
 #include <omp.h>
@@ -145,10 +144,9 @@ static void fs_coef_line(const lw_fast_level *lv, const char *base, const int64_
                 int64_t off = 0;                                                                                      \
                 for (int a = 0; a < L; a++) off += J[a] * lv->ss[a];                                                  \
                 line = (T *)(it->dst + (size_t)off * es);                                                             \
-                if (inv) {                                                                                            \
+                if (inv) { /* (an all-even line's E[0] is its even half already: fs_e_line) */                        \
                     ve.p = (const char *)line, vo.p = (const char *)(line + hn * lv->ss[L]);                          \
                     ve.s = vo.s = lv->ss[L];                                                                          \
-                    if (!no) E[0] = ve;                                                                               \
                 }                                                                                                     \
                 oe.p = it->buf, oo.p = it->buf + (size_t)(inv ? 1 : hn) * es;                                         \
                 oe.s = oo.s = inv ? 2 : 1;                                                                            \
@@ -178,10 +176,7 @@ static void fs_coef_line(const lw_fast_level *lv, const char *base, const int64_
                 bad |= !FITS(v);                                                                                      \
                 wO[k * oo.s] = (T)v;                                                                                  \
             }                                                                                                         \
-            if (line && lv->ss[L] == 1)                                                                               \
-                memcpy(line, it->buf, (size_t)n * sizeof(T));                                                         \
-            else if (line)                                                                                            \
-                for (int64_t k = 0; k < n; k++) line[k * lv->ss[L]] = ((const T *)it->buf)[k];                       \
+            if (line) lw_fast_copy_samples((char *)line, lv->ss[L], it->buf, 1, n, 1, es);                           \
         }                                                                                                             \
         return bad;                                                                                                   \
     }
