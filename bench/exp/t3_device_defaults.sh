@@ -5,7 +5,8 @@
 # and its quick set under memcheck, within BUDGET seconds.
 #   OLD=liftwave-c842588 BUDGET=330 bash bench/exp/t3_device_defaults.sh .ab2
 #   ARMS="@ @tile3d=16x64 @tile3d=32x64" CELLS='3d-l1-cdf97-*' bash bench/exp/t3_device_defaults.sh .ab2
-# (EXTRA_ARMS and EXTRA_CELLS: a second arms run on this build's CLI, its records joined in $OUT/x/arms.json)
+# (TEST_QUICK: test_gpu's quick level for its fused 3-D set, default 0: the whole set;
+# EXTRA_ARMS and EXTRA_CELLS: a second arms run on this build's CLI, its records joined in $OUT/x/arms.json)
 # -> $OUT/arm*.json, arms.json, table.txt, test-fused3d.log, memcheck.log
 set -u
 eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab2}")"
@@ -23,8 +24,8 @@ if [ -n "${EXTRA_ARMS:-}" ] && [ "$(left)" -gt 120 ]; then
   rm -f "$OUT"/x/arm*-*.err "$OUT"/x/arm*-*.json
 fi
 t0=$(date +%s)
-LW_GPU_ONLY=fused3d timeout $(( $(left) - 30 )) test_gpu > "$OUT/test-fused3d.log" 2>&1
-echo "test_gpu fused3d: rc=$? in $(( $(date +%s) - t0 ))s: $(grep -E 'checks passed|FAIL' "$OUT/test-fused3d.log" | head -5)" >> "$OUT/table.txt"
+LW_GPU_ONLY=fused3d LW_GPU_QUICK=${TEST_QUICK:-0} timeout $(( $(left) - 30 )) test_gpu > "$OUT/test-fused3d.log" 2>&1
+echo "test_gpu fused3d (quick ${TEST_QUICK:-0}): rc=$? in $(( $(date +%s) - t0 ))s: $(grep -E 'checks passed|FAIL' "$OUT/test-fused3d.log" | head -5)" >> "$OUT/table.txt"
 if [ "$(left)" -gt 20 ]; then
   t0=$(date +%s)
   LW_GPU_ONLY=fused3d LW_GPU_QUICK=1 timeout $(left) compute-sanitizer --tool memcheck --error-exitcode 3 test_gpu > "$OUT/memcheck.log" 2>&1

@@ -98,31 +98,6 @@ template <int W, int INV> static constexpr int t3_tma_variant()
     return !tile_once_mirror_exact(W) || sh_halo(W) == T3_WIDE_HALO ? 0 : 3;
 }
 
-/* Whether the device's memory is narrower than 6144 bits (an H100's 5120-bit
- * HBM3 against an H200's 6144-bit HBM3e), asked once per device.  The defaults
- * above are the fastest variants measured on an H200; on an H100 (3.35 TB/s
- * against 4.8) the same sweep ranks them otherwise (bench/NOTES-tile3d.md,
- * "The defaults on an H100"): the forwards run fastest with 32 x 64 tiles by
- * TMA, d4's included (cdf97, dd97 and d4 on 512^3 0.85 of the copy against
- * 0.65 with 16 x 64), and the inverses of reach 2 to 4 with the threads'
- * copies (cdf97, dd97, d4 0.78-0.79 against 0.69-0.75 by TMA). */
-static bool t3_narrow_memory()
-{
-    static const char key = 0;
-    long long v = 0;
-    if (!lw_cuda_memo_get(&key, 0, &v)) {
-        int dev = 0, bits = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess) {
-            cudaGetLastError();
-            bits = 0; /* unknown: the measured defaults */
-        }
-        v = bits > 0 && bits < 6144;
-        lw_cuda_memo_put(&key, 0, v);
-    }
-    return v != 0;
-}
-
 /* ---- the TMA path's host side ------------------------------------------- */
 
 typedef CUresult (*t3_encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
@@ -341,17 +316,7 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
         /* batches keep the threads' tiles: with TMA the 16 x 64 forwards ran
          * slower than 32 x 64 on batches of 128^3 items, no faster on larger
          * ones (bench/NOTES-tile3d.md) */
-        if (v < 0 && b->items <= 1 && t3_narrow_memory()) {
-            /* the H100's ranking (t3_narrow_memory): forwards 32 x 64 by TMA, inverses of reach 2 to 4
-             * by the threads' copies with their default tiles */
-            if (!INV && sh_halo(W) <= T3_WIDE_HALO && t3_tma_takes<S, W, INV, 3, true>(t, b, src, &m)) pick = 3;
-            if (INV && sh_halo(W) >= 2 && sh_halo(W) <= T3_WIDE_HALO && t->load == LWK_T3_LOAD_AUTO) {
-                lwk_tile3d th = *t;
-                th.load = LWK_T3_LOAD_THREADS;
-                return t3_launch_v<S, W, INV, def>(&th, b, src, dst, s);
-            }
-        } else if (v < 0 && deft != def && b->items <= 1 && t3_tma_takes<S, W, INV, deft, true>(t, b, src, &m))
-            pick = deft;
+        if (v < 0 && deft != def && b->items <= 1 && t3_tma_takes<S, W, INV, deft, true>(t, b, src, &m)) pick = deft;
         /* a variant 3 (taller tiles) on lines shorter than its windows: the 16-row tiles */
         const int run = pick == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t) ? 0 : pick;
         switch (run) {
