@@ -83,7 +83,7 @@ pack)
         # pack's settings where they differ from pyproject.toml's (pip builds only the extension)
         CMAKE_GENERATOR="Unix Makefiles" "$LW_WHEEL_PYTHON" -m pip wheel -q --no-deps --no-build-isolation \
             -w "$stage/whl" -Cbuild-dir="$B" -Ccmake.define.LW_GIT_COMMIT="$commit" \
-            -Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90 -Ccmake.define.LW_CUDA_SCHEMES="${LW_PREBUILT_SCHEMES:-OFF}" \
+            -Ccmake.define.CMAKE_CUDA_ARCHITECTURES="${LW_PREBUILT_ARCH:-90-real}" -Ccmake.define.LW_CUDA_SCHEMES="${LW_PREBUILT_SCHEMES:-OFF}" \
             -Ccmake.define.LW_BUILD_TESTS=ON -Ccmake.define.LW_BUILD_CLI=ON -Ccmake.define.LW_WITH_PNG=ON "$ROOT"
         for w in "$stage"/whl/liftwave-*.whl; do
             "$LW_WHEEL_PYTHON" - "$w" "$stage/pkg/$(basename "$w")" <<'PY'
