@@ -258,9 +258,14 @@ if has python && [[ $PS == *" install "* ]]; then
   ?*) echo "LW_PY_WHEEL=$LW_PY_WHEEL is not for this python: building the package" >>"$OUT/python-install.log" ;;
   esac
   INSTALL="install --no-index --find-links $W"
+  # what the steps need beyond the wheels of the package and its peers: the build's requirements
+  # unless a wheel was packed, pytest for the test step (so that a benchmark-only call carries fewer wheels)
+  BUILD_REQ="scikit-build-core nanobind" TEST_REQ=pytest
+  [ -n "$PREWHEEL" ] && BUILD_REQ=
+  [[ $PS == *" test "* ]] || TEST_REQ=
   { python3 -c 'import site; print("\n".join(site.getsitepackages()))' \
       >"$("$PYV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/lw_host_site.pth" &&
-    $PIP $INSTALL scikit-build-core nanobind numpy PyWavelets pytest &&
+    $PIP $INSTALL $BUILD_REQ numpy PyWavelets $TEST_REQ &&
     { $PIP $INSTALL pytorch_wavelets ptwt "setuptools<81" || echo "pytorch_wavelets / ptwt: not installed (no wheels)"; } &&
     if [ -n "$PREWHEEL" ]; then $PIP install --no-deps --force-reinstall "$PREWHEEL"; else
     $PIP $INSTALL --no-build-isolation -Cbuild-dir=/tmp/lw-py-build -Ccmake.define.LW_GIT_COMMIT="$LW_COMMIT" \
