@@ -5,8 +5,9 @@
 #   1. the in-place tile kernel's ring hand-over (wide batches and ring sweeps, LW_GPU_ONLY=wide_batch,ring):
 #      plain and under racecheck with the library's build, then the check build (ip_check.sh: "ipcheck A/B/C")
 #   2. the whole matrix (liftwave bench --backend cuda --matrix) -> $OUT/matrix.json, matrix.err
-#   3. test_gpu_inplace's whole set with what time is left
-# -> $OUT/ring.txt, $OUT/ipcheck.txt, $OUT/matrix.*, $OUT/inplace-full.txt
+#   3. test_gpu_inplace's whole set with what time is left (its summary in ring.txt)
+# -> $OUT/ring.txt, $OUT/ipcheck.txt, $OUT/matrix.*
+# (session 58's H100 took more than 60 s for step 1's first run: give it 180 when it matters)
 set -u
 eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab1}")"
 t0=$(date +%s)

@@ -14,7 +14,7 @@
 #
 #   bash tests/gpu/prebuilt.sh pack [DIR]
 #       here: configure (if needed) and build, in ${LW_PREBUILT_BUILD:-build-cuda-real},
-#       the targets ${LW_PREBUILT_TARGETS:-"liftwave test_gpu"} ("none": no program, the wheel only; programs, or liftwave_shared:
+#       the targets ${LW_PREBUILT_TARGETS:-"liftwave test_gpu"} (programs, or liftwave_shared:
 #       lib/libliftwave.so, for the bench scripts that load it) for sm_90, as CMake's
 #       CUDA architectures ${LW_PREBUILT_ARCH:-90-real}: machine code only, without the
 #       PTX that a 90 build adds for later GPUs (the packed CLI 33 MB against 51 at
@@ -60,9 +60,8 @@ pack)
     cmake -S "$ROOT" -B "$B" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${LW_PREBUILT_ARCH:-90-real}" -DLW_WITH_CUDA=ON \
         -DLW_CUDA_SCHEMES="${LW_PREBUILT_SCHEMES:-OFF}" -DLW_GIT_COMMIT="$commit" >/dev/null
     targets=${LW_PREBUILT_TARGETS:-"liftwave test_gpu"}
-    [ "$targets" = none ] && targets=  # the wheel alone (LW_WHEEL_PYTHON), e.g. to fit the upload beside other wheels
     # shellcheck disable=SC2086
-    [ -z "$targets" ] || cmake --build "$B" -j"$(nproc)" --target $targets
+    cmake --build "$B" -j"$(nproc)" --target $targets
     stage=$(mktemp -d)
     trap 'rm -rf "$stage"' EXIT
     mkdir -p "$stage/pkg/bin" "$stage/pkg/lib"
@@ -79,7 +78,7 @@ pack)
     done
     # the libraries outside the C/C++ runtime that the programs load (libpng for the CLI, OpenMP)
     for f in "$stage"/pkg/bin/* "$stage"/pkg/lib/libliftwave.so; do if [ -f "$f" ]; then ldd "$f"; fi; done | awk '/=> \// {print $3}' | sort -u |
-        { grep -E 'libpng|libgomp|libz\.' || true; } | while read -r l; do cp -L "$l" "$stage/pkg/lib/"; done
+        grep -E 'libpng|libgomp|libz\.' | while read -r l; do cp -L "$l" "$stage/pkg/lib/"; done
     if [ -n "${LW_WHEEL_PYTHON:-}" ]; then
         # pack's settings where they differ from pyproject.toml's (pip builds only the extension)
         CMAKE_GENERATOR="Unix Makefiles" "$LW_WHEEL_PYTHON" -m pip wheel -q --no-deps --no-build-isolation \
