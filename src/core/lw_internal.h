@@ -237,6 +237,7 @@ typedef struct lw_tuning {
     int tile3d_load;      /* cuda fused 3-D: 0 auto (TMA where it applies), 1 the threads' copies (LWK_T3_LOAD_*) */
     int tile3d_stages;    /* cuda fused 3-D, float32 forwards: 0 auto, 1 staged as the inverses, 2 serial (LWK_T3_STAGES_*) */
     int64_t tile3d_zruns; /* cuda fused 3-D: runs of output pairs along z a tile, 0 auto (lwk_tile3d.zruns) */
+    int tile3d_defaults;  /* cuda fused 3-D: whose ranking auto follows, 0 by the device, 1 wide, 2 narrow (LWK_T3_DEFAULTS_*) */
 } lw_tuning;
 enum { LW_LOCAL_BLOCK_AUTO = 0, LW_LOCAL_BLOCK_WIDE = 1, LW_LOCAL_BLOCK_NARROW = 2, LW_LOCAL_BLOCK_STRIDED = 3 };
 

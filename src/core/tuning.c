@@ -64,6 +64,11 @@ static const knob knobs[] = {
     {"tile3d_zruns", K_INT, OFF(tile3d_zruns), 0, 1024, NULL,
      "cuda fused 3-D: how many runs of output pairs along z each (y, x) tile is cut into, a block a run "
      "(0 auto: the fewest waves of resident blocks times one block's steps with its warm-up)"},
+    {"tile3d_defaults", K_ENUM, OFF(tile3d_defaults), 0, 0, "auto wide narrow",
+     "cuda fused 3-D, single float32 volumes: which measured ranking the auto tiles and loads follow, wide "
+     "(memory buses of 6144 bits or more, an H200's: the defaults of tile3d and tile3d_load) or narrow (an H100's: "
+     "the forwards of reach up to 4 on 32x64 tiles by TMA, the inverses of cdf97, dd97 and d4 by the threads' "
+     "copies); auto: by the device's memory bus width"},
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles ring",
      "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
      "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array, some level "

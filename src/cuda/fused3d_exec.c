@@ -59,6 +59,7 @@ static lw_status level(const lw_plan *p, const lw_cuda_sched *s, const void *in,
     memset(&t, 0, sizeof t);
     t.w = s->w, t.mode = (int)p->cfg.mode, t.variant = p->tune.tile3d - 1;
     t.load = p->tune.tile3d_load, t.stages = p->tune.tile3d_stages, t.zruns = (int)p->tune.tile3d_zruns;
+    t.defaults = p->tune.tile3d_defaults;
     int64_t full[3], own[3], oct[3];
     for (int a = 0; a < 3; a++) t.n[a] = p->geo.len[k][a], full[a] = p->geo.strides[vol0(p) + a];
     compact_strides(p->geo.len[k], own);

@@ -98,6 +98,34 @@ template <int W, int INV> static constexpr int t3_tma_variant()
     return !tile_once_mirror_exact(W) || sh_halo(W) == T3_WIDE_HALO ? 0 : 3;
 }
 
+/* Whether the auto choices of a single float32 volume follow the narrow
+ * memory's ranking (lwk_tile3d.defaults; auto: the device's memory bus is
+ * narrower than 6144 bits, asked once per device).  The defaults above are
+ * the fastest variants measured on an H200 (6144-bit HBM3e, 4.8 TB/s); an
+ * H100 (5120-bit HBM3, 3.35 TB/s, the same 132 SMs) ranks them otherwise
+ * (bench/NOTES-tile3d.md, "The defaults on an H100"): the forwards of reach
+ * up to 4 run fastest on 32 x 64 tiles by TMA (cdf97, dd97 and d4 on 512^3
+ * 0.85 of the copy against 0.65 with 16 x 64), and the inverses of cdf97,
+ * dd97 and d4 by the threads' copies (0.78-0.79 against 0.69-0.75 by TMA);
+ * cdf53's inverse keeps TMA. */
+static bool t3_narrow_memory(const lwk_tile3d *t)
+{
+    if (t->defaults != LWK_T3_DEFAULTS_AUTO) return t->defaults == LWK_T3_DEFAULTS_NARROW;
+    static const char key = 0;
+    long long v = 0;
+    if (!lw_cuda_memo_get(&key, 0, &v)) {
+        int dev = 0, bits = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess) {
+            cudaGetLastError();
+            bits = 0; /* unknown: the wide memory's defaults */
+        }
+        v = bits > 0 && bits < 6144;
+        lw_cuda_memo_put(&key, 0, v);
+    }
+    return v != 0;
+}
+
 /* ---- the TMA path's host side ------------------------------------------- */
 
 typedef CUresult (*t3_encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
@@ -316,7 +344,17 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
         /* batches keep the threads' tiles: with TMA the 16 x 64 forwards ran
          * slower than 32 x 64 on batches of 128^3 items, no faster on larger
          * ones (bench/NOTES-tile3d.md) */
-        if (v < 0 && deft != def && b->items <= 1 && t3_tma_takes<S, W, INV, deft, true>(t, b, src, &m)) pick = deft;
+        if (v < 0 && b->items <= 1 && t3_narrow_memory(t)) {
+            /* the H100's ranking (t3_narrow_memory): forwards 32 x 64 by TMA, the inverses of reach 4
+             * (cdf97, dd97) and d4's by the threads' copies with their default tiles */
+            if (!INV && sh_halo(W) <= T3_WIDE_HALO && t3_tma_takes<S, W, INV, 3, true>(t, b, src, &m)) pick = 3;
+            if (INV && (sh_halo(W) == T3_WIDE_HALO || !tile_once_mirror_exact(W)) && t->load == LWK_T3_LOAD_AUTO) {
+                lwk_tile3d th = *t;
+                th.load = LWK_T3_LOAD_THREADS;
+                return t3_launch_v<S, W, INV, def>(&th, b, src, dst, s);
+            }
+        } else if (v < 0 && deft != def && b->items <= 1 && t3_tma_takes<S, W, INV, deft, true>(t, b, src, &m))
+            pick = deft;
         /* a variant 3 (taller tiles) on lines shorter than its windows: the 16-row tiles */
         const int run = pick == 3 && !tile_once_mirror_exact(W) && !t3_long<S, W, 3>(t) ? 0 : pick;
         switch (run) {

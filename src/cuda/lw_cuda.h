@@ -340,6 +340,7 @@ typedef struct lwk_tile3d {
     int load;    /* how the raw planes come: LWK_T3_LOAD_* */
     int stages;  /* float32 forwards: LWK_T3_STAGES_* */
     int zruns;   /* runs of output pairs along z a tile (gridDim.z), 0: lwk_tile3d_zruns's */
+    int defaults; /* whose ranking the auto choices follow: LWK_T3_DEFAULTS_* */
 } lwk_tile3d;
 /* lwk_tile3d.stages: a forward step lifts one pair along z, y and x with
  * barriers between (serial), or pair a along z, a - 1 along y and a - 2 along
@@ -351,6 +352,11 @@ enum { LWK_T3_STAGES_AUTO = 0, LWK_T3_STAGES_STAGED = 1, LWK_T3_STAGES_SERIAL = 
  * of items wider than a tile, symmetric mode, aligned rows), else each thread
  * its window points; or always by the threads */
 enum { LWK_T3_LOAD_AUTO = 0, LWK_T3_LOAD_THREADS = 1 };
+/* lwk_tile3d.defaults: the auto tiles and loads of single float32 volumes
+ * follow the ranking measured on a device of wide memory (an H200's 6144-bit
+ * HBM3e) or of narrower memory (an H100's 5120-bit HBM3); auto: by the
+ * device's memory bus width */
+enum { LWK_T3_DEFAULTS_AUTO = 0, LWK_T3_DEFAULTS_WIDE = 1, LWK_T3_DEFAULTS_NARROW = 2 };
 /* A batch of volumes: items at these element distances in src, dst and the
  * octant apart (a kernel parameter of its own, after src and dst, so that one
  * volume's kernels keep their parameters where they were) */

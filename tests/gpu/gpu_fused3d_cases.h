@@ -106,8 +106,11 @@ static void batch3d_cases(int quick)
  * 16, 100 x 33 x 64, 4 x 18 x 24, 64 x 40 x 200); on the other shapes it
  * falls back to the threads' copies.  Then the forwards staged and serial
  * (tile3d_stages; auto takes one of them, the inverses are always staged) and every tile variant
- * named (TMA takes each), both directions, one level; last, batches of
- * volumes as the first cases.  quick: a subset for the sanitizers. */
+ * named (TMA takes each), both directions, one level; then the auto choices
+ * of either memory's ranking (tile3d_defaults: the device picks one of them
+ * unnamed, so the other runs only where named), both directions, one level
+ * and pyramids; last, batches of volumes as the first cases.  quick: a
+ * subset for the sanitizers. */
 static void tma3d_cases(int quick)
 {
     static const int64_t N[][3] = {{37, 50, 68}, {16, 34, 132}, {6, 14, 16}, {100, 33, 64},
@@ -116,7 +119,7 @@ static void tma3d_cases(int quick)
     const int nn = quick ? 3 : (int)(sizeof N / sizeof N[0]), nw = quick ? 3 : (int)(sizeof W / sizeof W[0]);
     for (int i = 0; i < nn; i++)
         for (int j = 0; j < nw; j++)
-            for (int v = 0; v < 12 + 2 * T3_NVAR; v++) {
+            for (int v = 0; v < 20 + 2 * T3_NVAR; v++) {
                 /* haar runs on this engine in symmetric mode on even lengths only */
                 if (W[j] == LW_HAAR && ((N[i][0] | N[i][1] | N[i][2]) & 1)) continue;
                 gcase c;
@@ -124,10 +127,11 @@ static void tma3d_cases(int quick)
                 c.rank = 3, c.shape[0] = N[i][0], c.shape[1] = N[i][1], c.shape[2] = N[i][2];
                 c.w = W[j], c.t = LW_FLOAT32, c.m = LW_SYMMETRIC, c.scheme = "fused3d";
                 /* v 8..11: the forward staged and serial, one level and max levels */
-                const int stages = v >= 8 && v < 12;
+                const int stages = v >= 8 && v < 12, ranked = v >= 12 + 2 * T3_NVAR;
                 c.dir = stages ? LW_FORWARD : (lw_direction)(v & 1);
-                c.levels = (v < 8 && (v & 2)) || (stages && (v & 1)) ? -1 : 1, c.devptr = !(i == 1 && v < 4);
-                c.tuning = v >= 12  ? t3_var[(v - 12) >> 1]
+                c.levels = ((v < 8 || ranked) && (v & 2)) || (stages && (v & 1)) ? -1 : 1, c.devptr = !(i == 1 && v < 4);
+                c.tuning = ranked   ? ((v & 4) ? "tile3d_defaults=wide" : "tile3d_defaults=narrow")
+                           : v >= 12 ? t3_var[(v - 12) >> 1]
                            : stages ? (v < 10 ? "tile3d_stages=staged" : "tile3d_stages=serial")
                            : (v & 4) ? "tile3d_load=threads"
                                      : NULL;

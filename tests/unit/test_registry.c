@@ -163,6 +163,9 @@ static void tuning_keys(void)
     enum_key("tile3d_zruns=1024", NULL);
     enum_key("tile3d_zruns=1025", "tile3d_zruns");
     enum_key("tile3d_zruns=-1", "tile3d_zruns");
+    enum_key("tile3d_defaults=narrow,tile3d=auto", NULL);
+    enum_key("tile3d_defaults=wide", NULL);
+    enum_key("tile3d_defaults=h100", "tile3d_defaults");
 }
 
 int main(void)
