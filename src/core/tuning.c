@@ -68,7 +68,7 @@ static const knob knobs[] = {
      "cuda fused 3-D, single float32 volumes: which measured ranking the auto tiles and loads follow, wide "
      "(memory buses of 6144 bits or more, an H200's: the defaults of tile3d and tile3d_load) or narrow (an H100's: "
      "the forwards of reach up to 4 on 32x64 tiles by TMA, the inverses of cdf97, dd97 and d4 by the threads' "
-     "copies); auto: by the device's memory bus width"},
+     "copies, every inverse on the threads' default tiles); auto: by the device's memory bus width"},
     {"inplace", K_ENUM, OFF(inplace), 0, 0, "auto lean copy tiles ring",
      "cuda, in == out on a fused engine: auto (2-D: the fused in-place kernels, the strip walker or else the "
      "tile kernel, where their workspace, in 2 MiB allocation units, is at most 1% of the array, some level "

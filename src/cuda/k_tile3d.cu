@@ -103,11 +103,12 @@ template <int W, int INV> static constexpr int t3_tma_variant()
  * narrower than 6144 bits, asked once per device).  The defaults above are
  * the fastest variants measured on an H200 (6144-bit HBM3e, 4.8 TB/s); an
  * H100 (5120-bit HBM3, 3.35 TB/s, the same 132 SMs) ranks them otherwise
- * (bench/NOTES-tile3d.md, "The defaults on an H100"): the forwards of reach
+ * (bench/NOTES-tile3d-h100.md): the forwards of reach
  * up to 4 run fastest on 32 x 64 tiles by TMA (cdf97, dd97 and d4 on 512^3
  * 0.85 of the copy against 0.65 with 16 x 64), and the inverses of cdf97,
- * dd97 and d4 by the threads' copies (0.78-0.79 against 0.69-0.75 by TMA);
- * cdf53's inverse keeps TMA. */
+ * dd97 and d4 by the threads' copies (0.78-0.79 against 0.69-0.75 by TMA).
+ * The other inverses keep TMA on the threads' default tiles: cdf53's 16 x 64
+ * with one pair prefetched (0.83 of the copy against 0.74 on 32 x 64). */
 static bool t3_narrow_memory(const lwk_tile3d *t)
 {
     if (t->defaults != LWK_T3_DEFAULTS_AUTO) return t->defaults == LWK_T3_DEFAULTS_NARROW;
@@ -346,7 +347,7 @@ template <class S, int W, int INV> static cudaError_t t3_launch(const lwk_tile3d
          * ones (bench/NOTES-tile3d.md) */
         if (v < 0 && b->items <= 1 && t3_narrow_memory(t)) {
             /* the H100's ranking (t3_narrow_memory): forwards 32 x 64 by TMA, the inverses of reach 4
-             * (cdf97, dd97) and d4's by the threads' copies with their default tiles */
+             * (cdf97, dd97) and d4's by the threads' copies, every inverse on the threads' default tiles */
             if (!INV && sh_halo(W) <= T3_WIDE_HALO && t3_tma_takes<S, W, INV, 3, true>(t, b, src, &m)) pick = 3;
             if (INV && (sh_halo(W) == T3_WIDE_HALO || !tile_once_mirror_exact(W)) && t->load == LWK_T3_LOAD_AUTO) {
                 lwk_tile3d th = *t;
