@@ -101,14 +101,12 @@ template <int W, int INV> static constexpr int t3_tma_variant()
 /* Whether the auto choices of a single float32 volume follow the narrow
  * memory's ranking (lwk_tile3d.defaults; auto: the device's memory bus is
  * narrower than 6144 bits, asked once per device).  The defaults above are
- * the fastest variants measured on an H200 (6144-bit HBM3e, 4.8 TB/s); an
- * H100 (5120-bit HBM3, 3.35 TB/s, the same 132 SMs) ranks them otherwise
- * (bench/NOTES-tile3d-h100.md): the forwards of reach up to 4 run fastest
- * on 32 x 64 tiles by TMA (cdf97, dd97 and d4 on 512^3 0.79-0.83 of the copy
- * against 0.65-0.66 with 16 x 64), and the inverses of cdf97, dd97 and d4 by
- * the threads' copies (0.78-0.79 against 0.68-0.74 by TMA).
- * The other inverses keep TMA on the threads' default tiles: cdf53's 16 x 64
- * with one pair prefetched (0.83 of the copy against 0.74 on 32 x 64). */
+ * the fastest variants measured on a GPU of wide memory (an H200's 6144-bit
+ * HBM3e); one of narrower memory and the same SMs (an H100's 5120-bit HBM3)
+ * ranks them otherwise: the forwards of reach up to 4 run fastest on 32 x 64
+ * tiles by TMA, the inverses of cdf97, dd97 and d4 by the threads' copies, and
+ * the other inverses by TMA on the threads' default tiles (the measurements:
+ * bench/NOTES-tile3d-h100.md, docs/TUNING.md's tile3d_defaults). */
 static bool t3_narrow_memory(const lwk_tile3d *t)
 {
     if (t->defaults != LWK_T3_DEFAULTS_AUTO) return t->defaults == LWK_T3_DEFAULTS_NARROW;
