@@ -26,9 +26,10 @@ LW_GPU_ONLY=tiles,d4_walker,wide_batch LW_GPU_QUICK=1 timeout 90 compute-sanitiz
 echo "memcheck (the same sweeps, quick): rc=$? in $(( $(date +%s) - t0 ))s: $(grep 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)" >> "$OUT/table.txt"
 
 # the walker's cases: 16384^2 interleaved in place (every wavelet it lifts), the batch of
-# 512^2 planes on the whole-row strips; Mallat 16384^2 runs the plane passes, not the walker
+# 512^2 planes on the whole-row strips, then float64 and the integer transforms (whose kernels'
+# registers rose most) at 8192^2; Mallat 16384^2 runs the plane passes, not the walker
 OLD=$(command -v "$OLD") NEW=$(command -v liftwave) OUT=$OUT/ab LW_AB_ROUNDS=2 LW_AB_BUDGET=$(( $(left) - 30 )) \
-  LW_AB_CASES="--shape 16384x16384 --levels 1 -w cdf97,haar,cdf53,dd137,dd97,d4;--shape 192x512x512 --axes 1,2 --levels 1 -w cdf97,haar,dd137,d4" \
+  LW_AB_CASES="--shape 16384x16384 --levels 1 -w cdf97,haar,cdf53,dd137,dd97,d4;--shape 192x512x512 --axes 1,2 --levels 1 -w cdf97,haar,dd137,d4;--shape 8192x8192 --levels 1 --dtype float64 -w cdf97,dd137;--shape 8192x8192 --levels 1 --integer -w cdf53,dd137" \
   LW_AB_ARGS="--layout interleaved --direction forward,inverse --repeat 15" \
   bash bench/exp/inplace_ab.sh >> "$OUT/table.txt" 2>&1
 cat "$OUT/table.txt"
