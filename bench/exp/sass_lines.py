@@ -13,7 +13,7 @@ _Z6walk2dIfLi2ELi0ELi0ELi0E).  --listing writes every instruction as
 "line address instruction", with the branch labels, for following one path
 by hand (a loop's instructions a trip: from its label to its back branch).
 nvdisasm: $NVDISASM, else the one bench/exp/sass_here.sh unpacks
-(/tmp/lw-cuobjdump/bin), else on PATH.  Static counts: a loop's body counts
+(/tmp/lw-cuobjdump/bin), else on PATH, else Triton's (PyTorch's wheels carry it).  Static counts: a loop's body counts
 once, a branch's both sides."""
 import collections
 import os
@@ -27,10 +27,18 @@ INSN = re.compile(r"\s+/\*([0-9a-f]{4,})\*/\s+(.*)")
 
 
 def nvdisasm():
-    for p in (os.environ.get("NVDISASM"), "/tmp/lw-cuobjdump/bin/nvdisasm", shutil.which("nvdisasm")):
+    found = [os.environ.get("NVDISASM"), "/tmp/lw-cuobjdump/bin/nvdisasm", shutil.which("nvdisasm")]
+    try:  # PyTorch's Triton carries one
+        import importlib.util
+        spec = importlib.util.find_spec("triton")
+        if spec and spec.submodule_search_locations:
+            found.append(os.path.join(spec.submodule_search_locations[0], "backends", "nvidia", "bin", "nvdisasm"))
+    except ImportError:
+        pass
+    for p in found:
         if p and os.access(p, os.X_OK):
             return p
-    sys.exit("sass_lines.py: no nvdisasm (set NVDISASM, or run bench/exp/sass_here.sh once)")
+    sys.exit("sass_lines.py: no nvdisasm (set NVDISASM, run bench/exp/sass_here.sh once, or install torch)")
 
 
 def kernel_text(cubin, sub):
