@@ -13,8 +13,9 @@ _Z6walk2dIfLi2ELi0ELi0ELi0E).  --listing writes every instruction as
 "line address instruction", with the branch labels, for following one path
 by hand (a loop's instructions a trip: from its label to its back branch).
 nvdisasm: $NVDISASM, else the one bench/exp/sass_here.sh unpacks
-(/tmp/lw-cuobjdump/bin), else on PATH, else Triton's (PyTorch's wheels carry it).  Static counts: a loop's body counts
-once, a branch's both sides."""
+(/tmp/lw-cuobjdump/bin), else on PATH, else Triton's (PyTorch's wheels carry
+it).  Static counts: a loop's body counts once, a branch's both sides."""
+import argparse
 import collections
 import os
 import re
@@ -57,12 +58,14 @@ def kernel_text(cubin, sub):
 
 
 def main():
-    args = sys.argv[1:]
-    top = int(args[args.index("--top") + 1]) if "--top" in args else 30
-    listing = args[args.index("--listing") + 1] if "--listing" in args else None
-    cubin, sub = args[0], args[1]
+    ap = argparse.ArgumentParser(description="one kernel's SASS by source line")
+    ap.add_argument("cubin")
+    ap.add_argument("kernel", help="a substring of the kernel's mangled name")
+    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--listing", help="file for the instructions with their lines and the branch labels")
+    a = ap.parse_args()
     counts, cur, rows = collections.Counter(), "?", []
-    for l in kernel_text(cubin, sub):
+    for l in kernel_text(a.cubin, a.kernel):
         m = FILE.search(l)
         if m:
             outer = re.findall(r'inlined at "([^"]+)", line (\d+)', m.group(3))
@@ -77,10 +80,10 @@ def main():
             counts[cur] += 1
             rows.append("%s %s %s" % (cur, i.group(1), i.group(2)))
     print("%d instructions" % sum(counts.values()))
-    for k, v in counts.most_common(top):
+    for k, v in counts.most_common(a.top):
         print("%6d %s" % (v, k))
-    if listing:
-        with open(listing, "w") as fh:
+    if a.listing:
+        with open(a.listing, "w") as fh:
             fh.write("\n".join(rows) + "\n")
 
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One device call (GPU machine, repo root) for the strip walker's plain bands
 # (bench/exp/wip/walk-plain-bands.patch, bench/NOTES-walker-plain.md): the patched
-# build's in-place tests on the walker's
-# sweeps, under memcheck on their quick set, then the older CLI packed beside it
-# (OLD, LW_PREBUILT_EXTRA) against the patched one on the walker's cases, two rounds.
+# build's in-place tests on the walker's sweeps, plain and under memcheck (quick),
+# then the older CLI packed beside it (OLD, LW_PREBUILT_EXTRA) against the patched
+# one on the walker's cases, two rounds.
 #   OLD=liftwave-old BUDGET=420 bash bench/exp/walk_plain_ab.sh .ab7
 # The package: main built as is, its CLI copied to liftwave-old; then the patch
 # applied and `LW_PREBUILT_TARGETS="liftwave test_gpu_inplace" LW_PREBUILT_EXTRA=$PWD/liftwave-old
