@@ -5,7 +5,7 @@
 # then the older CLI packed beside it (OLD, LW_PREBUILT_EXTRA) against the patched
 # one on the walker's cases, two rounds.
 #   OLD=liftwave-old BUDGET=420 bash bench/exp/walk_plain_ab.sh .ab7
-# PRIOR (optional): a third CLI packed beside them (an intermediate build), timed against
+# PRIOR (optional): a third CLI packed beside them (an intermediate build), timed (PRIOR_S seconds) against
 # the new one on the 16384^2 float32 cases after the main A/B -> $OUT/ab2/ab.txt, ab.json.
 # The package: main built as is, its CLI copied to liftwave-old; then the patch
 # applied and `LW_PREBUILT_TARGETS="liftwave test_gpu_inplace" LW_PREBUILT_EXTRA=$PWD/liftwave-old
@@ -30,14 +30,15 @@ echo "memcheck (the same sweeps, quick): rc=$? in $(( $(date +%s) - t0 ))s: $(gr
 # the walker's cases: 16384^2 interleaved in place (every wavelet it lifts), the batch of
 # 512^2 planes on the whole-row strips, then float64 and the integer transforms (whose kernels'
 # registers rose most) at 8192^2; Mallat 16384^2 runs the plane passes, not the walker
-keep=0; [ -n "${PRIOR:-}" ] && keep=120  # seconds kept for PRIOR's A/B
-OLD=$(command -v "$OLD") NEW=$(command -v liftwave) OUT=$OUT/ab LW_AB_ROUNDS=2 LW_AB_BUDGET=$(( $(left) - 30 - keep )) \
-  LW_AB_CASES="--shape 16384x16384 --levels 1 -w cdf97,haar,cdf53,dd137,dd97,d4;--shape 192x512x512 --axes 1,2 --levels 1 -w cdf97,haar,dd137,d4;--shape 8192x8192 --levels 1 --dtype float64 -w cdf97,dd137;--shape 8192x8192 --levels 1 --integer -w cdf53,dd137" \
+keep=0; [ -n "${PRIOR:-}" ] && keep=${PRIOR_S:-120}  # seconds kept for PRIOR's A/B
+# CASES and ROUNDS (optional): a shorter A/B where little device time is left
+OLD=$(command -v "$OLD") NEW=$(command -v liftwave) OUT=$OUT/ab LW_AB_ROUNDS=${ROUNDS:-2} LW_AB_BUDGET=$(( $(left) - 30 - keep )) \
+  LW_AB_CASES=${CASES:-"--shape 16384x16384 --levels 1 -w cdf97,haar,cdf53,dd137,dd97,d4;--shape 192x512x512 --axes 1,2 --levels 1 -w cdf97,haar,dd137,d4;--shape 8192x8192 --levels 1 --dtype float64 -w cdf97,dd137;--shape 8192x8192 --levels 1 --integer -w cdf53,dd137"} \
   LW_AB_ARGS="--layout interleaved --direction forward,inverse --repeat 15" \
   bash bench/exp/inplace_ab.sh >> "$OUT/table.txt" 2>&1
 if [ -n "${PRIOR:-}" ] && [ "$(left)" -gt 60 ]; then
   echo "--- ${PRIOR} against the new CLI" >> "$OUT/table.txt"
-  OLD=$(command -v "$PRIOR") NEW=$(command -v liftwave) OUT=$OUT/ab2 LW_AB_ROUNDS=2 LW_AB_BUDGET=$(( $(left) - 20 )) \
+  OLD=$(command -v "$PRIOR") NEW=$(command -v liftwave) OUT=$OUT/ab2 LW_AB_ROUNDS=${ROUNDS:-2} LW_AB_BUDGET=$(( $(left) - 20 )) \
     LW_AB_CASES="--shape 16384x16384 --levels 1 -w cdf97,cdf53,dd137;--shape 192x512x512 --axes 1,2 --levels 1 -w cdf97" \
     LW_AB_ARGS="--layout interleaved --direction forward,inverse --repeat 15" \
     bash bench/exp/inplace_ab.sh >> "$OUT/table.txt" 2>&1
