@@ -43,6 +43,7 @@ void lwk_wave_from_def(lwk_wave *w, const lw_wavelet_def *d, int integer)
     w->zlf = (float)w->zl, w->zhf = (float)w->zh, w->izlf = (float)w->izl, w->izhf = (float)w->izh;
     w->integer = integer;
     w->halo = d->halo;
+    w->unit_zeta = d->zeta_low == 1.0 && d->zeta_high == 1.0;
 }
 
 static int tile3d_pass_axis(const lw_plan *p);

@@ -39,6 +39,7 @@ typedef struct lwk_wave {
     float wtf[LW_MAX_STEPS][LW_MAX_TAPS], zlf, zhf, izlf, izhf; /* float copies */
     int integer; /* integer (reversible) variant */
     int halo;    /* reach of one level, per side */
+    int unit_zeta; /* zl == zh == 1 (the plan's band gains folded in): scaling is the identity */
 } lwk_wave;
 
 /* A set of lines (src/core/line_geom.h), as the pass kernels take it. */

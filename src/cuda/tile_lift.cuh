@@ -28,12 +28,16 @@ __host__ __device__ __forceinline__ T tstep(const lwk_wave &w, int s, T x, const
 }
 
 /* lwd_scale for wavelet W, left out where both its factors are 1 (cdf53,
- * dd137, dd97, fs and their transposes): a multiplication by 1 is exact,
- * and register windows scale every sample they lift on every axis */
+ * dd137, dd97, fs and their transposes) and no band gain changes them: a
+ * multiplication by 1 is exact, and register windows scale every sample
+ * they lift on every axis.  The plan's gains fold into w's factors, so the
+ * test for them is made at run time (one uniform branch). */
 template <int W, class T> __host__ __device__ __forceinline__ T lwd_scale_w(const lwk_wave &w, T x, int odd, int dir)
 {
-    if constexpr (lwc_unit_zeta(W)) return x;
-    else return lwd_scale<T>(w, x, odd, dir);
+    if constexpr (lwc_unit_zeta(W)) {
+        if (w.unit_zeta) return x;
+    }
+    return lwd_scale<T>(w, x, odd, dir);
 }
 
 template <class T, int NT, int DIR> struct tstep_i {

@@ -31,6 +31,7 @@ typedef struct gcase {
     const char *scheme; /* cuda scheme (overrides generic) */
     const char *tuning; /* cuda plan tuning string */
     uint64_t mem_limit; /* cuda: lw_config.device_memory_limit (0: automatic) */
+    double gain[2];     /* lw_config.gain on both backends (0: none) */
 } gcase;
 
 static cudaStream_t g_stream;
@@ -79,8 +80,10 @@ static void case_text(const gcase *c, const lw_config *rc, char *buf, size_t len
         for (int i = 0; i < c->naxes && (size_t)o < len; i++) o += snprintf(buf + o, len - o, " %d", c->axes[i]);
     }
     if (o > 0 && (size_t)o < len)
-        snprintf(buf + o, len - o, " levels %d %s%s%s", rc ? rc->levels : c->levels, c->devptr ? "device" : "host",
-                 c->inplace ? " in-place" : "", c->scheme ? c->scheme : (c->generic ? " scheme=generic" : ""));
+        o += snprintf(buf + o, len - o, " levels %d %s%s%s", rc ? rc->levels : c->levels, c->devptr ? "device" : "host",
+                      c->inplace ? " in-place" : "", c->scheme ? c->scheme : (c->generic ? " scheme=generic" : ""));
+    if ((c->gain[0] != 0.0 || c->gain[1] != 0.0) && o > 0 && (size_t)o < len)
+        snprintf(buf + o, len - o, " gains %g %g", c->gain[0], c->gain[1]);
 }
 
 static lw_status make(lw_plan **p, const gcase *c, int levels, lw_backend b)
@@ -93,6 +96,7 @@ static lw_status make(lw_plan **p, const gcase *c, int levels, lw_backend b)
     for (int i = 0; i < c->naxes; i++) cfg.axes[i] = c->axes[i];
     cfg.wavelet = c->w, cfg.mode = c->m, cfg.layout = c->lay, cfg.dtype = c->t, cfg.integer = c->t == LW_INT32;
     cfg.levels = levels, cfg.direction = c->dir, cfg.backend = b;
+    cfg.gain[0] = c->gain[0], cfg.gain[1] = c->gain[1];
     if (b == LW_BACKEND_CUDA) {
         cfg.flags = c->devptr ? LW_FLAG_DEVICE_POINTERS : 0;
         cfg.scheme = c->scheme ? c->scheme : (c->generic ? "generic" : NULL);

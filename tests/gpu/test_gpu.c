@@ -11,6 +11,7 @@
  *   LW_GPU_ONLY=destroy  only the LW_FLAG_DESTROY_INPUT cases (quick set with LW_GPU_QUICK)
  *   LW_GPU_ONLY=small    only the small engine's launches of few items (quick set with LW_GPU_QUICK)
  *   LW_GPU_ONLY=d4       only the d4 cases of the fused engines (quick set with LW_GPU_QUICK)
+ *   LW_GPU_ONLY=gains    only the fixed cases with band gains
  *   LW_GPU_ONLY=fused3d  only the fused 3-D engine's cases, every tile variant named (with
  *                        LW_GPU_QUICK: the small set run under the sanitizers)
  *   LW_GPU_WAVELET=W random cases of wavelet W only, and only its fixed cases
@@ -43,6 +44,45 @@ static void random_case(gcase *c)
     /* one float case in five runs an adjoint (fs: not over several axes on cuda; test_gpu_adjoint has more) */
     if (c->t != LW_INT32 && c->w != LW_FS && lw_rng_range(0, 4) == 0)
         c->dir = c->dir == LW_FORWARD ? LW_FORWARD_ADJOINT : LW_INVERSE_ADJOINT;
+    /* one float case of a separable wavelet in four scales its bands (gains fold into the factors every
+     * engine reads, also those of the wavelets whose own factors are 1) */
+    if (c->t != LW_INT32 && c->w != LW_FS && lw_rng_range(0, 3) == 0)
+        c->gain[0] = 1.4142135623730951, c->gain[1] = lw_rng_range(0, 1) ? -0.70710678118654746 : 3.0;
+}
+
+/* Band gains on every separable wavelet, on shapes the fused engines take (2-D planes and batches, a volume,
+ * small planes whose pyramids reach the small engine), against the CPU reference. */
+static void gained_cases(void)
+{
+    static const struct {
+        int rank;
+        int64_t s0, s1, s2;
+        int naxes, a0, a1;
+        lw_mode m;
+        int levels;
+    } F[] = {
+        {2, 64, 64, 0, 0, 0, 0, LW_PERIODIC, 3},   {2, 301, 257, 0, 0, 0, 0, LW_SYMMETRIC, 2},
+        {3, 12, 64, 64, 2, 1, 2, LW_PERIODIC, 3},  {3, 12, 64, 64, 2, 1, 2, LW_SYMMETRIC, 1},
+        {3, 40, 36, 34, 0, 0, 0, LW_SYMMETRIC, 2}, {2, 1024, 1024, 0, 0, 0, 0, LW_PERIODIC, 4},
+    };
+    static const lw_wavelet W[] = {LW_HAAR, LW_CDF53, LW_CDF97, LW_DD137, LW_D4, LW_DD97};
+    const long before = g_cases;
+    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
+        for (size_t k = 0; k < sizeof W / sizeof W[0]; k++)
+            for (int v = 0; v < 4; v++) {
+                gcase c;
+                memset(&c, 0, sizeof c);
+                c.rank = F[i].rank;
+                c.shape[0] = F[i].s0, c.shape[1] = F[i].s1, c.shape[2] = F[i].s2;
+                c.naxes = F[i].naxes, c.axes[0] = F[i].a0, c.axes[1] = F[i].a1;
+                c.w = W[k], c.m = F[i].m, c.lay = LW_MALLAT, c.t = (v & 2) ? LW_FLOAT64 : LW_FLOAT32;
+                c.levels = F[i].levels;
+                c.dir = (lw_direction)(v & 1);
+                c.devptr = (int)((i + k) & 1);
+                c.gain[0] = 1.4142135623730951, c.gain[1] = -0.70710678118654746;
+                run_case(&c);
+            }
+    printf("gained cases: %ld run\n", g_cases - before);
 }
 
 /* The CUDA plan of case c uses engine e or e2 (the case must reach the engine it tests). */
@@ -701,6 +741,11 @@ int main(void)
         cudaStreamDestroy(g_stream);
         return lw_test_finish("test_gpu");
     }
+    if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "gains")) { /* band gains, every separable wavelet */
+        gained_cases();
+        cudaStreamDestroy(g_stream);
+        return lw_test_finish("test_gpu");
+    }
     if (getenv("LW_GPU_ONLY") && !strcmp(getenv("LW_GPU_ONLY"), "d4")) { /* d4 on the fused engines */
         d4_tile_cases(getenv("LW_GPU_QUICK") != NULL);
         d4_fused3d_cases(getenv("LW_GPU_QUICK") != NULL);
@@ -719,6 +764,7 @@ int main(void)
         run_case(&c);
     }
     printf("random cases: %ld run\n", g_cases);
+    if (g_only_w < 0) gained_cases();
     if (quick && g_only_w < 0) sanitizer_cases();
     if (g_only_w < 0) destroy_cases(quick), lead_cases(quick), group_cases(quick);
     if (g_only_w < 0 || g_only_w == LW_HAAR) local_cases(quick);
