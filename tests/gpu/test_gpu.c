@@ -50,6 +50,17 @@ static void random_case(gcase *c)
         c->gain[0] = 1.4142135623730951, c->gain[1] = lw_rng_range(0, 1) ? -0.70710678118654746 : 3.0;
 }
 
+/* a case of the given shape and axes, the rest zero */
+static gcase sized_case(int rank, int64_t s0, int64_t s1, int64_t s2, int naxes, int a0, int a1)
+{
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = rank;
+    c.shape[0] = s0, c.shape[1] = s1, c.shape[2] = s2;
+    c.naxes = naxes, c.axes[0] = a0, c.axes[1] = a1;
+    return c;
+}
+
 /* Band gains on every separable wavelet, on shapes the fused engines take (2-D planes and batches, a volume,
  * small planes whose pyramids reach the small engine), against the CPU reference. */
 static void gained_cases(void)
@@ -70,11 +81,7 @@ static void gained_cases(void)
     for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
         for (size_t k = 0; k < sizeof W / sizeof W[0]; k++)
             for (int v = 0; v < 4; v++) {
-                gcase c;
-                memset(&c, 0, sizeof c);
-                c.rank = F[i].rank;
-                c.shape[0] = F[i].s0, c.shape[1] = F[i].s1, c.shape[2] = F[i].s2;
-                c.naxes = F[i].naxes, c.axes[0] = F[i].a0, c.axes[1] = F[i].a1;
+                gcase c = sized_case(F[i].rank, F[i].s0, F[i].s1, F[i].s2, F[i].naxes, F[i].a0, F[i].a1);
                 c.w = W[k], c.m = F[i].m, c.lay = LW_MALLAT, c.t = (v & 2) ? LW_FLOAT64 : LW_FLOAT32;
                 c.levels = F[i].levels;
                 c.dir = (lw_direction)(v & 1);
@@ -283,11 +290,7 @@ static void fixed_cases(void)
     };
     for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
         for (int v = 0; v < 4; v++) {
-            gcase c;
-            memset(&c, 0, sizeof c);
-            c.rank = F[i].rank;
-            c.shape[0] = F[i].s0, c.shape[1] = F[i].s1, c.shape[2] = F[i].s2;
-            c.naxes = F[i].naxes, c.axes[0] = F[i].a0, c.axes[1] = F[i].a1;
+            gcase c = sized_case(F[i].rank, F[i].s0, F[i].s1, F[i].s2, F[i].naxes, F[i].a0, F[i].a1);
             c.w = F[i].w, c.m = F[i].m, c.lay = F[i].lay, c.t = F[i].t;
             c.levels = F[i].levels;
             c.dir = (lw_direction)(v & 1);
