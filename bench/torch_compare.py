@@ -28,7 +28,11 @@ graph_max_rel_diff checks the replay's gradients against an eager step's; graph_
 where capture fails), copy_median_s (a device copy of the input, same run) and
 fraction_of_copy = 2 x copy / ours (graph_fraction_of_copy from the graph's time;
 forward + backward move at least twice the
-input's bytes each way), peak_bytes: torch.cuda.max_memory_allocated during one
+input's bytes each way), pyramid_factor and pyramid_fraction_of_copy /
+pyramid_graph_fraction_of_copy (the same against the bytes a pyramid moves level by
+level, the convention of liftwave bench's matrix: each level reads and writes its
+input, 1 + 1/4 + ... + 1/4^(J-1) of the input's bytes in 2-D, 1/8^k in 3-D; a
+fused multi-level kernel moves fewer, so these may exceed 1), peak_bytes: torch.cuda.max_memory_allocated during one
 forward + backward above what was allocated before it (the input and the incoming
 gradients), next to bound_bytes = the outputs + the input's gradient (the issue's
 "no saved activations beyond the output"), and the peer's peak_bytes as
@@ -122,9 +126,15 @@ def _graph_times(t, run, leaves, reps, tag):
         return {tag + "graph_error": "%s: %s" % (type(e).__name__, str(e)[:200])}
 
 
-def _case(rec, t, reps, case, leaves, ours, peers, copy_s, target, device):
+def _pyramid_factor(levels, ndim):
+    """The bytes a pyramid of `levels` levels over `ndim` axes moves level by level, over one level's."""
+    return sum((2.0 ** -ndim) ** k for k in range(levels))
+
+
+def _case(rec, t, reps, case, leaves, ours, peers, copy_s, target, device, levels=1, ndim=2):
     """Time ours() and each (name, fn, check) peer with gradients into `leaves`, one step per
-    sample and LOOP steps back to back; one record per peer (one without a peer when none ran)."""
+    sample and LOOP steps back to back; one record per peer (one without a peer when none ran).
+    levels, ndim: the pyramid's shape, for the pyramid_* fractions."""
     grads, out_bytes = _setup(ours)
     run = _step(ours, leaves, grads)
     ours_s = t.median(run, reps)
@@ -134,10 +144,13 @@ def _case(rec, t, reps, case, leaves, ours, peers, copy_s, target, device):
     common = dict(direction="forward+backward", copy_median_s=copy_s, fraction_of_copy=2 * copy_s / ours_s,
                   loop_median_s=ours_loop, loop=LOOP, loop_fraction_of_copy=2 * copy_s / ours_loop,
                   peak_bytes=peak, bound_bytes=out_bytes + in_bytes, target=target)
+    pf = _pyramid_factor(levels, ndim)
+    common.update(pyramid_factor=pf, pyramid_fraction_of_copy=pf * common["fraction_of_copy"])
     if device == "cuda":
         common.update(_graph_times(t, run, leaves, reps, ""))
         if "graph_median_s" in common:
             common["graph_fraction_of_copy"] = 2 * copy_s / common["graph_median_s"]
+            common["pyramid_graph_fraction_of_copy"] = pf * common["graph_fraction_of_copy"]
     done = 0
     for name, fn, check in peers:
         try:
@@ -205,7 +218,7 @@ def torch_layer_cases(rec, quick, device="cuda"):
                 peers.append(("ptwt(mode=periodic)", lambda w=w, J=J: ptwt.wavedec2(x, w, level=J, mode="periodic"),
                               None))
             _case(rec, t, reps, "fwdbwd-dwt2-%s-L%d-%s" % (dims, J, wave), [x], lambda f=ours: f(x), peers, copy_s,
-                  ">= 10x pytorch_wavelets and ptwt", device)
+                  ">= 10x pytorch_wavelets and ptwt", device, J)
         # the inverse, from the coefficients of the forward
         J = 3
         yl, yh = lwt.DWTForward(J, wave, "periodization").to(device)(x.detach())
@@ -217,7 +230,7 @@ def torch_layer_cases(rec, quick, device="cuda"):
             peers.append(("pytorch_wavelets", lambda f=theirs: f((yl, yh)),
                           lambda r: _rel(r, x.detach())))
         _case(rec, t, reps, "fwdbwd-idwt2-%s-L%d-%s" % (dims, J, wave), leaves, lambda: inv((yl, yh)), peers,
-              copy_s, "faster than pytorch_wavelets", device)
+              copy_s, "faster than pytorch_wavelets", device, J)
         yl = yh = leaves = None
     x = y = None  # free the 2-D cases' memory
     # bfloat16 (stored half, computed in float32 by the library): the fraction of the
@@ -229,7 +242,7 @@ def torch_layer_cases(rec, quick, device="cuda"):
         for J in (1, 3):
             ours = lwt.DWTForward(J, wave, "periodization").to(device)
             _case(rec, t, reps, "fwdbwd-dwt2-%s-L%d-%s-bfloat16" % (dims, J, wave), [xb], lambda f=ours: f(xb), [],
-                  copy_b, ">= 0.6 of the device copy", device)
+                  copy_b, ">= 0.6 of the device copy", device, J)
     xb = yb = None
     # 3-D haar, 2 levels, on a video batch
     shape3 = (2, 3, 8, 64, 64) if quick else (8, 3, 16, 256, 256)
@@ -242,13 +255,13 @@ def torch_layer_cases(rec, quick, device="cuda"):
         peers.append(("ptwt(mode=periodic)", lambda: ptwt.wavedec3(v, pywt.Wavelet("haar"), level=2, mode="periodic"),
                       lambda r, ref=ref: _rel(r[0], ref[0])))
     _case(rec, t, reps, "fwdbwd-wavedec3-%s-L2-haar" % "x".join(map(str, shape3)), [v],
-          lambda: lwt.wavedec3(v, "haar", 2, "periodic"), peers, copy3, "faster than ptwt", device)
+          lambda: lwt.wavedec3(v, "haar", 2, "periodic"), peers, copy3, "faster than ptwt", device, 2, 3)
     v = vy = None
     vb = torch.randn(*shape3, device=device).to(torch.bfloat16).requires_grad_()
     vyb = torch.empty_like(vb)
     copy3b = t.median(lambda: vyb.copy_(vb.detach()), reps)
     _case(rec, t, reps, "fwdbwd-wavedec3-%s-L2-haar-bfloat16" % "x".join(map(str, shape3)), [vb],
-          lambda: lwt.wavedec3(vb, "haar", 2, "periodic"), [], copy3b, ">= 0.6 of the device copy", device)
+          lambda: lwt.wavedec3(vb, "haar", 2, "periodic"), [], copy3b, ">= 0.6 of the device copy", device, 2, 3)
 
 
 def main():
