@@ -1,0 +1,181 @@
+/* The strip walker's memory pattern alone (issue 15; bench/NOTES-walker-plain.md): does reading and
+ * writing back a 16384^2 float32 array in place by strips of SW columns (plus a margin of HA columns
+ * each side, read only), in bands of BH rows walked top to bottom by a block a row segment, run at the
+ * device copy's rate, or is the pattern itself (pieces of (SW + 2 HA) x 4 bytes a row, 748 blocks
+ * spread over the rows) slow?  No lifting, no shared memory use, no waits between blocks: each block
+ * loads a group of its band's pieces into registers (16-byte loads, up to PT a thread in flight) and
+ * stores its own columns back, so what is left is the access pattern.
+ *
+ *   nvcc -O3 -arch=sm_90 -o walk_pattern bench/exp/walk_pattern.cu && ./walk_pattern [rows cols]
+ *
+ * Variants (each timed as the median of 20 launches after 3 warm-ups, CUDA events, the same run's
+ * device-to-device copy of the array as the bound):
+ *   rows      every row whole, grid-stride over 16-byte pieces (the pattern's best case)
+ *   walk SW   strips of SW columns, row segments as the library's walker picks them (resident blocks /
+ *             strips, at most 8), a block walking its segment's bands; SW = 88 is the walker's
+ *   tile SW   the same pieces, a block a band of a strip (no walking: as many blocks as bands)
+ * A block reserves SMEM bytes of shared memory it does not use, so that as many blocks are resident
+ * an SM as for the walker (32000 bytes: 7 an SM on an H100).  The values written are the values read
+ * (times a factor of 1 given at run time), so the array stays finite however often it runs. */
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                                                    \
+    do {                                                                                         \
+        cudaError_t e_ = (x);                                                                    \
+        if (e_ != cudaSuccess) {                                                                 \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            exit(1);                                                                             \
+        }                                                                                        \
+    } while (0)
+
+enum { THREADS = 96, PT = 8, HA = 4, BH = 32 };
+
+struct pattern {
+    float *a;
+    long long rows, cols; /* cols: a multiple of 4 */
+    int sw;               /* strip width (columns, a multiple of 4) */
+    long long strips, segs, seg_rows;
+    int walk;             /* 1: a block walks its segment's bands; 0: a block a band */
+    float f;              /* 1.0f, given at run time */
+};
+
+__host__ __device__ __forceinline__ long long lmin(long long x, long long y) { return x < y ? x : y; }
+
+/* One band [r0, r1) of strip s: its pieces (16 bytes, the strip's columns and the margins inside the
+ * array) loaded a group of PT a thread at a time, the strip's own pieces stored back.  32-bit index
+ * arithmetic inside a band, so that the loop's cost stays small beside its memory traffic. */
+__device__ __forceinline__ void band(const pattern &p, long long s, long long r0, long long r1)
+{
+    const long long c0 = s * p.sw - HA, c1 = lmin((s + 1) * p.sw + HA, p.cols);
+    const long long lo = c0 < 0 ? 0 : c0;
+    const int own0 = (int)(s * p.sw - lo), own1 = (int)(lmin((s + 1) * p.sw, p.cols) - lo);
+    const int per_row = (int)((c1 - lo) / 4), n = per_row * (int)(r1 - r0);
+    float *base = p.a + r0 * p.cols + lo;
+    for (int g = 0; g < n; g += THREADS * PT) {
+        float4 v[PT];
+        float *at[PT];
+#pragma unroll
+        for (int j = 0; j < PT; j++) {
+            const int i = g + (int)threadIdx.x + j * THREADS;
+            at[j] = nullptr;
+            if (i < n) {
+                const int r = i / per_row, c = (i - r * per_row) * 4;
+                at[j] = (c >= own0 && c < own1) ? base + (long long)r * p.cols + c : nullptr;
+                v[j] = *reinterpret_cast<const float4 *>(base + (long long)r * p.cols + c);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < PT; j++) {
+            if (!at[j]) continue;
+            float4 w = v[j];
+            w.x *= p.f, w.y *= p.f, w.z *= p.f, w.w *= p.f;
+            *reinterpret_cast<float4 *>(at[j]) = w;
+        }
+    }
+}
+
+__global__ void __launch_bounds__(THREADS) strips_kernel(pattern p)
+{
+    extern __shared__ float reserve[]; /* only to hold the walker's blocks an SM */
+    if (p.walk) {
+        const long long s = blockIdx.x % p.strips, seg = blockIdx.x / p.strips;
+        const long long top = seg * p.seg_rows, bot = lmin(top + p.seg_rows, p.rows);
+        for (long long r = top; r < bot; r += BH) band(p, s, r, lmin(r + BH, bot));
+    } else {
+        const long long bands = (p.rows + BH - 1) / BH;
+        const long long s = blockIdx.x % p.strips, b = blockIdx.x / p.strips;
+        if (b < bands) band(p, s, b * BH, lmin(b * BH + BH, p.rows));
+    }
+    if (p.f == 12345.f) reserve[threadIdx.x] = 0.f; /* never: keeps the reservation */
+}
+
+__global__ void rows_kernel(float4 *a, long long n4, float f)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
+        float4 w = a[i];
+        w.x *= f, w.y *= f, w.z *= f, w.w *= f;
+        a[i] = w;
+    }
+}
+
+template <class F> static double median_ms(F launch)
+{
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int i = 0; i < 3; i++) launch();
+    CK(cudaDeviceSynchronize());
+    std::vector<float> t;
+    for (int i = 0; i < 20; i++) {
+        CK(cudaEventRecord(e0));
+        launch();
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        t.push_back(ms);
+    }
+    CK(cudaGetLastError());
+    std::sort(t.begin(), t.end());
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    return t[t.size() / 2];
+}
+
+int main(int argc, char **argv)
+{
+    const long long rows = argc > 1 ? atoll(argv[1]) : 16384, cols = argc > 2 ? atoll(argv[2]) : 16384;
+    const int smem = argc > 3 ? atoi(argv[3]) : 32000;
+    if (rows < 1 || cols < 8 || cols % 4 || smem < 0) {
+        fprintf(stderr, "usage: walk_pattern [rows cols (a multiple of 4)] [reserved shared bytes a block]\n");
+        return 2;
+    }
+    const size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    float *a, *b;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&b, bytes));
+    CK(cudaMemset(a, 0, bytes));
+    CK(cudaFuncSetAttribute(strips_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, strips_kernel, THREADS, smem));
+    const long long resident = (long long)per_sm * prop.multiProcessorCount;
+    const double copy = median_ms([&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
+    printf("# %s, %lld x %lld float32 (%.0f MiB), %d blocks of %d threads an SM (%d B reserved), copy %.3f ms\n",
+           prop.name, rows, cols, bytes / 1048576.0, per_sm, THREADS, smem, copy);
+    printf("%-10s %6s %6s %6s %8s %9s %8s\n", "variant", "SW", "strips", "segs", "blocks", "ms", "of copy");
+    const float one = 1.0f;
+    const double r = median_ms([&] {
+        rows_kernel<<<prop.multiProcessorCount * 16, 256>>>(reinterpret_cast<float4 *>(a), (long long)(bytes / 16), one);
+    });
+    printf("%-10s %6s %6s %6s %8s %9.3f %8.3f\n", "rows", "-", "-", "-", "-", r, copy / r);
+    for (int sw : {88, 120, 184, 248, 376, 504, 1016}) {
+        for (int walk = 1; walk >= 0; walk--) {
+            pattern p{a, rows, cols, sw, (cols + sw - 1) / sw, 1, rows, walk, one};
+            long long blocks;
+            if (walk) {
+                long long v = resident / p.strips;
+                const long long bands = (rows + BH - 1) / BH;
+                v = std::max(1LL, std::min({v, 8LL, bands}));
+                const long long bands_seg = (bands + v - 1) / v;
+                p.seg_rows = bands_seg * BH, p.segs = (bands + bands_seg - 1) / bands_seg;
+                blocks = p.strips * p.segs;
+            } else {
+                p.segs = (rows + BH - 1) / BH;
+                blocks = p.strips * p.segs;
+            }
+            const double t = median_ms([&] { strips_kernel<<<(unsigned)blocks, THREADS, smem>>>(p); });
+            printf("%-10s %6d %6lld %6lld %8lld %9.3f %8.3f\n", walk ? "walk" : "tile", sw, p.strips,
+                   walk ? p.segs : 0LL, blocks, t, copy / t);
+        }
+    }
+    CK(cudaFree(a));
+    CK(cudaFree(b));
+    return 0;
+}
