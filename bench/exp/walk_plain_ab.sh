@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One device call (GPU machine, repo root) for the strip walker's plain bands
-# (bench/exp/wip/walk-plain-bands.patch, bench/NOTES-walker-plain.md): the patched
+# One device call (GPU machine, repo root) for a strip-walker patch (written for the plain
+# bands, bench/exp/wip/walk-plain-bands.patch; walk_w288_ab.sh runs it for the wide strips;
+# bench/NOTES-walker-plain.md): the patched
 # build's in-place tests on the walker's sweeps, plain and under memcheck (quick),
 # then the older CLI packed beside it (OLD, LW_PREBUILT_EXTRA) against the patched
 # one on the walker's cases, two rounds.
