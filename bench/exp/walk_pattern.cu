@@ -13,7 +13,11 @@
  *   rows      every row whole, grid-stride over 16-byte pieces (the pattern's best case)
  *   walk SW   strips of SW columns, row segments as the library's walker picks them (resident blocks /
  *             strips, at most 8), a block walking its segment's bands; SW = 88 is the walker's
- *   tile SW   the same pieces, a block a band of a strip (no walking: as many blocks as bands)
+ *   tile SW   the same pieces, a block a band of a strip (no walking: as many blocks as bands), the
+ *             grid in band-major order (the blocks resident together cover a few neighbouring bands)
+ *   tile-sm   the same, strip-major order (the blocks resident together cover few strips, all bands)
+ *   walk-step/L  walk, but a block starts its k-th band only once the blocks have done k - L bands on
+ *             the mean (one counter; the time includes zeroing it)
  * A block reserves SMEM bytes of shared memory it does not use, so that as many blocks are resident
  * an SM as for the walker (32000 bytes: 7 an SM on an H100).  The values written are the values read
  * (times a factor of 1 given at run time), so the array stays finite however often it runs. */
@@ -40,7 +44,10 @@ struct pattern {
     long long rows, cols; /* cols: a multiple of 4 */
     int sw;               /* strip width (columns, a multiple of 4) */
     long long strips, segs, seg_rows;
-    int walk;             /* 1: a block walks its segment's bands; 0: a block a band */
+    int walk;             /* 1: a block walks its segment's bands; 0: a block a band, band-major;
+                             2: a block a band, strip-major; 3: walk, in step (lead) */
+    int lead;             /* walk 3: bands a block may run ahead of the blocks' mean */
+    unsigned int *done;   /* walk 3: bands done, all blocks together (zeroed before each launch) */
     float f;              /* 1.0f, given at run time */
 };
 
@@ -82,13 +89,28 @@ __device__ __forceinline__ void band(const pattern &p, long long s, long long r0
 __global__ void __launch_bounds__(THREADS) strips_kernel(pattern p)
 {
     extern __shared__ float reserve[]; /* only to hold the walker's blocks an SM */
-    if (p.walk) {
+    if (p.walk == 1 || p.walk == 3) {
         const long long s = blockIdx.x % p.strips, seg = blockIdx.x / p.strips;
         const long long top = seg * p.seg_rows, bot = lmin(top + p.seg_rows, p.rows);
-        for (long long r = top; r < bot; r += BH) band(p, s, r, lmin(r + BH, bot));
+        unsigned int k = 0;
+        for (long long r = top; r < bot; r += BH, k++) {
+            if (p.walk == 3 && k > (unsigned)p.lead) { /* wait until the blocks' mean is within lead bands */
+                if (threadIdx.x == 0) {
+                    const unsigned int need = (k - p.lead) * gridDim.x;
+                    while (*(volatile unsigned int *)p.done < need) __nanosleep(200);
+                }
+                __syncthreads();
+            }
+            band(p, s, r, lmin(r + BH, bot));
+            if (p.walk == 3) {
+                __syncthreads();
+                if (threadIdx.x == 0) atomicAdd(p.done, 1u);
+            }
+        }
     } else {
         const long long bands = (p.rows + BH - 1) / BH;
-        const long long s = blockIdx.x % p.strips, b = blockIdx.x / p.strips;
+        const long long s = p.walk == 2 ? blockIdx.x / bands : blockIdx.x % p.strips;
+        const long long b = p.walk == 2 ? blockIdx.x % bands : blockIdx.x / p.strips;
         if (b < bands) band(p, s, b * BH, lmin(b * BH + BH, p.rows));
     }
     if (p.f == 12345.f) reserve[threadIdx.x] = 0.f; /* never: keeps the reservation */
@@ -155,26 +177,40 @@ int main(int argc, char **argv)
         rows_kernel<<<prop.multiProcessorCount * 16, 256>>>(reinterpret_cast<float4 *>(a), (long long)(bytes / 16), one);
     });
     printf("%-10s %6s %6s %6s %8s %9.3f %8.3f\n", "rows", "-", "-", "-", "-", r, copy / r);
+    unsigned int *done;
+    CK(cudaMalloc(&done, sizeof(unsigned int)));
+    static const char *names[] = {"tile", "walk", "tile-sm", "walk-step"};
     for (int sw : {88, 120, 184, 248, 376, 504, 1016}) {
-        for (int walk = 1; walk >= 0; walk--) {
-            pattern p{a, rows, cols, sw, (cols + sw - 1) / sw, 1, rows, walk, one};
-            long long blocks;
-            if (walk) {
-                long long v = resident / p.strips;
-                const long long bands = (rows + BH - 1) / BH;
-                v = std::max(1LL, std::min({v, 8LL, bands}));
-                const long long bands_seg = (bands + v - 1) / v;
-                p.seg_rows = bands_seg * BH, p.segs = (bands + bands_seg - 1) / bands_seg;
-                blocks = p.strips * p.segs;
-            } else {
-                p.segs = (rows + BH - 1) / BH;
-                blocks = p.strips * p.segs;
+        for (int walk : {1, 3, 0, 2}) {
+            for (int lead : {1, 4}) {
+                if (walk != 3 && lead != 1) continue;
+                pattern p{a, rows, cols, sw, (cols + sw - 1) / sw, 1, rows, walk, lead, done, one};
+                long long blocks;
+                if (walk == 1 || walk == 3) {
+                    long long v = resident / p.strips;
+                    const long long bands = (rows + BH - 1) / BH;
+                    v = std::max(1LL, std::min({v, 8LL, bands}));
+                    const long long bands_seg = (bands + v - 1) / v;
+                    p.seg_rows = bands_seg * BH, p.segs = (bands + bands_seg - 1) / bands_seg;
+                    blocks = p.strips * p.segs;
+                    /* in step needs every block resident at once (the walker's rule gives that) */
+                    if (walk == 3 && blocks > resident) continue;
+                } else {
+                    p.segs = (rows + BH - 1) / BH;
+                    blocks = p.strips * p.segs;
+                }
+                const double t = median_ms([&] {
+                    if (walk == 3) CK(cudaMemsetAsync(done, 0, sizeof(unsigned int)));
+                    strips_kernel<<<(unsigned)blocks, THREADS, smem>>>(p);
+                });
+                char name[32];
+                snprintf(name, sizeof name, walk == 3 ? "%s/%d" : "%s", names[walk], lead);
+                printf("%-10s %6d %6lld %6lld %8lld %9.3f %8.3f\n", name, sw, p.strips,
+                       walk == 1 || walk == 3 ? p.segs : 0LL, blocks, t, copy / t);
             }
-            const double t = median_ms([&] { strips_kernel<<<(unsigned)blocks, THREADS, smem>>>(p); });
-            printf("%-10s %6d %6lld %6lld %8lld %9.3f %8.3f\n", walk ? "walk" : "tile", sw, p.strips,
-                   walk ? p.segs : 0LL, blocks, t, copy / t);
         }
     }
+    CK(cudaFree(done));
     CK(cudaFree(a));
     CK(cudaFree(b));
     return 0;

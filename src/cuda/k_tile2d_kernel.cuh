@@ -383,11 +383,36 @@ __global__ void __launch_bounds__(288, 3) tile_vh3(lwk_tile2d t, lwk_plane a, lw
     tile_vh_body<S, W, INV, SM, EDGE, IL>(t, a, b, c);
 }
 
+#ifndef LW_SHORT_FWD_MINB
+#define LW_SHORT_FWD_MINB 8
+#endif
+/* Short tiles (tile_cfg SM, 160-thread blocks) run the small planes and levels, whose grids
+ * are a wave or two of the device: there the blocks an SM, not the registers a thread,
+ * set the time.  Left at the long tiles' bound, ptxas gives the float forwards 72
+ * registers (five blocks an SM) and the inverses 56 (seven): a 1080p plane's 1020 tiles
+ * take 1.55 and 1.10 waves.  Capped at eight blocks (48 registers) they take one; the
+ * inverses do not spill there, the forwards spill 48-144 bytes.  Not for d4's forward on
+ * short lines (TE_ANY), which spills kilobytes at that bound, nor for the types that do
+ * not compute in float. */
+template <class S, int W, int INV, int EDGE> constexpr int tile_short_minb()
+{
+    if (!std::is_same<lwd_c<S>, float>::value || (128 + 2 * sh_halo(W) + 31) / 32 * 32 != 160) return 0;
+    if (!tile_once_mirror_exact(W) && EDGE == TE_ANY) return 0;
+    return INV ? 8 : LW_SHORT_FWD_MINB;
+}
+
+template <class S, int W, int INV, int SM, int EDGE, int IL>
+__global__ void __launch_bounds__(160, (tile_short_minb<S, W, INV, EDGE>())) tile_vhs(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
+{
+    tile_vh_body<S, W, INV, SM, EDGE, IL>(t, a, b, c);
+}
+
 typedef void (*tile_kernel)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
 
 template <class S, int W, int INV, int SM, int EDGE, int IL> static tile_kernel tile_vh_kernel()
 {
-    if constexpr (tile_three_blocks<S, W, INV, EDGE>()) return tile_vh3<S, W, INV, SM, EDGE, IL>;
+    if constexpr (SM && tile_short_minb<S, W, INV, EDGE>() > 0) return tile_vhs<S, W, INV, SM, EDGE, IL>;
+    else if constexpr (tile_three_blocks<S, W, INV, EDGE>()) return tile_vh3<S, W, INV, SM, EDGE, IL>;
     else return tile_vh<S, W, INV, SM, EDGE, IL>;
 }
 

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One device call (GPU machine, repo root) for the short tiles' launch bound (bench/NOTES-tile2d.md,
+# "Short tiles at eight blocks an SM"): the tests of the build (test_gpu, test_gpu_half, test_gpu_bands;
+# test_gpu's and test_gpu_half's random cases under memcheck and racecheck), then three CLIs packed
+# together: liftwave-old (main), liftwave (short tiles at 8 blocks an SM), liftwave-m6 (the forwards at 6):
+# the matrix's latency cells (200 runs), its 2d-max and batch-l3 cells (whose small levels take short
+# tiles), and bench/exp/tile2d_short_set.sh, each in rounds alternating the CLIs.
+# The package: main's CLI as liftwave-old, the m6 build's CLI (-DLW_SHORT_FWD_MINB=6 on
+# k_tile2d*.cu) as liftwave-m6, then LW_PREBUILT_TARGETS="liftwave test_gpu test_gpu_half test_gpu_bands"
+# LW_PREBUILT_EXTRA="/path/liftwave-old /path/liftwave-m6" bash tests/gpu/prebuilt.sh pack .ab14
+#   bash bench/exp/short_tiles_ab.sh .ab14 [STAGES]   -> $OUT/summary.txt, logs, lat/, cells/, set/
+# STAGES (default "tests lat cells set"): a subset, so that the work splits over two calls; "pattern"
+# runs $1/walk_pattern (bench/exp/walk_pattern.cu, built beside the package) -> $OUT/pattern.txt.
+set -u
+ST=" ${2:-tests lat cells set} "
+has() { case $ST in *" $1 "*) return 0 ;; esac; return 1; }
+eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab14}")"
+S=$OUT/summary.txt
+say() { echo "$*" | tee -a "$S"; }
+say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT, $(date -u +%FT%TZ)"
+t() { # name seconds command...: run, log to $OUT/name.log, one line to the summary
+  local n=$1 s=$2 t0; shift 2; t0=$(date +%s)
+  timeout "$s" "$@" >"$OUT/$n.log" 2>&1
+  say "$n: rc=$? in $(( $(date +%s) - t0 ))s: $(grep -hE 'checks passed|ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$n.log" | tail -2 | tr '\n' ' ')"
+}
+if has pattern; then
+  timeout 150 "${1:-.ab14}/walk_pattern" >"$OUT/pattern.txt" 2>&1
+  say "walk_pattern: rc=$?"; cat "$OUT/pattern.txt" >>"$S"
+fi
+CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if has tests; then
+t test_gpu 150 env LW_GPU_BIG=0 test_gpu
+t test_gpu_half 60 test_gpu_half
+t test_gpu_bands 60 test_gpu_bands
+t memcheck 150 env LW_GPU_QUICK=1 LW_GPU_CASES=40 "$CS" --tool memcheck --error-exitcode 3 test_gpu
+t racecheck 150 env LW_GPU_QUICK=1 LW_GPU_CASES=20 "$CS" --tool racecheck --error-exitcode 3 test_gpu
+t memcheck-half 90 env LW_GPU_QUICK=1 LW_GPU_CASES=40 "$CS" --tool memcheck --error-exitcode 3 test_gpu_half
+fi
+ARMS="$(command -v liftwave-old) $(command -v liftwave) $(command -v liftwave-m6)"
+has lat && ARMS=$ARMS CELLS='latency-*' ROUNDS=3 REPEAT=200 OUT=$OUT/lat bash bench/exp/arms_matrix.sh | tee -a "$S"
+has cells && ARMS=$ARMS CELLS='2d-max-*,batch-l3-*' ROUNDS=2 REPEAT=20 OUT=$OUT/cells BUDGET=${CELLS_S:-150} \
+  bash bench/exp/arms_matrix.sh | tee -a "$S"
+has set && for r in ${SET_ROUNDS:-1 2}; do
+  for a in old new m6; do
+    b=liftwave; [ $a = old ] && b=liftwave-old; [ $a = m6 ] && b=liftwave-m6
+    LW=$(command -v $b) TAG=$a-$r ROUNDS=1 OUT=$OUT/set bash bench/exp/tile2d_short_set.sh | tee -a "$S"
+  done
+done
