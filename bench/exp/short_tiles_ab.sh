@@ -9,6 +9,9 @@
 # k_tile2d*.cu) as liftwave-m6, then LW_PREBUILT_TARGETS="liftwave test_gpu test_gpu_half test_gpu_bands"
 # LW_PREBUILT_EXTRA="/path/liftwave-old /path/liftwave-m6" bash tests/gpu/prebuilt.sh pack .ab14
 #   bash bench/exp/short_tiles_ab.sh .ab14 [STAGES]   -> $OUT/summary.txt, logs, lat/, cells/, set/
+# ONE=old|new|m6: the package holds one CLI (liftwave), timed under that name: the three builds' device
+# code does not fit one upload (each build's tile2d kernels are about 20 MB packed), so each goes in a
+# call of its own on the same warm machine, and the tables join them (bench/exp/set_table.py).
 # STAGES (default "tests lat cells set"): a subset, so that the work splits over two calls; "pattern"
 # runs $1/walk_pattern (bench/exp/walk_pattern.cu, built beside the package) -> $OUT/pattern.txt.
 set -u
@@ -33,16 +36,31 @@ t test_gpu 150 env LW_GPU_BIG=0 test_gpu
 t test_gpu_half 60 test_gpu_half
 t test_gpu_bands 60 test_gpu_bands
 t memcheck 150 env LW_GPU_QUICK=1 LW_GPU_CASES=40 "$CS" --tool memcheck --error-exitcode 3 test_gpu
-t racecheck 150 env LW_GPU_QUICK=1 LW_GPU_CASES=20 "$CS" --tool racecheck --error-exitcode 3 test_gpu
+# racecheck: test_gpu's random cases ran past 150 s under it; the CLI's short-tile cases instead (small
+# batches: grids within a wave; 1080p and 2048^2: the inverses' bounded kernel), each record verified
+for c in "-w cdf97,d4,dd137,haar --shape 4x200x264 --axes 1,2 -l 2" "-w cdf97,d4 --shape 1080x1920 -l 1" \
+         "-w dd137 --shape 2048x2048 -l 1 --layout interleaved"; do
+  n=race-$(echo "$c" | tr -c 'a-z0-9' '_' | cut -c1-40)
+  # shellcheck disable=SC2086  # a case is a word list
+  t "$n" 150 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
+    --direction forward,inverse $c
+  say "  verified records: $(grep -c ' yes$' "$OUT/$n.log"), not: $(grep -c ' no$' "$OUT/$n.log")"
+done
 t memcheck-half 90 env LW_GPU_QUICK=1 LW_GPU_CASES=40 "$CS" --tool memcheck --error-exitcode 3 test_gpu_half
 fi
-ARMS="$(command -v liftwave-old) $(command -v liftwave) $(command -v liftwave-m6)"
-has lat && ARMS=$ARMS CELLS='latency-*' ROUNDS=3 REPEAT=200 OUT=$OUT/lat bash bench/exp/arms_matrix.sh | tee -a "$S"
-has cells && ARMS=$ARMS CELLS='2d-max-*,batch-l3-*' ROUNDS=2 REPEAT=20 OUT=$OUT/cells BUDGET=${CELLS_S:-150} \
+ARMS="$(command -v liftwave-old) $(command -v liftwave) $(command -v liftwave-m6)" NAMES="old new m6"
+if [ -n "${ONE:-}" ]; then
+  mkdir -p /tmp/one && ln -sf "$(command -v liftwave)" "/tmp/one/liftwave-$ONE" && ARMS=/tmp/one/liftwave-$ONE NAMES=$ONE
+fi
+has lat && ARMS=$ARMS CELLS='latency-*' ROUNDS=3 REPEAT=200 OUT=$OUT/lat${ONE:+-$ONE} bash bench/exp/arms_matrix.sh | tee -a "$S"
+has cells && ARMS=$ARMS CELLS='2d-max-*,batch-l3-*' ROUNDS=2 REPEAT=20 OUT=$OUT/cells${ONE:+-$ONE} BUDGET=${CELLS_S:-150} \
   bash bench/exp/arms_matrix.sh | tee -a "$S"
 has set && for r in ${SET_ROUNDS:-1 2}; do
-  for a in old new m6; do
-    b=liftwave; [ $a = old ] && b=liftwave-old; [ $a = m6 ] && b=liftwave-m6
+  for a in $NAMES; do
+    b=liftwave; [ -z "${ONE:-}" ] && [ $a = old ] && b=liftwave-old; [ -z "${ONE:-}" ] && [ $a = m6 ] && b=liftwave-m6
     LW=$(command -v $b) TAG=$a-$r ROUNDS=1 OUT=$OUT/set bash bench/exp/tile2d_short_set.sh | tee -a "$S"
   done
 done
+has set && [ -z "${ONE:-}" ] && python3 bench/exp/set_table.py "$OUT/set" old new m6 | tee -a "$S"
+# the records in one file ($OUT's file count is limited)
+cd "$OUT" && f=$(ls -d lat* cells* set 2>/dev/null) && [ -n "$f" ] && tar czf ab-records.tgz $f && rm -rf $f

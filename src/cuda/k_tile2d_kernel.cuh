@@ -383,26 +383,23 @@ __global__ void __launch_bounds__(288, 3) tile_vh3(lwk_tile2d t, lwk_plane a, lw
     tile_vh_body<S, W, INV, SM, EDGE, IL>(t, a, b, c);
 }
 
-#ifndef LW_SHORT_FWD_MINB
-#define LW_SHORT_FWD_MINB 8
-#endif
-/* Short tiles (tile_cfg SM, 160-thread blocks) run the small planes and levels, whose grids
- * are a wave or two of the device: there the blocks an SM, not the registers a thread,
- * set the time.  Left at the long tiles' bound, ptxas gives the float forwards 72
- * registers (five blocks an SM) and the inverses 56 (seven): a 1080p plane's 1020 tiles
- * take 1.55 and 1.10 waves.  Capped at eight blocks (48 registers) they take one; the
- * inverses do not spill there, the forwards spill 48-144 bytes.  Not for d4's forward on
- * short lines (TE_ANY), which spills kilobytes at that bound, nor for the types that do
- * not compute in float. */
-template <class S, int W, int INV, int EDGE> constexpr int tile_short_minb()
+/* Short tiles (tile_cfg SM: 160-thread blocks) run the small planes and levels, whose grids
+ * are a wave or two of the device.  Left to ptxas the float32 inverses take 56 registers,
+ * seven blocks an SM: a 1080p plane's 1020 tiles take a wave and a tenth on an H100.
+ * Bounded to eight blocks (48 registers, no spills) they take one, and such grids ran in
+ * 0.85-0.96x the time; grids within one wave either way ran 1.10-1.24x slower bounded (fewer
+ * registers, the same single wave), and so did every forward and the half types (they spill
+ * at 48: 48-144 bytes), so tile_vh_pick takes the bounded kernel only where it saves a wave
+ * (bench/NOTES-tile2d.md, "Short tiles at eight blocks an SM").  Not d4 on short lines
+ * (TE_ANY), which spills at that bound. */
+template <class S, int W, int INV, int EDGE> constexpr bool tile_short_dense()
 {
-    if (!std::is_same<lwd_c<S>, float>::value || (128 + 2 * sh_halo(W) + 31) / 32 * 32 != 160) return 0;
-    if (!tile_once_mirror_exact(W) && EDGE == TE_ANY) return 0;
-    return INV ? 8 : LW_SHORT_FWD_MINB;
+    return std::is_same<S, float>::value && INV && (128 + 2 * sh_halo(W) + 31) / 32 * 32 == 160 &&
+           (tile_once_mirror_exact(W) || EDGE != TE_ANY);
 }
 
 template <class S, int W, int INV, int SM, int EDGE, int IL>
-__global__ void __launch_bounds__(160, (tile_short_minb<S, W, INV, EDGE>())) tile_vhs(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
+__global__ void __launch_bounds__(160, 8) tile_vhs(lwk_tile2d t, lwk_plane a, lwk_plane b, lwk_plane c)
 {
     tile_vh_body<S, W, INV, SM, EDGE, IL>(t, a, b, c);
 }
@@ -411,9 +408,43 @@ typedef void (*tile_kernel)(lwk_tile2d, lwk_plane, lwk_plane, lwk_plane);
 
 template <class S, int W, int INV, int SM, int EDGE, int IL> static tile_kernel tile_vh_kernel()
 {
-    if constexpr (SM && tile_short_minb<S, W, INV, EDGE>() > 0) return tile_vhs<S, W, INV, SM, EDGE, IL>;
-    else if constexpr (tile_three_blocks<S, W, INV, EDGE>()) return tile_vh3<S, W, INV, SM, EDGE, IL>;
+    if constexpr (tile_three_blocks<S, W, INV, EDGE>()) return tile_vh3<S, W, INV, SM, EDGE, IL>;
     else return tile_vh<S, W, INV, SM, EDGE, IL>;
+}
+
+/* The device's resident blocks of kernel k (threads, smem), asked once per kernel and
+ * device (0 where the runtime cannot tell) */
+static int64_t tile_resident(tile_kernel k, int threads, size_t smem)
+{
+    long long have = 0;
+    if (!lw_cuda_memo_get((const void *)k, 0, &have)) {
+        int per = 0, sms = 0, dev = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, threads, smem) != cudaSuccess) {
+            cudaGetLastError();
+            return 0;
+        }
+        have = (long long)per * sms;
+        lw_cuda_memo_put((const void *)k, 0, have);
+    }
+    return have;
+}
+
+/* tile_vh_kernel, or for the short tiles that tile_short_dense names the kernel bounded to
+ * eight blocks an SM where a grid of `blocks` takes fewer waves of it */
+template <class S, int W, int INV, int SM, int EDGE, int IL>
+static tile_kernel tile_vh_pick(int64_t blocks, int threads, size_t smem)
+{
+    const tile_kernel k = tile_vh_kernel<S, W, INV, SM, EDGE, IL>();
+    if constexpr (SM && tile_short_dense<S, W, INV, EDGE>()) {
+        const tile_kernel k8 = tile_vhs<S, W, INV, SM, EDGE, IL>;
+        if (lw_cuda_func_attr((const void *)k8, LW_SMEM_ATTR, (int)smem) != cudaSuccess ||
+            lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem) != cudaSuccess)
+            return k; /* the launch's own attribute call reports it */
+        const int64_t r = tile_resident(k, threads, smem), r8 = tile_resident(k8, threads, smem);
+        if (r > 0 && r8 > 0 && (blocks + r8 - 1) / r8 < (blocks + r - 1) / r) return k8;
+    }
+    return k;
 }
 
 /* Integer inverse: horizontal first, then vertical (the reverse of the
@@ -540,27 +571,6 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     const int threads = (WC + 31) & ~31;
     const size_t smem = (size_t)(KIND == 2 ? C::TH + 2 * H : C::TH) * WCP * sizeof(T);
     static_assert(KIND != 2 || !IL, "the integer inverse has no interleaved variant");
-    tile_kernel k, edge = nullptr; /* edge: the end row tiles' kernel, after k or beside it */
-    if constexpr (KIND == 2) {
-        k = tile_inv<S, W>;
-    } else if constexpr (tile_once_mirror_exact(W)) {
-        k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY, IL>();
-    } else {
-        static_assert(H <= C::TH, "TE_EDGE: only the first and the last two row tiles meet an end");
-        const bool periodic = t->mode == LW_PERIODIC;
-        const bool short_lines = t->rows < C::TH + 2 * H || t->cols < C::K + 2 * H; /* than the windows */
-        const int64_t min_tiles = t->ends > 0 ? t->ends : t->side ? edge_apart_side_tiles : edge_apart_min_tiles;
-        const bool apart = t->rows >= min_tiles * C::TH;
-        /* the launch's rows hold an end (a band's rows may hold neither) */
-        const bool ends = t->row_lo < H || t->row_hi + C::TH + H > t->rows + 1;
-        if (periodic || (!short_lines && apart)) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_INNER, IL>();
-        else if (!short_lines) k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ALL, IL>();
-        else k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY, IL>();
-        if (!periodic && !short_lines && apart && ends) edge = tile_vh_kernel<S, W, KIND == 1, SM, TE_EDGE, IL>();
-    }
-    cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
-    if (attr == cudaSuccess && edge) attr = lw_cuda_func_attr((const void *)edge, LW_SMEM_ATTR, (int)smem);
-    if (attr != cudaSuccess) return attr;
     int64_t gx = (t->cols + C::TW - 1) / C::TW;
     int64_t gy = (t->row_hi - t->row_lo + C::TH - 1) / C::TH;
     int64_t gz = t->blen[0] * t->blen[1];
@@ -571,7 +581,29 @@ static cudaError_t tile_launch(const lwk_tile2d *t, lwk_plane a, lwk_plane b, lw
     const int64_t walk = t->walk > 0 ? t->walk : tile_walks<S, W, KIND>() ? tile_walk(gx, gy, gz) : 1;
     if (gz == 1) gy = (gy + walk - 1) / walk;
     else gz = (gz + walk - 1) / walk;
-    dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
+    const dim3 grid((unsigned)gx, (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
+    const int64_t blocks = (int64_t)grid.x * grid.y * grid.z;
+    tile_kernel k, edge = nullptr; /* edge: the end row tiles' kernel, after k or beside it */
+    if constexpr (KIND == 2) {
+        k = tile_inv<S, W>;
+    } else if constexpr (tile_once_mirror_exact(W)) {
+        k = tile_vh_pick<S, W, KIND == 1, SM, TE_ANY, IL>(blocks, threads, smem);
+    } else {
+        static_assert(H <= C::TH, "TE_EDGE: only the first and the last two row tiles meet an end");
+        const bool periodic = t->mode == LW_PERIODIC;
+        const bool short_lines = t->rows < C::TH + 2 * H || t->cols < C::K + 2 * H; /* than the windows */
+        const int64_t min_tiles = t->ends > 0 ? t->ends : t->side ? edge_apart_side_tiles : edge_apart_min_tiles;
+        const bool apart = t->rows >= min_tiles * C::TH;
+        /* the launch's rows hold an end (a band's rows may hold neither) */
+        const bool ends = t->row_lo < H || t->row_hi + C::TH + H > t->rows + 1;
+        if (periodic || (!short_lines && apart)) k = tile_vh_pick<S, W, KIND == 1, SM, TE_INNER, IL>(blocks, threads, smem);
+        else if (!short_lines) k = tile_vh_pick<S, W, KIND == 1, SM, TE_ALL, IL>(blocks, threads, smem);
+        else k = tile_vh_kernel<S, W, KIND == 1, SM, TE_ANY, IL>();
+        if (!periodic && !short_lines && apart && ends) edge = tile_vh_kernel<S, W, KIND == 1, SM, TE_EDGE, IL>();
+    }
+    cudaError_t attr = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
+    if (attr == cudaSuccess && edge) attr = lw_cuda_func_attr((const void *)edge, LW_SMEM_ATTR, (int)smem);
+    if (attr != cudaSuccess) return attr;
     if (edge && t->side) /* the tiles partition the planes: the two kernels may run at once */
         return tile_beside(t->side, k, grid, edge, egrid, threads, smem, *t, a, b, c, s);
     k<<<grid, threads, smem, s>>>(*t, a, b, c);

@@ -256,6 +256,10 @@ static void fixed_cases(void)
     } F[] = {
         {2, 1080, 1920, 0, 0, 0, 0, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 1},
         {2, 1080, 1920, 0, 0, 0, 0, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, -1},
+        /* float32 inverses of more short tiles than a wave: the kernel bounded to 8 blocks an SM */
+        {2, 1080, 1920, 0, 0, 0, 0, LW_D4, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 1},
+        {2, 1080, 1920, 0, 0, 0, 0, LW_DD137, LW_PERIODIC, LW_INTERLEAVED, LW_FLOAT32, 2},
+        {3, 64, 256, 256, 2, 1, 2, LW_HAAR, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 1},
         {2, 4097, 33, 0, 0, 0, 0, LW_CDF53, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT32, 3},
         {2, 33, 4097, 0, 0, 0, 0, LW_CDF53, LW_SYMMETRIC, LW_MALLAT, LW_FLOAT64, 3},
         {2, 601, 803, 0, 0, 0, 0, LW_DD137, LW_SYMMETRIC, LW_MALLAT, LW_INT32, 4},
