@@ -387,9 +387,10 @@ __global__ void __launch_bounds__(288, 3) tile_vh3(lwk_tile2d t, lwk_plane a, lw
  * are a wave or two of the device.  Left to ptxas the float32 inverses take 56 registers,
  * seven blocks an SM: a 1080p plane's 1020 tiles take a wave and a tenth on an H100.
  * Bounded to eight blocks (48 registers, no spills) they take one, and such grids ran in
- * 0.85-0.96x the time; grids within one wave either way ran 1.10-1.24x slower bounded (fewer
- * registers, the same single wave), and so did every forward and the half types (they spill
- * at 48: 48-144 bytes), so tile_vh_pick takes the bounded kernel only where it saves a wave
+ * 0.91-0.95x the time on an H100; grids within one wave either way ran 1.10-1.24x slower
+ * bounded (fewer registers, the same single wave).  The forwards (48-144 bytes of spills at
+ * 48 registers) ran 1.00-1.44x and the half types 0.98-1.14x bounded, so they keep their
+ * kernels, and tile_vh_pick takes the bounded one only where it saves a wave
  * (bench/NOTES-tile2d.md, "Short tiles at eight blocks an SM").  Not d4 on short lines
  * (TE_ANY), which spills at that bound. */
 template <class S, int W, int INV, int EDGE> constexpr bool tile_short_dense()
