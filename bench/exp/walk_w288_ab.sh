@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One device call (GPU machine, repo root) for the walker's wide strips (bench/exp/wip/walk-w288.patch:
+# One device call (GPU machine, repo root) for the walker's wide strips (walk-w288.patch, run in session 64 and
+# removed: git show bc4c381:bench/exp/wip/walk-w288.patch;
 # 288-thread blocks, strips of 280 columns, 1152-byte row pieces; bench/NOTES-walker-plain.md): first
 # bench/exp/walk_pattern.cu's memory pattern alone (built here beside the package as $1/walk_pattern:
 # nvcc -O3 -arch=sm_90), then bench/exp/walk_plain_ab.sh (the patched build's walker tests, plain and under
