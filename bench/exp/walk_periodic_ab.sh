@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# One device call (GPU machine, repo root) for the strip walker's periodic row segments (k_walk2d.cu:
+# the ring of segments, its wrap stashed; bench/NOTES-walker-plain.md, "Periodic planes in row segments").
+# The package: this build's liftwave and test_gpu_inplace, main's CLI beside them as liftwave-old
+# (LW_PREBUILT_EXTRA: the two CLIs' device code is the same but the walker's, so xz stores it once: 61 MB):
+#   bash bench/exp/walk_periodic_ab.sh .ab19 ['tests bench race']   [ROUNDS=2 BUDGET=seconds for the bench]
+# tests: test_gpu_inplace's walker sweeps plain and under memcheck (quick); race: racecheck on 8192^2
+# periodic interleaved in place (seven segments: the 1% stash of that size), every record verified.
+# bench: 16384^2 periodic, every wavelet but fs, interleaved in and out of place; cdf97 and d4 Mallat;
+# cdf97 symmetric interleaved in place for the ratio; rounds alternating new and old
+#   -> $OUT/bench-{new,old}-R.json, $OUT/summary.txt
+set -u
+ST=" ${2:-tests bench race} "
+has() { case $ST in *" $1 "*) return 0 ;; esac; return 1; }
+eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab19}")"
+S=$OUT/summary.txt
+say() { echo "$*" | tee -a "$S"; }
+say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT (+ the periodic segments), old: liftwave-old, $(date -u +%FT%TZ)"
+CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+t() { # name seconds command...: run, log to $OUT/name.log, one line to the summary
+  local n=$1 s=$2 t0; shift 2; t0=$(date +%s)
+  timeout "$s" "$@" >"$OUT/$n.log" 2>&1
+  say "$n: rc=$? in $(( $(date +%s) - t0 ))s: $(grep -hE 'checks passed|ERROR SUMMARY|RACECHECK SUMMARY|FAIL|periodic with' "$OUT/$n.log" | tail -3 | tr '\n' ' ')"
+}
+if has tests; then
+  t walker 150 env LW_GPU_ONLY=tiles,d4_walker test_gpu_inplace
+  t memcheck 120 env LW_GPU_ONLY=tiles,d4_walker LW_GPU_QUICK=1 "$CS" --tool memcheck --error-exitcode 3 test_gpu_inplace
+fi
+if has bench; then
+  t00=$(date +%s)
+  B() { # arm round seconds args...
+    local a=$1 r=$2 s=$3 cli=liftwave; shift 3; [ "$a" = old ] && cli=liftwave-old
+    timeout "$s" "$cli" bench --backend cuda --config G2G --shape 16384x16384 --direction forward,inverse \
+      --repeat 20 --json "$@" >>"$OUT/bench-$a-$r.json" 2>>"$OUT/bench-$a-$r.err"
+    say "bench $a $r $*: rc=$?"
+  }
+  for r in $(seq 1 "${ROUNDS:-2}"); do
+    for a in new old; do
+      [ $(( $(date +%s) - t00 )) -gt "${BUDGET:-300}" ] && break 2
+      B $a $r 200 -m periodic --layout interleaved -w cdf97,cdf53,haar,d4,dd137 --inplace=both
+      B $a $r 120 -m periodic --layout mallat -w cdf97,d4 --inplace=both
+      B $a $r 60 -m symmetric --layout interleaved -w cdf97 --inplace
+    done
+  done
+  python3 - "$OUT" <<'PY' | tee -a "$S"
+import glob, json, os, statistics, sys
+t = {}
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "bench-*.json"))):
+    arm = os.path.basename(f).split("-")[1]
+    for l in open(f):
+        r = json.loads(l)
+        k = (r["wavelet"], r["mode"], r["layout"], r["direction"], r["inplace"])
+        t.setdefault(k, {}).setdefault(arm, []).append((r["median_s"], r["fraction_of_bound"], r["verified"], r["extra_device_bytes"]))
+print("case (16384^2 float32)                          new ms (best)  frac   old ms (best)  new/old  verified extra")
+for k, v in t.items():
+    n, o = v.get("new", []), v.get("old", [])
+    bn = min(x[0] for x in n) if n else float("nan"); bo = min(x[0] for x in o) if o else float("nan")
+    fr = max(x[1] for x in n) if n else float("nan")
+    ok = all(x[2] for x in n + o)
+    ex = max(x[3] for x in n) if n else -1
+    print(f"{k[0]:6} {k[1]:9} {k[2]:11} {k[3]:7} {'in ' if k[4] else 'oop'}  {bn*1e3:9.3f}  {fr:.3f}  {bo*1e3:9.3f}  {bn/bo:6.3f}  {ok} {ex}")
+PY
+fi
+if has race; then
+  t racecheck 150 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
+    --inplace -m periodic --layout interleaved -w cdf97,d4 --shape 8192x8192 --direction forward,inverse
+  say "  racecheck records verified: $(grep -c ' yes$' "$OUT/racecheck.log"), not: $(grep -c ' no$' "$OUT/racecheck.log")"
+fi
