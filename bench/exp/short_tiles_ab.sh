@@ -16,16 +16,10 @@
 # runs $1/walk_pattern (bench/exp/walk_pattern.cu, built beside the package) -> $OUT/pattern.txt.
 set -u
 ST=" ${2:-tests lat cells set} "
-has() { case $ST in *" $1 "*) return 0 ;; esac; return 1; }
 eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab14}")"
 S=$OUT/summary.txt
-say() { echo "$*" | tee -a "$S"; }
+. bench/exp/device_stage.sh
 say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT, $(date -u +%FT%TZ)"
-t() { # name seconds command...: run, log to $OUT/name.log, one line to the summary
-  local n=$1 s=$2 t0; shift 2; t0=$(date +%s)
-  timeout "$s" "$@" >"$OUT/$n.log" 2>&1
-  say "$n: rc=$? in $(( $(date +%s) - t0 ))s: $(grep -hE 'checks passed|ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$n.log" | tail -2 | tr '\n' ' ')"
-}
 if has pattern; then
   timeout 150 "${1:-.ab14}/walk_pattern" >"$OUT/pattern.txt" 2>&1
   say "walk_pattern: rc=$?"; cat "$OUT/pattern.txt" >>"$S"

@@ -11,17 +11,11 @@
 #   -> $OUT/bench-{new,old}-R.json, $OUT/summary.txt
 set -u
 ST=" ${2:-tests bench race} "
-has() { case $ST in *" $1 "*) return 0 ;; esac; return 1; }
 eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab19}")"
-S=$OUT/summary.txt
-say() { echo "$*" | tee -a "$S"; }
+S=$OUT/summary.txt T_GREP='checks passed|ERROR SUMMARY|RACECHECK SUMMARY|FAIL|periodic with' T_LINES=3
+. bench/exp/device_stage.sh
 say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT (+ the periodic segments), old: liftwave-old, $(date -u +%FT%TZ)"
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-t() { # name seconds command...: run, log to $OUT/name.log, one line to the summary
-  local n=$1 s=$2 t0; shift 2; t0=$(date +%s)
-  timeout "$s" "$@" >"$OUT/$n.log" 2>&1
-  say "$n: rc=$? in $(( $(date +%s) - t0 ))s: $(grep -hE 'checks passed|ERROR SUMMARY|RACECHECK SUMMARY|FAIL|periodic with' "$OUT/$n.log" | tail -3 | tr '\n' ' ')"
-}
 if has tests; then
   t walker 150 env LW_GPU_ONLY=tiles,d4_walker test_gpu_inplace
   t memcheck 120 env LW_GPU_ONLY=tiles,d4_walker LW_GPU_QUICK=1 "$CS" --tool memcheck --error-exitcode 3 test_gpu_inplace
