@@ -37,7 +37,7 @@ if has bench; then
     done
   done
   python3 - "$OUT" <<'PY' | tee -a "$S"
-import glob, json, os, statistics, sys
+import glob, json, os, sys
 t = {}
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "bench-*.json"))):
     arm = os.path.basename(f).split("-")[1]
