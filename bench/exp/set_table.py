@@ -20,9 +20,11 @@ for c in clis:
                 continue
             if "median_s" not in r:
                 continue
-            key = "%s %s %s L%d %s %s%s" % (r["wavelet"], "x".join(map(str, r["shape"])), r["dtype"], r["levels"],
-                                          r.get("mode", ""), r["direction"],
-                                          "" if not r.get("axes") else " axes " + ",".join(map(str, r["axes"])))
+            key = "%s %s %s L%d %s %s%s%s%s" % (r["wavelet"], "x".join(map(str, r["shape"])), r["dtype"], r["levels"],
+                                              r.get("mode", ""), r["direction"],
+                                              "" if not r.get("axes") else " axes " + ",".join(map(str, r["axes"])),
+                                              "" if r.get("layout", "mallat") == "mallat" else " " + r["layout"],
+                                              " in place" if r.get("inplace") else "")
             t.setdefault(key, {}).setdefault(c, []).append(r["median_s"])
             ok[key] = ok.get(key, True) and bool(r.get("verified"))
 print("case | " + " | ".join("%s us" % c for c in clis) + " | " + " | ".join("%s/%s" % (c, clis[0]) for c in clis[1:]))

@@ -8,7 +8,7 @@
 # periodic interleaved in place (seven segments: the 1% stash of that size), every record verified.
 # bench: 16384^2 periodic, every wavelet but fs, interleaved in and out of place; cdf97 and d4 Mallat;
 # cdf97 symmetric interleaved in place for the ratio; rounds alternating new and old
-#   -> $OUT/bench-{new,old}-R.json, $OUT/summary.txt
+#   -> $OUT/ab-{new,old}-R.json, $OUT/summary.txt (the table: bench/exp/set_table.py)
 set -u
 ST=" ${2:-tests bench race} "
 eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab19}")"
@@ -25,7 +25,7 @@ if has bench; then
   B() { # arm round seconds args...
     local a=$1 r=$2 s=$3 cli=liftwave; shift 3; [ "$a" = old ] && cli=liftwave-old
     timeout "$s" "$cli" bench --backend cuda --config G2G --shape 16384x16384 --direction forward,inverse \
-      --repeat 20 --json "$@" >>"$OUT/bench-$a-$r.json" 2>>"$OUT/bench-$a-$r.err"
+      --repeat 20 --json "$@" >>"$OUT/ab-$a-$r.json" 2>>"$OUT/ab-$a-$r.err"
     say "bench $a $r $*: rc=$?"
   }
   for r in $(seq 1 "${ROUNDS:-2}"); do
@@ -36,24 +36,7 @@ if has bench; then
       B $a $r 60 -m symmetric --layout interleaved -w cdf97 --inplace
     done
   done
-  python3 - "$OUT" <<'PY' | tee -a "$S"
-import glob, json, os, sys
-t = {}
-for f in sorted(glob.glob(os.path.join(sys.argv[1], "bench-*.json"))):
-    arm = os.path.basename(f).split("-")[1]
-    for l in open(f):
-        r = json.loads(l)
-        k = (r["wavelet"], r["mode"], r["layout"], r["direction"], r["inplace"])
-        t.setdefault(k, {}).setdefault(arm, []).append((r["median_s"], r["fraction_of_bound"], r["verified"], r["extra_device_bytes"]))
-print("case (16384^2 float32)                          new ms (best)  frac   old ms (best)  new/old  verified extra")
-for k, v in t.items():
-    n, o = v.get("new", []), v.get("old", [])
-    bn = min(x[0] for x in n) if n else float("nan"); bo = min(x[0] for x in o) if o else float("nan")
-    fr = max(x[1] for x in n) if n else float("nan")
-    ok = all(x[2] for x in n + o)
-    ex = max(x[3] for x in n) if n else -1
-    print(f"{k[0]:6} {k[1]:9} {k[2]:11} {k[3]:7} {'in ' if k[4] else 'oop'}  {bn*1e3:9.3f}  {fr:.3f}  {bo*1e3:9.3f}  {bn/bo:6.3f}  {ok} {ex}")
-PY
+  python3 bench/exp/set_table.py "$OUT" new old | tee -a "$S"
 fi
 if has race; then
   t racecheck 150 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
