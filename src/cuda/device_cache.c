@@ -14,11 +14,12 @@
 
 #define DC_SLOTS 4096 /* open addressing; instantiations x devices stay far below */
 #define DC_MEMO (-1)  /* the kind of remembered values (tags >= 0 are theirs) */
+#define DC_RESIDENT (-2) /* resident blocks of a function (tag: threads a block, aux: dynamic shared bytes) */
 
 typedef struct dc_entry {
     const void *key; /* NULL: empty */
     int dev, kind, tag;
-    long long value;
+    long long value, aux;
     cudaError_t err;
 } dc_entry;
 
@@ -78,4 +79,28 @@ void lw_cuda_memo_put(const void *key, int tag, long long value)
     dc_entry *x = dc_find(key, dev, DC_MEMO, tag);
     if (x) x->key = key, x->dev = dev, x->kind = DC_MEMO, x->tag = tag, x->value = value, x->err = cudaSuccess;
     pthread_mutex_unlock(&dc_mu);
+}
+
+cudaError_t lw_cuda_resident(const void *f, int threads, size_t smem, int64_t *blocks)
+{
+    int dev = 0, per = 0, sms = 0;
+    *blocks = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return (void)cudaGetLastError(), e;
+    pthread_mutex_lock(&dc_mu);
+    const dc_entry *x = dc_find(f, dev, DC_RESIDENT, threads);
+    const int hit = x && x->key && x->aux == (long long)smem;
+    if (hit) *blocks = x->value;
+    pthread_mutex_unlock(&dc_mu);
+    if (hit) return cudaSuccess;
+    e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, f, threads, smem);
+    if (e != cudaSuccess) return (void)cudaGetLastError(), e;
+    *blocks = (int64_t)per * sms;
+    pthread_mutex_lock(&dc_mu);
+    dc_entry *y = dc_find(f, dev, DC_RESIDENT, threads);
+    if (y) y->key = f, y->dev = dev, y->kind = DC_RESIDENT, y->tag = threads, y->value = *blocks, y->aux = (long long)smem,
+           y->err = cudaSuccess;
+    pthread_mutex_unlock(&dc_mu);
+    return cudaSuccess;
 }

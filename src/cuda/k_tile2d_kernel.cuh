@@ -413,24 +413,6 @@ template <class S, int W, int INV, int SM, int EDGE, int IL> static tile_kernel 
     else return tile_vh<S, W, INV, SM, EDGE, IL>;
 }
 
-/* The device's resident blocks of kernel k (threads, smem), asked once per kernel and
- * device (0 where the runtime cannot tell) */
-static int64_t tile_resident(tile_kernel k, int threads, size_t smem)
-{
-    long long have = 0;
-    if (!lw_cuda_memo_get((const void *)k, 0, &have)) {
-        int per = 0, sms = 0, dev = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, threads, smem) != cudaSuccess) {
-            cudaGetLastError();
-            return 0;
-        }
-        have = (long long)per * sms;
-        lw_cuda_memo_put((const void *)k, 0, have);
-    }
-    return have;
-}
-
 /* tile_vh_kernel, or for the short tiles that tile_short_dense names the kernel bounded to
  * eight blocks an SM where a grid of `blocks` takes fewer waves of it */
 template <class S, int W, int INV, int SM, int EDGE, int IL>
@@ -442,7 +424,8 @@ static tile_kernel tile_vh_pick(int64_t blocks, int threads, size_t smem)
         if (lw_cuda_func_attr((const void *)k8, LW_SMEM_ATTR, (int)smem) != cudaSuccess ||
             lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem) != cudaSuccess)
             return k; /* the launch's own attribute call reports it */
-        const int64_t r = tile_resident(k, threads, smem), r8 = tile_resident(k8, threads, smem);
+        int64_t r = 0, r8 = 0; /* 0 where the runtime cannot tell */
+        lw_cuda_resident((const void *)k, threads, smem, &r), lw_cuda_resident((const void *)k8, threads, smem, &r8);
         if (r > 0 && r8 > 0 && (blocks + r8 - 1) / r8 < (blocks + r - 1) / r) return k8;
     }
     return k;

@@ -231,24 +231,14 @@ static cudaError_t t3_launch_b(const lwk_tile3d *t, const lwk_tile3d_batch *b, c
     constexpr t3_zsched Z = t3_make_zsched(W, INV);
     cudaError_t e = lw_cuda_func_attr((const void *)k, LW_SMEM_ATTR, (int)smem);
     if (e != cudaSuccess) return e;
-    /* resident blocks an SM and SMs, asked once per instantiation and device:
-     * slots << 32 | sms */
-    long long have = 0;
-    if (!lw_cuda_memo_get((const void *)k, 0, &have)) {
-        int b = 0, n = 0, dev = 0;
-        if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, C::NT, smem)) != cudaSuccess) return e;
-        if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
-        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) n = 132, cudaGetLastError();
-        have = (long long)(b > 0 ? b : 1) << 32 | n;
-        lw_cuda_memo_put((const void *)k, 0, have);
-    }
-    const int slots_per_sm = (int)(have >> 32), sms = (int)(have & 0xffffffff);
+    int64_t resident = 0;
+    if ((e = lw_cuda_resident((const void *)k, C::NT, smem, &resident)) != cudaSuccess) return e;
     const int64_t items = BATCH ? b->items : 1;
     const int64_t gx = (t->n[2] + C::TX - 1) / C::TX * items, gy = (t->n[1] + C::TY - 1) / C::TY;
     if (gx > 0x7fffffff || gy > 65535) return cudaErrorInvalidConfiguration;
     const int64_t pairs = (t->n[0] + 1) / 2;
     const int gz = t->zruns > 0 ? (int)(t->zruns < pairs ? t->zruns : pairs)
-                                : lwk_tile3d_zruns(gx * gy, pairs, (int64_t)slots_per_sm * sms, (sh_halo(W) + 1) / 2 + Z.dp);
+                                : lwk_tile3d_zruns(gx * gy, pairs, resident > 0 ? resident : 1, (sh_halo(W) + 1) / 2 + Z.dp);
     k<<<dim3((unsigned)gx, (unsigned)gy, (unsigned)gz), C::NT, smem, s>>>(*t, (const S *)src, (S *)dst, *b,
                                                                           maps ? *maps : none);
     return cudaGetLastError();

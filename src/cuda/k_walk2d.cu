@@ -27,7 +27,9 @@
  * window reads the 2H rows around its top edge, and its last window the H
  * rows below its bottom edge, from `stash` (those rows copied before the
  * launch by walk2d_stash: the blocks beside may have stored them), or, out
- * of place, from the sources.
+ * of place, from the sources.  In periodic mode the segments form a ring:
+ * the first segment's rows above the plane and the last one's below it are
+ * the 2H rows around the wrap, one more stashed edge.
  *
  * Boundaries: window columns are loaded through the mode (symmetric edges
  * fall in the strip or its neighbour; periodic strips form a ring, so the
@@ -159,6 +161,13 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
         if (j > 0 || periodic) left = row + (j > 0 ? j - 1 : ns - 1);
         if (j + 1 < ns || periodic) right = row + (j + 1 < ns ? j + 1 : 0);
     }
+    /* the stashed edges of a plane (lwk_walk2d), and whether this block loads
+     * the rows past the plane's end (a ring of segments: from the wrap, or
+     * from its lower edge where the last segment is shorter than H rows)
+     * instead of filling them from its own rows */
+    const int64_t edges = LWK_WALK2D_EDGES(nv, periodic);
+    const bool wrap_ld = periodic && nv > 1;
+    const int64_t rend = wrap_ld ? rows + H : rows; /* rows loaded: below rend */
     const int64_t cm = tid < wcw ? wk_map(c0 - HA + tid, cols, mode) : 0;
     const bool vec = cs == 1 && (rs % 4) == 0 && (t.bs[0] % 4) == 0 && (t.bs[1] % 4) == 0 &&
                      ((uintptr_t)dst % (4 * sizeof(S))) == 0;
@@ -173,7 +182,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
     };
     /* stash row i (0 .. 2H) of the edge above segment e, plane of step it */
     auto stash_row = [&](int64_t it, int64_t e, int64_t i) {
-        return stash + (((p0 + it / nb) * (nv - 1) + e) * 2 * H + i) * cols;
+        return stash + (((p0 + it / nb) * edges + e) * 2 * H + i) * cols;
     };
     /* band it's new window rows into its stage (every thread commits a group) */
     auto issue = [&](int64_t it) {
@@ -186,13 +195,15 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
             auto stashed = [&](int64_t r) -> const S * {
                 if (stash && vs > 0 && r < rlo) return stash_row(it, vs - 1, r - (rlo - H));
                 if (stash && r >= rhi) return stash_row(it, vs, r - (rhi - H));
+                if (stash && periodic && nv > 1 && (r < 0 || r >= rows)) /* the wrap */
+                    return stash_row(it, nv - 1, r < 0 ? r + H : r - rows + H);
                 return nullptr;
             };
             if (vload) {
                 for (int x = tid; x < (SR - j0) * CH; x += NT) {
                     const int jj = j0 + x / CH, ch = x % CH;
                     const int64_t r = r0 - H + jj;
-                    if (r >= rows) continue;
+                    if (r >= rend) continue;
                     const int64_t c = c0 - HA + ch * V;
                     const S *sr = stashed(r);
                     if (sr) {
@@ -205,7 +216,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
             } else if (tid < wcw) {
                 for (int jj = j0; jj < SR; jj++) {
                     const int64_t r = r0 - H + jj;
-                    if (r >= rows) break;
+                    if (r >= rend) break;
                     const int64_t rm = wk_map(r, rows, mode);
                     const S *sr = stashed(r);
                     wk_copy(&st[jj][tid], sr ? sr + cm : (((rm | cm) & 1) ? dp : lp) + rm * rs + cm * cs);
@@ -232,7 +243,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
             const int rp = NT / SEGS;
             for (int j0 = jlo; j0 < SR; j0 += rp) {
                 const int jj = j0 + tid / SEGS, seg = tid % SEGS;
-                const bool act = tid < rp * SEGS && jj < SR && r0 - H + jj < rows && seg * K < cw;
+                const bool act = tid < rp * SEGS && jj < SR && r0 - H + jj < rend && seg * K < cw;
                 lwd_c<S> u[NU];
                 if (act) {
 #pragma unroll
@@ -258,7 +269,7 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
 #pragma unroll
                 for (int jj = 0; jj < SR; jj++) {
                     const int64_t r = r0 - H + jj;
-                    if (r < rows || jj < jlo) continue;
+                    if (r < rend || jj < jlo) continue;
                     lwd_c<S> x = 0;
                     if (periodic && band == 0) { /* the plane is this band: its rows are here */
                         x = st[H + lwd_bidx(r, rows, mode)][vc];
@@ -320,19 +331,20 @@ __global__ void __launch_bounds__(wk_dim<S, W, WIDE>::NT) walk2d(lwk_walk2d t, c
 }
 
 /* the stash: for every plane and every edge e between row segments, the 2H
- * rows around it (from row (e + 1) * vbands * BH - H), through the mode,
- * from the sources by parity */
+ * rows around it (from row (e + 1) * vbands * BH - H; periodic: the last edge
+ * is the wrap, from row rows - H), through the mode, from the sources by parity */
 template <class S, int W, int WIDE>
 __global__ void walk2d_stash(lwk_walk2d t, const S *llsrc, const S *detsrc, S *stash)
 {
     constexpr int H = wk_dim<S, W, WIDE>::H, BH = wk_dim<S, W, WIDE>::BH;
-    const int64_t cols = t.cols, edges = t.vsegs - 1, planes = t.blen[0] * t.blen[1];
+    const int64_t cols = t.cols, edges = LWK_WALK2D_EDGES(t.vsegs, t.mode == LW_PERIODIC), planes = t.blen[0] * t.blen[1];
     const int64_t n = planes * edges * 2 * H * cols;
     for (int64_t x = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; x < n; x += (int64_t)gridDim.x * blockDim.x) {
         const int64_t c = x % cols, i = (x / cols) % (2 * H), e = (x / cols / (2 * H)) % edges;
         const int64_t b = x / cols / (2 * H) / edges;
         const int64_t off = (b / t.blen[1]) * t.bs[0] + (b % t.blen[1]) * t.bs[1];
-        const int64_t rm = wk_map((e + 1) * t.vbands * BH - H + i, t.rows, t.mode);
+        const int64_t cut = (e + 1) * t.vbands * BH < t.rows ? (e + 1) * t.vbands * BH : t.rows;
+        const int64_t rm = wk_map(cut - H + i, t.rows, t.mode);
         stash[x] = ((((rm | c) & 1) ? detsrc : llsrc) + off)[rm * t.rs + c * t.cs];
     }
 }
@@ -348,13 +360,8 @@ template <class S, int W, int INV, int HV, int WIDE> struct wk_kernel {
     }
     static cudaError_t capacity(int64_t *blocks)
     {
-        cudaError_t e = prepare();
-        int dev = 0, sms = 0, per = 0;
-        if (e == cudaSuccess) e = cudaGetDevice(&dev);
-        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, fn(), D::NT, D::smem);
-        *blocks = (int64_t)sms * per;
-        return e;
+        const cudaError_t e = prepare();
+        return e != cudaSuccess ? e : lw_cuda_resident((const void *)fn(), D::NT, D::smem, blocks);
     }
     static cudaError_t launch(const lwk_walk2d *t, const void *ll, const void *det, void *dst, cudaStream_t s)
     {

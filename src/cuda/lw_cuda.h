@@ -22,6 +22,11 @@ extern "C" {
 cudaError_t lw_cuda_func_attr(const void *f, int attr, int value);
 int lw_cuda_memo_get(const void *key, int tag, long long *value);
 void lw_cuda_memo_put(const void *key, int tag, long long value);
+/* Blocks of f (threads a block, smem bytes of dynamic shared memory) the
+ * current device holds at once, all SMs together (0 and the error when the
+ * runtime cannot tell), asked once per function, block size, shared memory
+ * and device.  Set f's shared-memory attributes before asking. */
+cudaError_t lw_cuda_resident(const void *f, int threads, size_t smem, int64_t *blocks);
 #define LW_SMEM_ATTR ((int)cudaFuncAttributeMaxDynamicSharedMemorySize)
 
 /* Lifting table as the kernels read it (copied from lw_wavelet_def). */
@@ -286,12 +291,15 @@ cudaError_t lwk_tile2d_ip_run(int dtype, int inverse, const lwk_tile2d_ip *t, co
  * In place (a source is dst), with more than one strip each block waits for
  * its neighbours through `flags` (strips * groups * vsegs counters, zeroed
  * before the launch), and with more than one segment the rows around the
- * segments' edges are read from `stash` (planes * (vsegs - 1) * 2 * halo
- * rows of cols elements; the launch fills it first); out of place both are
+ * segments' edges are read from `stash` (planes * LWK_WALK2D_EDGES * 2 *
+ * halo rows of cols elements; the launch fills it first); out of place both are
  * NULL.  Every block must be resident: strips * groups * vsegs at most
  * lwk_walk2d_capacity.  lwk_walk2d_dims: 0 if the kernel does not run this
  * dtype / wavelet (float, double and int32 only); else the strip width, the
  * band height and the halo. */
+/* the stashed edges of a plane cut in vsegs row segments: the cuts, and in
+ * periodic mode the wrap between the last segment and the first */
+#define LWK_WALK2D_EDGES(vsegs, periodic) ((vsegs) > 1 ? (vsegs) - 1 + ((periodic) != 0) : 0)
 typedef struct lwk_walk2d {
     lwk_wave w;
     int64_t rows, cols, rs, cs;

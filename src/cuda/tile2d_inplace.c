@@ -91,8 +91,8 @@ static int leaders_inline(const lw_plan *p, const ip_sizes *z)
  * fill the device or strips would need counters that may not be had
  * (allow_ws 0: no workspace), else strips of columns with plane groups up to
  * what is resident; where the planes are fewer than that, their rows cut in
- * segments (a stash of 2H rows at each cut, so not periodic), as many as
- * stash_cap bytes of stash allow.  0 when it does not run the level. */
+ * segments (a stash of 2H rows at each cut, and in periodic mode at the
+ * wrap), as many as stash_cap bytes of stash allow.  0 when it does not run the level. */
 static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow_ws, size_t stash_cap,
                       struct lw_walk_level *o)
 {
@@ -126,12 +126,12 @@ static int walk_level(const lw_plan *p, const lw_cuda_sched *s, int k, int allow
     o->groups = (P + o->per_group - 1) / o->per_group;
     const int64_t nb = (R + (o->wide ? bhw : bh) - 1) / (o->wide ? bhw : bh), cap = o->wide ? capw : caps;
     o->vsegs = 1, o->vbands = nb;
-    if (allow_ws && !per && o->groups == P) {
+    if (allow_ws && o->groups == P) {
         int64_t v = cap / (o->strips * P);
         const size_t cut = (size_t)P * (size_t)(2 * h) * (size_t)C * s->esize; /* stash bytes a cut */
         if (v > nb) v = nb;
         if (v > WALK_MAX_SEGS) v = WALK_MAX_SEGS;
-        if (v > 1 && (size_t)(v - 1) > stash_cap / cut) v = 1 + (int64_t)(stash_cap / cut);
+        if (v > 1 && (size_t)LWK_WALK2D_EDGES(v, per) > stash_cap / cut) v = (int64_t)(stash_cap / cut) + 1 - per;
         if (v >= 2) o->vbands = (nb + v - 1) / v, o->vsegs = (nb + o->vbands - 1) / o->vbands;
     }
     return 1;
@@ -150,7 +150,8 @@ static int walk_levels(const lw_plan *p, const lw_cuda_sched *s, int allow_ws, s
         const struct lw_walk_level *l = &z->wl[k];
         if (!walk_level(p, s, k, allow_ws, stash_cap, &z->wl[k])) return 0;
         if (l->strips > 1 && l->strips * l->groups * l->vsegs > n) n = l->strips * l->groups * l->vsegs;
-        const size_t b = (size_t)s->nbatch * (size_t)(l->vsegs - 1) * (size_t)(2 * h) * (size_t)p->geo.len[k][1] * s->esize;
+        const size_t b = (size_t)s->nbatch * (size_t)LWK_WALK2D_EDGES(l->vsegs, p->cfg.mode == LW_PERIODIC) * (size_t)(2 * h) *
+                         (size_t)p->geo.len[k][1] * s->esize;
         if (b > st) st = b;
     }
     *flags = n ? ((size_t)n * sizeof(unsigned) + 255) & ~(size_t)255 : 0;

@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LWE_COUNT (LWE_LOCAL + 1)
@@ -39,6 +40,7 @@ static long g_cases;
 static long g_engine_count[LWE_COUNT];
 static long g_ip_tiles; /* in-place cases run by the fused in-place engines (walker or tile kernel) */
 static long g_ip_walker; /* of those, by the strip walker */
+static long g_ip_ring_segs; /* of those, periodic with level 1's rows in segments (their ring's wrap stashed) */
 static long g_ip_lines;  /* in-place cases run by passes of whole lines (k_lines.cu, the column pass) */
 static long g_ip_small;  /* in-place cases of a fused engine's plan run by the small engine (items that fit it) */
 static long g_planes;    /* cases whose plans run some level by plane passes (k_plane.cu) */
@@ -310,7 +312,9 @@ static void check_plans(const gcase *c, lw_plan *pr, lw_plan *pc, const char *tx
         if (!c->inplace) g_il_compact += strstr(dsc, "by a Mallat plan of their own") != NULL;
         if (!c->inplace) g_il_oop_tile += strstr(dsc, "from in by the in-place tile kernel") != NULL;
         if (c->inplace) {
-            g_ip_walker += strstr(dsc, "in_place: strip walker") != NULL;
+            const char *wk = strstr(dsc, "in_place: strip walker"), *seg = wk ? strstr(wk, " a plane, ") : NULL;
+            g_ip_walker += wk != NULL;
+            g_ip_ring_segs += c->m == LW_PERIODIC && seg && strtol(seg + 10, NULL, 10) > 1;
             g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;
             g_ip_small += strstr(dsc, "in_place: the small engine") != NULL;
             g_ip_tiles += strstr(dsc, "in_place: tile kernel") != NULL || strstr(dsc, "in_place: strip walker") != NULL;

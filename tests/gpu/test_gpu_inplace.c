@@ -110,8 +110,8 @@ static void sweep(int quick)
  * and tall (row segments).  Every separable wavelet x float32 / float64 /
  * int32 x both layouts x forward / inverse, one level and the maximum, in
  * place on device pointers and (for the interleaved engine) out of place;
- * symmetric mode, and periodic on one shape (a ring of strips).  Most must
- * run by the strip walker. */
+ * symmetric mode, and periodic on three shapes (a ring of strips, row
+ * segments).  Most must run by the strip walker. */
 static void tile_sweep(int quick, int ring)
 {
     static const shape_case T[] = {
@@ -120,7 +120,7 @@ static void tile_sweep(int quick, int ring)
         {2, 0, {0}, {1024, 1024}},
     };
     const int ns = quick >= 2 ? 1 : quick ? 2 : (int)(sizeof T / sizeof *T);
-    long k = 0, before = g_ip_tiles, wbefore = g_ip_walker, cases = 0;
+    long k = 0, before = g_ip_tiles, wbefore = g_ip_walker, rbefore = g_ip_ring_segs, cases = 0;
     for (int si = 0; si < ns; si++)
         for (int w = 0; w < LW_WAVELET_COUNT; w++)
             for (int ti = 0; ti < 3; ti++)
@@ -136,7 +136,9 @@ static void tile_sweep(int quick, int ring)
                             for (int i = 0; i < c.rank; i++) c.shape[i] = T[si].shape[i];
                             for (int i = 0; i < c.naxes; i++) c.axes[i] = T[si].axes[i];
                             c.w = (lw_wavelet)w, c.t = types[ti], c.lay = (lw_layout)lay, c.dir = (lw_direction)d;
-                            c.m = si == 1 && v == 1 ? LW_PERIODIC : LW_SYMMETRIC;
+                            /* periodic: a ring of strips (258 x 1030), and rows cut in segments
+                             * whose ring wraps through the stash (all three: 1500 x 40 one strip) */
+                            c.m = (si == 1 || si == 5 || si == 6) && v == 1 ? LW_PERIODIC : LW_SYMMETRIC;
                             c.levels = v == 0 ? 1 : -1, c.devptr = 1, c.inplace = !oop;
                             /* at any size (auto: where 2 MiB is within 1%); ring: the tile kernel only */
                             c.tuning = ring ? "inplace=ring" : "inplace=tiles";
@@ -150,6 +152,11 @@ static void tile_sweep(int quick, int ring)
     CHECK(tiles * 5 >= cases * 2, "only %ld of %ld in-place 2-D cases took the fused in-place engines", tiles, cases);
     if (ring) CHECK(walker == 0, "inplace=ring: %ld cases took the strip walker", walker);
     else CHECK(walker * 5 >= cases * 2, "only %ld of %ld in-place 2-D cases took the strip walker", walker, cases);
+    if (!ring && ns > 1) {
+        const long segs = g_ip_ring_segs - rbefore;
+        printf("  of those, %ld periodic with their rows cut in segments (the wrap stashed)\n", segs);
+        CHECK(segs > 0, "no periodic in-place case cut its rows in segments");
+    }
 }
 
 /* d4 by the strip walker, which "auto" takes for it only on planes of 4096
