@@ -18,6 +18,15 @@
  *   tile-sm   the same, strip-major order (the blocks resident together cover few strips, all bands)
  *   walk-step/L  walk, but a block starts its k-th band only once the blocks have done k - L bands on
  *             the mean (one counter; the time includes zeroing it)
+ *   tip SW    in place with no stash: persistent blocks (256 threads, as many as are resident) take
+ *             tiles of BH rows x SW columns in band-major order by tickets; each loads its whole window
+ *             (H = 4 rows and HA columns of halo each way) into shared memory, raises its tile's flag,
+ *             waits for the flags of the eight tiles around it (whose windows overlap its own tile:
+ *             they must have read it before it is overwritten) and stores its tile.  Loads never
+ *             wait, so no chain of waits forms; the oldest tile waits only on tiles at most a band
+ *             and one tile later, which run as long as more than (tiles a band + 2) blocks are
+ *             resident.  The time includes zeroing the flags.
+ *   tip-nw SW the same without the waits (not in place safe: the cost of the waits is the difference)
  * A block reserves SMEM bytes of shared memory it does not use, so that as many blocks are resident
  * an SM as for the walker (32000 bytes: 7 an SM on an H100).  The values written are the values read
  * (times a factor of 1 given at run time), so the array stays finite however often it runs. */
@@ -37,7 +46,7 @@
         }                                                                                        \
     } while (0)
 
-enum { THREADS = 96, PT = 8, HA = 4, BH = 32 };
+enum { THREADS = 96, PT = 8, HA = 4, BH = 32, TIP_THREADS = 256, TIP_H = 4 };
 
 struct pattern {
     float *a;
@@ -114,6 +123,52 @@ __global__ void __launch_bounds__(THREADS) strips_kernel(pattern p)
         if (b < bands) band(p, s, b * BH, lmin(b * BH + BH, p.rows));
     }
     if (p.f == 12345.f) reserve[threadIdx.x] = 0.f; /* never: keeps the reservation */
+}
+
+/* tip: see the header.  flags[0] is the ticket counter, flags[1 + t] tile t's "window loaded". */
+__global__ void __launch_bounds__(TIP_THREADS) tip_kernel(float *a, long long rows, long long cols, int sw,
+                                                         unsigned int *flags, int wait, float f)
+{
+    extern __shared__ float4 win[];
+    __shared__ long long tk;
+    const long long strips = (cols + sw - 1) / sw, bands = (rows + BH - 1) / BH, tiles = strips * bands;
+    const int wq = (sw + 2 * HA) / 4; /* 16-byte pieces a window row */
+    for (;;) {
+        __syncthreads(); /* the window is free, tk may be rewritten */
+        if (threadIdx.x == 0) tk = atomicAdd(flags, 1u);
+        __syncthreads();
+        const long long t = tk;
+        if (t >= tiles) break;
+        const long long b = t / strips, s = t % strips, r0 = b * BH - TIP_H, c0 = s * sw - HA;
+        const int nr = BH + 2 * TIP_H;
+        for (int i = threadIdx.x; i < nr * wq; i += TIP_THREADS) {
+            const long long r = r0 + i / wq, c = c0 + (long long)(i % wq) * 4;
+            if (r >= 0 && r < rows && c >= 0 && c < cols) win[i] = *reinterpret_cast<const float4 *>(a + r * cols + c);
+        }
+        __syncthreads(); /* every load of the window done */
+        if (threadIdx.x == 0) {
+            __threadfence();
+            atomicExch(flags + 1 + t, 1u);
+        }
+        if (wait && threadIdx.x < 9 && threadIdx.x != 4) {
+            const long long nb = b + (int)threadIdx.x / 3 - 1, ns = s + (int)threadIdx.x % 3 - 1;
+            if (nb >= 0 && nb < bands && ns >= 0 && ns < strips) {
+                const volatile unsigned int *g = flags + 1 + nb * strips + ns;
+                while (*g == 0) __nanosleep(32);
+            }
+            __threadfence();
+        }
+        __syncthreads();
+        const int oq = sw / 4;
+        for (int i = threadIdx.x; i < BH * oq; i += TIP_THREADS) {
+            const long long r = b * BH + i / oq, c = s * sw + (long long)(i % oq) * 4;
+            if (r < rows && c < cols) {
+                float4 w = win[(i / oq + TIP_H) * wq + HA / 4 + i % oq];
+                w.x *= f, w.y *= f, w.z *= f, w.w *= f;
+                *reinterpret_cast<float4 *>(a + r * cols + c) = w;
+            }
+        }
+    }
 }
 
 __global__ void rows_kernel(float4 *a, long long n4, float f)
@@ -209,6 +264,29 @@ int main(int argc, char **argv)
                        walk == 1 || walk == 3 ? p.segs : 0LL, blocks, t, copy / t);
             }
         }
+    }
+    /* tip: in place with no stash, tiles in band-major order */
+    for (int sw : {120, 248, 504}) {
+        const size_t wsm = (size_t)(sw + 2 * HA) * (BH + 2 * TIP_H) * sizeof(float);
+        CK(cudaFuncSetAttribute(tip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)wsm));
+        int tper = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&tper, tip_kernel, TIP_THREADS, wsm));
+        const long long tres = (long long)tper * prop.multiProcessorCount, strips = (cols + sw - 1) / sw;
+        const long long tiles = strips * ((rows + BH - 1) / BH);
+        if (tres < strips + 2) {
+            printf("tip %d: %lld resident blocks, not more than a band's %lld tiles + 2: skipped\n", sw, tres, strips);
+            continue;
+        }
+        unsigned int *fl;
+        CK(cudaMalloc(&fl, (size_t)(tiles + 1) * sizeof(unsigned int)));
+        for (int wait : {1, 0}) {
+            const double t = median_ms([&] {
+                CK(cudaMemsetAsync(fl, 0, (size_t)(tiles + 1) * sizeof(unsigned int)));
+                tip_kernel<<<(unsigned)tres, TIP_THREADS, wsm>>>(a, rows, cols, sw, fl, wait, one);
+            });
+            printf("%-10s %6d %6lld %6s %8lld %9.3f %8.3f\n", wait ? "tip" : "tip-nw", sw, strips, "-", tres, t, copy / t);
+        }
+        CK(cudaFree(fl));
     }
     CK(cudaFree(done));
     CK(cudaFree(a));
