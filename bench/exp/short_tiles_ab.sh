@@ -24,7 +24,6 @@ if has pattern; then
   timeout 150 "${1:-.ab14}/walk_pattern" >"$OUT/pattern.txt" 2>&1
   say "walk_pattern: rc=$?"; cat "$OUT/pattern.txt" >>"$S"
 fi
-CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if has tests; then
 t test_gpu 150 env LW_GPU_BIG=0 test_gpu
 t test_gpu_half 60 test_gpu_half
@@ -38,7 +37,7 @@ for c in "-w cdf97,d4,dd137,haar --shape 4x200x264 --axes 1,2 -l 2" "-w cdf97,d4
   # shellcheck disable=SC2086  # a case is a word list
   t "$n" 150 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
     --direction forward,inverse $c
-  say "  verified records: $(grep -c ' yes$' "$OUT/$n.log"), not: $(grep -c ' no$' "$OUT/$n.log")"
+  verified "$n"
 done
 t memcheck-half 90 env LW_GPU_QUICK=1 LW_GPU_CASES=40 "$CS" --tool memcheck --error-exitcode 3 test_gpu_half
 fi

@@ -18,7 +18,6 @@ eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab19}")"
 S=$OUT/summary.txt T_GREP='checks passed|ERROR SUMMARY|RACECHECK SUMMARY|FAIL|periodic with' T_LINES=3
 . bench/exp/device_stage.sh
 say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT (+ the periodic segments), old: liftwave-old, $(date -u +%FT%TZ)"
-CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if has tests; then
   t walker 150 env LW_GPU_ONLY=tiles,d4_walker test_gpu_inplace
   t memcheck 120 env LW_GPU_ONLY=tiles,d4_walker LW_GPU_QUICK=1 "$CS" --tool memcheck --error-exitcode 3 test_gpu_inplace
@@ -29,7 +28,7 @@ fi
 if has race; then
   t racecheck 150 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
     --inplace -m periodic --layout interleaved -w cdf97,d4 --shape 8192x8192 --direction forward,inverse
-  say "  racecheck records verified: $(grep -c ' yes$' "$OUT/racecheck.log"), not: $(grep -c ' no$' "$OUT/racecheck.log")"
+  verified racecheck
 fi
 if has bench; then
   B() { # arm round seconds args...
