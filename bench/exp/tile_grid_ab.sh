@@ -10,7 +10,7 @@
 # tests: test_gpu_inplace's grid, ring and tiles sweeps, and the grid sweep under memcheck (quick);
 # race: racecheck on 1024^2 (symmetric) and 512^2 (periodic) in place by the grid;
 # bench: 16384^2 interleaved in place, five wavelets, both modes, forward and inverse, and the Mallat
-# layout's cdf97 and d4: auto (grid) against inplace=tiles (walk) and inplace=ring (ring), rounds
+# layout's cdf97 and d4: auto (grid) against inplace=tiles (walk) and inplace=ring (ring: cdf97), rounds
 # alternating -> $OUT/ab-{grid,walk,ring}-<round>.json, the table in summary.txt (bench/exp/set_table.py)
 set -u
 T00=$(date +%s)
@@ -38,7 +38,7 @@ if has bench; then
     local a=$1 r=$2 ms=$3 ml=$4; shift 4
     for m in $ms; do
       timeout 150 liftwave bench --backend cuda --config G2G --shape 16384x16384 --direction forward,inverse \
-        --repeat 20 --json --inplace -m $m --layout interleaved -w cdf97,cdf53,haar,d4,dd137 "$@" \
+        --repeat 20 --json --inplace -m $m --layout interleaved -w "${W:-cdf97,cdf53,haar,d4,dd137}" "$@" \
         >>"$OUT/ab-$a-$r.json" 2>>"$OUT/bench.err"
       say "bench $a $r $m interleaved $*: rc=$?"
     done
@@ -51,7 +51,7 @@ if has bench; then
     [ $(( $(date +%s) - T00 )) -gt "${STOP:-450}" ] && break
     B grid "$r" "symmetric periodic" 1
     B walk "$r" "symmetric periodic" 1 --tune inplace=tiles
-    [ "$r" = 1 ] && B ring "$r" symmetric 0 --tune inplace=ring
+    [ "$r" = 1 ] && W=cdf97 B ring "$r" symmetric 0 --tune inplace=ring
   done
   python3 bench/exp/set_table.py "$OUT" grid walk ring | tee -a "$S"
 fi
