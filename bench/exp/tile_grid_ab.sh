@@ -7,6 +7,8 @@
 #   bash bench/exp/tile_grid_ab.sh DIR ['tests race bench']    [ROUNDS=1; STOP=450: no bench round
 #   starts later than STOP seconds into the call]
 # DIR: a package (tests/gpu/prebuilt.sh pack) with liftwave and test_gpu_inplace.
+# pattern (asked for by name): DIR/walk_pattern (bench/exp/walk_pattern.cu, nvcc -O3 -arch=sm_90), the memory
+# pattern alone, its variants tip / tip-nw the protocol of tile_ipn with no lifting (with and without waits);
 # tests: test_gpu_inplace's grid, ring and tiles sweeps, and the grid sweep under memcheck (quick);
 # race: racecheck on 1024^2 (symmetric) and 512^2 (periodic) in place by the grid;
 # bench: 16384^2 interleaved in place, five wavelets, both modes, forward and inverse, and the Mallat
@@ -20,6 +22,10 @@ eval "$(bash tests/gpu/prebuilt.sh unpack "$D")"
 S=$OUT/summary.txt T_GREP='checks passed|ERROR SUMMARY|RACECHECK SUMMARY|FAIL|without a stash ring' T_LINES=4
 . bench/exp/device_stage.sh
 say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT, $(date -u +%FT%TZ)"
+if has pattern; then
+  timeout 120 "$D/walk_pattern" >"$OUT/pattern.txt" 2>&1
+  say "walk_pattern: rc=$?"; cat "$OUT/pattern.txt" >>"$S"; rm -f "$OUT/pattern.txt" # in the summary
+fi
 if has tests; then
   t grid-tests 240 env LW_GPU_ONLY=grid,ring,tiles test_gpu_inplace
   t grid-memcheck 150 env LW_GPU_ONLY=grid LW_GPU_QUICK=1 "$CS" --tool memcheck --error-exitcode 3 test_gpu_inplace
