@@ -3,7 +3,7 @@
 # the ring of segments, its wrap stashed; bench/NOTES-walker-plain.md, "Periodic planes in row segments").
 # The package: this build's liftwave and test_gpu_inplace, main's CLI beside them as liftwave-old
 # (LW_PREBUILT_EXTRA: the two CLIs' device code is the same but the walker's, so xz stores it once: 61 MB):
-#   bash bench/exp/walk_periodic_ab.sh .ab19 ['tests bench race']   [ROUNDS=2; STOP=470: no bench arm starts
+#   bash bench/exp/walk_periodic_ab.sh DIR ['tests bench race']   [ROUNDS=2; STOP=470: no bench arm starts
 #   later than STOP seconds into the call]
 # tests: test_gpu_inplace's walker sweeps plain and under memcheck (quick); gpu: test_gpu (not big: the
 # tile engines, for .ab20's resident-blocks helper); race: racecheck on 8192^2 periodic interleaved in place
@@ -14,7 +14,7 @@
 set -u
 T00=$(date +%s)
 ST=" ${2:-tests bench race} "
-eval "$(bash tests/gpu/prebuilt.sh unpack "${1:-.ab19}")"
+eval "$(bash tests/gpu/prebuilt.sh unpack "${1:?usage: walk_periodic_ab.sh DIR [STAGES], DIR a package holding liftwave, test_gpu_inplace and liftwave-old}")"
 S=$OUT/summary.txt T_GREP='checks passed|ERROR SUMMARY|RACECHECK SUMMARY|FAIL|periodic with' T_LINES=3
 . bench/exp/device_stage.sh
 say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT (+ the periodic segments), old: liftwave-old, $(date -u +%FT%TZ)"
