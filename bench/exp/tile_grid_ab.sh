@@ -7,9 +7,12 @@
 #   bash bench/exp/tile_grid_ab.sh DIR ['tests race bench']    [ROUNDS=1; STOP=450: no bench round
 #   starts later than STOP seconds into the call]
 # DIR: a package (tests/gpu/prebuilt.sh pack) with liftwave and test_gpu_inplace.
+# rowcycle (asked for by name): DIR/rowcycle_ab (bench/exp/rowcycle_ab.cu, nvcc -O3 -arch=sm_90 -Iinclude), the
+# Mallat layout's row reorder alone, element loads against 16-byte pieces, at 16384^2, 16000^2 and 4096^2;
 # pattern (asked for by name): DIR/walk_pattern (bench/exp/walk_pattern.cu, nvcc -O3 -arch=sm_90), the memory
 # pattern alone, its variants tip / tip-nw the protocol of tile_ipn with no lifting (with and without waits);
-# tests: test_gpu_inplace's grid, ring and tiles sweeps, and the grid sweep under memcheck (quick);
+# tests: test_gpu_inplace's grid, ring and tiles sweeps (TESTS_ONLY: other sweeps, empty: all; TESTS_S: its
+# time limit, 240 s), and the grid sweep under memcheck (quick);
 # race: racecheck on 1024^2 (symmetric) and 512^2 (periodic) in place by the grid;
 # bench: 16384^2 interleaved in place, five wavelets, both modes, forward and inverse, and the Mallat
 # layout's cdf97 and d4: auto (grid) against inplace=tiles (walk) and inplace=ring (ring: cdf97), rounds
@@ -26,8 +29,15 @@ if has pattern; then
   timeout 120 "$D/walk_pattern" >"$OUT/pattern.txt" 2>&1
   say "walk_pattern: rc=$?"; cat "$OUT/pattern.txt" >>"$S"; rm -f "$OUT/pattern.txt" # in the summary
 fi
+if has rowcycle; then
+  for sh in "" "16000 16000" "4096 4096"; do
+    # shellcheck disable=SC2086  # a shape is two words
+    timeout 60 "$D/rowcycle_ab" $sh >"$OUT/rowcycle.txt" 2>&1
+    say "rowcycle_ab $sh: rc=$?"; cat "$OUT/rowcycle.txt" >>"$S"; rm -f "$OUT/rowcycle.txt"
+  done
+fi
 if has tests; then
-  t grid-tests 240 env LW_GPU_ONLY=grid,ring,tiles test_gpu_inplace
+  t grid-tests "${TESTS_S:-240}" env LW_GPU_ONLY="${TESTS_ONLY-grid,ring,tiles}" test_gpu_inplace
   t grid-memcheck 150 env LW_GPU_ONLY=grid LW_GPU_QUICK=1 "$CS" --tool memcheck --error-exitcode 3 test_gpu_inplace
 fi
 if has race; then
