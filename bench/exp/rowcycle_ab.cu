@@ -2,7 +2,8 @@
  * reorder's loads in flight"): one block a cycle moves whole rows along the cycles of the row permutation,
  * one row at a time, so the loads a block has in flight pace it.  This times the kernel's two row paths on
  * the same array in the same run: element loads (vec 0) and 16-byte pieces (vec 1), forward and inverse,
- * against the device-to-device copy of the array, and checks them.
+ * against the device-to-device copy of the array, and checks them.  Needs bench/exp/wip/rowcycle-vec.patch
+ * applied (the kernel's vec argument).
  *
  *   nvcc -O3 -arch=sm_90 -Iinclude -o rowcycle_ab bench/exp/rowcycle_ab.cu && ./rowcycle_ab [rows cols]
  *
