@@ -7,8 +7,8 @@
 #   bash bench/exp/tile_grid_ab.sh DIR ['tests race bench']    [ROUNDS=1; STOP=450: no bench round
 #   starts later than STOP seconds into the call]
 # DIR: a package (tests/gpu/prebuilt.sh pack) with liftwave and test_gpu_inplace.
-# rowcycle (asked for by name): DIR/rowcycle_ab (bench/exp/rowcycle_ab.cu, nvcc -O3 -arch=sm_90 -Iinclude), the
-# Mallat layout's row reorder alone, element loads against 16-byte pieces, at 16384^2, 16000^2 and 4096^2;
+# rowcycle (asked for by name): DIR/rowcycle_ab (bench/exp/rowcycle_ab.cu: its header says how to build it), the
+# Mallat layout's row reorder alone (element loads, 16-byte pieces, cycles cut), at 16384^2, 16000^2 and 4096^2;
 # pattern (asked for by name): DIR/walk_pattern (bench/exp/walk_pattern.cu, nvcc -O3 -arch=sm_90), the memory
 # pattern alone, its variants tip / tip-nw the protocol of tile_ipn with no lifting (with and without waits);
 # tests: test_gpu_inplace's grid, ring and tiles sweeps (TESTS_ONLY: other sweeps, empty: all; TESTS_S: its
