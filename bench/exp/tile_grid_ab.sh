@@ -13,7 +13,8 @@
 # pattern alone, its variants tip / tip-nw the protocol of tile_ipn with no lifting (with and without waits);
 # tests: test_gpu_inplace's grid, ring and tiles sweeps (TESTS_ONLY: other sweeps, empty: all; TESTS_S: its
 # time limit, 240 s), and the grid sweep under memcheck (quick);
-# race: racecheck on 1024^2 (symmetric) and 512^2 (periodic) in place by the grid;
+# race: racecheck on 1024^2 (symmetric) and 512^2 (periodic) in place by the grid; memcheck and racecheck on
+# the Mallat layout in place at 1080x1920 (row cycles cut in segments) and 4096x256 (whole cycles);
 # bench: 16384^2 interleaved in place, five wavelets, both modes, forward and inverse, and the Mallat
 # layout's cdf97 and d4: auto (grid) against inplace=tiles (walk) and inplace=ring (ring: cdf97), rounds
 # alternating -> $OUT/ab-{grid,walk,ring}-<round>.json, the table in summary.txt (bench/exp/set_table.py)
@@ -47,6 +48,15 @@ if has race; then
     t "$n" 150 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
       --inplace --tune inplace=grid -w cdf97,dd137 --layout interleaved --direction forward,inverse $c
     verified "$n"
+  done
+  # the row reorder: cycles cut in segments (1080 rows), whole (4096), Mallat in place, both tools
+  for tool in memcheck racecheck; do
+    for sh in 1080x1920 4096x256; do
+      n=rc-$tool-$sh
+      t "$n" 120 "$CS" --tool $tool --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
+        --inplace --tune inplace=ring --layout mallat -w cdf97,haar --direction forward,inverse --shape $sh -l 2
+      verified "$n"
+    done
   done
 fi
 if has bench; then
