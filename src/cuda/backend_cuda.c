@@ -621,6 +621,14 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
     /* the generic passes' route: the generic engine, and in place the fused engines' */
     const int generic = s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL ||
                         (lw_cuda_inplace_routed(plan, s->engine) && !s->small_inplace);
+    char reorder[160] = "";
+    if (s->ip2d && plan->cfg.layout == LW_MALLAT) {
+        int cut = 0;
+        for (int k = 0; k < plan->geo.levels; k++) cut += s->ip2d_lead_cut[k] != 0;
+        snprintf(reorder, sizeof reorder,
+                 "; rows moved along cycles to the Mallat order (whole cycles on %d level(s), cycles cut in segments "
+                 "on %d)", plan->geo.levels - cut, cut);
+    }
     if (s->small_inplace)
         lw_appendf(buf, len, "in_place: the small engine, every level in one launch (each item fits a block)\n");
     else if (s->ip2d && s->ip2d_walk)
@@ -628,11 +636,10 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    "in_place: strip walker, every level (level 1: %lld %s a plane, %lld row segments, %lld plane "
                    "groups%s)\n",
                    (long long)s->ip2d_wl[0].strips, s->ip2d_wl[0].wide ? "strip of whole rows" : "strips of columns",
-                   (long long)s->ip2d_wl[0].vsegs, (long long)s->ip2d_wl[0].groups,
-                   plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
+                   (long long)s->ip2d_wl[0].vsegs, (long long)s->ip2d_wl[0].groups, reorder);
     else if (s->ip2d)
         lw_appendf(buf, len, "in_place: tile kernel, every level (a ring of %lld halo slots%s)\n", (long long)s->ip2d_slots,
-                   plan->cfg.layout == LW_MALLAT ? "; rows moved along cycles to the Mallat order" : "");
+                   reorder);
     else if (generic && lw_cuda_passes_whole(plan, s))
         /* the passes themselves need no workspace; the plan still holds the
          * cycle leaders and stash of the passes the line rule would walk

@@ -59,10 +59,12 @@ typedef struct lw_cuda_sched {
     int64_t ip2d_slots;      /* its stash ring */
     size_t ip2d_flag_off;    /* its flags' offset in the workspace */
     size_t ip2d_bytes;       /* its workspace */
-    int32_t *ip2d_lead;      /* Mallat: each level's row-cycle leaders (device), */
+    int32_t *ip2d_lead;      /* Mallat: each level's row-cycle segments (device, int32 triples), */
     int32_t *ip2d_lead_host; /* or on the host where every level's are few (kernel parameters) */
     size_t ip2d_lead_bytes;
-    int64_t ip2d_lead_off[LW_MAX_LEVELS], ip2d_lead_n[LW_MAX_LEVELS];
+    int64_t ip2d_lead_off[LW_MAX_LEVELS], ip2d_lead_n[LW_MAX_LEVELS]; /* int32 offset, segments */
+    int ip2d_lead_cut[LW_MAX_LEVELS]; /* the level's cycles cut in segments: flags in the workspace, */
+    size_t ip2d_rc_flag_off;          /* at this offset */
     const struct lwk_scheme *scheme; /* LWE_SCHEME: the paper's algorithm */
     size_t scheme_off;               /* LWE_SCHEME: offset of its own scratch */
     int fwd_bands;   /* tile2d forward: LL workspace inside `in` (bands below) */

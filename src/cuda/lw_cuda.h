@@ -318,16 +318,25 @@ cudaError_t lwk_walk2d_run(int dtype, int inverse, const lwk_walk2d *t, const vo
 /* ---- whole rows reordered along cycles (k_rowcycle.cu) --------------------
  * The Mallat reorder of a rows x cols region (row stride rs, unit columns) of
  * every plane in place: row q takes row src(q) with its columns reordered
- * (inverse = 0: interleaved -> Mallat; 1: back), one block a cycle of the
- * row permutation (leaders: every cycle's smallest row, fixed rows
- * included), two rows of shared memory.  The leaders are in device memory,
- * or in host memory (leaders_on_host) when there are at most
- * LWK_ROWCYCLE_INLINE: they then travel as a kernel parameter.
- * lwk_rowcycle_max_cols: the widest rows it takes. */
+ * (inverse = 0: interleaved -> Mallat; 1: back), one block a segment of a
+ * cycle of the row permutation (segs: lw_mallat_cycle_segments of rows, walked
+ * as inverse says: int32 triples of first row, rows, the segment before), two
+ * rows of shared memory.  A block saves its first row and stores it last, at
+ * the row before it, the last row of the segment before.  Where cycles are cut
+ * in several segments (flags != NULL: an int a segment and plane, zeroed by
+ * the launch) that store waits for the flag the block of the segment before
+ * raises once it has read its last row, and the grid runs cooperatively (at
+ * most lwk_rowcycle_resident blocks, planes included); else no block waits.
+ * The segments are in device memory, or in host memory (segs_on_host) when
+ * they take at most LWK_ROWCYCLE_INLINE int32 (never with flags): they then
+ * travel as a kernel parameter.  lwk_rowcycle_max_cols: the widest rows it
+ * takes; lwk_rowcycle_resident: its blocks the device holds at once for rows
+ * of cols. */
 #define LWK_ROWCYCLE_INLINE 512
 int64_t lwk_rowcycle_max_cols(int dtype);
+cudaError_t lwk_rowcycle_resident(int dtype, int64_t cols, int64_t *blocks);
 cudaError_t lwk_rowcycle_launch(int dtype, int inverse, int64_t rows, int64_t cols, int64_t rs, const int64_t blen[2],
-                                const int64_t bs[2], const int32_t *leaders, int leaders_on_host, int64_t nlead,
+                                const int64_t bs[2], const int32_t *segs, int segs_on_host, int64_t nseg, int *flags,
                                 void *data, cudaStream_t s);
 
 /* ---- fused 3-D engine (k_tile3d.cu): one level, float32/float64, dense volumes

@@ -14,7 +14,9 @@
  *     (k_rowcycle.cu); the inverse reorders back first, coarsest level first.
  * Workspace: the walker's counters (one a block, none with one strip a
  * plane) or the tile kernel's stash ring and flags (at most 0.5% of the
- * array, 512 KiB below 100 MiB), and the cycle leaders of each level's rows. */
+ * array, 512 KiB below 100 MiB), and the row reorder's flags where it cuts
+ * cycles in segments (an int a segment and plane); the plan holds each level's
+ * cycle segments. */
 #include "cuda_exec.h"
 #include "core/cycles.h"
 #include "core/line_geom.h"
@@ -64,7 +66,13 @@ static int64_t tiles_of(const lw_plan *p, const ip_geo *d, int k, int64_t nbatch
 /* The path's workspace for this plan; 0 when its geometry does not suit it
  * or the workspace would exceed the budget. */
 typedef struct ip_sizes {
-    int64_t slots, lead_off[LW_MAX_LEVELS], lead_n[LW_MAX_LEVELS], nlead;
+    int64_t slots;
+    int64_t lead_off[LW_MAX_LEVELS], lead_n[LW_MAX_LEVELS], nlead; /* Mallat: the row reorder's segments
+                                                                      (int32 offset, count; int32 in all) */
+    int64_t walkers[LW_MAX_LEVELS];                                 /* the blocks it cuts cycles for, */
+    int cut[LW_MAX_LEVELS];                                         /* whether it does, */
+    int64_t rc_flags;                                               /* its flags (ints) where it does */
+    size_t rc_flag_off;
     size_t flag_off, bytes;
     int walk;                                /* the walker runs every level */
     size_t stash_off;                        /* its stash, after its counters */
@@ -73,11 +81,35 @@ typedef struct ip_sizes {
     struct lw_walk_level wl[LW_MAX_LEVELS]; /* its blocks */
 } ip_sizes;
 
-/* every level's row-cycle leaders few enough to travel as a kernel parameter */
+/* every level's row-cycle segments few enough to travel as a kernel parameter
+ * (and no level cuts cycles: its flags need device memory anyway) */
 static int leaders_inline(const lw_plan *p, const ip_sizes *z)
 {
     for (int k = 0; k < p->geo.levels; k++)
-        if (z->lead_n[k] > LWK_ROWCYCLE_INLINE) return 0;
+        if (z->cut[k] || 3 * z->lead_n[k] > LWK_ROWCYCLE_INLINE) return 0;
+    return 1;
+}
+
+/* Level k's row reorder: its cycles as segments, cut for as many blocks as
+ * the device holds where the cycles of all planes are fewer (then with a
+ * flag a segment and plane).  0 where the reorder cannot run. */
+static int reorder_sizes(const lw_plan *p, const lw_cuda_sched *s, int k, int64_t planes, ip_sizes *z)
+{
+    const int64_t rows = p->geo.len[k][0], cols = p->geo.len[k][1];
+    const int inv = p->cfg.direction == LW_INVERSE;
+    if (cols > lwk_rowcycle_max_cols(s->dtype)) return 0;
+    int64_t resident = 0;
+    if (lwk_rowcycle_resident(s->dtype, cols, &resident) != cudaSuccess) resident = 0, (void)cudaGetLastError();
+    const int64_t walkers = planes <= resident ? resident / planes : 0;
+    const int64_t cycles = lw_mallat_cycle_segments(rows, inv, 0, NULL, 0);
+    const int64_t n = lw_mallat_cycle_segments(rows, inv, walkers, NULL, 0);
+    if (cycles < 0 || n < 0) return 0;
+    z->walkers[k] = walkers;
+    z->cut[k] = n > cycles;
+    z->lead_off[k] = z->nlead;
+    z->lead_n[k] = n;
+    z->nlead += 3 * n;
+    if (z->cut[k] && n * planes > z->rc_flags) z->rc_flags = n * planes;
     return 1;
 }
 
@@ -180,7 +212,7 @@ static int tile_sizes(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     return 1;
 }
 
-static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
+static int sizes_choose(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
 {
     const lw_geometry *g = &p->geo;
     const int mallat = p->cfg.layout == LW_MALLAT;
@@ -190,12 +222,7 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     if (mallat && g->strides[g->axes[1]] != 1) return 0;
     for (int k = 0; k < g->levels; k++) {
         if (!lwk_tile2d_supported(s->dtype, &s->w, p->cfg.mode, g->len[k][0], g->len[k][1])) return 0;
-        if (!mallat) continue;
-        const int64_t c = lw_mallat_cycle_leaders(g->len[k][0], NULL, 0);
-        if (c < 0 || g->len[k][1] > lwk_rowcycle_max_cols(s->dtype)) return 0;
-        z->lead_off[k] = z->nlead;
-        z->lead_n[k] = c + 1 + (g->len[k][0] % 2 == 0); /* the fixed rows too: their columns move */
-        z->nlead += z->lead_n[k];
+        if (mallat && !reorder_sizes(p, s, k, blen[0] * blen[1], z)) return 0;
     }
     /* the tile kernel's ring (not periodic: its windows would wrap to the
      * far tiles of a plane, outside the ring's reach) */
@@ -225,6 +252,17 @@ static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
     return z->tile_ok;
 }
 
+/* the engine's workspace, the row reorder's flags after it */
+static int sizes_of(const lw_plan *p, const lw_cuda_sched *s, ip_sizes *z)
+{
+    if (!sizes_choose(p, s, z)) return 0;
+    if (z->rc_flags) {
+        z->rc_flag_off = (z->bytes + 255) & ~(size_t)255;
+        z->bytes = z->rc_flag_off + (size_t)z->rc_flags * sizeof(int);
+    }
+    return 1;
+}
+
 /* the in-place engines run every level */
 int lw_ip2d_applies(const lw_plan *p, const lw_cuda_sched *s)
 {
@@ -251,10 +289,12 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     memcpy(s->ip2d_wl, z.wl, sizeof z.wl);
     memcpy(s->ip2d_lead_off, z.lead_off, sizeof z.lead_off);
     memcpy(s->ip2d_lead_n, z.lead_n, sizeof z.lead_n);
+    memcpy(s->ip2d_lead_cut, z.cut, sizeof z.cut);
+    s->ip2d_rc_flag_off = z.rc_flag_off;
     /* in-place calls take it (tuning inplace: auto where its device memory,
-     * the leaders included, in the allocator's 2 MiB units, stays within 1%
-     * of the array; tiles always; lean and copy never); only they need the
-     * row-cycle leaders */
+     * the row-cycle segments included, in the allocator's 2 MiB units, stays
+     * within 1% of the array; tiles always; lean and copy never); only they
+     * need the segments */
     const int inl = leaders_inline(p, &z);
     const size_t unit = (size_t)2 << 20, lead = inl ? 0 : (size_t)z.nlead * sizeof(int32_t);
     const size_t pages = (z.bytes + lead + unit - 1) / unit * unit;
@@ -274,13 +314,10 @@ lw_status lw_ip2d_prepare(const lw_plan *p, lw_cuda_sched *s)
     if (!s->ip2d) return LW_OK;
     if (z.nlead) {
         int32_t *h = malloc((size_t)z.nlead * sizeof *h);
-        if (!h) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %lld cycle leaders", (long long)z.nlead);
-        for (int k = 0; k < g->levels; k++) {
-            int32_t *o = h + z.lead_off[k];
-            const int64_t n = g->len[k][0], c = lw_mallat_cycle_leaders(n, o, z.lead_n[k]);
-            o[c] = 0;                         /* row 0 stays in place, */
-            if (n % 2 == 0) o[c + 1] = n - 1; /* so does the last of an even count */
-        }
+        if (!h) return lw_fail(LW_ERR_OUT_OF_MEMORY, "cannot allocate %lld cycle segments", (long long)z.nlead / 3);
+        for (int k = 0; k < g->levels; k++)
+            lw_mallat_cycle_segments(g->len[k][0], p->cfg.direction == LW_INVERSE, z.walkers[k], h + z.lead_off[k],
+                                     z.lead_n[k]);
         if (inl) { /* kept on the host, passed by value */
             s->ip2d_lead_host = h;
             return LW_OK;
@@ -356,13 +393,14 @@ static lw_status walk(const lw_plan *p, const lw_cuda_sched *s, int inverse, int
     return LW_OK;
 }
 
-static lw_status reorder(const lw_cuda_sched *s, int inverse, int k, const lwk_tile2d_ip *t, void *data,
+static lw_status reorder(const lw_cuda_sched *s, int inverse, int k, const lwk_tile2d_ip *t, void *data, void *ws,
                          cudaStream_t st)
 {
     const int host = s->ip2d_lead_host != NULL;
+    int *flags = s->ip2d_lead_cut[k] ? (int *)((char *)ws + s->ip2d_rc_flag_off) : NULL;
     CK(lwk_rowcycle_launch(s->dtype, inverse, t->rows, t->cols, t->rs, t->blen, t->bs,
                            (host ? s->ip2d_lead_host : s->ip2d_lead) + s->ip2d_lead_off[k], host,
-                           s->ip2d_lead_n[k], data, st),
+                           s->ip2d_lead_n[k], flags, data, st),
        "cuda row-cycle kernel launch");
     return LW_OK;
 }
@@ -390,9 +428,9 @@ lw_status lw_ip2d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
             const void *src = k == 0 ? in : out;
             if (walker) LW_TRY(walk(p, s, 0, k, ws, src, src, out, st));
             else LW_TRY(lift(s, 0, &t, src, src, out, st));
-            if (mallat) LW_TRY(reorder(s, 0, k, &t, out, st));
+            if (mallat) LW_TRY(reorder(s, 0, k, &t, out, ws, st));
         } else {
-            if (mallat) LW_TRY(reorder(s, 1, k, &t, out, st));
+            if (mallat) LW_TRY(reorder(s, 1, k, &t, out, ws, st));
             const void *ll = k == L - 1 ? in : out;
             if (walker) LW_TRY(walk(p, s, 1, k, ws, ll, in, out, st));
             else LW_TRY(lift(s, 1, &t, ll, in, out, st));

@@ -41,6 +41,8 @@ static long g_engine_count[LWE_COUNT];
 static long g_ip_tiles; /* in-place cases run by the fused in-place engines (walker or tile kernel) */
 static long g_ip_walker; /* of those, by the strip walker */
 static long g_ip_ring_segs; /* of those, periodic with level 1's rows in segments (their ring's wrap stashed) */
+static long g_ip_rc_whole;      /* levels of in-place Mallat cases whose rows moved along whole cycles, */
+static long g_ip_rc_cut;        /* along cycles cut in segments (k_rowcycle.cu: a flag a segment) */
 static long g_ip_lines;  /* in-place cases run by passes of whole lines (k_lines.cu, the column pass) */
 static long g_ip_small;  /* in-place cases of a fused engine's plan run by the small engine (items that fit it) */
 static long g_planes;    /* cases whose plans run some level by plane passes (k_plane.cu) */
@@ -318,6 +320,10 @@ static void check_plans(const gcase *c, lw_plan *pr, lw_plan *pc, const char *tx
             g_ip_lines += strstr(dsc, "in_place: passes of whole lines") != NULL;
             g_ip_small += strstr(dsc, "in_place: the small engine") != NULL;
             g_ip_tiles += strstr(dsc, "in_place: tile kernel") != NULL || strstr(dsc, "in_place: strip walker") != NULL;
+            const char *rc = strstr(dsc, "(whole cycles on ");
+            long rw = 0, rcut = 0;
+            if (rc && sscanf(rc, "(whole cycles on %ld level(s), cycles cut in segments on %ld)", &rw, &rcut) == 2)
+                g_ip_rc_whole += rw, g_ip_rc_cut += rcut;
         }
     }
     int64_t n = 1;

@@ -109,7 +109,7 @@ unpack)
     xz -dc "$dir/pkg.tar.xz" | tar -C "$P" -xf -
     echo "export PATH=$P/pkg/bin:\$PATH LD_LIBRARY_PATH=$P/pkg/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
     echo "export LW=$P/pkg/bin/liftwave LW_COMMIT=$(cat "$P/pkg/commit")"
-    for w in "$P"/pkg/liftwave-*.whl; do [ -f "$w" ] && echo "export LW_PY_WHEEL=$w"; done
+    for w in "$P"/pkg/liftwave-*.whl; do if [ -f "$w" ]; then echo "export LW_PY_WHEEL=$w"; fi; done
     ;;
 *)
     sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'

@@ -19,6 +19,8 @@
  *   - the in-place tile kernel's 2-D shapes (tile_sweep), in place and out of
  *     place, most of which must take the fused in-place kernels: the strip
  *     walker (inplace=tiles), or the tile kernel alone (inplace=ring);
+ *   - the Mallat row reorder on row counts with few long cycles (cut in
+ *     segments) and many short ones (whole), rowcycle_cases;
  *   - volumes, batches of narrow planes and a 4-D array in place in tuning
  *     auto (lines_sweep), most of which must run by passes of whole lines;
  *   - the interleaved engine out of place, level 1 by the fused 2-D tiles
@@ -31,7 +33,7 @@
  *     place and out of place, most of which must take the plane passes;
  *   LW_GPU_QUICK=1  the smaller shapes and fewer combinations (compute-sanitizer);
  *   LW_GPU_QUICK=2  only a few tile-kernel and plane-pass cases (racecheck, which runs slowly)
- *   LW_GPU_ONLY=a,b the named sweeps only (graph walk lines small planes tiles ring d4_walker il_fused
+ *   LW_GPU_ONLY=a,b the named sweeps only (graph walk lines small planes tiles ring rowcycle d4_walker il_fused
  *                   il_pyramid wide_batch il_budget refusals copy memory), for a device run that tests one change
  * Exits 77 with "SKIP: no CUDA device" when there is no device. */
 #define LW_GPU_NO_BIG_CASE
@@ -65,6 +67,8 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
 
 /* the data types both sweeps run */
 static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
+
+#include "gpu_rowcycle_cases.h"
 
 /* Point i of the grid the sweeps walk for each shape: wavelet x data type x
  * mode x layout x direction (the first nd), the direction fastest. */
@@ -735,6 +739,7 @@ int main(void)
     if (wanted("planes")) plane_sweep(quick);
     if (wanted("tiles")) tile_sweep(quick, 0);
     if (wanted("ring")) tile_sweep(quick, 1);
+    if (quick < 2 && wanted("rowcycle")) rowcycle_cases(quick);
     if (wanted("d4_walker")) d4_walker_cases(quick);
     if (wanted("il_fused")) il_fused_cases(quick);
     if (wanted("il_pyramid")) il_pyramid_cases(quick);

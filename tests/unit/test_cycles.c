@@ -2,11 +2,17 @@
  * in-place CUDA path uses them: walking every cycle from its leader moving
  * each sample to its Mallat place must give the out-of-place reorder, and
  * the reverse walk must bring it back; every leader is the smallest position
- * of its cycle and every cycle longer than one has exactly one. */
+ * of its cycle and every cycle longer than one has exactly one.
+ * The cycle segments (the CUDA row reorder's blocks): they cover every
+ * position once, at most `walkers` of them where the cycles are fewer, and
+ * their walkers, run interleaved in random orders load by load and store by
+ * store with each final store waiting only for the segment before to have
+ * read its last position (the kernel's flags), give the reorder both ways. */
 #include "core/cycles.h"
 #include "lw_test.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void walk(int64_t *x, int64_t n, const int32_t *lead, int64_t nc, int inverse)
 {
@@ -68,8 +74,106 @@ static void check_n(int64_t n)
     free(lead), free(x), free(want);
 }
 
+/* one walker a segment, stepped in a random order: its state is the
+ * segment's progress (0: save the first position; 1 .. len - 1: move the
+ * next one; len: wait for the segment before, then store the saved one) */
+typedef struct {
+    int64_t q, saved, step, done;
+    int read_last; /* its last position has been read (the kernel's flag) */
+} walker;
+
+static int emulate(int64_t *x, int64_t n, int inverse, const int32_t *sg, int64_t ns, unsigned seed)
+{
+    walker *w = calloc((size_t)ns, sizeof *w);
+    int64_t left = ns;
+    srand(seed);
+    for (int64_t b = 0; b < ns; b++) w[b].q = sg[3 * b];
+    while (left) {
+        int64_t b = rand() % ns, tries = 0;
+        while ((w[b].done || (w[b].step == sg[3 * b + 1] && !w[sg[3 * b + 2]].read_last)) && tries++ < ns)
+            b = (b + 1) % ns;
+        if (tries > ns) {
+            free(w);
+            return 0; /* every walker left waits: a deadlock */
+        }
+        walker *v = &w[b];
+        const int64_t len = sg[3 * b + 1];
+        if (v->step == 0) {
+            v->saved = x[v->q];
+            v->read_last = len == 1;
+        } else if (v->step < len) {
+            const int64_t s = inverse ? lw_mallat_pos(v->q, n) : lw_mallat_src(v->q, n);
+            x[v->q] = x[s];
+            v->read_last = v->step == len - 1;
+            v->q = s;
+        } else {
+            const int64_t f = sg[3 * b];
+            x[inverse ? lw_mallat_src(f, n) : lw_mallat_pos(f, n)] = v->saved;
+            v->done = 1, left--;
+        }
+        v->step++;
+    }
+    free(w);
+    return 1;
+}
+
+static void check_segments(int64_t n, int inverse, int64_t walkers)
+{
+    const int64_t ns = lw_mallat_cycle_segments(n, inverse, walkers, NULL, 0);
+    const int64_t cyc = lw_mallat_cycle_segments(n, inverse, 0, NULL, 0);
+    CHECK(ns > 0 && cyc > 0, "n %lld: segments not counted", (long long)n);
+    if (ns <= 0 || cyc <= 0) return;
+    CHECK(ns >= cyc && (cyc >= walkers ? ns == cyc : ns <= walkers), "n %lld walkers %lld: %lld segments, %lld cycles",
+          (long long)n, (long long)walkers, (long long)ns, (long long)cyc);
+    int32_t *sg = malloc((size_t)ns * 3 * sizeof *sg);
+    int64_t *x = malloc((size_t)n * sizeof *x), *want = malloc((size_t)n * sizeof *want);
+    char *hit = calloc((size_t)n, 1);
+    CHECK(lw_mallat_cycle_segments(n, inverse, walkers, sg, ns) == ns, "n %lld: second count differs", (long long)n);
+    int ok = 1;
+    for (int64_t b = 0; b < ns; b++) {
+        int64_t q = sg[3 * b];
+        ok &= sg[3 * b + 1] >= 1 && sg[3 * b + 2] >= 0 && sg[3 * b + 2] < ns;
+        for (int64_t i = 0; ok && i < sg[3 * b + 1]; i++) {
+            ok &= !hit[q];
+            hit[q] = 1;
+            q = inverse ? lw_mallat_pos(q, n) : lw_mallat_src(q, n);
+        }
+        /* the segment after this one in its cycle starts where it ends */
+        int64_t nx = -1;
+        for (int64_t c = 0; ok && c < ns; c++)
+            if (sg[3 * c + 2] == b) nx = c;
+        ok &= nx >= 0 && sg[3 * nx] == q;
+    }
+    for (int64_t i = 0; i < n; i++) ok &= hit[i];
+    CHECK(ok, "n %lld inverse %d walkers %lld: segments do not tile the cycles", (long long)n, inverse,
+          (long long)walkers);
+    for (int64_t i = 0; i < n; i++)
+        if (inverse) x[lw_mallat_pos(i, n)] = i, want[i] = i;
+        else x[i] = i, want[lw_mallat_pos(i, n)] = i;
+    for (unsigned seed = 1; ok && seed <= 3; seed++) {
+        int64_t *y = malloc((size_t)n * sizeof *y);
+        memcpy(y, x, (size_t)n * sizeof *y);
+        int done = emulate(y, n, inverse, sg, ns, seed);
+        CHECK(done, "n %lld inverse %d walkers %lld: the walkers deadlock", (long long)n, inverse, (long long)walkers);
+        for (int64_t i = 0; done && i < n; i++) ok &= y[i] == want[i];
+        CHECK(ok, "n %lld inverse %d walkers %lld seed %u: wrong order", (long long)n, inverse, (long long)walkers,
+              seed);
+        free(y);
+    }
+    free(sg), free(x), free(want), free(hit);
+}
+
 int main(void)
 {
+    for (int64_t n = 1; n <= 400; n++)
+        for (int inv = 0; inv < 2; inv++)
+            for (int64_t wk = 0; wk <= 40; wk += n % 7 + 1) check_segments(n, inv, wk);
+    const int64_t seg_big[] = {1080, 3000, 16000, 16384};
+    for (size_t i = 0; i < sizeof seg_big / sizeof seg_big[0]; i++)
+        for (int inv = 0; inv < 2; inv++) {
+            check_segments(seg_big[i], inv, 132);
+            check_segments(seg_big[i], inv, 1);
+        }
     for (int64_t n = 1; n <= 3000; n++) check_n(n);
     const int64_t big[] = {16384, 16385, 46341, 65536, 100003, 1 << 20};
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) check_n(big[i]);
