@@ -2,6 +2,7 @@
 # One device call (GPU machine, repo root) for the line reorder along cycles cut in pieces (k_permute.cu,
 # lw_mallat_cycle_pieces; bench/NOTES-inplace.md, "Walked lines with few long cycles"):
 #   bash bench/exp/permute_cut_ab.sh DIR ['tests bench']   [ROUNDS=2; STOP=450: no bench arm starts later]
+# (stage mini: 1-D cdf97 1000003 and 786432 in place, auto and whole only, for a short call)
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave and test_gpu_inplace.  The arms are
 # tunings of the one CLI: auto; whole (reorder_piece=2^30: a walker a cycle, as before the pieces); p1024.
 # tests: test_gpu_inplace's walk sweep plain and (quick) under memcheck; racecheck of a 1-D cut case.
@@ -23,15 +24,19 @@ if has tests; then
     --inplace --layout mallat -w cdf97 --direction forward,inverse --shape 100003
   verified racecheck
 fi
-if has bench; then
-  B() { # arm round seconds args...
+B() { # arm round seconds args...
     local a=$1 r=$2 s=$3 tune=; shift 3
     case $a in whole) tune="--tune reorder_piece=1073741824" ;; p1024) tune="--tune reorder_piece=1024" ;; esac
     # shellcheck disable=SC2086
     timeout "$s" liftwave bench $tune --backend cuda --config G2G --layout mallat --direction forward,inverse \
       --repeat 10 --json "$@" >>"$OUT/ab-$a-$r.json" 2>>"$OUT/ab-$a-$r.err"
     say "bench $a $r $*: rc=$?"
-  }
+}
+if has mini; then # the headline cases only, for a short call
+  for a in auto whole; do B $a 1 60 --inplace -w cdf97 --shape 1000003,786432 --repeat 5; done
+  python3 bench/exp/set_table.py "$OUT" auto whole | tee -a "$S"
+fi
+if has bench; then
   for r in $(seq 1 "${ROUNDS:-2}"); do
     for a in auto whole p1024; do
       [ $(( $(date +%s) - T00 )) -gt "${STOP:-450}" ] && break 2
@@ -44,6 +49,8 @@ if has bench; then
   for sh in 100003 1000003 786432 4000000 1048576 16777216 100003x16; do B oop 1 60 -w cdf97,haar --shape $sh; done
   python3 bench/exp/set_table.py "$OUT" auto whole p1024 | tee -a "$S"
   say "out of place:"; python3 bench/exp/set_table.py "$OUT" oop | tee -a "$S"
-  # the device tool brings back a few files a call: the records in one archive
+fi
+# the device tool brings back a few files a call: the records in one archive
+if ls "$OUT"/ab-*.json >/dev/null 2>&1; then
   tar -C "$OUT" -czf "$OUT/ab-records.tgz" $(cd "$OUT" && ls ab-*.json ab-*.err) && rm -f "$OUT"/ab-*.json "$OUT"/ab-*.err
 fi
