@@ -2,10 +2,11 @@
 # One device call (GPU machine, repo root) for the line reorder along cycles cut in pieces (k_permute.cu,
 # lw_mallat_cycle_pieces; bench/NOTES-inplace.md, "Walked lines with few long cycles"):
 #   bash bench/exp/permute_cut_ab.sh DIR ['tests bench']   [ROUNDS=2; STOP=450: no bench arm starts later]
-# (stage mini: 1-D cdf97 1000003 and 786432 in place, auto and whole only, for a short call)
+# (stage mini: 1-D cdf97 1000003, 786432, 2^20 and 2^24 in place, auto and whole, and out of place, for a short call)
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave and test_gpu_inplace.  The arms are
 # tunings of the one CLI: auto; whole (reorder_piece=2^30: a walker a cycle, as before the pieces); p1024.
-# tests: test_gpu_inplace's walk sweep plain and (quick) under memcheck; racecheck of a 1-D cut case.
+# tests: test_gpu_inplace's walk sweep plain and (quick) under memcheck; racecheck of a 1-D cut case and of a
+# 2^16 line (leaders found by the kernel).
 # bench (last): 1-D float32 Mallat in place, cdf97 and haar, one level (and five for 1000003), on line
 # lengths whose reorder has few long cycles (100003: 2; 1000003: 2; 786432: 4; 4000000: 106, the longest
 # 102564) and many short ones (2^20, 2^24), and 2-D 100003x16 (walked columns); rounds alternating new and
@@ -23,6 +24,9 @@ if has tests; then
   t racecheck 120 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
     --inplace --layout mallat -w cdf97 --direction forward,inverse --shape 100003
   verified racecheck
+  t racecheck-found 120 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
+    --inplace --layout mallat -w cdf97 --direction forward,inverse --shape 65536
+  verified racecheck-found
 fi
 B() { # arm round seconds args...
     local a=$1 r=$2 s=$3 tune=; shift 3
@@ -33,8 +37,10 @@ B() { # arm round seconds args...
     say "bench $a $r $*: rc=$?"
 }
 if has mini; then # the headline cases only, for a short call
-  for a in auto whole; do B $a 1 60 --inplace -w cdf97 --shape 1000003,786432 --repeat 5; done
+  for a in auto whole; do B $a 1 60 --inplace -w cdf97 --shape 1000003,786432,1048576,16777216 --repeat 5; done
+  B oop 1 60 -w cdf97 --shape 1000003,786432,1048576,16777216 --repeat 5
   python3 bench/exp/set_table.py "$OUT" auto whole | tee -a "$S"
+  say "out of place:"; python3 bench/exp/set_table.py "$OUT" oop | tee -a "$S"
 fi
 if has bench; then
   for r in $(seq 1 "${ROUNDS:-2}"); do
