@@ -2,7 +2,7 @@
 # One device call (GPU machine, repo root) for the line reorder along cycles cut in pieces (k_permute.cu,
 # lw_mallat_cycle_pieces; bench/NOTES-inplace.md, "Walked lines with few long cycles"):
 #   bash bench/exp/permute_cut_ab.sh DIR ['tests bench']   [ROUNDS=2; STOP=450: no bench arm starts later]
-# (stage mini: 1-D cdf97 1000003, 786432, 2^20 and 2^24 in place, auto and whole, and out of place, for a short call)
+# (stage mini: 1-D cdf97 1000003, 786432, 2^20, 2^24 and 2^25 in place, auto and whole, and out of place, for a short call)
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave and test_gpu_inplace.  The arms are
 # tunings of the one CLI: auto; whole (reorder_piece=2^30: a walker a cycle, as before the pieces); p1024.
 # tests: test_gpu_inplace's walk sweep plain and (quick) under memcheck; racecheck of a 1-D cut case and of a
@@ -37,8 +37,8 @@ B() { # arm round seconds args...
     say "bench $a $r $*: rc=$?"
 }
 if has mini; then # the headline cases only, for a short call
-  for a in auto whole; do B $a 1 60 --inplace -w cdf97 --shape 1000003,786432,1048576,16777216 --repeat 5; done
-  B oop 1 60 -w cdf97 --shape 1000003,786432,1048576,16777216 --repeat 5
+  for a in auto whole; do B $a 1 60 --inplace -w cdf97 --shape 1000003,786432,1048576,16777216,33554432 --repeat 5; done
+  B oop 1 60 -w cdf97 --shape 1000003,786432,1048576,16777216,33554432 --repeat 5
   python3 bench/exp/set_table.py "$OUT" auto whole | tee -a "$S"
   say "out of place:"; python3 bench/exp/set_table.py "$OUT" oop | tee -a "$S"
 fi
