@@ -2,7 +2,7 @@
 # One device call (GPU machine, repo root) for the line reorder along cycles cut in pieces (k_permute.cu,
 # lw_mallat_cycle_pieces; bench/NOTES-inplace.md, "Walked lines with few long cycles"):
 #   bash bench/exp/permute_cut_ab.sh DIR ['tests bench']   [ROUNDS=2; STOP=450: no bench arm starts later]
-# (stage mini: 1-D cdf97 1000003, 786432, 2^20, 2^24 and 2^25 in place, auto and whole, and out of place, for a short call)
+# (stage lean: the walk sweep and the found leaders' racecheck only; stage mini: 1-D cdf97 1000003, 786432, 2^20, 2^24 and 2^25 in place, auto and whole, and out of place, for a short call)
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave and test_gpu_inplace.  The arms are
 # tunings of the one CLI: auto; whole (reorder_piece=2^30: a walker a cycle, as before the pieces); p1024.
 # tests: test_gpu_inplace's walk sweep plain and (quick) under memcheck; racecheck of a 1-D cut case and of a
@@ -18,12 +18,14 @@ eval "$(bash tests/gpu/prebuilt.sh unpack "${1:?usage: permute_cut_ab.sh DIR [ST
 S=$OUT/summary.txt T_GREP='checks passed|ERROR SUMMARY|RACECHECK SUMMARY|FAIL|pieces' T_LINES=3
 . bench/exp/device_stage.sh
 say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT (+ the cut reorder), $(date -u +%FT%TZ)"
+if has tests || has lean; then t walk 300 env LW_GPU_ONLY=walk test_gpu_inplace; fi
 if has tests; then
-  t walk 300 env LW_GPU_ONLY=walk test_gpu_inplace
   t memcheck 200 env LW_GPU_ONLY=walk LW_GPU_QUICK=1 "$CS" --tool memcheck --error-exitcode 3 test_gpu_inplace
   t racecheck 120 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
     --inplace --layout mallat -w cdf97 --direction forward,inverse --shape 100003
   verified racecheck
+fi
+if has tests || has lean; then # the found leaders' list is in shared memory
   t racecheck-found 120 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
     --inplace --layout mallat -w cdf97 --direction forward,inverse --shape 65536
   verified racecheck-found
