@@ -43,6 +43,26 @@ int64_t lw_mallat_cycle_leaders(int64_t n, int32_t *out, int64_t cap);
  * when n is out of range or memory runs out. */
 int64_t lw_mallat_cycle_segments(int64_t n, int inverse, int64_t walkers, int32_t *out, int64_t cap);
 
+/* The length of the reorder's longest cycle on a line of length n, or -1 when
+ * n is out of range or memory runs out. */
+int64_t lw_mallat_cycle_longest(int64_t n);
+
+/* The reorder's cycles longer than one, each cut in pieces of at most `piece`
+ * positions (as even as they go; piece < 1: whole cycles), for walkers that
+ * need no word from one another (the CUDA line reorder, k_permute.cu): a
+ * piece is four int32, its first position f, its last l = src^(len-1)(f)
+ * along src(p) = lw_mallat_src(p, n), and the indices of the pieces before
+ * and after it in its cycle (itself for a whole cycle).  The forward moves
+ * each position's content to its Mallat place, so position p takes src(p)'s:
+ * a piece's walker moves p <- src(p) from f up to the piece before l, and l
+ * takes the content the next piece's f held, saved before any walker
+ * starts; the inverse moves p <- lw_mallat_pos(p): src(p) <- p from l back,
+ * f taking what the previous piece's l held.  The pieces of a cycle are
+ * consecutive.  Writes up to cap pieces (4 * cap int32) to out (NULL: count
+ * only); returns the number of pieces, or -1 when n is out of range or memory
+ * runs out. */
+int64_t lw_mallat_cycle_pieces(int64_t n, int64_t piece, int32_t *out, int64_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -140,6 +140,12 @@ static const knob knobs[] = {
      "cuda generic passes (every engine's in-place route): two axes of a level as one pass over planes that a "
      "thread-block cluster holds whole, and an axis crossing the contiguous one as planes of (that axis x the "
      "contiguous dimension) (auto: wherever a plane fits and its rows are contiguous), or off (one pass an axis)"},
+    {"reorder_piece", K_INT, OFF(reorder_piece), 0, 1 << 30, NULL,
+     "cuda generic passes in place, Mallat layout, lines walked (longer than a block holds): the reorder to the "
+     "Mallat order runs a walker a cycle, or, where some cycle is longer than this many positions, a walker a "
+     "piece of at most this many after each piece's boundary sample is saved (0 auto: 1024, halved down to 128 "
+     "while the walkers are fewer than 65536 and the pieces' table and saved samples stay within 1/256 of the "
+     "lines or 256 KiB)"},
     {"register_min_mb", K_INT, OFF(register_min_mb), 0, 1 << 30, NULL,
      "cuda, pageable=auto: register buffers of at least this many MiB (0: never, always stage)"},
 };

@@ -646,6 +646,13 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
          * (lw_cuda_walk_prepare sizes them before the one-axis plane passes
          * are chosen), counted in scratch_bytes and cycle_leader_bytes below */
         lw_appendf(buf, len, "in_place: passes of whole lines a block (or a cluster), every level and axis\n");
+    int perm[LW_REORDER_KINDS] = {0};
+    if (generic && !s->ip2d && !s->small_inplace) lw_cuda_reorder_counts(plan, s, perm);
+    if (perm[LW_REORDER_TABLE] + perm[LW_REORDER_FOUND] + perm[LW_REORDER_CUT])
+        lw_appendf(buf, len,
+                   "walked lines: moved to the Mallat order along cycles (whole cycles from a leaders table on %d "
+                   "pass(es), whole cycles with the leaders found by the kernel on %d, cycles cut in pieces on %d)\n",
+                   perm[LW_REORDER_TABLE], perm[LW_REORDER_FOUND], perm[LW_REORDER_CUT]);
     int axis_planes = 0;
     const int planes = generic ? lw_cuda_plane_levels(plan, s, &axis_planes) : 0;
     if (planes)

@@ -26,6 +26,12 @@ enum {
 
 #define LW_T2_GROUPS_MAX 4
 
+/* The ways the walked lines' Mallat reorder runs (k_permute.cu): whole
+ * cycles from a leaders table, whole cycles whose leaders the kernel finds
+ * (lines with many short cycles, whose table would outweigh 1/256 of them),
+ * cycles cut in pieces (lines with few long cycles) */
+enum lw_reorder_kind { LW_REORDER_TABLE, LW_REORDER_FOUND, LW_REORDER_CUT, LW_REORDER_KINDS };
+
 typedef struct lw_cuda_sched {
     int engine;        /* LWE_* */
     int engine_index;  /* its record (cuda_exec.c), unless LWE_SCHEME */
@@ -40,10 +46,17 @@ typedef struct lw_cuda_sched {
     size_t scr_off[2]; /* tile2d: offsets of the two level buffers */
     int tmp_full;      /* fs: the scratch is handed to the engine */
     size_t inplace_scratch; /* extra bytes an in-place run needs */
-    size_t walk_stash;      /* generic path: stash of the in-place walks (inplace_exec.c), at scratch offset 0 */
-    int32_t *d_leaders;     /* the Mallat reorder's cycle leaders (device; the plan owns them) */
+    size_t walk_stash;      /* generic path: stash of the in-place walks and the reorder's saved samples
+                               (inplace_exec.c), at scratch offset 0 */
+    int32_t *d_leaders;     /* the Mallat reorder's cycle leaders or pieces (device; the plan owns them) */
     size_t leaders_bytes;
-    int64_t lead_off[LW_MAX_LEVELS][LW_MAX_AXES], lead_n[LW_MAX_LEVELS][LW_MAX_AXES]; /* per level and axis */
+    /* per level and axis: how the walked lines' Mallat reorder runs
+     * (lw_reorder_kind), the int32 offset and count of its leaders, or of its
+     * pieces (four int32 each, lw_mallat_cycle_pieces), or (LW_REORDER_FOUND:
+     * none on the device) the count of cycles the kernel finds */
+    int64_t lead_off[LW_MAX_LEVELS][LW_MAX_AXES], lead_n[LW_MAX_LEVELS][LW_MAX_AXES];
+    unsigned char lead_kind[LW_MAX_LEVELS][LW_MAX_AXES];
+    int64_t lead_piece[LW_MAX_LEVELS][LW_MAX_AXES]; /* LW_REORDER_CUT: the longest piece */
     int ip2d;                /* the in-place tile path runs this plan (tile2d_inplace.c) */
     int ip2d_walk;           /* by the strip walker (k_walk2d.cu), every level; else the tile kernel */
     struct lw_walk_level {
@@ -104,8 +117,10 @@ void lw_tile2d_streams_release(lw_cuda_sched *s);
  * of the plan is one.  lw_cuda_pass_walks: the pass
  * runs in place only by walking (its lines are cut in segments);
  * lw_cuda_walk_prepare (from lw_cuda_choose): the stash size and the cycle
- * leaders on the device; lw_cuda_sched_release frees them;
- * lw_cuda_walk_pass: level k, axis a in place on data (Mallat reordered). */
+ * leaders (or pieces) on the device; lw_cuda_sched_release frees them;
+ * lw_cuda_walk_pass: level k, axis a in place on data (Mallat reordered);
+ * lw_cuda_reorder_counts: the walked passes (no plane pass taking them) whose
+ * reorder runs each way (n[kind], LW_REORDER_KINDS of them). */
 int lw_cuda_pass_whole(const lw_cuda_sched *s, const lwk_pass *ps);
 /* every pass of every level holds whole lines, a block's or a cluster's
  * (lw_cuda_axis_plane_of; in place: no workspace, no reorder) */
@@ -131,6 +146,7 @@ lw_status lw_cuda_walk_prepare(const lw_plan *p, lw_cuda_sched *s);
 void lw_cuda_sched_release(lw_cuda_sched *s);
 lw_status lw_cuda_walk_pass(const lw_cuda_sched *s, int k, int a, const lwk_pass *ps, void *data, void *stash,
                             cudaStream_t st);
+void lw_cuda_reorder_counts(const lw_plan *p, const lw_cuda_sched *s, int n[LW_REORDER_KINDS]);
 
 /* 2-D by the fused in-place kernels, the strip walker or else the tile
  * kernel (tile2d_inplace.c): whether the plan's levels suit them; prepare:

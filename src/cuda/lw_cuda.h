@@ -83,10 +83,17 @@ cudaError_t lwk_pass_launch(int dtype, const lwk_pass *p, const void *src, void 
 size_t lwk_walk_stash_bytes(int dtype, const lwk_pass *p);
 cudaError_t lwk_walk_launch(int dtype, const lwk_pass *p, void *data, void *stash, cudaStream_t s);
 /* In-place Mallat reorder along the lines by cycles, from their leaders
- * (lw_mallat_cycle_leaders of L->n, on the device); inverse: back to the
+ * (lw_mallat_cycle_leaders of L->n, on the device, ncyc of them; NULL: the
+ * kernel finds them, for lines with many short cycles); inverse: back to the
  * sample positions. */
 cudaError_t lwk_permute_launch(int dtype, const lwk_lines *L, const int32_t *leaders, int64_t ncyc, int inverse,
                                void *x, cudaStream_t s);
+/* The same reorder along cycles cut in pieces (lw_mallat_cycle_pieces of
+ * L->n, on the device), for lines whose cycles are few and long: each piece's
+ * neighbour sample saved first (saved: npieces x L->nlines elements of
+ * scratch), then a walker a piece and line, none waiting for another. */
+cudaError_t lwk_permute_cut_launch(int dtype, const lwk_lines *L, const int32_t *pieces, int64_t npieces, int inverse,
+                                   void *x, void *saved, cudaStream_t s);
 /* Column pass: lines whose neighbours (dlen[0]) are contiguous, whole lines in
  * shared memory, in place or not.  lwk_colpass_ok says whether it applies. */
 int lwk_colpass_ok(int dtype, const lwk_pass *p);

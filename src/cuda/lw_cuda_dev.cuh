@@ -37,6 +37,13 @@ __device__ __forceinline__ int64_t lwd_mallat(int64_t i, int64_t n)
     return (i & 1) ? ((n + 1) >> 1) + (i >> 1) : (i >> 1);
 }
 
+/* The position whose Mallat place is q (lwd_mallat's inverse). */
+__device__ __forceinline__ int64_t lwd_mallat_src(int64_t q, int64_t n)
+{
+    const int64_t h = (n + 1) >> 1;
+    return q < h ? 2 * q : 2 * (q - h) + 1;
+}
+
 /* Offsets of the detail bands LH, HL, HH from a detail plane's base (row r,
  * column c of a band at base + o[band] + r * rs + c): Mallat positions, or a
  * split plane's own. */

@@ -43,6 +43,9 @@ static long g_ip_walker; /* of those, by the strip walker */
 static long g_ip_ring_segs; /* of those, periodic with level 1's rows in segments (their ring's wrap stashed) */
 static long g_ip_rc_whole;      /* levels of in-place Mallat cases whose rows moved along whole cycles, */
 static long g_ip_rc_cut;        /* along cycles cut in segments (k_rowcycle.cu: a flag a segment) */
+static long g_ip_pc_whole;      /* walked passes of in-place cases whose lines moved to the Mallat order */
+static long g_ip_pc_found;      /* along whole cycles from a leaders table, whole cycles whose leaders */
+static long g_ip_pc_cut;        /* the kernel found, and cycles cut in pieces (k_permute.cu) */
 static long g_ip_lines;  /* in-place cases run by passes of whole lines (k_lines.cu, the column pass) */
 static long g_ip_small;  /* in-place cases of a fused engine's plan run by the small engine (items that fit it) */
 static long g_planes;    /* cases whose plans run some level by plane passes (k_plane.cu) */
@@ -324,6 +327,13 @@ static void check_plans(const gcase *c, lw_plan *pr, lw_plan *pc, const char *tx
             long rw = 0, rcut = 0;
             if (rc && sscanf(rc, "(whole cycles on %ld level(s), cycles cut in segments on %ld)", &rw, &rcut) == 2)
                 g_ip_rc_whole += rw, g_ip_rc_cut += rcut;
+            const char *pc = strstr(dsc, "along cycles (whole cycles from ");
+            long rfound = 0;
+            if (pc && sscanf(pc,
+                             "along cycles (whole cycles from a leaders table on %ld pass(es), whole cycles with the "
+                             "leaders found by the kernel on %ld, cycles cut in pieces on %ld)",
+                             &rw, &rfound, &rcut) == 3)
+                g_ip_pc_whole += rw, g_ip_pc_found += rfound, g_ip_pc_cut += rcut;
         }
     }
     int64_t n = 1;

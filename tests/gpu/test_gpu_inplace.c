@@ -5,7 +5,10 @@
  *   - every wavelet x float32 / float64 / int32 x both modes x both layouts x
  *     forward / inverse (the adjoints on float) on shapes whose lines need the
  *     walk: a long 1-D signal (contiguous, chunked), tall 2-D columns, a batch
- *     of tall planes over axes (1, 2), a 3-D volume with a long middle axis;
+ *     of tall planes over axes (1, 2), a 3-D volume with a long middle axis,
+ *     a line whose reorder has two cycles, a 2^16 line (many short cycles);
+ *     the reorder along whole cycles from a table, with the leaders found by
+ *     the kernel, and along cycles cut in pieces must each run;
  *     one level and the maximum; device pointers in place, some host pointers
  *     in place; each against the CPU reference (gpu_common.h);
  *   - device memory: 8192^2 float32 cdf97 1 and 5 levels, forward and inverse,
@@ -48,18 +51,23 @@ static const shape_case shapes[] = {
     {2, 0, {0}, {2048, 40}},            /* tall columns over several levels */
     {3, 2, {1, 2}, {3, 1500, 33}},      /* a batch of tall planes */
     {3, 0, {0}, {6, 1200, 17}},         /* 3-D, long middle axis */
+    {1, 0, {0}, {100003}},              /* two cycles (one of 100002): the reorder cut in pieces */
+    {1, 0, {0}, {65536}},               /* 2^16: cycles of 16 and shorter, leaders found by the kernel */
 };
 static const shape_case quick_shapes[] = {
     {1, 0, {0}, {30001}},
+    {1, 0, {0}, {65536}},
+    {2, 0, {0}, {2048, 40}}, /* the reorder from a leaders table (the lines outweigh it) */
     {2, 0, {0}, {1100, 35}},
 };
 
 static long g_walk_cases;
 
 static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d, int levels,
-                int devptr)
+                int devptr, const char *tuning)
 {
     gcase c = case_of(sc, w, t, m, lay, d, levels, devptr);
+    c.tuning = tuning;
     long before = g_cases;
     run_case(&c);
     g_walk_cases += g_cases - before;
@@ -97,15 +105,23 @@ static void sweep(int quick)
     const shape_case *S = quick ? quick_shapes : shapes;
     int ns = quick ? (int)(sizeof quick_shapes / sizeof *quick_shapes) : (int)(sizeof shapes / sizeof *shapes);
     long k = 0;
+    const long pc_whole = g_ip_pc_whole, pc_found = g_ip_pc_found, pc_cut = g_ip_pc_cut;
     for (int si = 0; si < ns; si++)
         for (int i = 0; i < GRID_SIZE(4); i++, k++) {
             const grid_pt g = grid_at(i, 4);
             if (g.t == LW_INT32 && g.d >= 2) continue; /* integer adjoints: none */
             if (g.w == LW_FS && g.d >= 2) continue;    /* test_gpu_adjoint covers fs */
             if (quick && (k % 3) != 0) continue;
-            one(&S[si], g.w, g.t, g.m, g.lay, g.d, (k / 4) % 2 ? -1 : 1, (k % 5) != 2);
+            /* some with short pieces of odd length: most cycles cut */
+            one(&S[si], g.w, g.t, g.m, g.lay, g.d, (k / 4) % 2 ? -1 : 1, (k % 5) != 2,
+                k % 6 == 1 ? "reorder_piece=37" : NULL);
         }
-    printf("in-place walk cases: %ld run\n", g_walk_cases);
+    printf("in-place walk cases: %ld run; Mallat reorder of walked lines: %ld passes along whole cycles from a "
+           "table, %ld with the leaders found by the kernel, %ld along cycles cut in pieces\n",
+           g_walk_cases, g_ip_pc_whole - pc_whole, g_ip_pc_found - pc_found, g_ip_pc_cut - pc_cut);
+    CHECK(g_ip_pc_cut > pc_cut, "no walked pass reordered its lines along cycles cut in pieces");
+    CHECK(g_ip_pc_whole > pc_whole, "no walked pass reordered its lines along whole cycles from a leaders table");
+    CHECK(g_ip_pc_found > pc_found, "no walked pass reordered its lines with the leaders found by the kernel");
 }
 
 /* 2-D shapes for the fused in-place kernels (tile2d_inplace.c): partial
@@ -450,7 +466,7 @@ static void lines_sweep(int quick)
         for (int i = 0; i < GRID_SIZE(2); i++, k++) {
             const grid_pt g = grid_at(i, 2);
             if (g.w == LW_FS || (quick && (k % 4) != 0)) continue; /* fs: not separable */
-            one(&L[si], g.w, g.t, g.m, g.lay, g.d, (k / 2) % 2 ? -1 : 1, 1);
+            one(&L[si], g.w, g.t, g.m, g.lay, g.d, (k / 2) % 2 ? -1 : 1, 1, NULL);
         }
     const long lines = g_ip_lines - before;
     cases = g_cases - cases;

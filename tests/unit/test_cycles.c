@@ -7,7 +7,11 @@
  * position once, at most `walkers` of them where the cycles are fewer, and
  * their walkers, run interleaved in random orders load by load and store by
  * store with each final store waiting only for the segment before to have
- * read its last position (the kernel's flags), give the reorder both ways. */
+ * read its last position (the kernel's flags), give the reorder both ways.
+ * The cycle pieces (the CUDA line reorder's walkers): they tile the cycles
+ * longer than one, none longer than asked, their neighbour indices chain
+ * each cycle, and walkers run interleaved in random orders after the saves
+ * (each piece's first, or last for the inverse) give the reorder both ways. */
 #include "core/cycles.h"
 #include "lw_test.h"
 
@@ -163,8 +167,86 @@ static void check_segments(int64_t n, int inverse, int64_t walkers)
     free(sg), free(x), free(want), free(hit);
 }
 
+/* The pieces' walkers (k_permute.cu's cut path) after the saves, a step of
+ * a random walker at a time; every walker reads and writes only its own
+ * positions and its saved neighbour's content. */
+static void walk_pieces(int64_t *x, int64_t n, const int32_t *pc, int64_t np, int inverse, unsigned seed)
+{
+    int64_t *saved = malloc((size_t)np * sizeof *saved), *q = malloc((size_t)np * sizeof *q),
+            *carry = malloc((size_t)np * sizeof *carry);
+    char *done = calloc((size_t)np, 1);
+    for (int64_t t = 0; t < np; t++) saved[t] = x[pc[4 * t + (inverse ? 1 : 0)]];
+    for (int64_t t = 0; t < np; t++) q[t] = pc[4 * t], carry[t] = saved[pc[4 * t + (inverse ? 2 : 3)]];
+    srand(seed);
+    for (int64_t left = np; left;) {
+        int64_t b = rand() % np;
+        while (done[b]) b = (b + 1) % np;
+        const int64_t l = pc[4 * b + 1];
+        if (!inverse) { /* p <- src(p) up to l, then l <- the next piece's first */
+            if (q[b] == l) x[l] = carry[b], done[b] = 1, left--;
+            else x[q[b]] = x[lw_mallat_src(q[b], n)], q[b] = lw_mallat_src(q[b], n);
+        } else { /* p <- the content before it, from f (the previous piece's last) to l */
+            const int64_t t = x[q[b]];
+            x[q[b]] = carry[b], carry[b] = t;
+            if (q[b] == l) done[b] = 1, left--;
+            else q[b] = lw_mallat_src(q[b], n);
+        }
+    }
+    free(saved), free(q), free(carry), free(done);
+}
+
+static void check_pieces(int64_t n, int64_t piece)
+{
+    const int64_t np = lw_mallat_cycle_pieces(n, piece, NULL, 0), nc = lw_mallat_cycle_leaders(n, NULL, 0);
+    const int64_t longest = lw_mallat_cycle_longest(n);
+    CHECK(np >= nc && nc >= 0 && longest >= 1, "n %lld piece %lld: %lld pieces, %lld cycles", (long long)n,
+          (long long)piece, (long long)np, (long long)nc);
+    if (np < 0 || nc < 0) return;
+    int32_t *pc = malloc((size_t)(np ? np : 1) * 4 * sizeof *pc);
+    int64_t *x = malloc((size_t)n * sizeof *x), *want = malloc((size_t)n * sizeof *want);
+    char *hit = calloc((size_t)n, 1);
+    CHECK(lw_mallat_cycle_pieces(n, piece, pc, np) == np, "n %lld: second count differs", (long long)n);
+    int ok = 1;
+    int64_t seen_longest = 1;
+    for (int64_t b = 0; ok && b < np; b++) {
+        const int64_t pv = pc[4 * b + 2], nx = pc[4 * b + 3];
+        ok &= pv >= 0 && pv < np && nx >= 0 && nx < np && pc[4 * pv + 3] == b && pc[4 * nx + 2] == b;
+        int64_t p = pc[4 * b], len = 1;
+        for (; ok; p = lw_mallat_src(p, n), len++) {
+            ok &= !hit[p] && len <= (piece < 1 ? n : piece);
+            hit[p] = 1;
+            if (p == pc[4 * b + 1]) break;
+        }
+        ok &= lw_mallat_src(p, n) == pc[4 * nx]; /* the next piece starts where this one ends */
+        if (nx == b) seen_longest = len > seen_longest ? len : seen_longest;
+    }
+    for (int64_t i = 0; i < n; i++) ok &= hit[i] || lw_mallat_src(i, n) == i;
+    if (piece < 1) ok &= np == nc && seen_longest == longest;
+    CHECK(ok, "n %lld piece %lld: the pieces do not tile the cycles", (long long)n, (long long)piece);
+    for (int inv = 0; ok && inv < 2; inv++)
+        for (unsigned seed = 1; seed <= 2; seed++) {
+            for (int64_t i = 0; i < n; i++)
+                if (inv) x[lw_mallat_pos(i, n)] = i, want[i] = i;
+                else x[i] = i, want[lw_mallat_pos(i, n)] = i;
+            walk_pieces(x, n, pc, np, inv, seed);
+            int same = 1;
+            for (int64_t i = 0; i < n; i++) same &= x[i] == want[i];
+            CHECK(same, "n %lld piece %lld inverse %d seed %u: wrong order", (long long)n, (long long)piece, inv, seed);
+        }
+    free(pc), free(x), free(want), free(hit);
+}
+
 int main(void)
 {
+    for (int64_t n = 1; n <= 400; n++)
+        for (int64_t piece = 0; piece <= 40; piece += n % 5 + 1) check_pieces(n, piece);
+    const int64_t piece_big[] = {3001, 50001, 100003, 786432, 1000003};
+    for (size_t i = 0; i < sizeof piece_big / sizeof piece_big[0]; i++) {
+        check_pieces(piece_big[i], 1024);
+        check_pieces(piece_big[i], 0);
+    }
+    CHECK(lw_mallat_cycle_longest(100003) == 100002, "100003: longest cycle %lld", (long long)lw_mallat_cycle_longest(100003));
+    CHECK(lw_mallat_cycle_longest(16384) == 14, "16384: longest cycle %lld", (long long)lw_mallat_cycle_longest(16384));
     for (int64_t n = 1; n <= 400; n++)
         for (int inv = 0; inv < 2; inv++)
             for (int64_t wk = 0; wk <= 40; wk += n % 7 + 1) check_segments(n, inv, wk);
