@@ -5,9 +5,10 @@
  * originals) and, in the Mallat layout, reorders them by cycles
  * (lwk_permute_launch) from leaders made here once per plan, or found by the
  * kernel where a line's cycles are many and short, or, where they are few
- * and long, along the cycles cut in pieces (lwk_permute_cut_launch).  Device memory: the stash (the plan's scratch),
- * the leaders or pieces and the pieces' saved samples, far below 1% of the
- * array for any line long enough to need them. */
+ * and long, along the cycles cut in pieces (lwk_permute_cut_launch).  Device
+ * memory: the stash (the plan's scratch), the leaders or pieces and the
+ * pieces' saved samples, far below 1% of the array for any line long enough
+ * to need them. */
 #include "cuda_exec.h"
 #include "core/cycles.h"
 
@@ -248,9 +249,9 @@ void lw_cuda_sched_release(lw_cuda_sched *s)
     lw_tile2d_streams_release(s);
 }
 
-/* The Mallat reorder of level k's lines along axis a, by whole cycles or by
- * pieces (their saved samples in the scratch, before or after the walk that
- * uses it) */
+/* The Mallat reorder of level k's lines along axis a, the way the plan chose
+ * (lw_reorder_kind; the pieces' saved samples in the scratch, before or after
+ * the walk that uses it) */
 static lw_status reorder_lines(const lw_cuda_sched *s, int k, int a, const lwk_pass *ps, int inverse, void *data,
                                void *scratch, cudaStream_t st)
 {

@@ -15,14 +15,14 @@
  * memory latencies instead of its length. */
 #define PERM_BATCH 16
 
-/* inverse = 0: interleaved -> Mallat (x'[m(p)] = x[p]); 1: Mallat -> interleaved (x'[p] = x[m(p)]).
- * Along the cycle lead = c0 -> c1 = m(c0) -> ... -> c(L-1) -> lead, the forward moves
- * x[c(j)] to c(j+1), the inverse x[c(j+1)] to c(j).  Each batch loads the next
- * positions of the cycle (up to PERM_BATCH, stopping before the leader) and stores
- * them shifted by one; the value that crosses into the next batch is carried in
- * a register, and the leader's original (loaded first) closes the cycle. */
 /* One cycle of one line (b: the line's first sample, ls its stride), from its
- * leader */
+ * leader.  inverse = 0: interleaved -> Mallat (x'[m(p)] = x[p]); 1: Mallat ->
+ * interleaved (x'[p] = x[m(p)]).  Along the cycle lead = c0 -> c1 = m(c0) -> ...
+ * -> c(L-1) -> lead, the forward moves x[c(j)] to c(j+1), the inverse x[c(j+1)]
+ * to c(j).  Each batch loads the next positions of the cycle (up to PERM_BATCH,
+ * stopping before the leader) and stores them shifted by one; the value that
+ * crosses into the next batch is carried in a register, and the leader's
+ * original (loaded first) closes the cycle. */
 template <class T> __device__ __forceinline__ void walk_cycle(T *b, int64_t ls, int64_t n, int64_t lead, int inverse)
 {
     const T first = b[lead * ls];
@@ -70,12 +70,7 @@ template <class T> __device__ __forceinline__ void walk_cycle(T *b, int64_t ls, 
     }
 }
 
-/* inverse = 0: interleaved -> Mallat (x'[m(p)] = x[p]); 1: Mallat -> interleaved (x'[p] = x[m(p)]).
- * Along the cycle lead = c0 -> c1 = m(c0) -> ... -> c(L-1) -> lead, the forward moves
- * x[c(j)] to c(j+1), the inverse x[c(j+1)] to c(j).  Each batch loads the next
- * positions of the cycle (up to PERM_BATCH, stopping before the leader) and stores
- * them shifted by one; the value that crosses into the next batch is carried in
- * a register, and the leader's original (loaded first) closes the cycle. */
+/* Whole cycles from the leaders table: a walker a cycle and line */
 template <class T>
 __global__ void permute_kernel(lwk_lines L, const int32_t *leaders, int64_t ncyc, int inverse, T *x)
 {
