@@ -620,7 +620,7 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                    s->fwd_bands ? "input" : "output");
     /* the generic passes' route: the generic engine, and in place the fused engines' */
     const int generic = s->engine == LWE_GENERIC || s->engine == LWE_TILE2D_IL ||
-                        (lw_cuda_inplace_routed(plan, s->engine) && !s->small_inplace);
+                        (lw_cuda_inplace_routed(plan, s->engine) && !s->small_inplace && !s->l1_route);
     char reorder[160] = "";
     if (s->ip2d && plan->cfg.layout == LW_MALLAT) {
         int cut = 0;
@@ -628,6 +628,15 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         snprintf(reorder, sizeof reorder,
                  "; rows moved along cycles to the Mallat order (whole cycles on %d level(s), cycles cut in segments "
                  "on %d)", plan->geo.levels - cut, cut);
+    }
+    if (s->engine == LWE_LINE1D || s->l1_route) {
+        int held = 0;
+        for (int k = 0; k < s->small_from; k++) held += s->l1_held[k];
+        lw_appendf(buf, len,
+                   "line1d%s: %d of %d level(s) held in the resident blocks' shared memory where a level writes what "
+                   "it reads (in place, a pyramid's later levels)%s; the small engine from level %d\n",
+                   s->l1_route ? " (in place)" : "", held, s->small_from,
+                   held < s->small_from ? ", the others then by the generic path" : "", s->small_from + 1);
     }
     if (s->small_inplace)
         lw_appendf(buf, len, "in_place: the small engine, every level in one launch (each item fits a block)\n");

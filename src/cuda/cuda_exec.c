@@ -169,10 +169,26 @@ static int tail_from(const lw_plan *p, const lw_cuda_sched *s, int (*level_ok)(c
     return p->geo.levels;
 }
 
+int lw_line1d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
+{
+    return !level_to_small(p, s, k) && lwk_line1d_supported(s->dtype, &s->w, p->geo.len[k][0]);
+}
+
 int lw_cuda_small_from(const lw_plan *p, const lw_cuda_sched *s)
 {
-    const int ks = tail_from(p, s, s->engine == LWE_FUSED3D ? fused3d_level_ok : tile2d_level_ok);
+    const int ks = tail_from(p, s, s->engine == LWE_FUSED3D  ? fused3d_level_ok
+                                   : s->engine == LWE_LINE1D ? lw_line1d_level_ok
+                                                             : tile2d_level_ok);
     return ks < 0 ? p->geo.levels : ks;
+}
+
+/* One transformed axis along contiguous lines too long for the small engine
+ * (a 1-D signal, a batch of long rows) */
+static int applies_line1d(const lw_plan *p, const lw_cuda_sched *s)
+{
+    const lw_geometry *g = &p->geo;
+    return not_adjoint(p) && p->wav->separable && g->naxes == 1 && g->strides[g->axes[0]] == 1 &&
+           tail_from(p, s, lw_line1d_level_ok) >= 0;
 }
 
 static int applies_tile2d(const lw_plan *p, const lw_cuda_sched *s)
@@ -273,6 +289,7 @@ static lw_status run_tile3d(run_ctx *r, void *scratch);
 static lw_status run_generic(run_ctx *r, void *scratch);
 static lw_status run_tile2d_il(run_ctx *r, void *scratch);
 static lw_status run_local(run_ctx *r, void *scratch);
+static lw_status run_line1d(run_ctx *r, void *scratch);
 
 typedef struct engine_rec {
     const char *name;
@@ -306,6 +323,12 @@ static const engine_rec engines[] = {
      "whole items in shared memory, every level in one launch, each line of an axis by a group of lanes, or (few "
      "items of 2-3 axes, lines of at most 32 samples, float types) as the level's matrix along the axis (after the "
      "fused engines, which hand it their pyramids' lower levels; first in place, where it needs no workspace)",
+     NULL},
+    {"line1d", LWE_LINE1D, 1, applies_line1d, ws_full, run_line1d,
+     "long contiguous lines (1-D signals, batches of long rows): a thread lifts a segment from its window in "
+     "registers; a level that writes what it reads (in place, a pyramid's lower levels) held in the resident "
+     "blocks' shared memory until every block has loaded (one cooperative launch), else by the generic path; the "
+     "small engine takes the levels it holds, in one launch",
      NULL},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
      "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place", NULL},
@@ -397,9 +420,12 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     s->engine_name = e->name;
     s->engine_index = (int)(e - engines);
     if (s->engine == LWE_COPY) return LW_OK;
+    /* in place, the local engine's Mallat plans over long contiguous lines take the long-line engine's route */
+    s->l1_route = e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id) && applies_line1d(p, s);
+    if (e->id == LWE_LINE1D || s->l1_route) lw_line1d_prepare(p, s);
     /* the generic path (every engine's in-place route) walks long lines in
      * place: its stash is the in-place scratch */
-    LW_TRY(lw_cuda_walk_prepare(p, s));
+    if (!s->l1_all_held) LW_TRY(lw_cuda_walk_prepare(p, s));
     s->inplace_scratch = (s->walk_stash + 255) & ~(size_t)255;
     e->workspace(p, s);
     /* in place, items the small engine holds whole run there: one launch,
@@ -549,6 +575,20 @@ static lw_status run_local(run_ctx *r, void *scratch)
 static lw_status run_fused3d(run_ctx *r, void *scratch)
 {
     return lw_fused3d_run(r->p, r->s, r->in, r->out, scratch, r->st);
+}
+
+static lw_status run_line1d(run_ctx *r, void *scratch)
+{
+    return lw_line1d_run(r->p, r->s, r->in, r->out, scratch, r->st);
+}
+
+lw_status lw_cuda_generic_level(const lw_plan *p, const lw_cuda_sched *s, int k, const void *in, void *out,
+                                void *scratch, cudaStream_t st)
+{
+    run_ctx r;
+    memset(&r, 0, sizeof r);
+    r.p = p, r.s = s, r.in = in, r.out = out, r.st = st, r.cur = out, r.scr = scratch;
+    return pass_level(&r, k, lw_dir_coarse_first(p->cfg.direction), &s->w, p->cfg.layout == LW_MALLAT, -1);
 }
 
 static lw_status run_fs(run_ctx *r, void *scratch)
@@ -740,7 +780,10 @@ lw_status lw_cuda_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, 
     const engine_rec *e = &engines[s->engine_index];
     if (inplace && s->small_inplace) return run_small(&r, scratch);
     if (inplace && lw_cuda_inplace_routed(p, e->id)) {
-        if (p->tune.inplace != 2) return s->ip2d ? lw_ip2d_run(p, s, in, out, scratch, st) : run_generic(&r, scratch);
+        if (p->tune.inplace != 2)
+            return s->ip2d       ? lw_ip2d_run(p, s, in, out, scratch, st)
+                   : s->l1_route ? lw_line1d_run(p, s, in, out, scratch, st)
+                                 : run_generic(&r, scratch);
         /* inplace=copy: the engine into the scratch's first part, then back */
         r.out = scratch;
         LW_TRY(e->run(&r, (char *)scratch + align256(s->bytes)));

@@ -2,6 +2,7 @@
 #ifndef LW_CUDA_EXEC_H
 #define LW_CUDA_EXEC_H
 
+#include "k_line1d.h"
 #include "lw_cuda.h"
 #include "../core/band_plan.h"
 
@@ -21,7 +22,8 @@ enum {
     LWE_FUSED3D,    /* 3-D one level, float32: one fused kernel */
     LWE_SCHEME,     /* a paper's 2-D scheme at every level (scheme_exec.c) */
     LWE_TILE2D_IL,  /* fused 2-D levels, interleaved layout, in place or not */
-    LWE_LOCAL       /* steps inside their pairs (haar): blocks of F levels a thread (local_exec.c) */
+    LWE_LOCAL,      /* steps inside their pairs (haar): blocks of F levels a thread (local_exec.c) */
+    LWE_LINE1D      /* long contiguous lines, a level a launch, in place held in shared memory (line1d_exec.c) */
 };
 
 #define LW_T2_GROUPS_MAX 4
@@ -36,7 +38,7 @@ typedef struct lw_cuda_sched {
     int engine;        /* LWE_* */
     int engine_index;  /* its record (cuda_exec.c), unless LWE_SCHEME */
     const char *engine_name;
-    int small_from;    /* tile2d, fused3d: first level (0-based) of the small-engine tail; levels if none */
+    int small_from;    /* tile2d, fused3d, line1d: first level (0-based) of the small-engine tail; levels if none */
     int small_inplace; /* in place, the small engine runs the plan (its items fit) instead of the engine's in-place route */
     int dtype;
     size_t esize, bytes;
@@ -99,6 +101,10 @@ typedef struct lw_cuda_sched {
      * one a group (t2_groups, at least one), created with the plan where t2_side_on */
     int t2_side_on, t2_nside;
     lwk_side *t2_side;
+    /* line1d: the levels (0-based) whose lines the device holds at once (in place: one read, one write) */
+    unsigned char l1_held[LW_MAX_LEVELS];
+    int l1_all_held; /* every level the engine runs: then no generic pass, no walk */
+    int l1_route;    /* the local engine's plan runs in place by the long-line engine */
 } lw_cuda_sched;
 
 /* The fused 2-D engine's run, out of place (tile2d_exec.c).  lw_tile2d_streams_plan:
@@ -177,6 +183,20 @@ size_t lw_il_oop_fallback_bytes(const lw_cuda_sched *s);
 int lw_il_oop_drop(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_il_oop_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                         cudaStream_t st);
+
+/* The long-line engine (line1d_exec.c): whether it runs the plan's level k
+ * (lines long enough, the wavelet and type its kernels take); prepare: the
+ * levels the device holds (s->l1_held); run: out of place or in place
+ * (levels it cannot hold in place by the generic path's walk:
+ * lw_cuda_generic_level). */
+int lw_line1d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k);
+void lw_line1d_prepare(const lw_plan *p, lw_cuda_sched *s);
+lw_status lw_line1d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
+                        cudaStream_t st);
+/* Level k of the generic path in place on out (in: the plan's input, whose
+ * bands an inverse's coarse-first levels read), scratch: the walks' stash */
+lw_status lw_cuda_generic_level(const lw_plan *p, const lw_cuda_sched *s, int k, const void *in, void *out,
+                                void *scratch, cudaStream_t st);
 
 /* Choose the engine: levels 0 copy; a paper's scheme by name
  * (lw_cuda_choose_scheme); an engine by name, which must apply

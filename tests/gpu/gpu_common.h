@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LWE_COUNT (LWE_LOCAL + 1)
+#define LWE_COUNT (LWE_LINE1D + 1)
 
 typedef struct gcase {
     int rank;

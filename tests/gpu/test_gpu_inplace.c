@@ -68,6 +68,7 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
 {
     gcase c = case_of(sc, w, t, m, lay, d, levels, devptr);
     c.tuning = tuning;
+    c.generic = sc->rank == 1 && w != LW_FS; /* the walk itself (auto: the line1d engine, test_gpu_line1d) */
     long before = g_cases;
     run_case(&c);
     g_walk_cases += g_cases - before;

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# One device call (GPU machine, repo root) for the long-line engine (cuda engine "line1d", k_line1d.cu):
+#   bash bench/exp/line1d_check.sh DIR ['tests san bench']   [STOP=480: no bench arm starts later]
+# DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave, test_gpu_line1d and test_gpu_inplace.
+# tests: test_gpu_line1d (every separable wavelet, type, mode, layout, direction; in place and not) and
+# test_gpu_inplace's walk sweep (the generic path's walk, now by scheme generic on 1-D lines).
+# san: test_gpu_line1d's quick set under memcheck; racecheck of held levels (the CLI in place, 3 levels).
+# bench (last): 1-D float32 signals and a batch of long rows, cdf97 / haar / d4 / cdf53, one level and five,
+# Mallat, forward and inverse, in place and out of place, arm auto (line1d) against arm generic (--scheme
+# generic: the route before this engine) -> $OUT/ab-records.tgz, the table in $OUT/summary.txt
+set -u
+T00=$(date +%s)
+ST=" ${2:-tests san bench} "
+eval "$(bash tests/gpu/prebuilt.sh unpack "${1:?usage: line1d_check.sh DIR [STAGES]}")"
+S=$OUT/summary.txt T_GREP='checks passed|ERROR SUMMARY|RACECHECK SUMMARY|FAIL|line1d cases|cases run' T_LINES=3
+. bench/exp/device_stage.sh
+say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), commit $LW_COMMIT, $(date -u +%FT%TZ)"
+if has tests; then
+  t line1d 400 test_gpu_line1d
+  grep -E '^time:' "$OUT/line1d.log" | tee -a "$S"
+  t walk 300 env LW_GPU_ONLY=walk test_gpu_inplace
+fi
+if has san; then
+  t memcheck 300 env LW_GPU_QUICK=1 LW_GPU_ORACLE=cpu "$CS" --tool memcheck --error-exitcode 3 test_gpu_line1d
+  t racecheck 200 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
+    --inplace --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 100003 -l 3
+  verified racecheck
+fi
+B() { # arm round seconds args...
+    local a=$1 r=$2 s=$3 sch=; shift 3
+    case $a in generic*) sch="--scheme generic" ;; esac
+    # shellcheck disable=SC2086
+    timeout "$s" liftwave bench $sch --backend cuda --config G2G --layout mallat --direction forward,inverse \
+      --repeat 10 --json "$@" >>"$OUT/ab-$a-$r.json" 2>>"$OUT/ab-$a-$r.err"
+    say "bench $a $r $*: rc=$?"
+}
+if has bench; then
+  for a in auto generic; do
+    for ip in "" --inplace; do
+      [ $(( $(date +%s) - T00 )) -gt "${STOP:-480}" ] && break 2
+      arm=$a${ip:+-ip}
+      B $arm 1 120 $ip -w cdf97,haar,d4,cdf53 --shape 100003,1000003,4000000,16777216
+      B $arm 1 60 $ip -w cdf97 --shape 33554432
+      B $arm 1 60 $ip -w cdf97 --shape 64x100000 --axes 1
+      B $arm 1 60 $ip -w cdf97,haar --shape 1000003,16777216 -l 5
+    done
+  done
+  say "out of place:"; python3 bench/exp/set_table.py "$OUT" auto generic | tee -a "$S"
+  say "in place:"; python3 bench/exp/set_table.py "$OUT" auto-ip generic-ip | tee -a "$S"
+  python3 - "$OUT" <<'EOF' | tee -a "$S"
+import glob, json, sys
+for arm in ("auto", "auto-ip"):
+    fr = sorted(json.loads(l)["fraction_of_bound"] for f in glob.glob("%s/ab-%s-*.json" % (sys.argv[1], arm))
+                for l in open(f) if l.startswith("{") and "fraction_of_bound" in l)
+    if fr:
+        print("%s: %d records, fraction of the device copy: floor %.3f, median %.3f" % (arm, len(fr), fr[0], fr[len(fr) // 2]))
+EOF
+fi
+# the device tool brings back a few files a call: the records in one archive
+if ls "$OUT"/ab-*.json >/dev/null 2>&1; then
+  tar -C "$OUT" -czf "$OUT/ab-records.tgz" $(cd "$OUT" && ls ab-*.json ab-*.err) && rm -f "$OUT"/ab-*.json "$OUT"/ab-*.err
+fi
+say "# done in $(( $(date +%s) - T00 ))s"

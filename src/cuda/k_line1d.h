@@ -1,0 +1,38 @@
+/* Long-line passes (k_line1d.cu), as the host code launches them. */
+#ifndef LW_K_LINE1D_H
+#define LW_K_LINE1D_H
+
+#include "lw_cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Long-line passes (k_line1d.cu): one level along contiguous lines too long
+ * for a block, forward or inverse (not the adjoints).  The input's even
+ * positions come from lo, its odd ones from hi (one buffer, or the inverse's
+ * lowpass reconstructed in out and its highpass still in the input), in
+ * Mallat halves (in_split: odd position 2i + 1 at nlo + i) or in order; the
+ * output to dst likewise (out_split).  held = 0: the level reads no buffer
+ * it writes; held = 1: it may (in place), and every block loads its chunk
+ * before any stores (a cooperative launch), which lwk_line1d_held_fits says
+ * the device holds.  lwk_line1d_supported: the type, wavelet and a line
+ * length the kernels take. */
+typedef struct lwk_line1d {
+    lwk_wave w;
+    int mode, inverse;
+    lwk_lines L;  /* the level's lines (n, lstride, their bases) */
+    int64_t nlo;  /* ceil(n / 2) */
+    const void *lo, *hi;
+    void *dst;
+    int in_split, out_split;
+} lwk_line1d;
+int lwk_line1d_supported(int dtype, const lwk_wave *w, int64_t n);
+int lwk_line1d_held_fits(int dtype, const lwk_line1d *p);
+cudaError_t lwk_line1d_launch(int dtype, const lwk_line1d *p, int held, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
