@@ -2,6 +2,7 @@
 # One device call (GPU machine, repo root) for the long-line engine (cuda engine "line1d", k_line1d.cu):
 #   bash bench/exp/line1d_check.sh DIR ['tests san bench']   [STOP=480: no bench arm starts later]
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave, test_gpu_line1d and test_gpu_inplace.
+# half: test_gpu_half (a package of its own).
 # tests: test_gpu_line1d (every separable wavelet, type, mode, layout, direction; in place and not) and
 # test_gpu_inplace's walk sweep (the generic path's walk, now by scheme generic on 1-D lines).
 # san: test_gpu_line1d's quick set under memcheck; racecheck of held levels (the CLI in place, 3 levels).
@@ -18,7 +19,10 @@ say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader), comm
 if has tests; then
   t line1d 400 test_gpu_line1d
   grep -E '^time:' "$OUT/line1d.log" | tee -a "$S"
-  t walk 300 env LW_GPU_ONLY=walk test_gpu_inplace
+  if command -v test_gpu_inplace >/dev/null; then t walk 300 env LW_GPU_ONLY=walk test_gpu_inplace; fi
+fi
+if has half; then # a package of test_gpu_half: its long lines by this engine and by the generic path
+  t half 400 test_gpu_half
 fi
 if has san; then
   t memcheck 300 env LW_GPU_QUICK=1 LW_GPU_ORACLE=cpu "$CS" --tool memcheck --error-exitcode 3 test_gpu_line1d

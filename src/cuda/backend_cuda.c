@@ -630,13 +630,14 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                  "on %d)", plan->geo.levels - cut, cut);
     }
     if (s->engine == LWE_LINE1D || s->l1_route) {
-        int held = 0;
-        for (int k = 0; k < s->small_from; k++) held += s->l1_held[k];
+        int held = 0, staged = 0;
+        for (int k = 0; k < s->small_from; k++) held += s->l1_held[k], staged += s->l1_staged[k];
         lw_appendf(buf, len,
                    "line1d%s: %d of %d level(s) held in the resident blocks' shared memory where a level writes what "
-                   "it reads (in place, a pyramid's later levels)%s; the small engine from level %d\n",
+                   "it reads (in place, a pyramid's later levels)%s; out of place %d staged (the lowpass from the "
+                   "scratch); the small engine from level %d\n",
                    s->l1_route ? " (in place)" : "", held, s->small_from,
-                   held < s->small_from ? ", the others then by the generic path" : "", s->small_from + 1);
+                   held < s->small_from ? ", the others then by the generic path" : "", staged, s->small_from + 1);
     }
     if (s->small_inplace)
         lw_appendf(buf, len, "in_place: the small engine, every level in one launch (each item fits a block)\n");

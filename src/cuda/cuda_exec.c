@@ -324,11 +324,12 @@ static const engine_rec engines[] = {
      "items of 2-3 axes, lines of at most 32 samples, float types) as the level's matrix along the axis (after the "
      "fused engines, which hand it their pyramids' lower levels; first in place, where it needs no workspace)",
      NULL},
-    {"line1d", LWE_LINE1D, 1, applies_line1d, ws_full, run_line1d,
+    {"line1d", LWE_LINE1D, 1, applies_line1d, lw_line1d_workspace, run_line1d,
      "long contiguous lines (1-D signals, batches of long rows): a thread lifts a segment from its window in "
      "registers; a level that writes what it reads (in place, a pyramid's lower levels) held in the resident "
-     "blocks' shared memory until every block has loaded (one cooperative launch), else by the generic path; the "
-     "small engine takes the levels it holds, in one launch",
+     "blocks' shared memory until every block has loaded (one cooperative launch, several levels a launch); out of "
+     "place a level it cannot hold reads its lowpass staged in the scratch, in place it goes by the generic path; "
+     "the small engine takes the levels it holds, in one launch",
      NULL},
     {"3d-yx", LWE_TILE3D, 1, applies_tile3d_yx, ws_tile3d, run_tile3d,
      "3-D: fused (y, x) planes, then z by the column pass; pyramids: levels 2.. by passes in place", NULL},

@@ -105,6 +105,8 @@ typedef struct lw_cuda_sched {
     unsigned char l1_held[LW_MAX_LEVELS];
     int l1_all_held; /* every level the engine runs: then no generic pass, no walk */
     int l1_route;    /* the local engine's plan runs in place by the long-line engine */
+    unsigned char l1_staged[LW_MAX_LEVELS]; /* out of place: the level reads its lowpass from the scratch */
+    size_t l1_x_off[2], l1_stage_bytes;     /* the two staging buffers' offsets, their bytes */
 } lw_cuda_sched;
 
 /* The fused 2-D engine's run, out of place (tile2d_exec.c).  lw_tile2d_streams_plan:
@@ -186,11 +188,14 @@ lw_status lw_il_oop_run(const lw_plan *p, const lw_cuda_sched *s, const void *in
 
 /* The long-line engine (line1d_exec.c): whether it runs the plan's level k
  * (lines long enough, the wavelet and type its kernels take); prepare: the
- * levels the device holds (s->l1_held); run: out of place or in place
+ * levels the device holds (s->l1_held) and those staged out of place
+ * (s->l1_staged); workspace: the staging buffers or the walk's stash, the
+ * larger; run: out of place or in place
  * (levels it cannot hold in place by the generic path's walk:
  * lw_cuda_generic_level). */
 int lw_line1d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k);
 void lw_line1d_prepare(const lw_plan *p, lw_cuda_sched *s);
+void lw_line1d_workspace(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_line1d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                         cudaStream_t st);
 /* Level k of the generic path in place on out (in: the plan's input, whose

@@ -13,11 +13,13 @@ extern "C" {
  * positions come from lo, its odd ones from hi (one buffer, or the inverse's
  * lowpass reconstructed in out and its highpass still in the input), in
  * Mallat halves (in_split: odd position 2i + 1 at nlo + i) or in order; the
- * output to dst likewise (out_split).  held = 0: the level reads no buffer
- * it writes; held = 1: it may (in place), and every block loads its chunk
- * before any stores (a cooperative launch), which lwk_line1d_held_fits says
- * the device holds.  lwk_line1d_supported: the type, wavelet and a line
- * length the kernels take. */
+ * output to dst likewise (out_split).  A launch runs nlev levels in order
+ * (at most LWK_LINE1D_MAXLEV, lines of one geometry): held[i] = 0, the
+ * level reads no buffer it writes (the first level only); held[i] = 1, it
+ * may (in place), and every block loads its chunk before any stores (a
+ * cooperative launch), which lwk_line1d_held_fits says the device holds.
+ * lwk_line1d_supported: the type, wavelet and a line length the kernels
+ * take. */
 typedef struct lwk_line1d {
     lwk_wave w;
     int mode, inverse;
@@ -26,10 +28,16 @@ typedef struct lwk_line1d {
     const void *lo, *hi;
     void *dst;
     int in_split, out_split;
+    /* lines compact in a buffer of their own (line i at i * cl, unit stride),
+     * not at the array's places: the input's lowpass (or, in order, all of it)
+     * at lo, the output's (its lowpass half, out_split) at dst; 0: the array's */
+    int64_t lo_cl, dst_cl;
+    void *dst_hi; /* out_split: the highpass half's buffer (the array's lines; NULL: dst) */
 } lwk_line1d;
 int lwk_line1d_supported(int dtype, const lwk_wave *w, int64_t n);
 int lwk_line1d_held_fits(int dtype, const lwk_line1d *p);
-cudaError_t lwk_line1d_launch(int dtype, const lwk_line1d *p, int held, cudaStream_t s);
+#define LWK_LINE1D_MAXLEV 16
+cudaError_t lwk_line1d_launch(int dtype, const lwk_line1d *lev, const int *held, int nlev, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
  *     of place, the engine auto or forced generic; each against the cpu
  *     backend's half result (the same transform computed in float32 and
  *     rounded once) and against the float64 reference of the widened input;
- *   - fixed cases that reach each engine (small, tile2d, tile2d-il, fused3d, 3d-yx, the
+ *   - fixed cases that reach each engine (small, tile2d, tile2d-il, fused3d, 3d-yx, line1d, the
  *     generic pass's segments and its in-place walk + cycle reorder, the
  *     column pass) and the host-memory pipelines;
  *   - gains (lw_config.gain) against the cpu with the same gains;
@@ -266,10 +266,14 @@ static void fixed_cases(void)
     g_fixed_tuning = NULL;
     /* d4 in symmetric mode on the fused 3-D engine (mirror refreshed per step), every level */
     fixed(3, s3, 0, NULL, LW_D4, LW_SYMMETRIC, LW_MALLAT, -1, 1, 0, "fused3d");
-    /* long lines: the generic pass's segments, in place its walk and the cycle reorder */
-    fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 0, NULL);
-    fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 1, NULL);
-    fixed(1, s1e, 0, NULL, LW_DD137, LW_PERIODIC, LW_INTERLEAVED, 3, 1, 1, NULL);
+    /* long lines: the long-line engine (auto: direct and held levels), and the generic pass's
+     * segments, in place its walk and the cycle reorder */
+    for (int g = 0; g < 2; g++) {
+        fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 0, g ? "generic" : NULL);
+        fixed(1, s1, 0, NULL, LW_CDF97, LW_SYMMETRIC, LW_MALLAT, 2, 1, 1, g ? "generic" : NULL);
+        fixed(1, s1e, 0, NULL, LW_DD137, LW_PERIODIC, LW_INTERLEAVED, 3, 1, 1, g ? "generic" : NULL);
+    }
+    fixed(1, s1, 0, NULL, LW_D4, LW_SYMMETRIC, LW_MALLAT, -1, 1, 0, "line1d");
     /* the column pass (strided axis 0 of a volume), in place */
     fixed(3, sc, 0, NULL, LW_CDF53, LW_SYMMETRIC, LW_MALLAT, 1, 1, 1, "generic");
     /* host memory: the staged pipelines (2-D pyramid tail, 3-D slabs, batch groups) */

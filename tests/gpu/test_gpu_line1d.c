@@ -8,8 +8,8 @@
  *     and host pointers; each against the CPU reference (gpu_common.h), and
  *     each must run by the engine;
  *   - the routes: levels held in shared memory (in place, a pyramid's later
- *     levels), and the generic path for a level the device cannot hold, must
- *     each run;
+ *     levels), out of place a level the device cannot hold staged in the
+ *     scratch, in place by the generic path, must each run;
  *   - haar in auto, whose plans the local engine takes: in place by this
  *     engine's route;
  *   - LW_FLAG_IN_PLACE plans: no workspace where every level is held;
@@ -30,15 +30,16 @@ static const shape_case shapes[] = {
     {3, 1, {2}, {2, 3, 30000}}, /* two batch dimensions */
     {1, 0, {0}, {1000003}},   /* a million samples */
 };
-/* longer than the device holds at level 1 (about 7.4 M float samples on an
- * H100): in place level 1 goes the generic way, a pyramid's level 2 is held */
-static const shape_case huge = {1, 0, {0}, {8388617}};
+/* longer than the device holds at levels 1 and 2 (about 7.4 M float samples
+ * on an H100): in place those go the generic way; out of place level 2 reads
+ * its lowpass staged in the scratch, level 3 is held */
+static const shape_case huge = {1, 0, {0}, {16777259}};
 static const shape_case quick_shapes[] = {
     {1, 0, {0}, {20001}},
     {2, 1, {1}, {3, 20000}},
 };
 
-static long g_l1_cases, g_l1_held, g_l1_generic;
+static long g_l1_cases, g_l1_held, g_l1_generic, g_l1_staged;
 
 static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d, int levels,
                 int devptr, int inplace)
@@ -66,8 +67,10 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
     char dsc[4096] = "";
     lw_plan_describe(p, dsc, sizeof dsc);
     const char *l1 = strstr(dsc, "line1d: ");
-    int held = 0, of = 0;
+    int held = 0, of = 0, staged = 0;
+    const char *st = l1 ? strstr(l1, "out of place ") : NULL;
     if (l1) sscanf(l1, "line1d: %d of %d", &held, &of);
+    if (st) sscanf(st, "out of place %d staged", &staged);
     CHECK(lw_cuda_plan_engine(p) == LWE_LINE1D && l1, "%s %s %s %s %s length %lld levels %d: engine %s, not line1d",
           lw_wavelet_name(w), lw_dtype_name(t), lw_mode_name(m), lw_layout_name(lay), lw_direction_str(d),
           (long long)c.shape[c.rank - 1], L, engine_name(lw_cuda_plan_engine(p)));
@@ -75,6 +78,7 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
     /* in place every level the engine runs writes what it reads: held, or
      * by the generic path */
     if (inplace) g_l1_held += held > 0, g_l1_generic += held < of;
+    else g_l1_staged += staged > 0;
     run_case(&c);
     g_l1_cases++;
 }
@@ -107,13 +111,15 @@ static void sweep(int quick)
         }
     }
     if (!quick) /* the route a level takes where the device cannot hold it */
-        for (int i = 0; i < 8; i++)
-            one(&huge, i < 4 ? LW_CDF97 : LW_D4, LW_FLOAT32, LW_SYMMETRIC, LW_MALLAT, (lw_direction)(i % 2),
-                i % 4 < 2 ? 1 : 3, 1, (i / 2) % 2);
-    printf("line1d cases: %ld run; with a level held in shared memory: %ld, with a level by the generic path: %ld\n",
-           g_l1_cases, g_l1_held, g_l1_generic);
+        for (int i = 0; i < 16; i++)
+            one(&huge, i < 8 ? LW_CDF97 : LW_D4, LW_FLOAT32, LW_SYMMETRIC, LW_MALLAT, (lw_direction)(i % 2),
+                (i / 4) % 2 ? 3 : 1, 1, (i / 2) % 2);
+    printf("line1d cases: %ld run; in place with a level held in shared memory: %ld, with a level by the generic path: "
+           "%ld; out of place with a level staged: %ld\n",
+           g_l1_cases, g_l1_held, g_l1_generic, g_l1_staged);
     CHECK(g_l1_held > 0, "no case held a level in shared memory");
     if (!quick) CHECK(g_l1_generic > 0, "no case ran a level by the generic path");
+    if (!quick) CHECK(g_l1_staged > 0, "no case staged a level out of place");
 }
 
 /* haar on lengths that 2^levels divides: auto takes the local engine, whose
