@@ -3,6 +3,8 @@
 #   bash bench/exp/line1d_check.sh DIR ['tests san bench']   [STOP=480: no bench arm starts later]
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave, test_gpu_line1d and test_gpu_inplace.
 # half: test_gpu_half (a package of its own).
+# peers: bench/peers_1d.py (ptwt on the GPU, PyWavelets on the CPU: their wheels unpacked, PyWavelets without its
+# sample data, in DIR/peers-py.tar.xz; pip download ptwt PyWavelets --no-deps, cp312).
 # tests: test_gpu_line1d (every separable wavelet, type, mode, layout, direction; in place and not) and
 # test_gpu_inplace's walk sweep (the generic path's walk, now by scheme generic on 1-D lines).
 # san: test_gpu_line1d's quick set under memcheck; racecheck of held levels (the CLI in place, 3 levels).
@@ -23,6 +25,11 @@ if has tests; then
 fi
 if has half; then # a package of test_gpu_half: its long lines by this engine and by the generic path
   t half 400 test_gpu_half
+fi
+if has peers; then
+  rm -rf /tmp/lw-peers && mkdir -p /tmp/lw-peers && tar -C /tmp/lw-peers -xJf "$1"/peers-py.tar.xz
+  t peers 400 env PYTHONPATH=/tmp/lw-peers python3 bench/peers_1d.py --cli "$(command -v liftwave)" --out "$OUT/peers.json"
+  grep -E '^ *[0-9]|speedup|samples' "$OUT/peers.log" | tee -a "$S"
 fi
 if has san; then
   t memcheck 300 env LW_GPU_QUICK=1 LW_GPU_ORACLE=cpu "$CS" --tool memcheck --error-exitcode 3 test_gpu_line1d
