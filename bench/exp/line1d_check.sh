@@ -9,7 +9,7 @@
 # test_gpu_inplace's walk sweep (the generic path's walk, now by scheme generic on 1-D lines).
 # san: test_gpu_line1d's quick set under memcheck; racecheck of held levels (the CLI in place, 3 levels).
 # bench (last): 1-D float32 signals and a batch of long rows, cdf97 / haar / d4 / cdf53, one level and five,
-# Mallat, forward and inverse, in place and out of place, arm auto (line1d) against arm generic (--scheme
+# Mallat, forward and inverse, out of place and in place (arms ipauto, ipgeneric), arm auto (line1d) against arm generic (--scheme
 # generic: the route before this engine) -> $OUT/ab-records.tgz, the table in $OUT/summary.txt
 set -u
 T00=$(date +%s)
@@ -39,7 +39,7 @@ if has san; then
 fi
 B() { # arm round seconds args...
     local a=$1 r=$2 s=$3 sch=; shift 3
-    case $a in generic*) sch="--scheme generic" ;; esac
+    case $a in *generic) sch="--scheme generic" ;; esac
     # shellcheck disable=SC2086
     timeout "$s" liftwave bench $sch --backend cuda --config G2G --layout mallat --direction forward,inverse \
       --repeat 10 --json "$@" >>"$OUT/ab-$a-$r.json" 2>>"$OUT/ab-$a-$r.err"
@@ -49,7 +49,7 @@ if has bench; then
   for a in auto generic; do
     for ip in "" --inplace; do
       [ $(( $(date +%s) - T00 )) -gt "${STOP:-480}" ] && break 2
-      arm=$a${ip:+-ip}
+      arm=${ip:+ip}$a
       B $arm 1 120 $ip -w cdf97,haar,d4,cdf53 --shape 100003,1000003,4000000,16777216
       B $arm 1 60 $ip -w cdf97 --shape 33554432
       B $arm 1 60 $ip -w cdf97 --shape 64x100000 --axes 1
@@ -57,10 +57,10 @@ if has bench; then
     done
   done
   say "out of place:"; python3 bench/exp/set_table.py "$OUT" auto generic | tee -a "$S"
-  say "in place:"; python3 bench/exp/set_table.py "$OUT" auto-ip generic-ip | tee -a "$S"
+  say "in place:"; python3 bench/exp/set_table.py "$OUT" ipauto ipgeneric | tee -a "$S"
   python3 - "$OUT" <<'EOF' | tee -a "$S"
 import glob, json, sys
-for arm in ("auto", "auto-ip"):
+for arm in ("auto", "ipauto"):
     fr = sorted(json.loads(l)["fraction_of_bound"] for f in glob.glob("%s/ab-%s-*.json" % (sys.argv[1], arm))
                 for l in open(f) if l.startswith("{") and "fraction_of_bound" in l)
     if fr:
