@@ -2,6 +2,7 @@
 # One device call (GPU machine, repo root) for the long-line engine (cuda engine "line1d", k_line1d.cu):
 #   bash bench/exp/line1d_check.sh DIR ['tests san bench']   [STOP=480: no bench arm starts later]
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave, test_gpu_line1d and test_gpu_inplace.
+# suite: test_gpu (random mix, 1-D up to 40000 samples), test_host_memory, test_gpu_ooc (a package of their own).
 # half: test_gpu_half (a package of its own).
 # peers: bench/peers_1d.py (ptwt on the GPU, PyWavelets on the CPU: their wheels unpacked, PyWavelets without its
 # sample data, in DIR/peers-py.tar.xz; pip download ptwt PyWavelets --no-deps, cp312).
@@ -22,6 +23,12 @@ if has tests; then
   t line1d 400 test_gpu_line1d
   grep -E '^time:' "$OUT/line1d.log" | tee -a "$S"
   if command -v test_gpu_inplace >/dev/null; then t walk 300 env LW_GPU_ONLY=walk test_gpu_inplace; fi
+fi
+if has suite; then # a package of test_gpu, test_host_memory and test_gpu_ooc: the suites the engine joins
+  t test_gpu 180 env LW_GPU_BIG=0 test_gpu
+  t hostmem 180 test_host_memory
+  t ooc 150 test_gpu_ooc
+  for n in test_gpu hostmem ooc; do grep -E 'engine line1d' "$OUT/$n.log" | sed "s/^/  $n: /" | tee -a "$S"; done
 fi
 if has half; then # a package of test_gpu_half: its long lines by this engine and by the generic path
   t half 400 test_gpu_half
