@@ -4,6 +4,8 @@
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave, test_gpu_line1d and test_gpu_inplace.
 # suite: test_gpu (random mix, 1-D up to 40000 samples), test_host_memory, test_gpu_ooc (a package of their own).
 # half: test_gpu_half (a package of its own).
+# matrix: 1-D 10^6 + 3 and 2^24 samples, every separable wavelet, float32 / float64 / bfloat16, both layouts, 1 and 5
+# levels, both directions, out of place (and 10^6 + 3 in place): floor and median of the fraction of the copy.
 # peers: bench/peers_1d.py (ptwt on the GPU, PyWavelets on the CPU: their wheels unpacked, PyWavelets without its
 # sample data, in DIR/peers-py.tar.xz; pip download ptwt PyWavelets --no-deps, cp312).
 # tests: test_gpu_line1d (every separable wavelet, type, mode, layout, direction; in place and not) and
@@ -73,6 +75,30 @@ for arm in ("auto", "ipauto"):
     if fr:
         print("%s: %d records, fraction of the device copy: floor %.3f, median %.3f" % (arm, len(fr), fr[0], fr[len(fr) // 2]))
 EOF
+fi
+if has matrix; then # every separable wavelet x float32 / float64 / bfloat16 x both layouts x 1 and 5 levels
+  for ip in "" --inplace; do
+    shp=1000003,16777216; [ -n "$ip" ] && shp=1000003
+    timeout 300 liftwave bench --backend cuda --config G2G -w haar,cdf53,cdf97,dd137,d4,dd97 --dtype float32,float64,bfloat16 \
+      --layout mallat,interleaved -l 1,5 --direction forward,inverse --shape $shp --repeat 10 --json $ip \
+      >>"$OUT/ab-matrix${ip:+-ip}-1.json" 2>>"$OUT/ab-matrix${ip:+-ip}-1.err"
+    say "matrix ${ip:-out of place}: rc=$?"
+  done
+  python3 - "$OUT" <<'EOF2' | tee -a "$S"
+import glob, json, sys
+for arm in ("matrix", "matrix-ip"):
+    rs = [json.loads(l) for f in glob.glob("%s/ab-%s-*.json" % (sys.argv[1], arm)) for l in open(f) if l.startswith("{")]
+    if not rs:
+        continue
+    fr = sorted((r["fraction_of_bound"], r["wavelet"], r["dtype"], r["layout"], r["levels"], r["shape"][0], r["direction"],
+                 r["engine"]) for r in rs)
+    print("%s: %d records, %d verified, fraction of the device copy: floor %.3f (%s), median %.3f; engines %s" % (
+        arm, len(rs), sum(bool(r["verified"]) for r in rs), fr[0][0], " ".join(map(str, fr[0][1:])), fr[len(fr) // 2][0],
+        sorted(set(r["engine"] for r in rs))))
+    for n in sorted(set(r["shape"][0] for r in rs)):
+        f = sorted(x[0] for x in fr if x[5] == n)
+        print("  %d samples: %d records, floor %.3f, median %.3f" % (n, len(f), f[0], f[len(f) // 2]))
+EOF2
 fi
 # the device tool brings back a few files a call: the records in one archive
 if ls "$OUT"/ab-*.json >/dev/null 2>&1; then
