@@ -3,6 +3,7 @@
 #   bash bench/exp/line1d_check.sh DIR ['tests san bench']   [STOP=480: no bench arm starts later]
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave, test_gpu_line1d and test_gpu_inplace.
 # suite: test_gpu (random mix, 1-D up to 40000 samples), test_host_memory, test_gpu_ooc (a package of their own).
+# staged: 2^24 five levels out of place, cdf97 / d4 / cdf53, both layouts (levels 2 staged in the scratch).
 # half: test_gpu_half (a package of its own).
 # matrix: 1-D 10^6 + 3 and 2^24 samples, every separable wavelet, float32 / float64 / bfloat16, both layouts, 1 and 5
 # levels, both directions, out of place (and 10^6 + 3 in place): floor and median of the fraction of the copy.
@@ -75,6 +76,14 @@ for arm in ("auto", "ipauto"):
     if fr:
         print("%s: %d records, fraction of the device copy: floor %.3f, median %.3f" % (arm, len(fr), fr[0], fr[len(fr) // 2]))
 EOF
+fi
+if has staged; then # 2^24 five levels out of place, both layouts (levels 2 staged)
+  timeout 120 liftwave bench --backend cuda --config G2G -w cdf97,d4,cdf53 --layout mallat,interleaved -l 5 \
+    --direction forward,inverse --shape 16777216 --repeat 10 --json >"$OUT/staged.json" 2>"$OUT/staged.err"
+  say "staged: rc=$?"
+  python3 -c "import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l); print('%-6s %-11s %-8s %8.1f us  %.3f of the copy  verified %s  %s'%(r['wavelet'],r['layout'],r['direction'],r['median_s']*1e6,r['fraction_of_bound'],r['verified'],r['engine']))" "$OUT/staged.json" | tee -a "$S"
 fi
 if has matrix; then # every separable wavelet x float32 / float64 / bfloat16 x both layouts x 1 and 5 levels
   for ip in "" --inplace; do
