@@ -1,7 +1,8 @@
 /* Long-line passes: one level along contiguous lines (a 1-D signal, a batch
  * of long rows) too long for a block to hold whole.  A thread lifts a
- * segment of L1_SEG outputs from its window (the segment and HE samples each
- * side) in registers, as the fused 2-D tiles lift a row segment, and stores
+ * segment of L1_SEG outputs from its window (the segment and the wavelet's
+ * reach, made even, each side: l1_halo) in registers, as the fused 2-D tiles
+ * lift a row segment, and stores
  * the outputs in the level's layout: Mallat halves, or positions in order.
  *
  * A level runs one of two ways:
@@ -19,10 +20,8 @@
  *           samples fit the resident blocks' shared memory
  *           (lwk_line1d_held_fits; about 7 M float samples on an H100).
  * Consecutive levels run in one cooperative launch, a grid barrier between
- * them (a pyramid of 1-D levels otherwise pays a launch a level, which on
- * short signals costs more than the level's bytes); a held level then loads
- * through L1 coherently (what the level before wrote), not the read-only
- * path.
+ * them; a held level after the first loads coherently (what the level before
+ * wrote), not by the read-only path.
  * Forward and inverse, every separable wavelet, both modes, every type
  * (integer data in the integer variants).  Windows that cross a line's end
  * are loaded through the mode; where a window so loaded and lifted as is is
