@@ -313,22 +313,14 @@ template <class S, int W, bool INV> __global__ void __launch_bounds__(L1_THREADS
 
 /* ---- host side ------------------------------------------------------------ */
 
-template <class S> static constexpr bool l1_runs(int W)
-{
-    return lwc_separable(W) && (!std::is_same<S, int32_t>::value || lwc_has_integer(W));
-}
+template <class S> struct l1_runs {
+    static constexpr bool ok(int W) { return lwc_separable(W) && (!std::is_same<S, int32_t>::value || lwc_has_integer(W)); }
+};
 
 /* f(S, W, INV) for the pass's type and wavelet, or cudaErrorInvalidValue */
 template <class F> static cudaError_t l1_dispatch(int dtype, const lwk_line1d *p, F &&f)
 {
-    return lwd_by_dtype(dtype, [&](auto t) -> cudaError_t {
-        typedef LWD_TYPE_OF(t) S;
-        return lwc_dispatch(p->w.id, [&](auto wc) -> cudaError_t {
-            constexpr int W = decltype(wc)::value;
-            if constexpr (!l1_runs<S>(W)) return cudaErrorInvalidValue;
-            else return p->inverse ? f((S *)0, wc, std::true_type()) : f((S *)0, wc, std::false_type());
-        });
-    });
+    return lwc_dispatch_typed<l1_runs>(dtype, p->w.id, p->inverse, f);
 }
 
 extern "C" int lwk_line1d_supported(int dtype, const lwk_wave *w, int64_t n)

@@ -289,10 +289,12 @@ static size_t pl_ssize(int dtype) { return dtype == LWK_F64 ? 8 : lwk_is_half(dt
  * mode once, lifts as the reference (d4's one-sided steps would need the
  * mirror refreshed every step: register spills, slower than the line
  * passes); integer data in the integer variants. */
-template <class S> static constexpr bool pl_runs(int W)
-{
-    return tile_once_mirror_exact(W) && (!std::is_same<S, int32_t>::value || lwc_has_integer(W));
-}
+template <class S> struct pl_runs {
+    static constexpr bool ok(int W)
+    {
+        return tile_once_mirror_exact(W) && (!std::is_same<S, int32_t>::value || lwc_has_integer(W));
+    }
+};
 
 /* The device's limits: shared memory a block may opt in to, and whether it
  * launches clusters (compute capability 9.0 and later). */
@@ -408,14 +410,7 @@ template <class S, int W, bool INV> static cudaError_t pl_go(const lwk_planes *p
 /* f(S, W, INV) for the plane's type and wavelet, or cudaErrorInvalidValue */
 template <class F> static cudaError_t pl_dispatch(int dtype, const lwk_planes *p, F &&f)
 {
-    return lwd_by_dtype(dtype, [&](auto t) -> cudaError_t {
-        typedef LWD_TYPE_OF(t) S;
-        return lwc_dispatch(p->w.id, [&](auto wc) -> cudaError_t {
-            constexpr int W = decltype(wc)::value;
-            if constexpr (!pl_runs<S>(W)) return cudaErrorInvalidValue;
-            else return p->inverse ? f((S *)0, wc, std::true_type()) : f((S *)0, wc, std::false_type());
-        });
-    });
+    return lwc_dispatch_typed<pl_runs>(dtype, p->w.id, p->inverse, f);
 }
 
 static int pl_applies(int dtype, const lwk_planes *p)

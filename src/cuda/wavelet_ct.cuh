@@ -7,6 +7,7 @@
 #define LW_WAVELET_CT_CUH
 
 #include "../core/wavelet_list.h"
+#include "dtype_ct.cuh"
 #include "lw_cuda.h"
 
 #include <type_traits>
@@ -163,6 +164,22 @@ template <class F> static inline cudaError_t lwc_dispatch_all(int id, F &&f)
     switch (id) { LW_WAVELET_LIST(LWC_TCASE) }
 #undef LWC_TCASE
     return cudaErrorInvalidValue;
+}
+
+/* f((S *)0, W, INV) for the storage type of dtype (dtype_ct.cuh), wavelet id
+ * and direction, in the kernel family's instances: those RUNS<S>::ok(W)
+ * allows (else cudaErrorInvalidValue, and none compiled) */
+template <template <class> class RUNS, class F>
+static inline cudaError_t lwc_dispatch_typed(int dtype, int id, bool inverse, F &&f)
+{
+    return lwd_by_dtype(dtype, [&](auto t) -> cudaError_t {
+        typedef LWD_TYPE_OF(t) S;
+        return lwc_dispatch(id, [&](auto wc) -> cudaError_t {
+            constexpr int W = decltype(wc)::value;
+            if constexpr (!RUNS<S>::ok(W)) return cudaErrorInvalidValue;
+            else return inverse ? f((S *)0, wc, std::true_type()) : f((S *)0, wc, std::false_type());
+        });
+    });
 }
 
 #endif
