@@ -149,7 +149,7 @@ __device__ __forceinline__ void l1_store(const l1_lev &v, const l1_base &r, int6
 /* NV aligned 16-byte vectors from a, as samples of the compute type:
  * r[i] = a[i] */
 template <class S, int NV> struct l1_run {
-    enum { VT = 16 / sizeof(S), NE = NV * VT };
+    enum { VT = 16 / sizeof(S) };
     uint4 v[NV];
     __device__ __forceinline__ void load(const S *a)
     {

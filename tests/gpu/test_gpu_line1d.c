@@ -50,16 +50,10 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
     int L = levels;
     if (L == -1) lw_max_levels(c.rank, c.shape, c.naxes, c.axes, &L);
     /* the plan alone first: its engine and routes */
-    lw_config cfg;
-    lw_config_init(&cfg);
-    cfg.rank = c.rank;
-    for (int i = 0; i < c.rank; i++) cfg.shape[i] = c.shape[i];
-    cfg.naxes = c.naxes;
-    for (int i = 0; i < c.naxes; i++) cfg.axes[i] = c.axes[i];
-    cfg.wavelet = w, cfg.mode = m, cfg.layout = lay, cfg.dtype = t, cfg.integer = t == LW_INT32, cfg.levels = L;
-    cfg.direction = d, cfg.backend = LW_BACKEND_CUDA, cfg.flags = LW_FLAG_DEVICE_POINTERS, cfg.scheme = c.scheme;
+    gcase dc = c; /* the plan on device pointers (gpu_common.h's make) */
+    dc.devptr = 1;
     lw_plan *p = NULL;
-    if (lw_plan_create(&p, &cfg) != LW_OK) {
+    if (make(&p, &dc, L, LW_BACKEND_CUDA) != LW_OK) {
         lw_clear_error();
         run_case(&c); /* refused: the reference must refuse it too */
         return;
@@ -130,14 +124,8 @@ static void local_route(int quick)
     for (int i = 0; i < (quick ? 4 : 16); i++) {
         gcase c = case_of(&S[i % 2], LW_HAAR, i % 4 < 2 ? LW_FLOAT32 : LW_INT32, (lw_mode)((i / 4) % 2), LW_MALLAT,
                           (lw_direction)((i / 2) % 2), (i / 8) ? 3 : 1, 1);
-        lw_config cfg;
-        lw_config_init(&cfg);
-        cfg.rank = c.rank, cfg.naxes = c.naxes, cfg.axes[0] = c.axes[0];
-        for (int k = 0; k < c.rank; k++) cfg.shape[k] = c.shape[k];
-        cfg.wavelet = LW_HAAR, cfg.mode = c.m, cfg.dtype = c.t, cfg.integer = c.t == LW_INT32, cfg.levels = c.levels;
-        cfg.direction = c.dir, cfg.backend = LW_BACKEND_CUDA, cfg.flags = LW_FLAG_DEVICE_POINTERS;
         lw_plan *p = NULL;
-        CHECK(lw_plan_create(&p, &cfg) == LW_OK, "haar local route plan: %s", lw_last_error());
+        CHECK(make(&p, &c, c.levels, LW_BACKEND_CUDA) == LW_OK, "haar local route plan: %s", lw_last_error());
         char dsc[4096] = "";
         if (p) lw_plan_describe(p, dsc, sizeof dsc);
         CHECK(p && lw_cuda_plan_engine(p) == LWE_LOCAL && strstr(dsc, "line1d (in place): "),
