@@ -4,6 +4,9 @@
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave, test_gpu_line1d and test_gpu_inplace.
 # suite: test_gpu (random mix, 1-D up to 40000 samples), test_host_memory, test_gpu_ooc (a package of their own).
 # staged: 2^24 five levels out of place, cdf97 / d4 / cdf53, both layouts (levels 2 staged in the scratch).
+# rounds: in place, levels the device cannot hold in rounds: memcheck and racecheck of the rounds (forced on short lines
+# by tuning line1d_hold), then 2^24, 2^25, an odd length whose half 8192 divides and 2 x 2^23, one and five levels,
+# cdf97 / haar / d4, both layouts, auto against inplace=lean (the generic walk) and out of place, in one table.
 # half: test_gpu_half (a package of its own).
 # matrix: 1-D 10^6 + 3 and 2^24 samples, every separable wavelet, float32 / float64 / bfloat16, both layouts, 1 and 5
 # levels, both directions, out of place (and 10^6 + 3 in place): floor and median of the fraction of the copy.
@@ -76,6 +79,46 @@ for arm in ("auto", "ipauto"):
     if fr:
         print("%s: %d records, fraction of the device copy: floor %.3f, median %.3f" % (arm, len(fr), fr[0], fr[len(fr) // 2]))
 EOF
+fi
+if has rounds; then # in place, levels the device cannot hold: rounds (auto) against the generic walk (inplace=lean)
+  t rmemcheck 300 "$CS" --tool memcheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 --inplace \
+    --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 65536,40000 -l 3 --mode symmetric,periodic \
+    --tune line1d_hold=17000
+  verified rmemcheck
+  t rracecheck 300 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 --inplace \
+    --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 65536 -l 3 --tune line1d_hold=17000
+  verified rracecheck
+  for arm in rounds oop lean; do
+    ip=--inplace; [ $arm = oop ] && ip=
+    tu=; [ $arm = lean ] && tu="--tune inplace=lean"
+    for sh in "16777216,33554432,16793599" "2x8388608 --axes 1"; do
+      [ $(( $(date +%s) - T00 )) -gt "${STOP:-480}" ] && break 2
+      [ $arm = lean ] && [ "${sh%%,*}" = 16777216 ] && sh=16777216 # the walk: one length
+      # shellcheck disable=SC2086
+      timeout 150 liftwave bench --backend cuda --config G2G -w cdf97,haar,d4 --layout mallat,interleaved \
+        --direction forward,inverse --shape $sh -l 1,5 --repeat 10 $ip $tu --json >>"$OUT/ab-$arm-1.json" 2>>"$OUT/ab-$arm-1.err"
+      say "rounds arm $arm $sh: rc=$?"
+    done
+  done
+  python3 - "$OUT" <<'EOF3' | tee -a "$S"
+import json, sys
+def load(a):
+    d = {}
+    for l in open("%s/ab-%s-1.json" % (sys.argv[1], a)):
+        if l.startswith("{"):
+            r = json.loads(l)
+            d[(r["wavelet"], r["layout"], "x".join(map(str, r["shape"])), r["levels"], r["direction"])] = r
+    return d
+R, G, O = load("rounds"), load("lean"), load("oop")
+print("%-6s %-11s %-16s %2s %-8s %9s %9s %9s %6s %6s %5s %s" % ("wave", "layout", "shape", "L", "dir", "rounds", "lean",
+      "oop us", "xlean", "/oop", "frac", "verified"))
+for k in sorted(R):
+    r, g, o = R[k], G.get(k), O.get(k)
+    print("%-6s %-11s %-16s %2d %-8s %9.1f %9s %9s %6s %6s %5.3f %s %s" % (k + (r["median_s"] * 1e6,
+          "%.1f" % (g["median_s"] * 1e6) if g else "-", "%.1f" % (o["median_s"] * 1e6) if o else "-",
+          "%.2f" % (g["median_s"] / r["median_s"]) if g else "-", "%.2f" % (r["median_s"] / o["median_s"]) if o else "-",
+          r["fraction_of_bound"], r["verified"], r.get("extra_device_bytes", ""))))
+EOF3
 fi
 if has staged; then # 2^24 five levels out of place, both layouts (levels 2 staged)
   timeout 120 liftwave bench --backend cuda --config G2G -w cdf97,d4,cdf53 --layout mallat,interleaved -l 5 \

@@ -235,6 +235,7 @@ typedef struct lw_tuning {
     int tail;             /* cuda fused pyramids: 0 auto, 1 fused levels wherever they run, 2 small engine below the top */
     int planes;           /* cuda generic passes: 0 auto (two axes of a level as one plane pass), 1 off */
     int64_t reorder_piece; /* cuda generic passes in place, Mallat: longest piece of a cut cycle, 0 auto */
+    int64_t line1d_hold;  /* cuda line1d: most samples a held level or a round takes at once, 0 the device's */
     int tile3d_load;      /* cuda fused 3-D: 0 auto (TMA where it applies), 1 the threads' copies (LWK_T3_LOAD_*) */
     int tile3d_stages;    /* cuda fused 3-D, float32 forwards: 0 auto, 1 staged as the inverses, 2 serial (LWK_T3_STAGES_*) */
     int64_t tile3d_zruns; /* cuda fused 3-D: runs of output pairs along z a tile, 0 auto (lwk_tile3d.zruns) */

@@ -140,6 +140,10 @@ static const knob knobs[] = {
      "cuda generic passes (every engine's in-place route): two axes of a level as one pass over planes that a "
      "thread-block cluster holds whole, and an axis crossing the contiguous one as planes of (that axis x the "
      "contiguous dimension) (auto: wherever a plane fits and its rows are contiguous), or off (one pass an axis)"},
+    {"line1d_hold", K_INT, OFF(line1d_hold), 0, 1 << 30, NULL,
+     "cuda long-line engine, in place and a pyramid's later levels: the most samples a level held in the resident "
+     "blocks' shared memory, or one round of a level in rounds, takes at once (0: as many as the device holds); "
+     "below that, levels run in rounds (for tests and measurements)"},
     {"reorder_piece", K_INT, OFF(reorder_piece), 0, 1 << 30, NULL,
      "cuda generic passes in place, Mallat layout, lines walked (longer than a block holds): the reorder to the "
      "Mallat order runs a walker a cycle, or, where some cycle is longer than this many positions, a walker a "

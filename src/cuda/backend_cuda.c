@@ -314,7 +314,7 @@ static lw_status cuda_plan(lw_plan *plan)
     if (st == LW_OK) transposed_plan(plan, im);
     const int only_in_place = (plan->cfg.flags & LW_FLAG_IN_PLACE) != 0;
     if (st == LW_OK && only_in_place) { /* the in-place workspace only, within its bound */
-        const size_t held = im->s.inplace_scratch + im->s.leaders_bytes + im->s.ip2d_lead_bytes;
+        const size_t held = im->s.inplace_scratch + im->s.leaders_bytes + im->s.ip2d_lead_bytes + im->s.l1_rc_bytes;
         const size_t bound = im->s.bytes >= ((size_t)100 << 20) ? im->s.bytes / 100 : ((size_t)1 << 20);
         /* the papers' schemes and the fs engine copy the input first */
         const int copies = im->s.engine == LWE_SCHEME || (im->s.engine == LWE_FS && im->s.inplace_scratch >= im->s.bytes);
@@ -377,7 +377,7 @@ static lw_status cuda_plan(lw_plan *plan)
 static lw_status cuda_workspace(const lw_plan *plan, size_t *bytes)
 {
     const cuda_impl *im = plan->impl;
-    *bytes = im->s.scratch + im->s.leaders_bytes;
+    *bytes = im->s.scratch + im->s.leaders_bytes + im->s.l1_rc_bytes;
     if (im->tr) { /* the transposed plan holds its own */
         size_t tb = 0;
         lw_workspace_size(im->tr, &tb);
@@ -630,14 +630,16 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
                  "on %d)", plan->geo.levels - cut, cut);
     }
     if (s->engine == LWE_LINE1D || s->l1_route) {
-        int held = 0, staged = 0;
-        for (int k = 0; k < s->small_from; k++) held += s->l1_held[k], staged += s->l1_staged[k];
+        int held = 0, staged = 0, rounds = 0, pairs = 0;
+        for (int k = 0; k < s->small_from; k++)
+            held += s->l1_held[k], staged += s->l1_staged[k], rounds += s->l1_rounds[k], pairs += s->l1_pair[k] > 0;
         lw_appendf(buf, len,
                    "line1d%s: %d of %d level(s) held in the resident blocks' shared memory where a level writes what "
-                   "it reads (in place, a pyramid's later levels)%s; out of place %d staged (the lowpass from the "
-                   "scratch); the small engine from level %d\n",
-                   s->l1_route ? " (in place)" : "", held, s->small_from,
-                   held < s->small_from ? ", the others then by the generic path" : "", staged, s->small_from + 1);
+                   "it reads (in place, a pyramid's later levels); in place %d in rounds (%d of them in pairs moved to "
+                   "the Mallat order as rows along cycles)%s; out of place %d staged (the lowpass from the scratch); "
+                   "the small engine from level %d\n",
+                   s->l1_route ? " (in place)" : "", held, s->small_from, rounds, pairs,
+                   held + rounds < s->small_from ? ", the others by the generic path" : "", staged, s->small_from + 1);
     }
     if (s->small_inplace)
         lw_appendf(buf, len, "in_place: the small engine, every level in one launch (each item fits a block)\n");
@@ -673,7 +675,7 @@ static void cuda_describe(const lw_plan *plan, char *buf, size_t len)
         lw_appendf(buf, len, "generic passes: %d pass(es) of one axis as plane passes (that axis by the contiguous one)\n",
                    axis_planes);
     lw_appendf(buf, len, "scratch_bytes: %zu\ninplace_scratch_bytes: %zu\ncycle_leader_bytes: %zu\n", s->scratch,
-               s->inplace_scratch, s->leaders_bytes + s->ip2d_lead_bytes);
+               s->inplace_scratch, s->leaders_bytes + s->ip2d_lead_bytes + s->l1_rc_bytes);
     if (im->ooc) {
         char line[512] = "";
         lw_appendf(buf, len, "out_of_core: the transform needs more than the %zu bytes of device budget\n",

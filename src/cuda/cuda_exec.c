@@ -177,7 +177,7 @@ int lw_line1d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k)
 int lw_cuda_small_from(const lw_plan *p, const lw_cuda_sched *s)
 {
     const int ks = tail_from(p, s, s->engine == LWE_FUSED3D  ? fused3d_level_ok
-                                   : s->engine == LWE_LINE1D ? lw_line1d_level_ok
+                                   : s->engine == LWE_LINE1D || s->l1_route ? lw_line1d_level_ok
                                                              : tile2d_level_ok);
     return ks < 0 ? p->geo.levels : ks;
 }
@@ -423,11 +423,12 @@ lw_status lw_cuda_choose(const lw_plan *p, lw_cuda_sched *s)
     if (s->engine == LWE_COPY) return LW_OK;
     /* in place, the local engine's Mallat plans over long contiguous lines take the long-line engine's route */
     s->l1_route = e->id == LWE_LOCAL && lw_cuda_inplace_routed(p, e->id) && applies_line1d(p, s);
-    if (e->id == LWE_LINE1D || s->l1_route) lw_line1d_prepare(p, s);
+    if (e->id == LWE_LINE1D || s->l1_route) LW_TRY(lw_line1d_prepare(p, s));
     /* the generic path (every engine's in-place route) walks long lines in
      * place: its stash is the in-place scratch */
     if (!s->l1_all_held) LW_TRY(lw_cuda_walk_prepare(p, s));
     s->inplace_scratch = (s->walk_stash + 255) & ~(size_t)255;
+    if (s->l1_rnd_scratch > s->inplace_scratch) s->inplace_scratch = s->l1_rnd_scratch;
     e->workspace(p, s);
     /* in place, items the small engine holds whole run there: one launch,
      * no workspace (the fused engines' in-place routes need some) */

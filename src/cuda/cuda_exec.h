@@ -103,10 +103,19 @@ typedef struct lw_cuda_sched {
     lwk_side *t2_side;
     /* line1d: the levels (0-based) whose lines the device holds at once (in place: one read, one write) */
     unsigned char l1_held[LW_MAX_LEVELS];
-    int l1_all_held; /* every level the engine runs: then no generic pass, no walk */
+    int l1_all_held; /* every level the engine runs is held or in rounds: then no generic pass, no walk */
     int l1_route;    /* the local engine's plan runs in place by the long-line engine */
     unsigned char l1_staged[LW_MAX_LEVELS]; /* out of place: the level reads its lowpass from the scratch */
     size_t l1_x_off[2], l1_stage_bytes;     /* the two staging buffers' offsets, their bytes */
+    /* in place, levels the device cannot hold at once run in rounds (lwk_line1d_rounds; l1_rounds[k]),
+     * the Mallat layout's in pairs of l1_pair[k] samples whose halves then move to the Mallat order
+     * as rows along the cycles of their permutation (k_rowcycle.h: l1_rc_n[k] segments at l1_rc_off[k]
+     * of l1_rc, device memory of l1_rc_bytes; cut in pieces: l1_rc_cut[k], flags in the in-place
+     * scratch at l1_flag_off, after the rounds' saved samples) */
+    unsigned char l1_rounds[LW_MAX_LEVELS], l1_rc_cut[LW_MAX_LEVELS];
+    int64_t l1_pair[LW_MAX_LEVELS], l1_rc_off[LW_MAX_LEVELS], l1_rc_n[LW_MAX_LEVELS];
+    int32_t *l1_rc;
+    size_t l1_rc_bytes, l1_flag_off, l1_rnd_scratch;
 } lw_cuda_sched;
 
 /* The fused 2-D engine's run, out of place (tile2d_exec.c).  lw_tile2d_streams_plan:
@@ -188,13 +197,15 @@ lw_status lw_il_oop_run(const lw_plan *p, const lw_cuda_sched *s, const void *in
 
 /* The long-line engine (line1d_exec.c): whether it runs the plan's level k
  * (lines long enough, the wavelet and type its kernels take); prepare: the
- * levels the device holds (s->l1_held) and those staged out of place
- * (s->l1_staged); workspace: the staging buffers or the walk's stash, the
- * larger; run: out of place or in place
- * (levels it cannot hold in place by the generic path's walk:
+ * levels the device holds (s->l1_held), those staged out of place
+ * (s->l1_staged) and those in place in rounds (s->l1_rounds, their row
+ * cycles in device memory: lw_line1d_release); workspace: the staging
+ * buffers or the walk's stash, the larger; run: out of place or in place
+ * (levels neither held nor in rounds by the generic path's walk:
  * lw_cuda_generic_level). */
 int lw_line1d_level_ok(const lw_plan *p, const lw_cuda_sched *s, int k);
-void lw_line1d_prepare(const lw_plan *p, lw_cuda_sched *s);
+lw_status lw_line1d_prepare(const lw_plan *p, lw_cuda_sched *s);
+void lw_line1d_release(lw_cuda_sched *s);
 void lw_line1d_workspace(const lw_plan *p, lw_cuda_sched *s);
 lw_status lw_line1d_run(const lw_plan *p, const lw_cuda_sched *s, const void *in, void *out, void *scratch,
                         cudaStream_t st);

@@ -246,6 +246,7 @@ void lw_cuda_sched_release(lw_cuda_sched *s)
     if (s->d_leaders) cudaFree(s->d_leaders);
     s->d_leaders = NULL, s->leaders_bytes = 0;
     lw_ip2d_release(s);
+    lw_line1d_release(s);
     lw_tile2d_streams_release(s);
 }
 

@@ -64,6 +64,7 @@ typedef struct l1_lev {
     const void *lo, *hi;
     void *dst, *dst_hi;
     int64_t lo_cl, dst_cl;
+    int64_t pair; /* Mallat halves per pair of this many samples (lwk_line1d's), 0: the line's */
     int in_split, out_split, held;
     l1_geo g;
 } l1_lev;
@@ -77,6 +78,13 @@ typedef struct l1_prog {
     l1_lev lev[L1_MAXLEV];
 } l1_prog;
 
+/* Compact buffers (lwk_line1d's lo_cl, dst_cl): the input's every sample
+ * in order (lo == hi) or its lowpass, position q at q / 2 (from the inverse's
+ * coarser level); the output's every sample (dst == dst_hi) or its lowpass
+ * (the highpass to dst_hi in the array), position q at q / 2 */
+__device__ __forceinline__ bool l1_in_all(const l1_lev &v) { return v.lo_cl && v.lo == v.hi; }
+__device__ __forceinline__ bool l1_out_lo(const l1_lev &v) { return v.dst_cl && v.dst != v.dst_hi; }
+
 /* A line's bases in the level's buffers: the input's lowpass (or every
  * sample, in order) and highpass, the output's (lowpass) and highpass */
 struct l1_base {
@@ -87,20 +95,37 @@ __device__ __forceinline__ l1_base l1_bases(const l1_prog &P, const l1_lev &v, i
     const int64_t b = lwd_decomp(line, P.nd, P.dlen, P.dstr);
     l1_base r;
     r.lo = v.lo_cl ? line * v.lo_cl : b;
-    r.hi = v.in_split ? b : r.lo;
+    r.hi = l1_in_all(v) ? r.lo : b;
     r.d = v.dst_cl ? line * v.dst_cl : b;
-    r.dh = b;
+    r.dh = v.dst_cl && !l1_out_lo(v) ? r.d : b;
     return r;
+}
+
+/* Mallat place of the lowpass (even) / highpass (odd) sample at position q:
+ * in the line's halves, or in those of q's pair */
+__device__ __forceinline__ int64_t l1_lpos(const l1_lev &v, int64_t q)
+{
+    if (!v.pair) return q >> 1;
+    const int64_t b = q - q % v.pair;
+    return b + ((q - b) >> 1);
+}
+__device__ __forceinline__ int64_t l1_hpos(const l1_lev &v, int64_t q)
+{
+    if (!v.pair) return v.nlo + (q >> 1);
+    const int64_t b = q - q % v.pair;
+    return b + v.pair / 2 + ((q - b) >> 1);
 }
 
 /* The input sample at position q (inside the line) of the line at r: by the
  * read-only path (NC) where nothing in the launch wrote it */
 template <class S, bool NC> __device__ __forceinline__ lwd_c<S> l1_at(const l1_lev &v, const l1_base &r, int64_t q)
 {
-    const S *buf = (q & 1) ? (const S *)v.hi + r.hi : (const S *)v.lo + r.lo;
-    const int64_t i = v.in_split ? ((q & 1) ? v.nlo + (q >> 1) : (q >> 1)) : q;
-    if constexpr (NC) return lwd_ldg_run(buf + i * v.ls);
-    else return lwd_ld(buf + i * v.ls);
+    const S *p;
+    if (l1_in_all(v)) p = (const S *)v.lo + r.lo + q;
+    else if (q & 1) p = (const S *)v.hi + r.hi + (v.in_split ? l1_hpos(v, q) : q) * v.ls;
+    else p = (const S *)v.lo + r.lo + (v.lo_cl ? q >> 1 : (v.in_split ? l1_lpos(v, q) : q) * v.ls);
+    if constexpr (NC) return lwd_ldg_run(p);
+    else return lwd_ld(p);
 }
 
 /* Lift a window whose index 0 is at position p0 */
@@ -119,8 +144,8 @@ __device__ __forceinline__ void l1_store(const l1_lev &v, const l1_base &r, int6
     S *d = (S *)v.dst + r.d;
     const int64_t n = v.n, ls = v.ls, q0 = sg * L1_SEG;
     const bool whole = q0 + L1_SEG <= n && ls == 1;
-    if (v.out_split) { /* even positions to the lowpass half, odd ones after it */
-        S *lo = d + (q0 >> 1) * ls, *hi = (S *)v.dst_hi + r.dh + (v.nlo + (q0 >> 1)) * ls;
+    if (v.out_split) { /* even positions to the lowpass half, odd ones after it (a segment lies in one pair) */
+        S *lo = d + l1_lpos(v, q0) * ls, *hi = (S *)v.dst_hi + r.dh + l1_hpos(v, q0) * ls;
         if (whole) {
 #pragma unroll
             for (int h = 0; h < L1_SEG / 8; h++) {
@@ -132,16 +157,31 @@ __device__ __forceinline__ void l1_store(const l1_lev &v, const l1_base &r, int6
             for (int i = 0; i < L1_SEG; i++)
                 if (q0 + i < n) lwd_st((i & 1) ? hi + (i >> 1) * ls : lo + (i >> 1) * ls, u[H + i]);
         }
+    } else if (l1_out_lo(v)) { /* even positions compact, odd ones to their places */
+        S *lo = d + (q0 >> 1), *hi = (S *)v.dst_hi + r.dh + q0 * ls;
+        if (q0 + L1_SEG <= n) {
+#pragma unroll
+            for (int h = 0; h < L1_SEG / 8; h++)
+                store4<S>(lo + 4 * h, u[H + 8 * h], u[H + 8 * h + 2], u[H + 8 * h + 4], u[H + 8 * h + 6], true);
+        } else {
+#pragma unroll
+            for (int i = 0; i < L1_SEG; i += 2)
+                if (q0 + i < n) lwd_st(lo + (i >> 1), u[H + i]);
+        }
+#pragma unroll
+        for (int i = 1; i < L1_SEG; i += 2)
+            if (q0 + i < n) lwd_st(hi + i * ls, u[H + i]);
     } else {
-        S *o = d + q0 * ls;
-        if (whole) {
+        const int64_t so = v.dst_cl ? 1 : ls; /* every sample compact, or at its place */
+        S *o = d + q0 * so;
+        if (q0 + L1_SEG <= n && so == 1) {
 #pragma unroll
             for (int h = 0; h < L1_SEG / 4; h++)
                 store4<S>(o + 4 * h, u[H + 4 * h], u[H + 4 * h + 1], u[H + 4 * h + 2], u[H + 4 * h + 3], true);
         } else {
 #pragma unroll
             for (int i = 0; i < L1_SEG; i++)
-                if (q0 + i < n) lwd_st(o + i * ls, u[H + i]);
+                if (q0 + i < n) lwd_st(o + i * so, u[H + i]);
         }
     }
 }
@@ -168,7 +208,7 @@ __device__ __forceinline__ void l1_window(const l1_prog &P, const l1_lev &v, con
                                           lwd_c<S> (&u)[N])
 {
     constexpr int H = l1_halo(W), VT = 16 / sizeof(S);
-    const bool inside = p0 >= 0 && p0 + N <= v.n && v.ls == 1;
+    const bool inside = p0 >= 0 && p0 + N <= v.n && (v.ls == 1 || l1_in_all(v));
     if (inside && !v.in_split && v.lo == v.hi && !((uintptr_t)((const S *)v.lo + rb.lo) & 15)) {
         constexpr int OFF = (VT - H % VT) % VT; /* p0 - OFF is a multiple of VT */
         l1_run<S, (N + OFF + VT - 1) / VT> r;
@@ -177,7 +217,7 @@ __device__ __forceinline__ void l1_window(const l1_prog &P, const l1_lev &v, con
         for (int j = 0; j < N; j++) u[j] = r.at(OFF + j);
         return;
     }
-    if (inside && v.in_split) {
+    if (inside && v.in_split && v.ls == 1 && !v.pair) {
         constexpr int OFF = (VT - (H / 2) % VT) % VT, NH = N / 2;
         const S *lo = (const S *)v.lo + rb.lo + (p0 >> 1), *hi = (const S *)v.hi + rb.hi + v.nlo + (p0 >> 1);
         if (!((uintptr_t)(lo - OFF) & 15)) {
@@ -220,22 +260,42 @@ __device__ __forceinline__ void l1_direct_level(const l1_prog &P, const l1_lev &
     }
 }
 
-/* A held level: block = chunk cpl * line + c (blocks past the chunks only
- * wait); its window's even positions in lo_s, odd ones in hi_s (so that a
- * segment reads its window as aligned vectors of the two halves, without
- * bank conflicts).  Every block of the grid calls it (the grid barrier). */
+/* The lines and segments a held level's grid takes at once: every line's
+ * segments (a launch of held levels), or a round (lwk_line1d_rounds): whole
+ * lines line0 .. line0 + nl - 1, or of one line the segments s_lo .. s_hi - 1,
+ * whose positions below r0 = s_lo * L1_SEG the rounds before have written:
+ * the window samples there come from side (positions r0 - H .. r0 - 1,
+ * saved raw by the round before) or wrap (0 .. H - 1, saved by the line's
+ * first round: periodic mode's wrap).  save_b / save_w: where this round
+ * saves those for the next (NULL: none). */
+template <class S> struct l1_span {
+    int64_t line0, nl, s_lo, s_hi;
+    const S *side, *wrap;
+    S *save_b, *save_w;
+};
+
+/* A held level: block = chunk cpl * line + c of the span (blocks past its
+ * chunks only wait); its window's even positions in lo_s, odd ones in hi_s
+ * (so that a segment reads its window as aligned vectors of the two halves,
+ * without bank conflicts).  Every block of the grid calls it (the grid
+ * barrier). */
 template <class S, int W, bool INV, bool NC>
-__device__ __forceinline__ void l1_held_level(const l1_prog &P, const l1_lev &v, lwd_c<S> *lo_s)
+__device__ __forceinline__ void l1_held_level(const l1_prog &P, const l1_lev &v, lwd_c<S> *lo_s, const l1_span<S> &sp)
 {
     typedef lwd_c<S> T;
     constexpr int H = l1_halo(W), N = L1_SEG + 2 * H, NH = N / 2;
     const l1_geo &g = v.g;
     T *hi_s = lo_s + g.half;
-    const bool act = blockIdx.x < P.nlines * g.cpl;
-    const int64_t line = blockIdx.x / g.cpl, c = blockIdx.x - line * g.cpl;
-    const l1_base r = l1_bases(P, v, act ? line : 0);
-    const int64_t n = v.n;
-    const int64_t s0 = c * g.cs, s1 = s0 + g.cs < g.nseg ? s0 + g.cs : g.nseg;
+    const int64_t line = sp.line0 + blockIdx.x / g.cpl, c = blockIdx.x % g.cpl;
+    const int64_t s0 = sp.s_lo + c * g.cs, s1 = s0 + g.cs < sp.s_hi ? s0 + g.cs : sp.s_hi;
+    const bool act = blockIdx.x < sp.nl * g.cpl && line < P.nlines && s0 < s1;
+    const l1_base r = l1_bases(P, v, act ? line : sp.line0);
+    const int64_t n = v.n, r0 = sp.s_lo * L1_SEG;
+    if (blockIdx.x == 0) { /* raw samples the next rounds read after this one has written them */
+        for (int i = threadIdx.x; i < H && sp.save_b; i += L1_THREADS)
+            lwd_st(sp.save_b + i, l1_at<S, NC>(v, r, sp.s_hi * L1_SEG - H + i));
+        for (int i = threadIdx.x; i < H && sp.save_w; i += L1_THREADS) lwd_st(sp.save_w + i, l1_at<S, NC>(v, r, i));
+    }
     const int64_t w0 = s0 * L1_SEG - H, wn = (s1 - s0) * L1_SEG + 2 * H; /* the chunk's window */
     /* loads in batches of L1_BATCH a thread before their shared-memory stores
      * (each store waits for its load: one at a time, the chunk would take a
@@ -253,15 +313,18 @@ __device__ __forceinline__ void l1_held_level(const l1_prog &P, const l1_lev &v,
         }                                                                              \
     }
     if (!act) {
-    } else if (w0 >= 0 && w0 + wn <= n && v.ls == 1 && !v.in_split) {
+    } else if (w0 >= r0 && w0 + wn <= n && v.ls == 1 && !v.lo_cl && !v.in_split) {
         const S *lo = (const S *)v.lo + r.lo + w0, *hi = (const S *)v.hi + r.hi + w0;
         L1_LOADS(wn, NC ? lwd_ldg_run((i & 1 ? hi : lo) + i) : lwd_ld((i & 1 ? hi : lo) + i), (i & 1 ? hi_s : lo_s)[i >> 1])
-    } else if (w0 >= 0 && w0 + wn <= n && v.ls == 1) {
+    } else if (w0 >= r0 && w0 + wn <= n && v.ls == 1 && !v.lo_cl && !v.pair) {
         const S *lo = (const S *)v.lo + r.lo + (w0 >> 1), *hi = (const S *)v.hi + r.hi + v.nlo + (w0 >> 1);
         L1_LOADS(wn / 2, NC ? lwd_ldg_run(lo + i) : lwd_ld(lo + i), lo_s[i])
         L1_LOADS(wn / 2, NC ? lwd_ldg_run(hi + i) : lwd_ld(hi + i), hi_s[i])
     } else {
-        L1_LOADS(wn, (l1_at<S, NC>(v, r, lwd_bidx(w0 + i, n, P.mode))), (i & 1 ? hi_s : lo_s)[i >> 1])
+        /* through the mode; written positions (a round's) from the saved samples */
+#define L1_AT(q) ((q) >= r0 ? l1_at<S, NC>(v, r, (q)) : (q) >= r0 - H ? lwd_ld(sp.side + (q) - (r0 - H)) : lwd_ld(sp.wrap + (q)))
+        L1_LOADS(wn, L1_AT(lwd_bidx(w0 + i, n, P.mode)), (i & 1 ? hi_s : lo_s)[i >> 1])
+#undef L1_AT
     }
 #undef L1_LOADS
     cooperative_groups::this_grid().sync(); /* every block has read its window: the region may be written */
@@ -304,10 +367,45 @@ template <class S, int W, bool INV> __global__ void __launch_bounds__(L1_THREADS
             l1_direct_level<S, W, INV>(P, v, (int64_t)blockIdx.x * L1_THREADS + threadIdx.x,
                                        (int64_t)gridDim.x * L1_THREADS);
         else if (i == 0)
-            l1_held_level<S, W, INV, true>(P, v, sm);
+            l1_held_level<S, W, INV, true>(P, v, sm, l1_span<S>{0, P.nlines, 0, v.g.nseg, 0, 0, 0, 0});
         else
-            l1_held_level<S, W, INV, false>(P, v, sm);
+            l1_held_level<S, W, INV, false>(P, v, sm, l1_span<S>{0, P.nlines, 0, v.g.nseg, 0, 0, 0, 0});
         __syncthreads(); /* the block's shared memory is free for the next level */
+    }
+}
+
+/* the rounds of a level (lwk_line1d_rounds): whole lines, per lines of them
+ * a round (per > 0), or of each line segs segments a round (rpl rounds a
+ * line); side: 3 H samples, the wrap and two round boundaries in turn */
+typedef struct l1_rnd {
+    int64_t per, segs, rpl, nrounds;
+    void *side;
+} l1_rnd;
+
+/* one held level in rounds, cooperative: a round's blocks load, wait at the
+ * grid barrier and store, and the next round reads nothing this one wrote
+ * but what it saved */
+template <class S, int W, bool INV> __global__ void __launch_bounds__(L1_THREADS) l1_rounds(l1_prog P, l1_rnd R)
+{
+    extern __shared__ __align__(16) unsigned char l1_smem[];
+    lwd_c<S> *sm = (lwd_c<S> *)l1_smem;
+    constexpr int H = l1_halo(W);
+    const l1_lev &v = P.lev[0];
+    S *side = (S *)R.side;
+    for (int64_t q = 0; q < R.nrounds; q++) {
+        l1_span<S> sp = {0, 1, 0, v.g.nseg, nullptr, side, nullptr, nullptr};
+        if (R.per) {
+            sp.line0 = q * R.per, sp.nl = R.per;
+        } else {
+            const int64_t j = q % R.rpl;
+            sp.line0 = q / R.rpl, sp.s_lo = j * R.segs;
+            sp.s_hi = j == R.rpl - 1 ? v.g.nseg : sp.s_lo + R.segs;
+            sp.side = side + H + (j & 1) * H;
+            if (j < R.rpl - 1) sp.save_b = side + H + ((j + 1) & 1) * H;
+            if (j == 0 && P.mode == LW_PERIODIC) sp.save_w = side;
+        }
+        if (q) __syncthreads(); /* the round before is done with shared memory */
+        l1_held_level<S, W, INV, true>(P, v, sm, sp);
     }
 }
 
@@ -336,13 +434,14 @@ extern "C" int lwk_line1d_supported(int dtype, const lwk_wave *w, int64_t n)
            }) == cudaSuccess;
 }
 
-/* held: a level's chunks for a grid of res blocks, 0 where it does not fit */
+/* held: the chunks of nseg segments of each of nlines lines for a grid of
+ * res blocks, 0 where they do not fit */
 template <class S, int W> static int l1_held_geo(int64_t n, int64_t nlines, int64_t res, l1_geo *g)
 {
     constexpr int H = l1_halo(W);
     memset(g, 0, sizeof *g);
     g->nseg = (n + L1_SEG - 1) / L1_SEG;
-    if (nlines > res) return 0;
+    if (nlines > res || nlines < 1) return 0;
     g->cpl = res / nlines;
     g->cs = (g->nseg + g->cpl - 1) / g->cpl;
     g->cpl = (g->nseg + g->cs - 1) / g->cs;
@@ -351,14 +450,17 @@ template <class S, int W> static int l1_held_geo(int64_t n, int64_t nlines, int6
     return g->smem <= L1_SMEM_HELD && nlines * g->cpl <= res;
 }
 
-/* the cooperative kernel's resident blocks (its shared memory set first), 0 if unknown */
-template <class S, int W, bool INV> static int64_t l1_resident()
+/* a cooperative kernel's resident blocks (its shared memory set first), 0 if unknown */
+static int64_t l1_resident_of(const void *fn)
 {
-    const void *fn = (const void *)l1_levels<S, W, INV>;
     if (lw_cuda_func_attr(fn, LW_SMEM_ATTR, L1_SMEM_HELD) != cudaSuccess) return (void)cudaGetLastError(), 0;
     int64_t res = 0;
     if (lw_cuda_resident(fn, L1_THREADS, L1_SMEM_HELD, &res) != cudaSuccess) return 0;
     return res;
+}
+template <class S, int W, bool INV> static int64_t l1_resident()
+{
+    return l1_resident_of((const void *)l1_levels<S, W, INV>);
 }
 
 extern "C" int lwk_line1d_held_fits(int dtype, const lwk_line1d *p)
@@ -370,6 +472,102 @@ extern "C" int lwk_line1d_held_fits(int dtype, const lwk_line1d *p)
                const int64_t res = l1_resident<S, W, decltype(inv)::value>();
                return res > 0 && l1_held_geo<S, W>(p->L.n, p->L.nlines, res, &g) ? cudaSuccess : cudaErrorInvalidValue;
            }) == cudaSuccess;
+}
+
+/* a held level's rounds for a grid of res blocks (l1_rnd), 0 where none
+ * fit: whole lines, as many a round as fit; else rounds of one line, each
+ * of a multiple of unit segments (a pair's); at most hold samples a round
+ * (0: no bound but the blocks') */
+template <class S, int W>
+static int l1_rounds_geo(int64_t n, int64_t nlines, int64_t res, int64_t unit, int64_t hold, l1_rnd *R, l1_geo *g)
+{
+    memset(R, 0, sizeof *R);
+    const int64_t nseg = (n + L1_SEG - 1) / L1_SEG;
+    if (res < 1 || unit < 1) return 0;
+    if (l1_held_geo<S, W>(n, 1, res, g) && (!hold || n <= hold)) {
+        int64_t per = nlines < res ? nlines : res;
+        while (per > 1 && (!l1_held_geo<S, W>(n, per, res, g) || (hold && per * n > hold))) per--;
+        l1_held_geo<S, W>(n, per, res, g);
+        R->per = per, R->nrounds = (nlines + per - 1) / per;
+        return 1;
+    }
+    int64_t cs = 1; /* the most segments a block holds */
+    l1_geo t;
+    while (l1_held_geo<S, W>((2 * cs) * L1_SEG, 1, 1, &t)) cs *= 2;
+    for (int64_t step = cs / 2; step >= 1; step /= 2)
+        if (l1_held_geo<S, W>((cs + step) * L1_SEG, 1, 1, &t)) cs += step;
+    int64_t most = res * cs;
+    if (hold && hold / L1_SEG < most) most = hold / L1_SEG;
+    most = most / unit * unit;
+    if (most < unit) return 0;
+    R->rpl = (nseg + most - 1) / most;
+    R->segs = ((nseg + R->rpl - 1) / R->rpl + unit - 1) / unit * unit;
+    R->rpl = (nseg + R->segs - 1) / R->segs;
+    R->nrounds = R->rpl * nlines;
+    if (!l1_held_geo<S, W>(R->segs * L1_SEG, 1, res, g)) return 0;
+    g->nseg = nseg;
+    return R->rpl > 1;
+}
+
+extern "C" size_t lwk_line1d_side_bytes(int dtype, const lwk_wave *w)
+{
+    lwk_line1d p;
+    memset(&p, 0, sizeof p);
+    p.w = *w;
+    size_t b = 0;
+    l1_dispatch(dtype, &p, [&](auto s, auto wc, auto) -> cudaError_t {
+        b = 3 * (size_t)l1_halo(decltype(wc)::value) * sizeof(*s);
+        return cudaSuccess;
+    });
+    return b;
+}
+
+static int l1_pair_ok(const lwk_line1d *p)
+{
+    return !p->pair || (p->pair % (2 * L1_SEG) == 0 && (p->L.n + p->pair - 1) / p->pair * p->pair - p->L.n <= 1);
+}
+
+extern "C" int lwk_line1d_rounds_fit(int dtype, const lwk_line1d *p)
+{
+    if (p->L.nlines < 1 || p->L.n < 2 || !l1_pair_ok(p)) return 0;
+    return l1_dispatch(dtype, p, [&](auto s, auto wc, auto inv) -> cudaError_t {
+               typedef typename std::remove_pointer<decltype(s)>::type S;
+               constexpr int W = decltype(wc)::value;
+               l1_rnd R;
+               l1_geo g;
+               const int64_t res = l1_resident_of((const void *)l1_rounds<S, W, decltype(inv)::value>);
+               return l1_rounds_geo<S, W>(p->L.n, p->L.nlines, res, p->pair ? p->pair / L1_SEG : 1, p->hold, &R, &g)
+                          ? cudaSuccess
+                          : cudaErrorInvalidValue;
+           }) == cudaSuccess;
+}
+
+extern "C" cudaError_t lwk_line1d_rounds(int dtype, const lwk_line1d *p, void *side, cudaStream_t st)
+{
+    if (p->L.nlines < 1 || p->L.n < 2 || p->lo != p->dst || p->hi != p->dst || p->lo_cl || p->dst_cl || !l1_pair_ok(p))
+        return cudaErrorInvalidValue;
+    return l1_dispatch(dtype, p, [&](auto s, auto wc, auto inv) -> cudaError_t {
+        typedef typename std::remove_pointer<decltype(s)>::type S;
+        constexpr int W = decltype(wc)::value;
+        constexpr bool INV = decltype(inv)::value;
+        const void *fn = (const void *)l1_rounds<S, W, INV>;
+        l1_prog P;
+        memset(&P, 0, sizeof P);
+        P.w = p->w, P.mode = p->mode, P.nd = p->L.nd, P.nlev = 1, P.nlines = p->L.nlines;
+        memcpy(P.dlen, p->L.dlen, sizeof P.dlen);
+        memcpy(P.dstr, p->L.dstr, sizeof P.dstr);
+        l1_lev &v = P.lev[0];
+        v.n = p->L.n, v.nlo = p->nlo, v.ls = p->L.lstride;
+        v.lo = v.hi = p->dst, v.dst = v.dst_hi = p->dst;
+        v.in_split = p->in_split, v.out_split = p->out_split, v.held = 1, v.pair = p->pair;
+        l1_rnd R;
+        const int64_t res = l1_resident_of(fn);
+        if (!l1_rounds_geo<S, W>(v.n, P.nlines, res, p->pair ? p->pair / L1_SEG : 1, p->hold, &R, &v.g))
+            return cudaErrorCooperativeLaunchTooLarge;
+        R.side = side;
+        void *args[] = {(void *)&P, (void *)&R};
+        return cudaLaunchCooperativeKernel(fn, dim3((unsigned)res), dim3(L1_THREADS), args, L1_SMEM_HELD, st);
+    });
 }
 
 extern "C" cudaError_t lwk_line1d_launch(int dtype, const lwk_line1d *lev, const int *held, int nlev, cudaStream_t st)
@@ -396,8 +594,7 @@ extern "C" cudaError_t lwk_line1d_launch(int dtype, const lwk_line1d *lev, const
             v.n = lev[i].L.n, v.nlo = lev[i].nlo, v.ls = lev[i].L.lstride;
             v.lo = lev[i].lo, v.hi = lev[i].hi, v.dst = lev[i].dst, v.dst_hi = lev[i].dst_hi ? lev[i].dst_hi : lev[i].dst;
             v.lo_cl = lev[i].lo_cl, v.dst_cl = lev[i].dst_cl;
-            if ((v.lo_cl || v.dst_cl) && v.ls != 1) return cudaErrorInvalidValue; /* compact lines: unit stride */
-            v.in_split = lev[i].in_split, v.out_split = lev[i].out_split, v.held = held[i];
+            v.in_split = lev[i].in_split, v.out_split = lev[i].out_split, v.held = held[i], v.pair = lev[i].pair;
             v.g.nseg = (v.n + L1_SEG - 1) / L1_SEG;
             if (held[i] && !l1_held_geo<S, W>(v.n, P.nlines, res, &v.g)) return cudaErrorCooperativeLaunchTooLarge;
         }

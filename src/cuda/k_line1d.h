@@ -29,15 +29,34 @@ typedef struct lwk_line1d {
     void *dst;
     int in_split, out_split;
     /* lines compact in a buffer of their own (line i at i * cl, unit stride),
-     * not at the array's places: the input's lowpass (or, in order, all of it)
-     * at lo, the output's (its lowpass half, out_split) at dst; 0: the array's */
+     * not at the array's places; 0: the array's.  lo_cl: every input sample in
+     * order at lo (lo == hi), or the input's lowpass, position 2i at i; dst_cl:
+     * every output sample in order at dst (dst == dst_hi), or the output's
+     * lowpass, 2i at i (its Mallat half, out_split), the highpass to dst_hi at
+     * the array's places */
     int64_t lo_cl, dst_cl;
-    void *dst_hi; /* out_split: the highpass half's buffer (the array's lines; NULL: dst) */
+    void *dst_hi; /* the highpass's buffer where it is not dst's (NULL: dst) */
+    /* in_split / out_split per pair of this many samples (0: the line's
+     * halves): pair j's even positions at j * pair + i, its odd ones at
+     * j * pair + pair / 2 + i (the rounds of a level in place; Ikuzawa's
+     * chunks, which a row reorder then moves to the Mallat order) */
+    int64_t pair;
+    int64_t hold; /* rounds: most samples a round takes (0: what the resident blocks hold) */
 } lwk_line1d;
 int lwk_line1d_supported(int dtype, const lwk_wave *w, int64_t n);
 int lwk_line1d_held_fits(int dtype, const lwk_line1d *p);
 #define LWK_LINE1D_MAXLEV 16
 cudaError_t lwk_line1d_launch(int dtype, const lwk_line1d *lev, const int *held, int nlev, cudaStream_t s);
+/* One level in place (lo == hi == dst) that the device cannot hold at once,
+ * in rounds of one cooperative launch: whole lines, as many a round as the
+ * resident blocks hold, or each line in rounds of consecutive segments (a
+ * multiple of pair samples), a round's blocks loading before any stores and
+ * saving the raw samples the next round's windows reach back to (side:
+ * lwk_line1d_side_bytes of device memory).  pair: a multiple of 32, at most
+ * one sample more than the last pair holds. */
+size_t lwk_line1d_side_bytes(int dtype, const lwk_wave *w);
+int lwk_line1d_rounds_fit(int dtype, const lwk_line1d *p);
+cudaError_t lwk_line1d_rounds(int dtype, const lwk_line1d *p, void *side, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,7 @@
  * elements of up to 4 bytes, each thread loads RC_VBATCH pieces at once (1024
  * threads: a 64 KiB row in one round trip) and stores 16-byte pieces; other
  * regions and 8-byte elements take element loads. */
+#include "k_rowcycle.h"
 #include "lw_cuda_dev.cuh"
 
 #include <string.h>
@@ -76,7 +77,7 @@ __device__ __forceinline__ void rc_load(U *X, const U *row, int64_t cols, int64_
 #pragma unroll
                 for (int k = 0; k < E; k++) {
                     const int64_t c = i * E + k;
-                    X[inverse ? rc_minv(c, hc) : rc_m(c, hc)] = rc_elem<U>(r[u], k);
+                    X[hc < 0 ? c : inverse ? rc_minv(c, hc) : rc_m(c, hc)] = rc_elem<U>(r[u], k);
                 }
             }
         }
@@ -125,13 +126,14 @@ template <class U>
 __global__ void __launch_bounds__(RC_THREADS)
     rowcycle_kernel(int64_t rows, int64_t cols, int64_t rs, int64_t blen1, int64_t bs0, int64_t bs1, int64_t planes,
                     const int32_t *segs, const __grid_constant__ rc_inline inl, int *flags, int inverse, int vec,
-                    U *data)
+                    int keep, U *data)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     /* B on 16 bytes wherever vec holds (cols a multiple of 16 / sizeof(U)) */
     U *A = (U *)smem_raw, *B = A + ((cols + 7) & ~(int64_t)7);
     const int32_t *sg = (segs ? segs : inl.v) + 3 * (int64_t)blockIdx.x;
-    const int64_t hr = (rows + 1) / 2, hc = (cols + 1) / 2, first = sg[0], len = sg[1], prev = sg[2];
+    /* hc < 0: the columns stay as they are */
+    const int64_t hr = (rows + 1) / 2, hc = keep ? -1 : (cols + 1) / 2, first = sg[0], len = sg[1], prev = sg[2];
     const int64_t before = inverse ? rc_minv(first, hr) : rc_m(first, hr); /* takes first's row */
     for (int64_t pl = blockIdx.y; pl < planes; pl += gridDim.y) {
         U *base = data + (pl / blen1) * bs0 + (pl % blen1) * bs1;
@@ -171,7 +173,7 @@ template <class U> static cudaError_t rc_resident(int64_t cols, int64_t *blocks)
 }
 
 template <class U>
-static cudaError_t rc_launch(int inverse, int64_t rows, int64_t cols, int64_t rs, const int64_t blen[2],
+static cudaError_t rc_launch(int inverse, int keep, int64_t rows, int64_t cols, int64_t rs, const int64_t blen[2],
                              const int64_t bs[2], const int32_t *segs, int on_host, int64_t nseg, int *flags,
                              void *data, cudaStream_t s)
 {
@@ -198,13 +200,13 @@ static cudaError_t rc_launch(int inverse, int64_t rows, int64_t cols, int64_t rs
         if (planes > 65535 || nseg * planes > resident) return cudaErrorCooperativeLaunchTooLarge;
         const cudaError_t z = cudaMemsetAsync(flags, 0, (size_t)(nseg * planes) * sizeof *flags, s);
         if (z != cudaSuccess) return z;
-        void *args[] = {&rows, &cols, &rs, &blen1, &bs0, &bs1, &planes, &dsegs, &inl, &flags, &inverse, &vec, &d};
+        void *args[] = {&rows, &cols, &rs, &blen1, &bs0, &bs1, &planes, &dsegs, &inl, &flags, &inverse, &vec, &keep, &d};
         return cudaLaunchCooperativeKernel((const void *)rowcycle_kernel<U>, dim3((unsigned)nseg, (unsigned)planes),
                                            dim3(RC_THREADS), args, smem, s);
     }
     dim3 grid((unsigned)nseg, (unsigned)(planes < 65535 ? planes : 65535));
     rowcycle_kernel<U><<<grid, RC_THREADS, smem, s>>>(rows, cols, rs, blen1, bs0, bs1, planes, dsegs, inl, nullptr,
-                                                      inverse, vec, d);
+                                                      inverse, vec, keep, d);
     return cudaGetLastError();
 }
 
@@ -225,5 +227,13 @@ extern "C" cudaError_t lwk_rowcycle_launch(int dtype, int inverse, int64_t rows,
                                            int on_host, int64_t nseg, int *flags, void *data, cudaStream_t s)
 {
     if (cols > lwk_rowcycle_max_cols(dtype)) return cudaErrorInvalidValue;
-    return RC_BY_TYPE(dtype, rc_launch)(inverse, rows, cols, rs, blen, bs, segs, on_host, nseg, flags, data, s);
+    return RC_BY_TYPE(dtype, rc_launch)(inverse, 0, rows, cols, rs, blen, bs, segs, on_host, nseg, flags, data, s);
+}
+
+extern "C" cudaError_t lwk_rowcycle_keep_cols(int dtype, int inverse, int64_t rows, int64_t cols, int64_t rs,
+                                              const int64_t blen[2], const int64_t bs[2], const int32_t *segs,
+                                              int on_host, int64_t nseg, int *flags, void *data, cudaStream_t s)
+{
+    if (cols > lwk_rowcycle_max_cols(dtype)) return cudaErrorInvalidValue;
+    return RC_BY_TYPE(dtype, rc_launch)(inverse, 1, rows, cols, rs, blen, bs, segs, on_host, nseg, flags, data, s);
 }

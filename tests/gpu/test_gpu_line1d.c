@@ -32,21 +32,23 @@ static const shape_case shapes[] = {
 };
 /* longer than the device holds at levels 1 and 2 (about 7.4 M float samples
  * on an H100): in place those go the generic way; out of place level 2 reads
- * its lowpass staged in the scratch, level 3 is held */
+ * its input (forward) or lowpass (inverse) staged in the scratch, level 3 is
+ * held; both layouts */
 static const shape_case huge = {1, 0, {0}, {16777259}};
 static const shape_case quick_shapes[] = {
     {1, 0, {0}, {20001}},
     {2, 1, {1}, {3, 20000}},
 };
 
-static long g_l1_cases, g_l1_held, g_l1_generic, g_l1_staged;
+static long g_l1_cases, g_l1_held, g_l1_generic, g_l1_staged, g_l1_rounds, g_l1_pairs;
 
-static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d, int levels,
-                int devptr, int inplace)
+static void one_t(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d,
+                  int levels, int devptr, int inplace, const char *tuning)
 {
     gcase c = case_of(sc, w, t, m, lay, d, levels, devptr);
     c.inplace = inplace;
     c.scheme = w == LW_HAAR ? "line1d" : NULL;
+    c.tuning = tuning;
     int L = levels;
     if (L == -1) lw_max_levels(c.rank, c.shape, c.naxes, c.axes, &L);
     /* the plan alone first: its engine and routes */
@@ -61,20 +63,27 @@ static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_la
     char dsc[4096] = "";
     lw_plan_describe(p, dsc, sizeof dsc);
     const char *l1 = strstr(dsc, "line1d: ");
-    int held = 0, of = 0, staged = 0;
-    const char *st = l1 ? strstr(l1, "out of place ") : NULL;
+    int held = 0, of = 0, staged = 0, rounds = 0, pairs = 0;
+    const char *st = l1 ? strstr(l1, "out of place ") : NULL, *rd = l1 ? strstr(l1, "; in place ") : NULL;
     if (l1) sscanf(l1, "line1d: %d of %d", &held, &of);
     if (st) sscanf(st, "out of place %d staged", &staged);
+    if (rd) sscanf(rd, "; in place %d in rounds (%d of them", &rounds, &pairs);
     CHECK(lw_cuda_plan_engine(p) == LWE_LINE1D && l1, "%s %s %s %s %s length %lld levels %d: engine %s, not line1d",
           lw_wavelet_name(w), lw_dtype_name(t), lw_mode_name(m), lw_layout_name(lay), lw_direction_str(d),
           (long long)c.shape[c.rank - 1], L, engine_name(lw_cuda_plan_engine(p)));
     lw_destroy(p);
-    /* in place every level the engine runs writes what it reads: held, or
-     * by the generic path */
-    if (inplace) g_l1_held += held > 0, g_l1_generic += held < of;
+    /* in place every level the engine runs writes what it reads: held, in
+     * rounds, or by the generic path */
+    if (inplace) g_l1_held += held > 0, g_l1_generic += held + rounds < of, g_l1_rounds += rounds > 0, g_l1_pairs += pairs > 0;
     else g_l1_staged += staged > 0;
     run_case(&c);
     g_l1_cases++;
+}
+
+static void one(const shape_case *sc, lw_wavelet w, lw_dtype t, lw_mode m, lw_layout lay, lw_direction d, int levels,
+                int devptr, int inplace)
+{
+    one_t(sc, w, t, m, lay, d, levels, devptr, inplace, NULL);
 }
 
 static const lw_dtype types[] = {LW_FLOAT32, LW_FLOAT64, LW_INT32};
@@ -105,9 +114,9 @@ static void sweep(int quick)
         }
     }
     if (!quick) /* the route a level takes where the device cannot hold it */
-        for (int i = 0; i < 16; i++)
-            one(&huge, i < 8 ? LW_CDF97 : LW_D4, LW_FLOAT32, LW_SYMMETRIC, LW_MALLAT, (lw_direction)(i % 2),
-                (i / 4) % 2 ? 3 : 1, 1, (i / 2) % 2);
+        for (int i = 0; i < 24; i++)
+            one(&huge, i < 8 ? LW_CDF97 : i < 16 ? LW_D4 : LW_CDF53, LW_FLOAT32, LW_SYMMETRIC,
+                i < 16 ? LW_MALLAT : LW_INTERLEAVED, (lw_direction)(i % 2), (i / 4) % 2 ? 3 : 1, 1, (i / 2) % 2);
     printf("line1d cases: %ld run; in place with a level held in shared memory: %ld, with a level by the generic path: "
            "%ld; out of place with a level staged: %ld\n",
            g_l1_cases, g_l1_held, g_l1_generic, g_l1_staged);
@@ -116,14 +125,62 @@ static void sweep(int quick)
     if (!quick) CHECK(g_l1_staged > 0, "no case staged a level out of place");
 }
 
+/* In place, a level the device cannot hold runs in rounds: whole lines, as
+ * many a round as it holds, or pieces of a line, each round saving the raw
+ * samples the next reaches back to; the Mallat layout's pieces in pairs
+ * whose halves then move as rows along cycles (where a pair size divides
+ * half the line, else the generic path).  Lines longer than the device
+ * holds: 2^24 (pairs of 2 x 8192), an odd length whose half 8192 divides
+ * (the last pair one sample short), a batch of two lines of 2^23, six lines
+ * of 3 M (whole lines, two a round); with tuning line1d_hold, the same
+ * routes on short lines for every wavelet, type, mode, layout and
+ * direction: rounds of pairs (2 x 8192, 2 x 4000 with a third round
+ * shorter, 2 x 2000 on two batch dimensions), an odd half (the Mallat
+ * layout by the generic path), whole lines two a round */
+static void rounds(int quick)
+{
+    static const shape_case big[] = {
+        {1, 0, {0}, {16777216}}, {1, 0, {0}, {16793599}}, {2, 1, {1}, {2, 8388608}}, {2, 1, {1}, {6, 3000000}}};
+    static const struct {
+        shape_case sc;
+        const char *tuning;
+    } small[] = {
+        {{1, 0, {0}, {65536}}, "line1d_hold=20000"},         {{1, 0, {0}, {40000}}, "line1d_hold=17000"},
+        {{1, 0, {0}, {40001}}, "line1d_hold=9000"},          {{2, 1, {1}, {3, 32768}}, "line1d_hold=20000"},
+        {{3, 1, {2}, {2, 2, 20000}}, "line1d_hold=9000"},    {{2, 1, {1}, {5, 24000}}, "line1d_hold=50000"},
+    };
+    const long r0 = g_l1_rounds, p0 = g_l1_pairs;
+    long k = 0;
+    for (int si = 0; si < (int)(sizeof small / sizeof *small); si++)
+        for (int i = 0; i < GRID; i++, k++) {
+            const lw_wavelet w = (lw_wavelet)(i / 24);
+            if (w == LW_FS || (k % (quick ? 16 : 3)) != 0) continue;
+            one_t(&small[si].sc, w, types[(i / 8) % 3], (lw_mode)((i / 4) % 2), (lw_layout)((i / 2) % 2),
+                  (lw_direction)(i % 2), (k / 3) % 3 == 0 ? 1 : (k / 3) % 3 == 1 ? 3 : -1, (k % 5) != 2, 1,
+                  small[si].tuning);
+        }
+    if (!quick)
+        for (int i = 0; i < 48; i++) {
+            static const lw_wavelet ws[] = {LW_CDF97, LW_D4, LW_HAAR, LW_DD137};
+            const lw_wavelet w = ws[i % 4];
+            const lw_dtype t = i % 3 == 2 && w != LW_D4 && w != LW_CDF97 ? LW_INT32 : i % 3 == 1 ? LW_FLOAT64 : LW_FLOAT32;
+            one(&big[(i / 4) % 4], w, t, (lw_mode)((i / 2 + i / 8) % 2), (lw_layout)((i + i / 16) % 2),
+                (lw_direction)((i + i / 4) % 2), (i / 3) % 2 ? 3 : 1, 1, 1);
+        }
+    printf("rounds: %ld cases in place with a level in rounds, %ld in pairs\n", g_l1_rounds - r0, g_l1_pairs - p0);
+    CHECK(g_l1_rounds > r0, "no case ran a level in rounds");
+    CHECK(g_l1_pairs > p0, "no case ran a level in rounds of pairs");
+}
+
 /* haar on lengths that 2^levels divides: auto takes the local engine, whose
- * Mallat plans in place take the long-line engine's route */
+ * Mallat plans in place take the long-line engine's route, the small engine
+ * its lower levels (every level of 65536: i >= 16) */
 static void local_route(int quick)
 {
     static const shape_case S[] = {{1, 0, {0}, {65536}}, {2, 1, {1}, {3, 40000}}};
-    for (int i = 0; i < (quick ? 4 : 16); i++) {
-        gcase c = case_of(&S[i % 2], LW_HAAR, i % 4 < 2 ? LW_FLOAT32 : LW_INT32, (lw_mode)((i / 4) % 2), LW_MALLAT,
-                          (lw_direction)((i / 2) % 2), (i / 8) ? 3 : 1, 1);
+    for (int i = 0; i < (quick ? 4 : 20); i++) {
+        gcase c = case_of(&S[i < 16 ? i % 2 : 0], LW_HAAR, i % 4 < 2 ? LW_FLOAT32 : LW_INT32, (lw_mode)((i / 4) % 2),
+                          LW_MALLAT, (lw_direction)((i / 2) % 2), i >= 16 ? -1 : (i / 8) ? 3 : 1, 1);
         lw_plan *p = NULL;
         CHECK(make(&p, &c, c.levels, LW_BACKEND_CUDA) == LW_OK, "haar local route plan: %s", lw_last_error());
         char dsc[4096] = "";
@@ -181,6 +238,7 @@ int main(void)
     sweep(quick);
     local_route(quick);
     inplace_plans(quick);
+    rounds(quick);
     for (int k = 0; k < LWE_COUNT; k++) printf("engine %-8s used by %ld cases\n", engine_name(k), g_engine_count[k]);
     cudaStreamDestroy(g_stream);
     return lw_test_finish("test_gpu_line1d");
