@@ -4,6 +4,8 @@
 # DIR: a package (tests/gpu/prebuilt.sh pack) of this build's liftwave, test_gpu_line1d and test_gpu_inplace.
 # suite: test_gpu (random mix, 1-D up to 40000 samples), test_host_memory, test_gpu_ooc (a package of their own).
 # staged: 2^24 five levels out of place, cdf97 / d4 / cdf53, both layouts (levels 2 staged in the scratch).
+# ab: a fixed out-of-place set (1-D 10^6 + 3 and 2^24, 64 x 100000 rows; cdf97, d4; both layouts; 1 and 5 levels)
+# into ab-set-$TAG.json, for two builds' packages run one after the other on one warm machine.
 # rounds: in place, levels the device cannot hold in rounds: memcheck and racecheck of the rounds (forced on short lines
 # by tuning line1d_hold), then 2^24, 2^25, an odd length whose half 8192 divides and 2 x 2^23, one and five levels,
 # cdf97 / haar / d4, both layouts, auto against inplace=lean (the generic walk) and out of place, in one table.
@@ -119,6 +121,18 @@ for k in sorted(R):
           "%.2f" % (g["median_s"] / r["median_s"]) if g else "-", "%.2f" % (r["median_s"] / o["median_s"]) if o else "-",
           r["fraction_of_bound"], r["verified"], r.get("extra_device_bytes", ""))))
 EOF3
+fi
+if has ab; then # a fixed set for builds compared on one machine (TAG names the build): out of place, both layouts
+  for sh in "1000003,16777216" "64x100000 --axes 1"; do
+    # shellcheck disable=SC2086
+    timeout 120 liftwave bench --backend cuda --config G2G -w cdf97,d4 --layout mallat,interleaved -l 1,5 \
+      --direction forward,inverse --shape $sh --repeat 20 --json >>"$OUT/ab-set-${TAG:-new}.json" 2>>"$OUT/ab-set-${TAG:-new}.err"
+    say "ab set ${TAG:-new} $sh: rc=$?"
+  done
+  python3 -c "import json,sys
+for l in open(sys.argv[1]):
+    if l.startswith('{'):
+        r=json.loads(l); print('%-6s %-11s %-10s L%d %-8s %8.1f us  %.3f  %s'%(r['wavelet'],r['layout'],'x'.join(map(str,r['shape'])),r['levels'],r['direction'],r['median_s']*1e6,r['fraction_of_bound'],r['verified']))" "$OUT/ab-set-${TAG:-new}.json" | tee -a "$S"
 fi
 if has staged; then # 2^24 five levels out of place, both layouts (levels 2 staged)
   timeout 120 liftwave bench --backend cuda --config G2G -w cdf97,d4,cdf53 --layout mallat,interleaved -l 5 \
