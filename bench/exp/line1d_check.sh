@@ -7,7 +7,8 @@
 # ab: a fixed out-of-place set (1-D 10^6 + 3 and 2^24, 64 x 100000 rows; cdf97, d4; both layouts; 1 and 5 levels)
 # into ab-set-$TAG.json, for two builds' packages run one after the other on one warm machine.
 # rounds: in place, levels the device cannot hold in rounds: memcheck and racecheck of the rounds (forced on short lines
-# by tuning line1d_hold), then 2^24, 2^25, an odd length whose half 8192 divides and 2 x 2^23, one and five levels,
+# by tuning line1d_hold), then 2^24, 2^25, an odd length whose half 8192 divides, one whose half no pair size divides
+# (16787216: walked, or with exp/wip/line1d-short-pairs.patch a short last pair rotated) and 2 x 2^23, one and five levels,
 # cdf97 / haar / d4, both layouts, auto against inplace=lean (the generic walk) and out of place, in one table.
 # half: test_gpu_half (a package of its own).
 # matrix: 1-D 10^6 + 3 and 2^24 samples, every separable wavelet, float32 / float64 / bfloat16, both layouts, 1 and 5
@@ -47,7 +48,7 @@ if has peers; then
   grep -E '^ *[0-9]|speedup|samples' "$OUT/peers.log" | tee -a "$S"
 fi
 if has san; then
-  t memcheck 300 env LW_GPU_QUICK=1 LW_GPU_ORACLE=cpu "$CS" --tool memcheck --error-exitcode 3 test_gpu_line1d
+  command -v test_gpu_line1d >/dev/null && t memcheck 300 env LW_GPU_QUICK=1 LW_GPU_ORACLE=cpu "$CS" --tool memcheck --error-exitcode 3 test_gpu_line1d
   if command -v liftwave >/dev/null; then # a package of the CLI
     t racecheck 200 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 \
       --inplace --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 100003 -l 3
@@ -84,20 +85,22 @@ for arm in ("auto", "ipauto"):
         print("%s: %d records, fraction of the device copy: floor %.3f, median %.3f" % (arm, len(fr), fr[0], fr[len(fr) // 2]))
 EOF
 fi
-if has rounds; then # in place, levels the device cannot hold: rounds (auto) against the generic walk (inplace=lean)
+if has rounds && [ -z "${NOSAN:-}" ]; then # the rounds under the sanitizers (NOSAN=1: not, e.g. an older build's)
   t rmemcheck 300 "$CS" --tool memcheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 --inplace \
-    --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 65536,40000 -l 3 --mode symmetric,periodic \
+    --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 65536,40000,40002 -l 3 --mode symmetric,periodic \
     --tune line1d_hold=17000
   verified rmemcheck
   t rracecheck 300 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 --inplace \
-    --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 65536 -l 3 --tune line1d_hold=17000
+    --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 65536,40002 -l 3 --tune line1d_hold=17000
   verified rracecheck
+fi
+if has rounds; then # in place, levels the device cannot hold: rounds (auto) against the generic walk (inplace=lean)
   for arm in rounds oop lean; do
     ip=--inplace; [ $arm = oop ] && ip=
     tu=; [ $arm = lean ] && tu="--tune inplace=lean"
-    for sh in "16777216,33554432,16793599" "2x8388608 --axes 1"; do
+    for sh in "16777216,33554432,16793599,16787216" "2x8388608 --axes 1"; do
       [ $(( $(date +%s) - T00 )) -gt "${STOP:-480}" ] && break 2
-      [ $arm = lean ] && [ "${sh%%,*}" = 16777216 ] && sh=16777216 # the walk: one length
+      [ $arm = lean ] && [ "${sh%%,*}" = 16777216 ] && sh=16777216,16787216 # the walk: a length a pair size divides, one none does
       # shellcheck disable=SC2086
       timeout 150 liftwave bench --backend cuda --config G2G -w cdf97,haar,d4 --layout mallat,interleaved \
         --direction forward,inverse --shape $sh -l 1,5 --repeat 10 $ip $tu --json >>"$OUT/ab-$arm-1.json" 2>>"$OUT/ab-$arm-1.err"
