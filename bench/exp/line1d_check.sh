@@ -87,7 +87,7 @@ EOF
 fi
 if has rounds && [ -z "${NOSAN:-}" ]; then # the rounds under the sanitizers (NOSAN=1: not, e.g. an older build's)
   t rmemcheck 300 "$CS" --tool memcheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 --inplace \
-    --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 65536,40000,40002 -l 3 --mode symmetric,periodic \
+    --layout mallat,interleaved -w cdf97,d4 --direction forward,inverse --shape 65536,40000,40008 -l 3 --mode symmetric,periodic \
     --tune line1d_hold=17000
   verified rmemcheck
   t rracecheck 300 "$CS" --tool racecheck --error-exitcode 3 liftwave bench --backend cuda --config G2G --repeat 1 --inplace \
