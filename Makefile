@@ -39,11 +39,13 @@ check: build
 	    sh $(CURDIR)/tests/skip_report.sh .lw-ctest-out .; exit $$(cat .lw-ctest-rc)
 
 # ASan + UBSan build of the whole suite (CI's second stage).  protect_shadow_gap=0
-# lets the CUDA runtime map its memory under ASan.
+# lets the CUDA runtime map its memory under ASan.  SANITIZE_FLAGS adds CMake flags
+# (CI passes -DLW_WITH_CUDA=OFF where no GPU could run the CUDA build).
+SANITIZE_FLAGS ?=
 sanitize:
 	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	$(MAKE) check BUILD=build-asan CMAKE_FLAGS="-DLW_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+	$(MAKE) check BUILD=build-asan CMAKE_FLAGS="-DLW_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(SANITIZE_FLAGS)"
 
 install: build
 	cmake --install $(BUILD)
